@@ -1,0 +1,45 @@
+// The agent stage's interface: an agent works in its sandbox and leaves its changes in the repository;
+// the harness takes the patch afterwards (git diff against the base), whatever the agent did.
+import type { Feature, Pool } from '../../tasks/types.ts';
+import type { Sandbox } from '../docker/sandbox.ts';
+import type { Trajectory } from './trajectory.ts';
+
+/** One agent's end of the task's message bus (harness/messaging/bus.ts). */
+export interface Mailbox {
+  /** `to` is a partner's id or `all`; throws MessageRejected, whose text is meant for the agent. */
+  send(to: string, body: string): { to: string[] };
+  /** Messages to this agent not yet delivered, in send order; marks them delivered. */
+  take(): { from: string; body: string }[];
+  /** Resolves true once a message waits for this agent, false after the timeout; no polling. */
+  wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+export interface AgentContext {
+  /** `agent1`, `agent2`, ... */
+  agentId: string;
+  sandbox: Sandbox;
+  pool: Pool;
+  /** What this agent implements: one feature in Coop, all of the task's in Solo. */
+  features: Feature[];
+  /** Ids of the other agents of the task (empty in Solo). */
+  partners: string[];
+  trajectory: Trajectory;
+  signal: AbortSignal;
+  /** Absent in Solo and in the no-messaging ablation. */
+  mailbox?: Mailbox;
+  /** --git: remotes of the agent's own published branch and its partners' (read-only). */
+  gitRemotes?: { self: string; partners: string[] };
+}
+
+export type AgentStatus = 'finished' | 'step_limit' | 'cost_limit' | 'error';
+
+export interface AgentOutcome {
+  status: AgentStatus;
+  error?: string;
+}
+
+export interface Agent {
+  /** The model spec the agent was made from, as given by the user. */
+  readonly model: string;
+  run(context: AgentContext): Promise<AgentOutcome>;
+}

@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { reEvaluate } from '../run/re-evaluate.ts';
+import { addContainerOptions, containerLimits, positiveInt } from './options.ts';
+import { addResolverOptions, mergeStageOptions } from './merge.ts';
+
+export function evalCommand(): Command {
+  const command = new Command('eval')
+    .description("merge and test a run's stored patches again, without running agents")
+    .requiredOption('--name <run>', 'the run to evaluate')
+    .option('--runs-dir <dir>', 'where runs are stored', 'runs')
+    .option('--concurrency <n>', 'tasks evaluated at the same time', positiveInt, 2)
+    .option('--image <name>', 'use this image for every pool instead of building');
+  return addResolverOptions(addContainerOptions(command)).action(async (o) => {
+    process.exitCode = await reEvaluate({ name: o.name, runsDir: o.runsDir, concurrency: o.concurrency, image: o.image, limits: containerLimits(o), testTimeoutMs: o.testTimeout * 1000, merge: mergeStageOptions(o) });
+  });
+}

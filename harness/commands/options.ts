@@ -1,0 +1,67 @@
+// Option parsing shared by the commands: lists, sizes, and the container limits.
+import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_LIMITS, type ContainerLimits } from '../docker/sandbox.ts';
+import type { ModelOptions } from '../models/index.ts';
+
+export function list(value: string): string[] {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list');
+  return items;
+}
+
+export function numberList(value: string): number[] {
+  return list(value).map((item) => {
+    const n = Number(item);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${item}" is not a whole number`);
+    return n;
+  });
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive whole number`);
+  return n;
+}
+
+/** `512m`, `4g`, `1073741824`. */
+export function byteSize(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)([kmg]?)b?$/i.exec(value.trim());
+  if (!m) throw new InvalidArgumentError(`"${value}" is not a size like 512m or 4g`);
+  const scale = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Math.round(Number(m[1]) * scale);
+}
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number`);
+  return n;
+}
+
+export function addContainerOptions(command: Command): Command {
+  return command
+    .option('--memory <size>', 'memory limit per container', byteSize, DEFAULT_LIMITS.memoryBytes)
+    .option('--cpus <n>', 'CPU limit per container', positiveNumber, DEFAULT_LIMITS.nanoCpus / 1e9)
+    .option('--pids <n>', 'process limit per container', positiveInt, DEFAULT_LIMITS.pids)
+    .option('--test-timeout <seconds>', 'time limit of one feature test run', positiveInt, 900);
+}
+
+export function containerLimits(options: { memory: number; cpus: number; pids: number }): ContainerLimits {
+  return { memoryBytes: options.memory, nanoCpus: Math.round(options.cpus * 1e9), pids: options.pids };
+}
+
+export function addModelOptions(command: Command): Command {
+  return command
+    .option('--prices <file>', 'JSON price table merged over the built-in one (default: $COOP_BENCH_PRICES)')
+    .option('--model-retries <n>', 'retries of a failed model call (429, 5xx, timeouts) before the task errors', nonNegativeInt)
+    .option('--model-timeout <seconds>', 'time limit of one model call attempt', positiveInt);
+}
+
+export function modelOptions(options: { prices?: string; modelRetries?: number; modelTimeout?: number }): ModelOptions {
+  return { pricesFile: options.prices, maxRetries: options.modelRetries, timeoutMs: options.modelTimeout === undefined ? undefined : options.modelTimeout * 1000 };
+}
+
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a whole number`);
+  return n;
+}

@@ -1,0 +1,88 @@
+import { Command } from 'commander';
+import { execa } from 'execa';
+import pLimit from 'p-limit';
+import { discoverPools } from '../../tasks/pools.ts';
+import { combinations } from '../../tasks/plan.ts';
+import { poolKey, type Pool } from '../../tasks/types.ts';
+import { validatePool, type PoolChecks } from '../../tasks/validate.ts';
+import { mergePatches } from '../../resolver/index.ts';
+import { requireEngine } from '../docker/engine.ts';
+import { poolImage } from '../docker/images.ts';
+import { baseRepo } from '../docker/base-repo.ts';
+import { runFeatureTests } from '../evaluation/run-tests.ts';
+import { SHIPPED_POOLS } from '../paths.ts';
+import { addContainerOptions, containerLimits } from './options.ts';
+import { errorMessage } from '../errors.ts';
+
+const VALIDATE_RUN = 'pools-validate';
+
+async function dockerChecks(pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
+  const image = await poolImage(pool, { log });
+  const base = await baseRepo(image, VALIDATE_RUN);
+  const limit = pLimit(4);
+  return {
+    async applyError(patch) {
+      const result = await execa('git', ['-c', 'safe.directory=*', 'apply', '--check', '-'], { cwd: base.dir, input: patch, reject: false });
+      return result.exitCode === 0 ? undefined : result.stderr.trim().split('\n')[0];
+    },
+    runTests: (feature, patch) =>
+      limit(async () => {
+        const run = await runFeatureTests(feature, patch, { image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000 });
+        const counts = run.counts ? `${run.counts.passed} passed, ${run.counts.failed} failed` : `exit ${run.exitCode}`;
+        return { passed: run.passed, summary: run.cause ? `${counts}: ${run.cause}` : counts, output: run.output };
+      }),
+    async conflicts(a, b) {
+      const merge = await mergePatches({ repoDir: base.dir, baseRev: base.rev, patches: [a, b] });
+      return merge.status !== 'clean';
+    },
+  };
+}
+
+function listCommand(): Command {
+  return new Command('list')
+    .description('list the pools of a dataset folder and their pairs')
+    .argument('[dir]', 'dataset folder in the CooperBench layout', SHIPPED_POOLS)
+    .action((dir: string) => {
+      const pools = discoverPools(dir);
+      let pairs = 0;
+      for (const pool of pools) {
+        const n = combinations(pool.features.map((f) => f.id), 2).length;
+        pairs += n;
+        const build = pool.dockerfilePath ? 'Dockerfile' : `no Dockerfile (needs image ${pool.publishedImage})`;
+        process.stdout.write(`${poolKey(pool)}  ${pool.features.length} features  ${n} pairs  ${build}\n`);
+      }
+      process.stdout.write(`${pools.length} pools, ${pairs} pairs\n`);
+    });
+}
+
+function validateCommand(): Command {
+  const command = new Command('validate')
+    .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix')
+    .argument('<dirs...>', 'pool folders (a dataset, a repo folder or one task<id> folder)');
+  return addContainerOptions(command).action(async (dirs: string[], o) => {
+    const pools = dirs.flatMap((dir) => discoverPools(dir));
+    await requireEngine();
+    let failed = 0;
+    for (const pool of pools) {
+      const log = (line: string) => process.stderr.write(`  ${line}\n`);
+      process.stdout.write(`${poolKey(pool)} (${pool.dir})\n`);
+      let failures: string[];
+      try {
+        const report = await validatePool(pool, await dockerChecks(pool, o, log), log);
+        report.lines.forEach((line) => process.stdout.write(`  ${line}\n`));
+        report.warnings.forEach((w) => process.stdout.write(`  warning: ${w}\n`));
+        failures = report.failures;
+      } catch (error) {
+        failures = [errorMessage(error)];
+      }
+      failures.forEach((f) => process.stdout.write(`  FAIL: ${f}\n`));
+      process.stdout.write(failures.length ? `  ${poolKey(pool)}: INVALID (${failures.length} problem${failures.length > 1 ? 's' : ''})\n` : `  ${poolKey(pool)}: valid\n`);
+      if (failures.length) failed++;
+    }
+    process.exitCode = failed > 0 ? 1 : 0;
+  });
+}
+
+export function poolsCommand(): Command {
+  return new Command('pools').description('inspect and validate feature pools').addCommand(listCommand()).addCommand(validateCommand());
+}

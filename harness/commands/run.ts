@@ -1,0 +1,76 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Setting } from '../../tasks/types.ts';
+import { runBenchmark } from '../run/run-benchmark.ts';
+import { DEFAULT_MAX_STEPS } from '../agents/llm-agent.ts';
+import { SHIPPED_POOLS } from '../paths.ts';
+import { addContainerOptions, addModelOptions, containerLimits, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
+import { addResolverOptions, mergeStageOptions } from './merge.ts';
+
+function settings(value: string): Setting[] {
+  if (value === 'both') return ['coop', 'solo'];
+  if (value === 'coop' || value === 'solo') return [value];
+  throw new InvalidArgumentError('use coop, solo or both');
+}
+
+function agentCount(value: string): number {
+  const n = Number(value);
+  if (![2, 3, 4].includes(n)) throw new InvalidArgumentError('use 2, 3 or 4');
+  return n;
+}
+
+/** The default run name is the models: running the same command again resumes the same run. */
+function defaultName(models: string[]): string {
+  return models.join('+').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+/, '').slice(0, 100) || 'run';
+}
+
+export function runCommand(): Command {
+  const command = new Command('run')
+    .description('run feature pairs with agents in containers, merge their patches and run the hidden tests')
+    .requiredOption('--models <list>', 'model specs, comma-separated: gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle, noop', list)
+    .addOption(new Option('--setting <setting>', 'coop, solo or both').default(['coop', 'solo'], 'both').argParser(settings))
+    .option('--pools <dir>', 'dataset folder in the CooperBench layout', SHIPPED_POOLS)
+    .option('--pool <names>', 'only these pools (repo folder names, e.g. argkit_task)', list)
+    .option('--task <ids>', 'only these task ids', numberList)
+    .option('--features <ids>', 'only this pair (or tuple, with --agents) of features, e.g. 1,2', numberList)
+    .option('--subset <name|file>', 'CooperBench subset JSON (a file, or a name under <pools>/subsets/)')
+    .option('--agents <n>', 'agents per Coop task: 2, or 3-4 for the scaling experiment', agentCount, 2)
+    .option('--mix', 'mixed teams of the given models, in both orders, instead of self-play', false)
+    .option('--no-messaging', 'Coop without the message tool (the "no comm" ablation)')
+    .option('--git', 'agents can fetch each other\'s published branches (read-only; still no network)', false)
+    .option('--max-steps <n>', 'model turns per agent', positiveInt, DEFAULT_MAX_STEPS)
+    .option('--max-cost <usd>', 'stop starting new tasks once agents have spent this much', positiveNumber)
+    .option('--concurrency <n>', 'tasks run at the same time', positiveInt, 2)
+    .option('--name <name>', 'run name (default: the models); a run with the same name resumes')
+    .option('--runs-dir <dir>', 'where runs are stored', 'runs')
+    .option('--image <name>', 'use this image for every pool instead of building')
+    .option('--force', 'run tasks again even if finished', false)
+    .option('--dry-run', 'print the tasks that would run and stop', false);
+  addModelOptions(addResolverOptions(addContainerOptions(command)));
+  return command.action(async (o) => {
+    process.exitCode = await runBenchmark({
+      name: o.name ?? defaultName(o.models),
+      runsDir: o.runsDir,
+      poolsDir: o.pools,
+      models: o.models,
+      settings: o.setting,
+      pools: o.pool,
+      taskIds: o.task,
+      features: o.features,
+      subset: o.subset,
+      agents: o.agents,
+      mix: o.mix,
+      messaging: o.messaging,
+      git: o.git,
+      maxSteps: o.maxSteps,
+      maxCost: o.maxCost,
+      concurrency: o.concurrency,
+      force: o.force,
+      dryRun: o.dryRun,
+      image: o.image,
+      limits: containerLimits(o),
+      testTimeoutMs: o.testTimeout * 1000,
+      modelOptions: modelOptions(o),
+      merge: mergeStageOptions(o),
+    });
+  });
+}

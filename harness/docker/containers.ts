@@ -1,0 +1,70 @@
+// Every container coop-bench creates carries its labels and is tracked until removed, so that
+// an interrupted run can remove its own and `coop-bench clean` can find leftovers of any run.
+import { docker } from './engine.ts';
+
+export const LABEL = 'coop-bench';
+export const RUN_LABEL = 'coop-bench.run';
+export const ROLE_LABEL = 'coop-bench.role';
+
+export type ContainerRole = 'agent' | 'test' | 'extract';
+
+export function containerLabels(run: string, role: ContainerRole): Record<string, string> {
+  return { [LABEL]: 'true', [RUN_LABEL]: run, [ROLE_LABEL]: role };
+}
+
+const live = new Set<string>();
+let creating = 0;
+let closed = false;
+
+/**
+ * Runs a container-creating call so that shutdown can wait for it: a container the engine
+ * finishes creating after shutdown began is removed at once instead of leaking.
+ */
+export async function trackCreation<T extends { id: string; remove(o: object): Promise<unknown> }>(create: () => Promise<T>): Promise<T> {
+  if (closed) throw new Error('coop-bench is shutting down');
+  creating++;
+  try {
+    const container = await create();
+    if (closed) {
+      await container.remove({ force: true, v: true }).catch(() => undefined);
+      throw new Error('coop-bench is shutting down');
+    }
+    live.add(container.id);
+    return container;
+  } finally {
+    creating--;
+  }
+}
+
+export function untrackContainer(id: string): void {
+  live.delete(id);
+}
+
+/**
+ * Stops creating containers and removes every container this process created and has not removed
+ * yet (SIGINT, fatal errors), after waiting (bounded) for creations already under way.
+ */
+export async function removeTrackedContainers(): Promise<number> {
+  closed = true;
+  for (let waited = 0; creating > 0 && waited < 15_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  const ids = [...live];
+  await Promise.all(
+    ids.map(async (id) => {
+      try {
+        await docker().getContainer(id).remove({ force: true, v: true });
+      } catch {
+        // Gone already, or the engine went away: `coop-bench clean` is the fallback.
+      }
+      live.delete(id);
+    }),
+  );
+  return ids.length;
+}
+
+/** Removes leftovers by label; `run` narrows to one run. Returns how many were removed. */
+export async function removeLabelledContainers(run?: string): Promise<number> {
+  const label = run ? [`${RUN_LABEL}=${run}`] : [LABEL];
+  const containers = await docker().listContainers({ all: true, filters: { label } });
+  await Promise.all(containers.map((c) => docker().getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  return containers.length;
+}

@@ -1,0 +1,227 @@
+// The sandbox agents and the harness work through (after Inspect AI's: exec, read_file, write_file),
+// backed by one Docker container.
+import type Docker from 'dockerode';
+import { PassThrough } from 'node:stream';
+import { pack as tarPack, extract as tarExtract } from 'tar-stream';
+import { docker } from './engine.ts';
+import { BoundedSink } from './output.ts';
+import { trackCreation, untrackContainer } from './containers.ts';
+
+export interface ExecOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** Output kept per stream (head and tail); default 1 MiB. */
+  maxOutputBytes?: number;
+  stdin?: string | Buffer;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when either stream was longer than maxOutputBytes and its middle was dropped. */
+  truncated: boolean;
+}
+
+export interface Sandbox {
+  readonly id: string;
+  exec(cmd: string[], options?: ExecOptions): Promise<ExecResult>;
+  readFile(path: string, maxBytes?: number): Promise<string>;
+  writeFile(path: string, content: string | Buffer): Promise<void>;
+}
+
+export interface ContainerLimits {
+  memoryBytes: number;
+  nanoCpus: number;
+  pids: number;
+}
+
+export const DEFAULT_LIMITS: ContainerLimits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024 };
+
+export interface ContainerSpec {
+  image: string;
+  labels: Record<string, string>;
+  limits: ContainerLimits;
+  /** Docker network mode; agent and test containers use 'none'. */
+  network?: string;
+  entrypoint?: string[];
+  cmd?: string[];
+  binds?: string[];
+  env?: string[];
+}
+
+const IDLE = ['tail', '-f', '/dev/null'];
+const GRACE_MS = 10_000;
+
+export async function createContainer(spec: ContainerSpec, engine: Docker = docker()): Promise<Docker.Container> {
+  return trackCreation(() => engine.createContainer({
+    Image: spec.image,
+    Entrypoint: spec.entrypoint ?? IDLE,
+    Cmd: spec.cmd ?? [],
+    Labels: spec.labels,
+    Env: spec.env,
+    WorkingDir: '/workspace/repo',
+    HostConfig: {
+      NetworkMode: spec.network ?? 'none',
+      Memory: spec.limits.memoryBytes,
+      MemorySwap: spec.limits.memoryBytes,
+      NanoCpus: spec.limits.nanoCpus,
+      PidsLimit: spec.limits.pids,
+      Binds: spec.binds,
+      Init: true,
+    },
+  }));
+}
+
+export async function removeContainer(container: Docker.Container): Promise<void> {
+  try {
+    await container.remove({ force: true, v: true });
+  } catch (error) {
+    // Already gone is what we wanted.
+    if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+  } finally {
+    untrackContainer(container.id);
+  }
+}
+
+/** A tar holding files at absolute container paths, extracted at '/'. */
+export function tarOf(files: { path: string; content: string | Buffer; mode?: number }[]): Promise<Buffer> {
+  const archive = tarPack();
+  for (const file of files) {
+    archive.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644 }, file.content);
+  }
+  archive.finalize();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    archive.on('data', (c) => chunks.push(c as Buffer));
+    archive.on('end', () => resolve(Buffer.concat(chunks)));
+    archive.on('error', reject);
+  });
+}
+
+export class DockerSandbox implements Sandbox {
+  constructor(readonly container: Docker.Container) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  static async start(spec: ContainerSpec): Promise<DockerSandbox> {
+    const container = await createContainer(spec);
+    try {
+      await container.start();
+    } catch (error) {
+      await removeContainer(container);
+      throw error;
+    }
+    return new DockerSandbox(container);
+  }
+
+  async exec(cmd: string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const max = options.maxOutputBytes ?? 1024 * 1024;
+    const seconds = options.timeoutMs ? Math.max(1, Math.ceil(options.timeoutMs / 1000)) : undefined;
+    // `timeout` kills the whole process group inside the container; the host-side deadline is the backstop.
+    const argv = seconds ? ['timeout', '-s', 'KILL', String(seconds), ...cmd] : cmd;
+    const exec = await this.container.exec({
+      Cmd: argv,
+      AttachStdout: true,
+      AttachStderr: true,
+      AttachStdin: options.stdin !== undefined,
+      WorkingDir: options.cwd,
+      Env: options.env ? Object.entries(options.env).map(([k, v]) => `${k}=${v}`) : undefined,
+      Tty: false,
+    });
+    const stream = await exec.start({ hijack: true, stdin: options.stdin !== undefined });
+    const stdout = new BoundedSink(max);
+    const stderr = new BoundedSink(max);
+    this.container.modem.demuxStream(stream, stdout, stderr);
+    if (options.stdin !== undefined) stream.end(options.stdin);
+
+    let hostTimedOut = false;
+    await new Promise<void>((resolve, reject) => {
+      const timer = seconds
+        ? setTimeout(() => {
+            hostTimedOut = true;
+            stream.destroy();
+            resolve();
+          }, seconds * 1000 + GRACE_MS)
+        : undefined;
+      const finish = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      stream.on('end', finish);
+      stream.on('close', finish);
+      stream.on('error', (error) => {
+        clearTimeout(timer);
+        if (hostTimedOut) resolve();
+        else reject(error);
+      });
+    });
+    const info = hostTimedOut ? undefined : await exec.inspect();
+    const exitCode = info?.ExitCode ?? 137;
+    // timeout(1) with -s KILL exits 137 when it fired.
+    const timedOut = hostTimedOut || (seconds !== undefined && exitCode === 137);
+    return {
+      exitCode,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      truncated: stdout.truncated || stderr.truncated,
+    };
+  }
+
+  async readFile(path: string, maxBytes = 16 * 1024 * 1024): Promise<string> {
+    const archive = await this.container.getArchive({ path });
+    const extract = tarExtract();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    await new Promise<void>((resolve, reject) => {
+      extract.on('entry', (header, body, next) => {
+        if (header.type !== 'file') {
+          extract.destroy(new Error(`${path} is not a regular file`));
+          return;
+        }
+        if ((header.size ?? 0) > maxBytes) tooLarge = true;
+        body.on('data', (c) => {
+          size += (c as Buffer).length;
+          if (!tooLarge) chunks.push(c as Buffer);
+        });
+        body.on('end', next);
+        body.resume();
+      });
+      extract.on('finish', resolve);
+      extract.on('error', reject);
+      archive.pipe(extract);
+    });
+    if (tooLarge) throw new Error(`${path} is ${size} bytes, over the ${maxBytes}-byte limit`);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async writeFile(path: string, content: string | Buffer): Promise<void> {
+    if (!path.startsWith('/')) throw new Error(`writeFile needs an absolute path, got ${path}`);
+    await this.container.putArchive(await tarOf([{ path, content }]), { path: '/' });
+  }
+
+  async remove(): Promise<void> {
+    await removeContainer(this.container);
+  }
+}
+
+/** Collects a container's output (bounded) from before it starts until it exits. */
+export async function attachOutput(container: Docker.Container, maxBytes: number): Promise<{ sink: BoundedSink; done: Promise<void> }> {
+  const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+  const sink = new BoundedSink(maxBytes);
+  const both = new PassThrough();
+  container.modem.demuxStream(stream, both, both);
+  both.pipe(sink);
+  const done = new Promise<void>((resolve) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
+  });
+  return { sink, done };
+}

@@ -1,0 +1,217 @@
+// The message bus: agents of one task talk through rows of the run's own database (tables
+// `messages` and `message_deliveries`), so the conversation survives a crash and is what the
+// judges and the report read. All agents of a run live in one process, so a waiting recipient is
+// woken by an in-process notification when a message is committed, never by polling.
+import type Database from 'better-sqlite3';
+import type { RunStore } from '../store/run-store.ts';
+import { conversationOf, type ConversationMessage } from '../store/records.ts';
+
+/** Bounds on what agents may put on the bus (everything agents write is untrusted). */
+export interface MessageLimits {
+  /** Longer bodies are rejected (not truncated): the sender is told to shorten or split. */
+  maxBodyChars: number;
+  /** Per sender and task attempt; further sends are rejected. */
+  maxMessagesPerAgent: number;
+}
+
+export const DEFAULT_MESSAGE_LIMITS: MessageLimits = { maxBodyChars: 10_000, maxMessagesPerAgent: 500 };
+
+/** Recipients of a send: `all` (every partner), one partner's id, or several. */
+export type Recipients = string | readonly string[];
+
+export const ALL = 'all';
+
+export interface IncomingMessage {
+  id: number;
+  from: string;
+  to: string[];
+  body: string;
+  sentAt: string;
+}
+
+export interface SentMessage {
+  id: number;
+  to: string[];
+  sentAt: string;
+}
+
+/** A send the agent got wrong (unknown recipient, body too long...); its text is meant for the agent. */
+export class MessageRejected extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MessageRejected';
+  }
+}
+
+const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * How a delivered message appears in the recipient's prompt. A line inside a body that starts like
+ * a message header is indented, so no agent can pass text off as a message from another agent.
+ */
+export function formatIncoming(message: Pick<IncomingMessage, 'from' | 'body'>): string {
+  return `[Message from ${message.from}]: ${message.body.replace(/\n(?=\s*\[Message from )/g, '\n  ')}`;
+}
+
+type Wake = () => void;
+
+/** Wake-ups of waiting recipients, per (task, recipient). */
+class Wakeups {
+  private readonly waiters = new Map<string, Set<Wake>>();
+
+  /** Registers a wake-up; returns its removal. */
+  subscribe(taskId: number, recipient: string, wake: Wake): () => void {
+    const key = `${taskId}:${recipient}`;
+    let set = this.waiters.get(key);
+    if (!set) this.waiters.set(key, (set = new Set()));
+    set.add(wake);
+    return () => {
+      set.delete(wake);
+      if (set.size === 0) this.waiters.delete(key);
+    };
+  }
+
+  notify(taskId: number, recipient: string): void {
+    for (const wake of [...(this.waiters.get(`${taskId}:${recipient}`) ?? [])]) wake();
+  }
+}
+
+/** Shared by every bus over the same database handle, so a second bus cannot miss a wake-up. */
+const wakeupsByDb = new WeakMap<Database.Database, Wakeups>();
+
+export class MessageBus {
+  private readonly wakeups: Wakeups;
+
+  constructor(
+    readonly store: RunStore,
+    readonly limits: MessageLimits = DEFAULT_MESSAGE_LIMITS,
+  ) {
+    let wakeups = wakeupsByDb.get(store.db);
+    if (!wakeups) wakeupsByDb.set(store.db, (wakeups = new Wakeups()));
+    this.wakeups = wakeups;
+  }
+
+  /** The view of the bus one agent of one task has: it can only reach `partners`. */
+  mailbox(taskId: number, agentId: string, partners: readonly string[]): Mailbox {
+    for (const id of [agentId, ...partners]) {
+      if (!AGENT_ID.test(id) || id === ALL) throw new Error(`"${id}" cannot be an agent id on the message bus`);
+    }
+    if (partners.includes(agentId)) throw new Error(`${agentId} cannot be its own partner`);
+    return new Mailbox(this.store.db, this.wakeups, this.limits, taskId, agentId, [...partners]);
+  }
+
+  /** Every message of a task with its deliveries, in send order (`conversation.json`). */
+  conversation(taskId: number): ConversationMessage[] {
+    return conversationOf(this.store, taskId);
+  }
+}
+
+/** setTimeout fires at once beyond this. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export class Mailbox {
+  /** Made by MessageBus.mailbox. */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly wakeups: Wakeups,
+    private readonly limits: MessageLimits,
+    readonly taskId: number,
+    readonly agentId: string,
+    readonly partners: readonly string[],
+  ) {}
+
+  /** Stores a message for the given partners; throws MessageRejected when the agent got it wrong. */
+  send(to: Recipients, body: string): SentMessage {
+    const recipients = this.resolveRecipients(to);
+    this.checkBody(body);
+    const sentAt = new Date().toISOString();
+    const id = this.db.transaction(() => {
+      const { count } = this.db.prepare('SELECT COUNT(*) AS count FROM messages WHERE task = ? AND sender = ?').get(this.taskId, this.agentId) as { count: number };
+      if (count >= this.limits.maxMessagesPerAgent) {
+        throw new MessageRejected(`you have sent ${count} messages, the limit for this task: no more messages can be sent`);
+      }
+      const row = this.db
+        .prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)')
+        .run(this.taskId, this.agentId, JSON.stringify(recipients), body, sentAt);
+      const deliver = this.db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, NULL)');
+      for (const r of recipients) deliver.run(row.lastInsertRowid, r);
+      return Number(row.lastInsertRowid);
+    })();
+    // Only after the commit: a woken recipient must find the message.
+    for (const r of recipients) this.wakeups.notify(this.taskId, r);
+    return { id, to: recipients, sentAt };
+  }
+
+  /** This agent's undelivered messages in send order, marked delivered now. */
+  take(): IncomingMessage[] {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT m.id, m.sender, m.recipients, m.body, m.sent_at FROM message_deliveries d JOIN messages m ON m.id = d.message
+           WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL ORDER BY m.id`,
+        )
+        .all(this.taskId, this.agentId) as { id: number; sender: string; recipients: string; body: string; sent_at: string }[];
+      const mark = this.db.prepare('UPDATE message_deliveries SET delivered_at = ? WHERE message = ? AND recipient = ?');
+      const now = new Date().toISOString();
+      for (const row of rows) mark.run(now, row.id, this.agentId);
+      return rows.map((row) => ({ id: row.id, from: row.sender, to: JSON.parse(row.recipients) as string[], body: row.body, sentAt: row.sent_at }));
+    })();
+  }
+
+  /** How many messages wait for this agent. */
+  pending(): number {
+    const { count } = this.db
+      .prepare(
+        `SELECT COUNT(*) AS count FROM message_deliveries d JOIN messages m ON m.id = d.message
+         WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL`,
+      )
+      .get(this.taskId, this.agentId) as { count: number };
+    return count;
+  }
+
+  /**
+   * Resolves true as soon as a message waits for this agent (at once if one already does), false
+   * after `timeoutMs`; rejects with the signal's reason when it aborts. Does not take the message.
+   */
+  async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    signal?.throwIfAborted();
+    if (this.pending() > 0) return true;
+    return new Promise<boolean>((resolve, reject) => {
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', onAbort);
+        settle();
+      };
+      const onAbort = () => finish(() => reject(signal!.reason));
+      const timer = setTimeout(() => finish(() => resolve(false)), Math.min(Math.max(0, timeoutMs), MAX_TIMEOUT_MS));
+      const unsubscribe = this.wakeups.subscribe(this.taskId, this.agentId, () => finish(() => resolve(true)));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private resolveRecipients(to: Recipients): string[] {
+    const asked = (typeof to === 'string' ? [to] : [...to]).map((r) => String(r).trim());
+    if (this.partners.length === 0) throw new MessageRejected('you have no partner on this task: there is nobody to message');
+    if (asked.length === 0) throw new MessageRejected(`say who the message is for: ${this.recipientHint()}`);
+    if (asked.includes(ALL)) return [...this.partners];
+    const unknown = asked.filter((r) => !this.partners.includes(r));
+    if (unknown.length > 0) {
+      const what = unknown.includes(this.agentId) ? 'you cannot message yourself' : `not among your partners: ${unknown.map((u) => JSON.stringify(u.slice(0, 64))).join(', ')}`;
+      throw new MessageRejected(`${what}: ${this.recipientHint()}`);
+    }
+    return [...new Set(asked)].sort((a, b) => this.partners.indexOf(a) - this.partners.indexOf(b));
+  }
+
+  private recipientHint(): string {
+    return `use ${this.partners.join(', ')} or "${ALL}"`;
+  }
+
+  private checkBody(body: string): void {
+    if (typeof body !== 'string' || body.trim() === '') throw new MessageRejected('the message is empty');
+    const max = this.limits.maxBodyChars;
+    if (body.length > max) {
+      throw new MessageRejected(`the message is ${body.length} characters long, over the limit of ${max}: shorten it or split it into several messages (it was not sent)`);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// The entry points: check the specs before a run starts, then build one Model per agent or judge.
+import { AnthropicModel } from './anthropic-model.ts';
+import { OpenAIModel } from './openai-model.ts';
+import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
+import type { Model } from './types.ts';
+
+/** Builds a model for `spec`; throws a one-line UserError for a bad spec, key or price file. */
+export function createModel(spec: string, options: ModelOptions = {}): Model {
+  const resolved = resolveChecked(spec, options);
+  return resolved.provider === 'openai' ? new OpenAIModel(resolved) : new AnthropicModel(resolved);
+}
+
+/**
+ * Throws a one-line UserError for the first spec that cannot run (unknown form, missing key,
+ * bad price file), so that the CLI stops before any container starts. Makes no network call.
+ */
+export function checkModelSpecs(specs: string[], options: ModelOptions = {}): void {
+  for (const spec of specs) resolveChecked(spec, options);
+}
+
+const warnedUnpriced = new Set<string>();
+
+function resolveChecked(spec: string, options: ModelOptions): ResolvedModel {
+  const resolved = resolveModel(spec, options);
+  if (!resolved.price && !warnedUnpriced.has(resolved.model)) {
+    warnedUnpriced.add(resolved.model);
+    (options.warn ?? console.warn)(
+      `warning: no price for model ${resolved.model}: its calls count as $0 (add it to a price file given with --prices or COOP_BENCH_PRICES)`,
+    );
+  }
+  return resolved;
+}

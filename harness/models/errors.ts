@@ -1,0 +1,82 @@
+// Turns the SDKs' errors, after their retries are spent, into one line that says what failed
+// and what to do. Messages never contain the API key.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import type { ResolvedModel } from './resolve.ts';
+
+export type ModelErrorKind = 'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'context_too_long' | 'request';
+
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ModelErrorKind,
+    /** HTTP status of the last attempt, when the server answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+/** What an error message may name about the call (the key only to scrub it from provider text). */
+export type CallContext = Pick<ResolvedModel, 'model' | 'baseURL' | 'keyVariable' | 'apiKey' | 'maxRetries' | 'timeoutMs'>;
+
+const CONTEXT_TOO_LONG = /context[_ ](length|window|limit)|prompt is too long/i;
+
+/** A ModelError for a failed call; a caller's abort is returned unchanged so it reads as an abort. */
+export function toModelError(error: unknown, call: CallContext): unknown {
+  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return error;
+
+  const where = `model ${call.model} at ${new URL(call.baseURL).host}`;
+  const attempts = `${call.maxRetries + 1} attempt${call.maxRetries === 0 ? '' : 's'}`;
+  if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) {
+    return new ModelError(
+      `${where}: no answer within ${call.timeoutMs / 1000} s (${attempts}): check that the server is up, or retry later`,
+      'timeout',
+    );
+  }
+  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
+    return new ModelError(
+      `${where}: cannot connect (${connectionCause(error)}, ${attempts}): check that the server is running and the base URL is right`,
+      'connection',
+    );
+  }
+  if ((error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) && typeof error.status === 'number') {
+    const status = error.status;
+    const detail = redact(providerMessage(error), call.apiKey);
+    if (status === 401 || status === 403) {
+      return new ModelError(`${where}: the API key was rejected (${status}): check ${call.keyVariable} (environment or ./.env)`, 'auth', status);
+    }
+    if (status === 429) {
+      return new ModelError(`${where}: rate limited (429) after ${attempts}: ${detail}; lower the concurrency or retry later`, 'rate_limit', status);
+    }
+    if (status >= 500) {
+      return new ModelError(`${where}: server error ${status} after ${attempts}: ${detail}; the provider is failing, retry later`, 'server', status);
+    }
+    if (CONTEXT_TOO_LONG.test(detail)) {
+      return new ModelError(`${where}: the conversation does not fit the context window (${status}): ${detail}`, 'context_too_long', status);
+    }
+    return new ModelError(`${where}: request rejected (${status}): ${detail}`, 'request', status);
+  }
+  return error;
+}
+
+/** The server's own words: OpenAI puts them in `error.message`, Anthropic in `error.error.message`. */
+function providerMessage(error: { error?: unknown; message: string }): string {
+  const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const text = typeof body?.message === 'string' ? body.message
+    : typeof body?.error?.message === 'string' ? body.error.message
+      : error.message.replace(/^\d{3} /, '');
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+}
+
+function connectionCause(error: Error): string {
+  // undici wraps the socket error: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }).
+  const cause = error.cause as (Error & { code?: string; cause?: { code?: string; message?: string } }) | undefined;
+  return cause?.cause?.code ?? cause?.code ?? cause?.cause?.message ?? cause?.message ?? error.message;
+}
+
+function redact(text: string, secret: string): string {
+  return secret.length >= 8 ? text.split(secret).join('[redacted]') : text;
+}

@@ -1,0 +1,121 @@
+// One task end to end: a container per agent (one in Solo), the agents at work, their patches,
+// then the evaluation stage. Every container is removed whatever happens.
+import type { Feature, TaskSpec } from '../../tasks/types.ts';
+import { findFeature } from '../../tasks/pools.ts';
+import type { AgentResult, TaskResult } from './types.ts';
+import type { Agent, AgentOutcome } from '../agents/types.ts';
+import type { ContainerLimits } from '../docker/sandbox.ts';
+import { DockerSandbox } from '../docker/sandbox.ts';
+import { containerLabels } from '../docker/containers.ts';
+import { poolImage } from '../docker/images.ts';
+import { baseRepo } from '../docker/base-repo.ts';
+import { Trajectory } from '../agents/trajectory.ts';
+import type { MessageBus } from '../messaging/bus.ts';
+import { evaluatePatches, type MergeStageOptions } from '../evaluation/evaluate.ts';
+import { diffAgainstBase, snapshotBase } from './workspace.ts';
+import { createTeamRemotes, type TeamRemotes } from './git-remotes.ts';
+import { errorMessage } from '../errors.ts';
+import { ModelError } from '../models/index.ts';
+
+export interface TaskEnvironment {
+  runName: string;
+  /** The task's row in the run store: the message bus is keyed by it. */
+  taskId: number;
+  /** --image: run every pool with this image instead of building. */
+  image?: string;
+  limits: ContainerLimits;
+  testTimeoutMs: number;
+  signal: AbortSignal;
+  log: (line: string) => void;
+  createAgent: (spec: string, agentId: string) => Agent;
+  /** Present when agents of a Coop task may message each other. */
+  bus?: MessageBus;
+  /** --git: agents can fetch each other's published branches. */
+  git: boolean;
+  merge: MergeStageOptions;
+}
+
+interface Assignment {
+  agentId: string;
+  model: string;
+  features: Feature[];
+}
+
+/** Coop: agent i implements feature i. Solo: one agent implements them all. */
+export function assignments(task: TaskSpec): Assignment[] {
+  const features = task.features.map((id) => findFeature(task.pool, id));
+  if (task.setting === 'solo') return [{ agentId: 'agent1', model: task.models[0], features }];
+  return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
+}
+
+async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: string, env: TaskEnvironment, remotes?: TeamRemotes): Promise<AgentResult> {
+  const { agentId } = assignment;
+  const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
+  const sandbox = await DockerSandbox.start({ image, labels: containerLabels(env.runName, 'agent'), limits: env.limits, binds: remotes?.bindsFor(agentId) });
+  try {
+    const base = await snapshotBase(sandbox);
+    await remotes?.configure(sandbox, team);
+    const trajectory = new Trajectory();
+    let outcome: AgentOutcome;
+    try {
+      outcome = await env.createAgent(assignment.model, agentId).run({
+        agentId,
+        sandbox,
+        pool: task.pool,
+        features: assignment.features,
+        partners,
+        trajectory,
+        signal: env.signal,
+        mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners) : undefined,
+        gitRemotes: remotes ? { self: agentId, partners } : undefined,
+      });
+    } catch (error) {
+      // A model API that keeps failing, a stop request: the task did not run, it is not a result.
+      if (env.signal.aborted || isInfrastructureError(error)) throw error;
+      outcome = { status: 'error', error: errorMessage(error) };
+    }
+    // The patch is whatever the repository holds now, even after an agent error.
+    const patch = await diffAgainstBase(sandbox, base);
+    return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
+  } finally {
+    await sandbox.remove();
+  }
+}
+
+/**
+ * Errors that say nothing about the agent (a model API that kept failing, a Docker engine error):
+ * the task is marked error, not scored, and run again on resume.
+ */
+function isInfrastructureError(error: unknown): boolean {
+  return error instanceof ModelError || (error instanceof Error && 'statusCode' in error);
+}
+
+/** Waits for all, then fails with the first failure: no agent is left running in the background. */
+async function allSettled<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
+export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
+  const image = await poolImage(task.pool, { image: env.image, log: env.log });
+  const base = await baseRepo(image, env.runName);
+  const team = assignments(task);
+  const ids = team.map((a) => a.agentId);
+  const remotes = env.git && task.setting === 'coop' ? await createTeamRemotes(ids) : undefined;
+  let agents: AgentResult[];
+  try {
+    agents = await allSettled(team.map((a) => runAgent(task, a, ids, image, env, remotes)));
+  } finally {
+    remotes?.remove();
+  }
+  const evaluation = await evaluatePatches({
+    features: team.flatMap((a) => a.features),
+    patches: agents.map((a) => a.patch),
+    base,
+    tests: { image, run: env.runName, limits: env.limits, timeoutMs: env.testTimeoutMs },
+    merge: env.merge,
+  });
+  return { ...evaluation, image, baseRev: base.rev, agents };
+}

@@ -1,0 +1,38 @@
+// The agent's repository inside its container: a private copy of the base's git data is kept
+// outside the repository so the final patch is right whatever the agent does to .git or its branch.
+import type { Sandbox } from '../docker/sandbox.ts';
+import { REPO_PATH } from '../docker/base-repo.ts';
+
+const BASE_GIT = '/var/lib/coop-bench/base.git';
+const DIFF_INDEX = '/var/lib/coop-bench/diff.index';
+/** Patches larger than this are an agent error, not something to merge. */
+export const MAX_PATCH_BYTES = 20 * 1024 * 1024;
+
+/** Records the base commit and hard-links the git data away from the agent's reach. */
+export async function snapshotBase(sandbox: Sandbox): Promise<string> {
+  const script = `set -e
+cd ${REPO_PATH}
+git -c safe.directory='*' rev-parse HEAD
+mkdir -p /var/lib/coop-bench
+cp -al .git ${BASE_GIT} 2>/dev/null || cp -a .git ${BASE_GIT}`;
+  const result = await sandbox.exec(['sh', '-c', script], { timeoutMs: 300_000 });
+  if (result.exitCode !== 0) throw new Error(`cannot read the base commit of ${REPO_PATH}: ${result.stderr.trim().slice(0, 300)}`);
+  return result.stdout.trim();
+}
+
+/** `git diff` of the working tree (new files included) against the base commit. */
+export async function diffAgainstBase(sandbox: Sandbox, base: string): Promise<string> {
+  const script = `set -e
+git read-tree ${base}
+git add -A
+git diff --cached --binary ${base}`;
+  const result = await sandbox.exec(['sh', '-c', script], {
+    cwd: REPO_PATH,
+    env: { GIT_DIR: BASE_GIT, GIT_WORK_TREE: REPO_PATH, GIT_INDEX_FILE: DIFF_INDEX, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' },
+    timeoutMs: 300_000,
+    maxOutputBytes: MAX_PATCH_BYTES,
+  });
+  if (result.exitCode !== 0) throw new Error(`git diff against the base failed: ${result.stderr.trim().slice(0, 300)}`);
+  if (result.truncated) throw new Error(`the patch is larger than ${MAX_PATCH_BYTES / 1024 / 1024} MiB`);
+  return result.stdout;
+}

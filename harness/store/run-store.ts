@@ -1,0 +1,268 @@
+// runs/<name>/run.db: tasks and everything they produced. A task's results are written in one
+// transaction, so a crash leaves either a finished task or one that will be run again.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { migrations } from './schema.ts';
+import type { TaskSpec } from '../../tasks/types.ts';
+import { taskKey } from '../../tasks/types.ts';
+import type { TaskResult } from '../run/types.ts';
+import { UserError, boundText } from '../errors.ts';
+
+export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
+export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
+
+export interface TaskRow {
+  id: number;
+  key: string;
+  models: string;
+  setting: 'coop' | 'solo';
+  variant: string;
+  repo: string;
+  task_id: number;
+  features: string;
+  pool_dir: string;
+  image: string | null;
+  base_rev: string | null;
+  status: TaskStatus;
+  error: string | null;
+  both_passed: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  attempts: number;
+}
+
+export interface AgentRow {
+  task: number;
+  agent: string;
+  model: string;
+  features: string;
+  status: string;
+  error: string | null;
+  steps: number;
+  patch: string;
+}
+
+const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const MAX_STORED_OUTPUT = 64 * 1024;
+
+export function checkRunName(name: string): void {
+  if (!RUN_NAME.test(name) || name.includes('..')) {
+    throw new UserError(`run name "${name}" is not allowed: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+  }
+}
+
+export function runDir(runsRoot: string, name: string): string {
+  checkRunName(name);
+  return join(resolve(runsRoot), name);
+}
+
+const now = () => new Date().toISOString();
+
+export class RunStore {
+  private constructor(
+    readonly db: Database.Database,
+    readonly name: string,
+    readonly dir: string,
+  ) {}
+
+  /** Opens (and with `create`, creates) the store of run `name` under `runsRoot`. */
+  static open(runsRoot: string, name: string, { create }: { create: boolean }): RunStore {
+    const dir = runDir(runsRoot, name);
+    const path = join(dir, 'run.db');
+    if (!existsSync(path)) {
+      if (!create) throw new UserError(`no run named "${name}" under ${resolve(runsRoot)} (start one with coop-bench run --name ${name})`);
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
+      }
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(path);
+    } catch (error) {
+      throw new UserError(`cannot open ${path}: ${(error as Error).message} (choose a writable --runs-dir)`);
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return new RunStore(db, name, dir);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  startRun(options: unknown): void {
+    const t = now();
+    this.db
+      .prepare(
+        `INSERT INTO runs (name, created_at, updated_at, status, options) VALUES (?, ?, ?, 'running', ?)
+         ON CONFLICT(name) DO UPDATE SET status = 'running', updated_at = excluded.updated_at, options = excluded.options`,
+      )
+      .run(this.name, t, t, JSON.stringify(options));
+  }
+
+  setRunStatus(status: RunStatus): void {
+    this.db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE name = ?').run(status, now(), this.name);
+  }
+
+  runOptions<T>(): T | undefined {
+    const row = this.db.prepare('SELECT options FROM runs WHERE name = ?').get(this.name) as { options: string } | undefined;
+    return row ? (JSON.parse(row.options) as T) : undefined;
+  }
+
+  /** Adds the task if new; returns its row either way. */
+  ensureTask(task: TaskSpec): TaskRow {
+    const key = taskKey(task);
+    this.db
+      .prepare(
+        `INSERT INTO tasks (key, models, setting, variant, repo, task_id, features, pool_dir, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT(key) DO NOTHING`,
+      )
+      .run(key, JSON.stringify(task.models), task.setting, task.variant, task.pool.repo, task.pool.taskId, JSON.stringify(task.features), task.pool.dir);
+    return this.db.prepare('SELECT * FROM tasks WHERE key = ?').get(key) as TaskRow;
+  }
+
+  /**
+   * A new attempt: what an earlier attempt left on the message bus is not this attempt's
+   * conversation. Its model calls stay: that money was spent.
+   */
+  markRunning(id: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM messages WHERE task = ?').run(id);
+      this.db
+        .prepare(`UPDATE tasks SET status = 'running', error = NULL, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
+        .run(now(), id);
+    })();
+  }
+
+  markError(id: number, error: string, status: 'error' | 'interrupted' = 'error'): void {
+    this.db.prepare('UPDATE tasks SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, boundText(error, 4000), now(), id);
+  }
+
+  /** Tasks left 'running' by a process that died: they will run again. */
+  markStaleRunningInterrupted(): number {
+    return this.db.prepare(`UPDATE tasks SET status = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`).run().changes;
+  }
+
+  /** Everything a task produced, replacing what an earlier attempt wrote. */
+  saveResult(id: number, result: TaskResult): void {
+    const write = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM agents WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
+      const insertStep = this.db.prepare('INSERT INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const a of result.agents) {
+        for (const step of a.steps) {
+          const input = step.input === undefined ? null : boundText(typeof step.input === 'string' ? step.input : JSON.stringify(step.input), MAX_STORED_OUTPUT);
+          insertStep.run(id, a.agentId, step.index, step.at, step.kind, step.name ?? null, input, step.output ?? null, step.exitCode ?? null);
+        }
+      }
+      const insertAgent = this.db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const a of result.agents) {
+        insertAgent.run(id, a.agentId, a.model, JSON.stringify(a.features), a.status, a.error ?? null, a.steps.length, a.patch);
+      }
+      this.saveEvaluation(id, result);
+      this.db
+        .prepare(`UPDATE tasks SET status = 'done', error = NULL, image = ?, base_rev = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
+        .run(result.image, result.baseRev, result.bothPassed ? 1 : 0, now(), id);
+    });
+    write();
+  }
+
+  /** Replaces a task's merge and evaluation rows (used by `coop-bench eval`). */
+  saveEvaluation(id: number, result: Pick<TaskResult, 'merge' | 'evaluations' | 'bothPassed' | 'llm'>): void {
+    const write = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM merges WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM evaluations WHERE task = ?').run(id);
+      const m = result.merge;
+      if (m) {
+        this.db
+          .prepare(
+            `INSERT INTO merges (task, status, strategy, naive_clean, union_used, llm_used, conflict_regions, files, dropped_test_files, reason, patch, timings,
+                                 llm_outcome, llm_reason, llm_latency_ms, llm_model, llm_regions)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            id,
+            m.status,
+            m.strategy ?? null,
+            m.status === 'clean' ? 1 : 0,
+            // The LLM stage only runs after a union merge failed the tests.
+            m.status === 'union' || m.status === 'llm' ? 1 : 0,
+            m.status === 'llm' ? 1 : 0,
+            m.conflictRegions.length,
+            JSON.stringify(m.files),
+            JSON.stringify(m.droppedTestFiles),
+            m.reason ?? null,
+            m.patch,
+            JSON.stringify(m.timingsMs),
+            result.llm?.outcome ?? null,
+            result.llm?.reason ? boundText(result.llm.reason, 2000) : null,
+            result.llm?.latencyMs ?? null,
+            result.llm?.model ?? null,
+            result.llm ? boundText(JSON.stringify(result.llm.regions), MAX_STORED_OUTPUT) : null,
+          );
+      }
+      const insertEval = this.db.prepare(
+        `INSERT INTO evaluations (task, feature, passed, exit_code, timed_out, framework, tests_passed, tests_failed, cause, output, duration_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const e of result.evaluations) {
+        insertEval.run(
+          id,
+          e.feature,
+          e.passed ? 1 : 0,
+          e.exitCode,
+          e.timedOut ? 1 : 0,
+          e.counts?.framework ?? null,
+          e.counts?.passed ?? null,
+          e.counts?.failed ?? null,
+          e.cause ?? null,
+          boundText(e.output, MAX_STORED_OUTPUT),
+          e.durationMs,
+        );
+      }
+      this.db.prepare('UPDATE tasks SET both_passed = ? WHERE id = ?').run(result.bothPassed ? 1 : 0, id);
+    });
+    write();
+  }
+
+  /** One model call of an agent, stored as it happens: cost so far survives a crash. */
+  recordModelCall(taskId: number, agent: string, model: string, usage: { inputTokens: number; outputTokens: number; costUsd: number; latencyMs: number }): void {
+    this.db
+      .prepare(
+        `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms)
+         VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(taskId, agent, taskId, agent, now(), model, usage.inputTokens, usage.outputTokens, usage.costUsd, Math.round(usage.latencyMs));
+  }
+
+  /** USD spent on model calls by the agents of this run, across attempts kept in the store. */
+  agentCostUsd(): number {
+    return (this.db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM model_calls').get() as { cost: number }).cost;
+  }
+
+  tasks(): TaskRow[] {
+    return this.db.prepare('SELECT * FROM tasks ORDER BY id').all() as TaskRow[];
+  }
+
+  agents(taskId: number): AgentRow[] {
+    return this.db.prepare('SELECT * FROM agents WHERE task = ? ORDER BY agent').all(taskId) as AgentRow[];
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > migrations.length) {
+    throw new UserError(`run.db was written by a newer coop-bench (schema ${version}, this one knows ${migrations.length}): upgrade coop-bench`);
+  }
+  for (let v = version; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

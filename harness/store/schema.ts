@@ -1,0 +1,178 @@
+// run.db schema as ordered migrations: a store opened by a newer coop-bench is brought up to date,
+// never rewritten. Append new migrations; never edit one that has shipped.
+export const migrations: string[] = [
+  `
+  CREATE TABLE runs (
+    name TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
+    options TEXT NOT NULL
+  );
+  CREATE TABLE tasks (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    models TEXT NOT NULL,
+    setting TEXT NOT NULL CHECK (setting IN ('coop', 'solo')),
+    variant TEXT NOT NULL DEFAULT '',
+    repo TEXT NOT NULL,
+    task_id INTEGER NOT NULL,
+    features TEXT NOT NULL,
+    pool_dir TEXT NOT NULL,
+    image TEXT,
+    base_rev TEXT,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'error', 'interrupted')),
+    error TEXT,
+    both_passed INTEGER,
+    started_at TEXT,
+    finished_at TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE agents (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    agent TEXT NOT NULL,
+    model TEXT NOT NULL,
+    features TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    steps INTEGER NOT NULL,
+    patch TEXT NOT NULL,
+    PRIMARY KEY (task, agent)
+  );
+  CREATE TABLE merges (
+    task INTEGER PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
+    status TEXT NOT NULL CHECK (status IN ('clean', 'union', 'llm', 'conflict', 'missing_input')),
+    strategy TEXT,
+    naive_clean INTEGER NOT NULL,
+    union_used INTEGER NOT NULL,
+    llm_used INTEGER NOT NULL,
+    conflict_regions INTEGER NOT NULL,
+    files TEXT NOT NULL,
+    dropped_test_files TEXT NOT NULL,
+    reason TEXT,
+    patch TEXT NOT NULL,
+    timings TEXT NOT NULL
+  );
+  CREATE TABLE evaluations (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    feature INTEGER NOT NULL,
+    passed INTEGER NOT NULL,
+    exit_code INTEGER,
+    timed_out INTEGER NOT NULL,
+    framework TEXT,
+    tests_passed INTEGER,
+    tests_failed INTEGER,
+    cause TEXT,
+    output TEXT NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    PRIMARY KEY (task, feature)
+  );
+  `,
+  // Agents at work: steps, model calls, and the message bus (one row per message, one per delivery).
+  `
+  CREATE TABLE steps (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    agent TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('tool', 'model', 'message', 'note')),
+    name TEXT,
+    input TEXT,
+    output TEXT,
+    exit_code INTEGER,
+    PRIMARY KEY (task, agent, idx)
+  );
+  CREATE TABLE model_calls (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    agent TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    model TEXT NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL NOT NULL,
+    latency_ms INTEGER NOT NULL,
+    PRIMARY KEY (task, agent, idx)
+  );
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    sender TEXT NOT NULL,
+    recipients TEXT NOT NULL,
+    body TEXT NOT NULL,
+    sent_at TEXT NOT NULL
+  );
+  CREATE INDEX messages_by_task ON messages(task, id);
+  CREATE TABLE message_deliveries (
+    message INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    recipient TEXT NOT NULL,
+    delivered_at TEXT,
+    PRIMARY KEY (message, recipient)
+  );
+  `,
+  // Judge labels, each with the evidence that backs it (quotes checked against the judged material).
+  `
+  CREATE TABLE judge_labels (
+    id INTEGER PRIMARY KEY,
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    judge TEXT NOT NULL,
+    label TEXT NOT NULL,
+    is_primary INTEGER NOT NULL DEFAULT 0,
+    message_id INTEGER,
+    agent TEXT,
+    description TEXT,
+    evidence TEXT NOT NULL,
+    model TEXT NOT NULL,
+    input_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX judge_labels_by_task ON judge_labels(task, judge);
+  `,
+  // Judging: one row per task and judge (status, dropped labels, metrics, cost of the calls behind
+  // the labels), and the cache of validated LLM answers keyed by a hash of judge, prompt version,
+  // model and prompt, so that judging the same input again makes no model call.
+  `
+  CREATE TABLE judge_runs (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    judge TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'skipped', 'error')),
+    reason TEXT,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    input_hash TEXT NOT NULL,
+    labels INTEGER NOT NULL,
+    dropped_labels INTEGER NOT NULL,
+    dropped TEXT NOT NULL,
+    metrics TEXT NOT NULL,
+    cached INTEGER NOT NULL,
+    calls INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL NOT NULL,
+    latency_ms INTEGER NOT NULL,
+    judged_at TEXT NOT NULL,
+    PRIMARY KEY (task, judge)
+  );
+  CREATE TABLE judge_cache (
+    input_hash TEXT PRIMARY KEY,
+    judge TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    calls INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL NOT NULL,
+    latency_ms INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
+  // The LLM merge stage per pair (paper table 6): whether it ran, its outcome, latency and regions.
+  `
+  ALTER TABLE merges ADD COLUMN llm_outcome TEXT CHECK (llm_outcome IN ('accepted', 'rejected', 'skipped', 'error'));
+  ALTER TABLE merges ADD COLUMN llm_reason TEXT;
+  ALTER TABLE merges ADD COLUMN llm_latency_ms REAL;
+  ALTER TABLE merges ADD COLUMN llm_model TEXT;
+  ALTER TABLE merges ADD COLUMN llm_regions TEXT;
+  `,
+];

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Makes a Docker engine usable on a Debian machine that has none: installs docker.io if missing,
+# starts dockerd if it is not running, and seeds debian:bookworm-slim with debootstrap when absent
+# (there is no image registry to pull it from). Safe to run again: each step is skipped when done.
+set -euo pipefail
+
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+BASE_IMAGE=debian:bookworm-slim
+log() { echo "setup-docker: $*" >&2; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+if ! docker info >/dev/null 2>&1; then
+  if ! command -v dockerd >/dev/null 2>&1; then
+    log "installing docker.io"
+    apt_install docker.io
+  fi
+  if ! docker info >/dev/null 2>&1; then
+    log "starting dockerd (log: /var/log/dockerd.log)"
+    as_root sh -c 'nohup dockerd >/var/log/dockerd.log 2>&1 &'
+    for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
+    if ! docker info >/dev/null 2>&1; then
+      log "dockerd did not come up; last lines of /var/log/dockerd.log:"
+      as_root tail -n 20 /var/log/dockerd.log >&2 || true
+      exit 1
+    fi
+  fi
+fi
+
+if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
+  command -v debootstrap >/dev/null 2>&1 || { log "installing debootstrap"; apt_install debootstrap; }
+  rootfs=$(mktemp -d)
+  trap 'as_root rm -rf "$rootfs"' EXIT
+  log "seeding $BASE_IMAGE from $MIRROR with debootstrap (about a minute)"
+  as_root debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >/dev/null
+  # As the official slim image: apt keeps no package cache, dpkg installs no docs.
+  as_root sh -c "cat > '$rootfs/etc/apt/apt.conf.d/docker-clean'" <<'CONF'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache ""; Dir::Cache::srcpkgcache "";
+CONF
+  as_root sh -c "cat > '$rootfs/etc/dpkg/dpkg.cfg.d/docker-slim'" <<'CONF'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+CONF
+  as_root sh -c "rm -rf '$rootfs'/var/lib/apt/lists/* '$rootfs'/var/cache/apt/*.bin '$rootfs'/var/cache/apt/archives/*.deb"
+  as_root tar -C "$rootfs" -c . | docker import - "$BASE_IMAGE" >/dev/null
+  log "seeded $BASE_IMAGE"
+fi

@@ -1,0 +1,24 @@
+// Runs the real coop-bench command line, as a user would.
+import { execa, type ResultPromise } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { PROJECT_ROOT } from '../../harness/paths.ts';
+
+export const CLI = join(PROJECT_ROOT, 'bin', 'coop-bench.js');
+
+export function coopBench(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) {
+  return execa('node', [CLI, ...args], { reject: false, all: true, cwd: options.cwd ?? PROJECT_ROOT, env: options.env, timeout: 1_800_000 });
+}
+
+export type CliProcess = ResultPromise<{ reject: false; all: true }>;
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `coop-bench-${prefix}-`));
+}
+
+/** Containers of one run (any state). */
+export async function containersOf(run: string): Promise<Docker.ContainerInfo[]> {
+  return new Docker().listContainers({ all: true, filters: { label: [`coop-bench.run=${run}`] } });
+}

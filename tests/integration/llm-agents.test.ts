@@ -1,0 +1,138 @@
+// LLM agents end to end: the real OpenAI and Anthropic SDKs against local fake servers, scripted
+// agents working through the real tools in real containers, messages over the SQLite bus, and the
+// evaluation scoring their merged work.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { coopBench, containersOf, tempDir } from '../helpers/cli.ts';
+import { scriptedAgents, transcript } from '../helpers/scripted-agents.ts';
+import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
+import { startFakeAnthropic, type FakeAnthropicServer } from '../fakes/anthropic-server.ts';
+import { loadPool } from '../../tasks/pools.ts';
+import { SHIPPED_POOLS } from '../../harness/paths.ts';
+
+const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
+// argkit features 1 and 3 merge cleanly: competent agents pass both.
+const FEATURES = '1,3';
+const OPENAI_KEY = 'sk-test-openai-4f1c9e2b7d';
+const ANTHROPIC_KEY = 'sk-ant-test-8a3d5c1e6f';
+
+const runs = tempDir('llm-runs');
+const seen: RecordedRequest[] = [];
+let openai: FakeOpenAIServer;
+let anthropic: FakeAnthropicServer;
+let env: Record<string, string>;
+
+function query<T>(run: string, sql: string): T[] {
+  const db = new Database(join(runs, run, 'run.db'), { readonly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI({ handler: scriptedAgents(pool, 'openai', (r) => seen.push(r)) });
+  anthropic = await startFakeAnthropic({ handler: scriptedAgents(pool, 'anthropic', (r) => seen.push(r)) });
+  env = { OPENAI_BASE_URL: openai.url, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: OPENAI_KEY, ANTHROPIC_API_KEY: ANTHROPIC_KEY };
+});
+
+afterAll(async () => {
+  await openai.close();
+  await anthropic.close();
+});
+
+describe('coop-bench run --models gpt-5,claude --setting both', () => {
+  let result: Awaited<ReturnType<typeof coopBench>>;
+
+  beforeAll(async () => {
+    result = await coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs], { env });
+  });
+
+  it('runs Coop and Solo for both models and scores the merged work', () => {
+    expect(result.exitCode, result.all).toBe(0);
+    for (const model of ['gpt-5', 'claude']) {
+      expect(result.stdout).toMatch(new RegExp(`${model}\\s+coop\\s+1\\s+1\\s+1/1 \\(100\\.0%\\)`));
+      expect(result.stdout).toMatch(new RegExp(`${model}\\s+solo\\s+1\\s+1\\s+1/1 \\(100\\.0%\\)`));
+    }
+    expect(result.stdout).toMatch(/agents' model cost: \$\d/);
+  });
+
+  it('delivers each partner message into the next prompt as [Message from agentN]', () => {
+    for (const [agent, partner] of [['agent1', 'agent2'], ['agent2', 'agent1']]) {
+      const delivered = seen.filter((r) => transcript(r).includes(`You are ${agent}`) && transcript(r).includes(`[Message from ${partner}]: ${partner} here: I will implement`));
+      expect(delivered.length, `${agent} never saw ${partner}'s plan`).toBeGreaterThan(0);
+    }
+    const rows = query<{ sender: string; body: string; delivered_at: string | null }>('llm', `SELECT m.sender, m.body, d.delivered_at FROM messages m JOIN message_deliveries d ON d.message = m.id WHERE m.body LIKE '%I will implement%'`);
+    expect(rows).toHaveLength(4);
+    expect(rows.every((r) => r.delivered_at !== null)).toBe(true);
+  });
+
+  it('stores trajectories, conversations, patches, evaluations and cost', () => {
+    const dir = join(runs, 'llm', 'logs', 'claude', 'coop', 'argkit_task', 'task1', 'f1_f3');
+    const trajectory = JSON.parse(readFileSync(join(dir, 'agent1_traj.json'), 'utf8'));
+    expect(trajectory.steps.filter((s: { kind: string }) => s.kind === 'tool').map((s: { name: string }) => s.name)).toEqual(['send_message', 'str_replace_based_edit_tool', 'bash', 'send_message', 'finish']);
+    const conversation = JSON.parse(readFileSync(join(dir, 'conversation.json'), 'utf8'));
+    expect(conversation.map((m: { from: string }) => m.from).sort()).toEqual(['agent1', 'agent1', 'agent2', 'agent2']);
+    expect(readFileSync(join(dir, 'agent1.patch'), 'utf8')).toContain('diff --git a/src/parser.js');
+    expect(JSON.parse(readFileSync(join(dir, 'eval.json'), 'utf8')).both_passed).toBe(true);
+    const calls = query<{ model: string; calls: number; cost: number; tokens: number }>('llm', 'SELECT model, COUNT(*) AS calls, SUM(cost_usd) AS cost, SUM(input_tokens) AS tokens FROM model_calls GROUP BY model ORDER BY model');
+    expect(calls.map((c) => [c.model, c.calls])).toEqual([['claude-sonnet-4-5', 5 + 5 + 3], ['gpt-5', 5 + 5 + 3]]);
+    expect(calls.every((c) => c.cost > 0 && c.tokens > 0)).toBe(true);
+  });
+
+  it('never writes an API key into any artifact of the run', () => {
+    for (const file of filesUnder(join(runs, 'llm'))) {
+      const content = readFileSync(file);
+      expect(content.includes(OPENAI_KEY), file).toBe(false);
+      expect(content.includes(ANTHROPIC_KEY), file).toBe(false);
+    }
+    expect(result.all).not.toContain(OPENAI_KEY);
+  });
+
+  it('leaves no container behind', async () => {
+    expect(await containersOf('llm')).toEqual([]);
+  });
+});
+
+describe('settings', () => {
+  it('--no-messaging: no message tool, no messages, results under coop-no-messaging', async () => {
+    const run = await coopBench(['run', '--models', 'gpt-5', '--setting', 'coop', '--no-messaging', '--pool', 'argkit', '--features', FEATURES, '--name', 'nocomm', '--runs-dir', runs], { env });
+    expect(run.exitCode, run.all).toBe(0);
+    expect(run.stdout).toMatch(/gpt-5\s+coop-no-messaging\s+1\s+1\s+1\/1/);
+    expect(query('nocomm', 'SELECT * FROM messages')).toEqual([]);
+    const tools = seen.filter((r) => transcript(r).includes('Working without messages')).flatMap((r) => (r.body.tools as { function: { name: string } }[]).map((t) => t.function.name));
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools).not.toContain('send_message');
+  });
+
+  it('--mix: mixed teams in both orders', async () => {
+    const run = await coopBench(['run', '--models', 'gpt-5,claude', '--mix', '--setting', 'coop', '--pool', 'argkit', '--features', FEATURES, '--name', 'mix', '--runs-dir', runs], { env });
+    expect(run.exitCode, run.all).toBe(0);
+    const agents = query<{ models: string; agent: string; model: string }>('mix', 'SELECT t.models, a.agent, a.model FROM agents a JOIN tasks t ON t.id = a.task ORDER BY t.id, a.agent');
+    expect(agents.map((a) => `${a.agent}=${a.model}`)).toEqual(['agent1=gpt-5', 'agent2=claude', 'agent1=claude', 'agent2=gpt-5']);
+  });
+
+  it('--agents 3: one agent per feature, every feature tested on the merged code', async () => {
+    const run = await coopBench(['run', '--models', 'gpt-5', '--setting', 'coop', '--agents', '3', '--pool', 'argkit', '--features', '1,3,4', '--name', 'three', '--runs-dir', runs], { env });
+    expect(run.exitCode, run.all).toBe(0);
+    expect(query<{ n: number }>('three', 'SELECT COUNT(*) AS n FROM agents')[0].n).toBe(3);
+    expect(query<{ feature: number }>('three', 'SELECT feature FROM evaluations ORDER BY feature').map((e) => e.feature)).toEqual([1, 3, 4]);
+  });
+
+  it('a missing API key stops the run before any container starts', async () => {
+    const run = await coopBench(['run', '--models', 'claude', '--pool', 'argkit', '--name', 'nokey', '--runs-dir', runs], { env: { OPENAI_API_KEY: OPENAI_KEY, ANTHROPIC_API_KEY: '' } });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.trim()).toBe('coop-bench: no API key for model "claude": set ANTHROPIC_API_KEY in the environment or in ./.env');
+    expect(await containersOf('nokey')).toEqual([]);
+  });
+});

@@ -1,0 +1,172 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createModel, ModelError, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
+import { anthropicErrorReply, hangReply, messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
+import { ANTHROPIC_TEST_KEY, bashTool, cleanupDirs, tempDir } from './helpers.ts';
+
+let server: FakeAnthropicServer;
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  server.requests.length = 0;
+  server.handle(undefined);
+  await cleanupDirs();
+});
+
+async function claude(options: ModelOptions = {}) {
+  return createModel('claude', { env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url }, cwd: await tempDir(), ...options });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ModelError);
+  expect((error as Error).message).not.toContain('\n');
+  expect((error as Error).message).not.toContain(ANTHROPIC_TEST_KEY);
+  return error as ModelError;
+}
+
+const ask: ChatMessage = { role: 'user', content: 'How many files are there?' };
+const host = () => new URL(server.url).host;
+/** SDK 1.x sends the key as a bearer token; older versions used x-api-key. */
+const sentKey = (headers: IncomingHttpHeaders) => headers['x-api-key'] ?? headers.authorization?.replace(/^Bearer /, '');
+
+describe('Anthropic models through the SDK', () => {
+  it('runs a tool call round trip: the model calls bash, gets the result, answers', async () => {
+    const model = await claude();
+    expect(model).toMatchObject({ spec: 'claude', id: 'claude-sonnet-4-5', contextWindow: 200_000 });
+    server.enqueue(messageReply('Let me look.', { toolUses: [{ id: 'toolu_a', name: 'bash', input: { command: 'ls' } }], usage: { input_tokens: 1000, output_tokens: 200 } }));
+    const first = await model.complete({ system: 'You are a coding agent.', messages: [ask], tools: [bashTool] });
+    expect(first).toMatchObject({
+      content: 'Let me look.',
+      toolCalls: [{ id: 'toolu_a', name: 'bash', arguments: '{"command":"ls"}' }],
+      stopReason: 'tool_use',
+      usage: { inputTokens: 1000, outputTokens: 200, cachedInputTokens: 0 },
+    });
+    expect(first.usage.costUsd).toBeCloseTo((1000 * 3 + 200 * 15) / 1e6, 12);
+
+    server.enqueue('There are 2 files.');
+    const history: ChatMessage[] = [
+      ask,
+      { role: 'assistant', content: first.content, toolCalls: first.toolCalls },
+      { role: 'tool', toolCallId: 'toolu_a', name: 'bash', content: 'a.txt\nb.txt' },
+    ];
+    const second = await model.complete({ system: 'You are a coding agent.', messages: history, tools: [bashTool] });
+    expect(second).toMatchObject({ content: 'There are 2 files.', toolCalls: [], stopReason: 'end_turn' });
+
+    const request = server.requests[1]!;
+    expect(request.path).toBe('/v1/messages');
+    expect(sentKey(request.headers)).toBe(ANTHROPIC_TEST_KEY);
+    expect(request.headers['anthropic-version']).toBeDefined();
+    // System prompt apart, tool results in a user turn, max_tokens always, no temperature unless asked.
+    expect(request.body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 8192,
+      system: 'You are a coding agent.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'How many files are there?' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_a', name: 'bash', input: { command: 'ls' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'a.txt\nb.txt' }] },
+      ],
+      tools: [{ name: 'bash', description: bashTool.description, input_schema: bashTool.parameters }],
+    });
+  });
+
+  it('merges parallel tool results and a partner message into one user turn, tool results first', async () => {
+    const model = await claude({ maxOutputTokens: 1000 });
+    server.enqueue('ok');
+    await model.complete({
+      messages: [
+        ask,
+        { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'bash', arguments: '{"command":"ls"}' }, { id: 't2', name: 'bash', arguments: '{"command":"pwd"' }] },
+        { role: 'tool', toolCallId: 't1', name: 'bash', content: 'a.txt' },
+        { role: 'user', content: '[Message from agent2]: I take src/parser.py' },
+        { role: 'tool', toolCallId: 't2', name: 'bash', content: 'error: arguments are not valid JSON' },
+      ],
+      temperature: 0,
+    });
+    const { body } = server.requests[0]!;
+    expect(body).toMatchObject({ max_tokens: 1000, temperature: 0 });
+    expect(body.system).toBeUndefined();
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'How many files are there?' }] },
+      // Malformed arguments (t2) go back as {}: the API needs an object.
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'ls' } }, { type: 'tool_use', id: 't2', name: 'bash', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'a.txt' },
+          { type: 'tool_result', tool_use_id: 't2', content: 'error: arguments are not valid JSON' },
+          { type: 'text', text: '[Message from agent2]: I take src/parser.py' },
+        ],
+      },
+    ]);
+  });
+
+  it('counts cache reads as input at the cached price', async () => {
+    const model = await claude();
+    server.enqueue(messageReply('ok', { usage: { input_tokens: 1_000, cache_read_input_tokens: 9_000, output_tokens: 100 } }));
+    const { usage } = await model.complete({ messages: [ask] });
+    expect(usage).toMatchObject({ inputTokens: 10_000, cachedInputTokens: 9_000, outputTokens: 100 });
+    expect(usage.costUsd).toBeCloseTo((1_000 * 3 + 9_000 * 0.3 + 100 * 15) / 1e6, 12);
+  });
+
+  it('retries a 429 and then succeeds', async () => {
+    const model = await claude();
+    server.enqueue(anthropicErrorReply(429), 'after the rate limit');
+    expect((await model.complete({ messages: [ask] })).content).toBe('after the rate limit');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a 500 and an overload (529) and then succeeds', async () => {
+    const model = await claude();
+    server.enqueue(anthropicErrorReply(500), anthropicErrorReply(529, 'Overloaded'), 'after two server errors');
+    expect((await model.complete({ messages: [ask] })).content).toBe('after two server errors');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up on a hanging server after the timeout of each attempt, and says so', async () => {
+    const model = await claude({ timeoutMs: 300, maxRetries: 1 });
+    server.handle(() => hangReply);
+    const error = await failure(model.complete({ messages: [ask] }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toBe(`model claude-sonnet-4-5 at ${host()}: no answer within 0.3 s (2 attempts): check that the server is up, or retry later`);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('ends with one clear line when the server keeps failing', async () => {
+    const model = await claude({ maxRetries: 1 });
+    server.handle(() => anthropicErrorReply(529, 'Overloaded'));
+    const error = await failure(model.complete({ messages: [ask] }));
+    expect(error).toMatchObject({ kind: 'server', status: 529 });
+    expect(error.message).toBe(`model claude-sonnet-4-5 at ${host()}: server error 529 after 2 attempts: Overloaded; the provider is failing, retry later`);
+  });
+
+  it('names ANTHROPIC_API_KEY when the key is rejected, and tells a long prompt apart', async () => {
+    const model = await claude();
+    server.enqueue(anthropicErrorReply(401, 'invalid x-api-key'), anthropicErrorReply(400, 'prompt is too long: 210000 tokens > 200000 maximum'));
+    const rejected = await failure(model.complete({ messages: [ask] }));
+    expect(rejected).toMatchObject({ kind: 'auth', status: 401 });
+    expect(rejected.message).toContain('check ANTHROPIC_API_KEY (environment or ./.env)');
+    expect(await failure(model.complete({ messages: [ask] }))).toMatchObject({ kind: 'context_too_long', status: 400 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('talks to a server named in the spec without a key', async () => {
+    const model = createModel(`anthropic:claude-haiku-4-5@${server.url}`, { env: {}, cwd: await tempDir() });
+    server.enqueue('proxied');
+    expect((await model.complete({ messages: [ask] })).content).toBe('proxied');
+    expect(sentKey(server.requests[0]!.headers)).toBe('no-key-needed');
+  });
+
+  it('uses a key from ./.env, and never puts it into process.env', async () => {
+    const cwd = await tempDir({ '.env': `ANTHROPIC_API_KEY=${ANTHROPIC_TEST_KEY}\n` });
+    const model = createModel('anthropic:claude-haiku-4-5', { env: { ANTHROPIC_BASE_URL: server.url }, cwd });
+    server.enqueue('hello');
+    expect((await model.complete({ messages: [ask] })).content).toBe('hello');
+    expect(sentKey(server.requests[0]!.headers)).toBe(ANTHROPIC_TEST_KEY);
+    expect(process.env.ANTHROPIC_API_KEY).not.toBe(ANTHROPIC_TEST_KEY);
+    expect(JSON.stringify(process.env)).not.toContain(ANTHROPIC_TEST_KEY);
+  });
+});
