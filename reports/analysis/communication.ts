@@ -1,0 +1,170 @@
+// Section 5 and 6: how much agents talk and what they say (figure 5c, figure 6), the judges'
+// communication errors and failure symptoms (table 1), and the deterministic detectors.
+import type { JudgeLabel, TaskOutcome } from '../run-data.ts';
+import { proportion, type Proportion } from '../stats.ts';
+import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
+import { COMMUNICATION_ERRORS, IMPLEMENTATION_FAILURE, JUDGES, SPEECH_ACTS, SYMPTOMS, normalizeLabel } from './taxonomy.ts';
+
+export const UNLABELED = 'unlabeled';
+
+export interface TeamCommunication {
+  team: string;
+  /** Finished Coop tasks with messaging. */
+  tasks: number;
+  conversations: number;
+  messages: number;
+  steps: number;
+  /** Messages as a share of all agent steps (figure 5c); null without steps. */
+  overhead: number | null;
+  messagesPerTask: number | null;
+  /** Messages per speech act (a message's primary act, else its first), plus `unlabeled`. */
+  speechActs: Record<string, number>;
+}
+
+export interface TeamErrors {
+  team: string;
+  /** Coop tasks with at least one message. */
+  conversations: number;
+  /** Conversations carrying each communication-judge label (by label id, e.g. `C1a`). */
+  byLabel: Record<string, number>;
+}
+
+export interface SymptomRow {
+  label: string;
+  meaning: string | null;
+  /** Failed tasks whose primary symptom this is. */
+  primary: number;
+  /** Failed tasks where it is a secondary symptom. */
+  secondary: number;
+}
+
+export interface SymptomAnalysis {
+  failedTasks: number;
+  labeledTasks: number;
+  rows: SymptomRow[];
+}
+
+/** A detector's label against outcomes: success and naive conflict, with the label and without. */
+export interface DetectorRow {
+  label: string;
+  tasks: number;
+  successWith: Proportion | null;
+  successWithout: Proportion | null;
+  conflictWith: Proportion | null;
+  conflictWithout: Proportion | null;
+}
+
+export interface CommunicationAnalysis {
+  /** Labels per judge in the whole run (0: that judge has not run). */
+  labelCounts: Record<string, number>;
+  teams: TeamCommunication[];
+  errors: TeamErrors[];
+  symptoms: SymptomAnalysis;
+  detectors: DetectorRow[];
+}
+
+const labelsOf = (t: TaskOutcome, judge: string) => t.labels.filter((l) => l.judge === judge);
+const rate = (k: number, n: number) => (n > 0 ? proportion(k, n) : null);
+
+export function communicationAnalysis(tasks: TaskOutcome[]): CommunicationAnalysis {
+  const labelCounts: Record<string, number> = {};
+  for (const t of tasks) for (const l of t.labels) labelCounts[l.judge] = (labelCounts[l.judge] ?? 0) + 1;
+  const coop = tasks.filter((t) => t.setting === 'coop' && isDone(t));
+  const withMessaging = coop.filter(isMainCoop);
+  return {
+    labelCounts,
+    teams: [...groupBy(withMessaging, (t) => t.team)].map(([team, list]) => teamCommunication(team, list)),
+    errors: [...groupBy(coop.filter((t) => t.messages > 0), (t) => t.team)].map(([team, list]) => teamErrors(team, list)),
+    symptoms: symptomAnalysis(coop.filter((t) => t.passed === false)),
+    detectors: detectorRows(withMessaging),
+  };
+}
+
+function teamCommunication(team: string, tasks: TaskOutcome[]): TeamCommunication {
+  const messages = tasks.reduce((s, t) => s + t.messages, 0);
+  const steps = tasks.reduce((s, t) => s + t.steps, 0);
+  const speechActs: Record<string, number> = Object.fromEntries(SPEECH_ACTS.map((a) => [a, 0]));
+  let labeled = 0;
+  for (const t of tasks) {
+    for (const act of messageActs(labelsOf(t, JUDGES.speechActs)).values()) {
+      speechActs[act] = (speechActs[act] ?? 0) + 1;
+      labeled++;
+    }
+  }
+  speechActs[UNLABELED] = Math.max(0, messages - labeled);
+  return {
+    team,
+    tasks: tasks.length,
+    conversations: countWhere(tasks, (t) => t.messages > 0),
+    messages,
+    steps,
+    overhead: steps > 0 ? messages / steps : null,
+    messagesPerTask: tasks.length > 0 ? messages / tasks.length : null,
+    speechActs,
+  };
+}
+
+/** One act per message: the label marked primary, else the first given. */
+function messageActs(labels: JudgeLabel[]): Map<number, string> {
+  const acts = new Map<number, string>();
+  for (const l of labels) {
+    if (l.messageId === null) continue;
+    if (!acts.has(l.messageId) || l.isPrimary) acts.set(l.messageId, normalizeLabel(l.label));
+  }
+  return acts;
+}
+
+function teamErrors(team: string, conversations: TaskOutcome[]): TeamErrors {
+  const byLabel: Record<string, number> = {};
+  for (const t of conversations) {
+    for (const label of new Set(labelsOf(t, JUDGES.communication).map((l) => communicationLabelId(l.label)))) byLabel[label] = (byLabel[label] ?? 0) + 1;
+  }
+  return { team, conversations: conversations.length, byLabel };
+}
+
+/** `c1a`, `C1a: unanswered` -> `C1a`; other labels keep their text. */
+export function communicationLabelId(label: string): string {
+  const known = COMMUNICATION_ERRORS.flatMap((g) => g.labels).find((l) => new RegExp(`^${l.id}\\b`, 'i').test(label.trim()));
+  return known ? known.id : label;
+}
+
+function symptomAnalysis(failed: TaskOutcome[]): SymptomAnalysis {
+  const known = [...SYMPTOMS, { name: IMPLEMENTATION_FAILURE, meaning: 'The failure has no conversation evidence of a coordination breakdown.' }];
+  const rows = new Map<string, SymptomRow>(known.map((s) => [normalizeLabel(s.name), { label: s.name, meaning: s.meaning, primary: 0, secondary: 0 }]));
+  let labeledTasks = 0;
+  for (const t of failed) {
+    const labels = labelsOf(t, JUDGES.symptoms);
+    if (labels.length === 0) continue;
+    labeledTasks++;
+    for (const l of labels) {
+      const key = normalizeLabel(l.label);
+      const row = rows.get(key) ?? { label: l.label, meaning: null, primary: 0, secondary: 0 };
+      if (l.isPrimary) row.primary++;
+      else row.secondary++;
+      rows.set(key, row);
+    }
+  }
+  return { failedTasks: failed.length, labeledTasks, rows: [...rows.values()] };
+}
+
+function detectorRows(tasks: TaskOutcome[]): DetectorRow[] {
+  const labels = [...new Set(tasks.flatMap((t) => labelsOf(t, JUDGES.detectors).map((l) => l.label)))].sort();
+  return labels.map((label) => {
+    const has = (t: TaskOutcome) => labelsOf(t, JUDGES.detectors).some((l) => l.label === label);
+    const withLabel = tasks.filter(has);
+    const without = tasks.filter((t) => !has(t));
+    const success = (list: TaskOutcome[]) => rate(countWhere(list, (t) => t.passed === true), list.length);
+    const conflict = (list: TaskOutcome[]) => {
+      const merged = list.filter((t) => t.naiveClean !== null && t.mergeStatus !== 'missing_input');
+      return rate(countWhere(merged, (t) => t.naiveClean === false), merged.length);
+    };
+    return {
+      label,
+      tasks: withLabel.length,
+      successWith: success(withLabel),
+      successWithout: success(without),
+      conflictWith: conflict(withLabel),
+      conflictWithout: conflict(without),
+    };
+  });
+}

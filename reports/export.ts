@@ -1,0 +1,37 @@
+// Machine-readable exports: the whole summary as JSON, one row per task as CSV.
+import type { RunSummary } from './summary.ts';
+import type { TaskOutcome } from './run-data.ts';
+import { conditionOf } from './analysis/conditions.ts';
+
+export function reportJson(summary: RunSummary, tasks: TaskOutcome[]): string {
+  const rows = tasks.map((t) => ({ ...t, condition: conditionOf(t), difficulty: summary.difficulty.difficulty[t.pair] ?? null }));
+  return `${JSON.stringify({ summary, tasks: rows }, null, 2)}\n`;
+}
+
+/**
+ * One CSV field. Text that a spreadsheet would read as a formula (=, +, -, @ first) gets a leading
+ * apostrophe: error messages and labels come from agents and models.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csv(header: string[], rows: (string | number | boolean | null)[][]): string {
+  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
+  const header = [
+    'id', 'key', 'model', 'condition', 'setting', 'variant', 'repo', 'task_id', 'features', 'pair', 'difficulty', 'status', 'passed',
+    'merge_status', 'naive_clean', 'steps', 'messages', 'model_calls', 'input_tokens', 'output_tokens', 'cost_usd', 'labels', 'error',
+  ];
+  const rows = tasks.map((t) => [
+    t.id, t.key, t.team, conditionOf(t), t.setting, t.variant, t.repo, t.taskId, t.features.join(' '), t.pair,
+    summary.difficulty.difficulty[t.pair] ?? null, t.status, t.passed, t.mergeStatus, t.naiveClean, t.steps, t.messages,
+    t.modelCalls, t.inputTokens, t.outputTokens, t.costUsd, t.labels.map((l) => `${l.judge}:${l.label}`).join('; '), t.error,
+  ]);
+  return csv(header, rows);
+}

@@ -1,0 +1,96 @@
+// Communication: overhead and speech acts (figure 5c), detectors against outcomes (section 5),
+// communication errors (figure 6) and failure symptoms (table 1).
+import type { RunSummary } from '../../summary.ts';
+import { UNLABELED, type DetectorRow } from '../../analysis/communication.ts';
+import { COMMUNICATION_ERRORS, IMPLEMENTATION_FAILURE, JUDGES, SPEECH_ACTS, normalizeLabel } from '../../analysis/taxonomy.ts';
+import type { Proportion } from '../../stats.ts';
+import { fixed, integer, pct } from '../format.ts';
+import { figure, note, num, section, table } from '../markup.ts';
+import { PALETTE, legend, stackedBars, type Series } from '../svg.ts';
+
+const rateCell = (p: Proportion | null) => (p ? `${pct(p.p)} (${p.k}/${p.n})` : '–');
+
+export function communicationSection(s: RunSummary): string {
+  const { teams, labelCounts, detectors } = s.communication;
+  if (teams.length === 0) return section('communication', 'Communication overhead and speech acts', [note('No finished Coop tasks with messaging.')]);
+  const acts = [...SPEECH_ACTS, ...new Set(teams.flatMap((t) => Object.keys(t.speechActs)).filter((a) => a !== UNLABELED && !SPEECH_ACTS.includes(a))), UNLABELED];
+  const series: Series[] = acts.map((a, i) => ({ name: a, color: a === UNLABELED ? '#c9ced6' : PALETTE[i % (PALETTE.length - 1)] }));
+  const bars = teams.map((t) => ({ label: t.team, segments: acts.map((a) => (t.steps > 0 ? (t.speechActs[a] ?? 0) / t.steps : 0)) }));
+  const max = Math.max(0.05, ...teams.map((t) => t.overhead ?? 0));
+  const parts = [
+    note('Messages as a share of all agent steps in Coop tasks with messaging (paper figure 5c), split by the speech-act judge\u2019s label of each message.'),
+    labelCounts[JUDGES.speechActs] ? '' : note('No speech-act labels yet: every message counts as unlabeled.'),
+    legend(series),
+    figure(stackedBars('overhead', 'Messages as a share of all steps, by speech act', bars, series, Math.ceil(max * 20) / 20), 'Communication overhead by speech act.'),
+    table(
+      ['model', num('tasks'), num('with messages'), num('messages'), num('steps'), num('messages / steps'), num('messages per task'), ...acts.map(num)],
+      teams.map((t) => [
+        t.team,
+        t.tasks,
+        t.conversations,
+        integer(t.messages),
+        integer(t.steps),
+        t.overhead === null ? '–' : pct(t.overhead),
+        fixed(t.messagesPerTask, 1),
+        ...acts.map((a) => t.speechActs[a] ?? 0),
+      ]),
+    ),
+    '<h3>Detectors</h3>',
+    detectors.length ? detectorTable(detectors) : note('No detector labels (deterministic detectors: unanswered questions, near-duplicate messages, first-turn plan, line and file mentions, commitments) in this run.'),
+  ];
+  return section('communication', 'Communication overhead and speech acts', parts);
+}
+
+function detectorTable(rows: DetectorRow[]): string {
+  return (
+    note('Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts).') +
+    table(
+      ['label', num('tasks'), num('success with'), num('success without'), num('conflicts with'), num('conflicts without')],
+      rows.map((r) => [r.label, r.tasks, rateCell(r.successWith), rateCell(r.successWithout), rateCell(r.conflictWith), rateCell(r.conflictWithout)]),
+    )
+  );
+}
+
+export function errorsSection(s: RunSummary): string {
+  const { errors, symptoms, labelCounts } = s.communication;
+  const parts: string[] = ['<h3>Communication errors</h3>'];
+  if (!labelCounts[JUDGES.communication]) {
+    parts.push(note('No communication-error labels: the communication judge has not labelled this run.'));
+  } else if (errors.length === 0) {
+    parts.push(note('No Coop conversations (no task has messages).'));
+  } else {
+    parts.push(note('Share of conversations (Coop tasks with at least one message) carrying each label of the communication judge (paper figure 6, appendix F).'));
+    const groups = COMMUNICATION_ERRORS.map((group) => ({
+      group,
+      series: group.labels.map((l, i) => ({ name: `${l.id} ${l.name}`, color: PALETTE[(i * 2) % PALETTE.length] })),
+      bars: errors.map((e) => ({ label: e.team, segments: group.labels.map((l) => (e.byLabel[l.id] ?? 0) / e.conversations) })),
+    }));
+    // One scale for the three charts, so that their bars compare.
+    const largest = Math.max(...groups.flatMap((g) => g.bars.map((b) => b.segments.reduce((s, v) => s + v, 0))));
+    const max = Math.min(1, Math.max(0.1, Math.ceil(largest * 10) / 10));
+    const charts = groups.map(({ group, series, bars }) =>
+      figure(legend(series) + stackedBars(`errors-${group.group}`, group.group, bars, series, max, { labelWidth: 110, plotWidth: 220 }), group.group),
+    );
+    parts.push(`<div class="figures">${charts.join('')}</div>`);
+    const ids = [...new Set([...COMMUNICATION_ERRORS.flatMap((g) => g.labels.map((l) => l.id)), ...errors.flatMap((e) => Object.keys(e.byLabel))])];
+    parts.push(table(['model', num('conversations'), ...ids.map(num)], errors.map((e) => [e.team, e.conversations, ...ids.map((id) => e.byLabel[id] ?? 0)])));
+  }
+  parts.push('<h3>Failure symptoms</h3>');
+  if (!labelCounts[JUDGES.symptoms]) {
+    parts.push(note(`No failure-symptom labels: the symptoms judge has not labelled this run (${symptoms.failedTasks} failed Coop task(s)).`));
+  } else {
+    const isCoordination = (label: string) => normalizeLabel(label) !== normalizeLabel(IMPLEMENTATION_FAILURE);
+    const coordinationTotal = symptoms.rows.reduce((n, r) => n + (isCoordination(r.label) ? r.primary : 0), 0);
+    const share = (label: string, primary: number) => (isCoordination(label) && coordinationTotal > 0 ? pct(primary / coordinationTotal) : '–');
+    parts.push(
+      note(
+        `Symptoms of ${symptoms.labeledTasks} labelled of ${symptoms.failedTasks} failed Coop task(s) (paper table 1). Share: of the primary coordination symptoms, as in table 1; implementation failures (no conversation evidence of a coordination breakdown) are counted apart.`,
+      ),
+      table(
+        ['symptom', 'meaning', num('primary'), num('share'), num('secondary')],
+        symptoms.rows.map((r) => [r.label, r.meaning ?? '', r.primary, share(r.label, r.primary), r.secondary]),
+      ),
+    );
+  }
+  return section('errors', 'Communication errors and failure symptoms', parts);
+}

@@ -1,0 +1,65 @@
+// Table 6 (merge success after each strategy, with and without messaging) and figure 5 (a, b):
+// the communication on/off effect on success and on naive merge conflicts.
+import type { RunSummary } from '../../summary.ts';
+import { NO_MESSAGING, type MergeColumns } from '../../analysis/merges.ts';
+import type { Proportion } from '../../stats.ts';
+import { escapeHtml } from '../escape.ts';
+import { differenceText, pct } from '../format.ts';
+import { figure, note, render, section, trusted, type Content } from '../markup.ts';
+import { COOP_COLOR, PALETTE, intervalBars, legend } from '../svg.ts';
+
+const variantName = (v: string) => (v === '' ? 'With messaging' : v === NO_MESSAGING ? 'No messaging' : v);
+
+/** `27.9% (12/43)`, with the gain over the previous strategy as table 6's subscript. */
+function cell(p: Proportion, previous?: Proportion): Content {
+  const gain = previous ? ` <sub>${p.p >= previous.p ? '+' : ''}${(100 * (p.p - previous.p)).toFixed(1)}</sub>` : '';
+  return trusted(`${escapeHtml(pct(p.p))}${gain} <span class="note">(${p.k}/${p.n})</span>`);
+}
+
+function strategyCells(c: MergeColumns | undefined): Content[] {
+  if (!c) return ['–', '–', '–', '–'];
+  return [cell(c.naive), cell(c.union, c.naive), cell(c.llm, c.union), c.conflictRate ? `${pct(c.conflictRate.p)} (${c.conflictRate.k}/${c.conflictRate.n})` : '–'];
+}
+
+export function mergeSection(s: RunSummary): string {
+  const { variants, rows } = s.merges;
+  if (rows.length === 0) return section('merges', 'Merge strategies and messaging', [note('No finished Coop tasks: there are no merges to show.')]);
+  const head1 = variants.map((v) => `<th colspan="4">${escapeHtml(variantName(v))}</th>`).join('');
+  const head2 = variants.map(() => '<th class="num">Naive</th><th class="num">Union</th><th class="num">LLM</th><th class="num">naive conflicts</th>').join('');
+  const hasEffect = variants.includes('') && variants.includes(NO_MESSAGING);
+  const body = rows
+    .map((r) => {
+      const cells = variants.flatMap((v) => strategyCells(r.byVariant[v]));
+      if (hasEffect) cells.push(differenceText(r.successEffect));
+      return `<tr><td>${escapeHtml(r.team)}</td>${cells.map((c) => `<td class="num">${render(c)}</td>`).join('')}</tr>`;
+    })
+    .join('\n');
+  const mergeTable = `<table><thead><tr><th></th>${head1}${hasEffect ? '<th></th>' : ''}</tr><tr><th>model</th>${head2}${hasEffect ? '<th class="num">Δ success (messaging on − off) [95% CI]</th>' : ''}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+
+  const parts = [
+    note(
+      'Table 6 of the paper: share of finished Coop tasks whose tests pass on code produced by the naive merge, then also counting union merges, then also the LLM resolver (cumulative; the small number is the gain over the previous column). Naive conflicts: share of merges whose naive merge conflicted (patches that did not apply are left out).',
+    ),
+    mergeTable,
+  ];
+  const teams = rows.filter((r) => r.byVariant[''] && r.byVariant[NO_MESSAGING]);
+  if (teams.length === 0) {
+    parts.push(note('No Coop runs without messaging: the communication on/off effect (paper figure 5 a, b) needs the no-messaging ablation of the same pairs.'));
+  } else {
+    const series = [
+      { name: 'With messaging', color: COOP_COLOR },
+      { name: 'No messaging', color: PALETTE[8] },
+    ];
+    const chart = (name: string, pick: (c: MergeColumns) => Proportion | null) =>
+      intervalBars(name, name, teams.map((r) => ({ label: r.team, values: [pick(r.byVariant['']), pick(r.byVariant[NO_MESSAGING])] })), series);
+    parts.push(
+      '<h3>Communication on and off</h3>',
+      legend(series),
+      `<div class="figures">${figure(chart('comm-success', (c) => c.llm), '(a) Success, with and without messaging (figure 5a).')}${figure(chart('comm-conflicts', (c) => c.conflictRate), '(b) Naive merge conflict rate, with and without messaging (figure 5b).')}</div>`,
+      `<table><thead><tr><th>model</th><th class="num">Δ success [95% CI]</th><th class="num">Δ naive conflict rate [95% CI]</th></tr></thead><tbody>${teams
+        .map((r) => `<tr><td>${escapeHtml(r.team)}</td><td class="num">${escapeHtml(differenceText(r.successEffect))}</td><td class="num">${escapeHtml(differenceText(r.conflictEffect))}</td></tr>`)
+        .join('')}</tbody></table>`,
+    );
+  }
+  return section('merges', 'Merge strategies and messaging', parts);
+}

@@ -1,0 +1,157 @@
+// What the report's statistics need about every task of a run, read from run.db in a few bulk
+// queries (a run can hold thousands of tasks). Per-task pages read their details separately.
+import type { RunStore, TaskStatus } from '../harness/store/run-store.ts';
+import type { StoredMerge } from '../harness/store/records.ts';
+import { featureDirName, teamName } from '../tasks/types.ts';
+
+export interface JudgeLabel {
+  judge: string;
+  label: string;
+  isPrimary: boolean;
+  messageId: number | null;
+  agent: string | null;
+  description: string | null;
+  /** Quotes or snippets that back the label. */
+  evidence: string[];
+  model: string;
+}
+
+export interface TaskOutcome {
+  id: number;
+  key: string;
+  /** Model or team name: `gpt-5` for Solo and self-play Coop, `gpt-5+claude` for a mixed team. */
+  team: string;
+  setting: 'coop' | 'solo';
+  /** '' or an ablation, e.g. `no-messaging`, `git`. */
+  variant: string;
+  repo: string;
+  taskId: number;
+  features: number[];
+  /** The feature set's identity across settings and models (difficulty is per pair). */
+  pair: string;
+  status: TaskStatus;
+  error: string | null;
+  /** Both (all) features' tests pass on the merged code; null unless done. */
+  passed: boolean | null;
+  mergeStatus: StoredMerge['status'] | null;
+  naiveClean: boolean | null;
+  steps: number;
+  messages: number;
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  labels: JudgeLabel[];
+}
+
+export interface RunInfo {
+  name: string;
+  status: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  options: unknown;
+}
+
+export interface RunData {
+  run: RunInfo;
+  tasks: TaskOutcome[];
+}
+
+export function pairName(repo: string, taskId: number, features: number[]): string {
+  return `${repo}/task${taskId}/${featureDirName(features)}`;
+}
+
+/** Evidence is stored as JSON (a list of quotes, or of objects holding a `quote` or `text`) or as plain text. */
+export function parseEvidence(raw: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return raw ? [raw] : [];
+  }
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => {
+    if (typeof item === 'string') return item;
+    const quote = (item as { quote?: unknown; text?: unknown } | null)?.quote ?? (item as { text?: unknown } | null)?.text;
+    return typeof quote === 'string' ? quote : JSON.stringify(item);
+  });
+}
+
+function countsByTask(store: RunStore, sql: string): Map<number, number> {
+  const rows = store.db.prepare(sql).all() as { task: number; n: number }[];
+  return new Map(rows.map((r) => [r.task, r.n]));
+}
+
+export function loadRunData(store: RunStore): RunData {
+  const runRow = store.db.prepare('SELECT * FROM runs WHERE name = ?').get(store.name) as
+    | { status: string; created_at: string; updated_at: string; options: string }
+    | undefined;
+  const merges = new Map(
+    (store.db.prepare('SELECT task, status, naive_clean FROM merges').all() as { task: number; status: StoredMerge['status']; naive_clean: number }[]).map((m) => [m.task, m]),
+  );
+  const steps = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM steps GROUP BY task');
+  const messages = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM messages GROUP BY task');
+  const usage = new Map(
+    (
+      store.db
+        .prepare('SELECT task, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(output_tokens) AS output, SUM(cost_usd) AS cost FROM model_calls GROUP BY task')
+        .all() as { task: number; calls: number; input: number; output: number; cost: number }[]
+    ).map((u) => [u.task, u]),
+  );
+  const labels = new Map<number, JudgeLabel[]>();
+  const labelRows = store.db.prepare('SELECT * FROM judge_labels ORDER BY task, judge, id').all() as Record<string, unknown>[];
+  for (const l of labelRows) {
+    const list = labels.get(l.task as number) ?? [];
+    list.push({
+      judge: l.judge as string,
+      label: l.label as string,
+      isPrimary: l.is_primary === 1,
+      messageId: l.message_id as number | null,
+      agent: l.agent as string | null,
+      description: l.description as string | null,
+      evidence: parseEvidence(l.evidence as string),
+      model: l.model as string,
+    });
+    labels.set(l.task as number, list);
+  }
+
+  const tasks = store.tasks().map((t): TaskOutcome => {
+    const features = JSON.parse(t.features) as number[];
+    const merge = merges.get(t.id);
+    const u = usage.get(t.id);
+    return {
+      id: t.id,
+      key: t.key,
+      team: teamName(JSON.parse(t.models) as string[]),
+      setting: t.setting,
+      variant: t.variant,
+      repo: t.repo,
+      taskId: t.task_id,
+      features,
+      pair: pairName(t.repo, t.task_id, features),
+      status: t.status,
+      error: t.error,
+      passed: t.status === 'done' ? t.both_passed === 1 : null,
+      mergeStatus: merge?.status ?? null,
+      naiveClean: merge ? merge.naive_clean === 1 : null,
+      steps: steps.get(t.id) ?? 0,
+      messages: messages.get(t.id) ?? 0,
+      modelCalls: u?.calls ?? 0,
+      inputTokens: u?.input ?? 0,
+      outputTokens: u?.output ?? 0,
+      costUsd: u?.cost ?? 0,
+      labels: labels.get(t.id) ?? [],
+    };
+  });
+
+  return {
+    run: {
+      name: store.name,
+      status: runRow?.status ?? null,
+      createdAt: runRow?.created_at ?? null,
+      updatedAt: runRow?.updated_at ?? null,
+      options: runRow ? (JSON.parse(runRow.options) as unknown) : null,
+    },
+    tasks,
+  };
+}

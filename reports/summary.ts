@@ -1,0 +1,37 @@
+// Every statistic of a run's report, computed once and shared by the HTML, JSON and CSV outputs.
+import type { TaskStatus } from '../harness/store/run-store.ts';
+import type { RunData, RunInfo, TaskOutcome } from './run-data.ts';
+import { headline, type Headline } from './analysis/headline.ts';
+import { difficultyAnalysis, type DifficultyAnalysis } from './analysis/difficulty.ts';
+import { mergeAnalysis, type MergeAnalysis } from './analysis/merges.ts';
+import { communicationAnalysis, type CommunicationAnalysis } from './analysis/communication.ts';
+import { costRows, type CostRow } from './analysis/cost.ts';
+
+export interface RunSummary {
+  run: RunInfo;
+  generatedAt: string;
+  taskCounts: Record<TaskStatus, number>;
+  /** Tasks that did not finish, with their errors. */
+  unfinished: Pick<TaskOutcome, 'id' | 'key' | 'status' | 'error'>[];
+  headline: Headline;
+  difficulty: DifficultyAnalysis;
+  merges: MergeAnalysis;
+  communication: CommunicationAnalysis;
+  cost: CostRow[];
+}
+
+export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummary {
+  const taskCounts: Record<TaskStatus, number> = { done: 0, error: 0, interrupted: 0, running: 0, pending: 0 };
+  for (const t of data.tasks) taskCounts[t.status]++;
+  return {
+    run: data.run,
+    generatedAt: generatedAt.toISOString(),
+    taskCounts,
+    unfinished: data.tasks.filter((t) => t.status !== 'done').map(({ id, key, status, error }) => ({ id, key, status, error })),
+    headline: headline(data.tasks),
+    difficulty: difficultyAnalysis(data.tasks),
+    merges: mergeAnalysis(data.tasks),
+    communication: communicationAnalysis(data.tasks),
+    cost: costRows(data.tasks),
+  };
+}

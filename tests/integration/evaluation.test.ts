@@ -1,0 +1,105 @@
+// The evaluation stage on real containers: inputs that do not merge, merged code that does not
+// even import, and the LLM merge stage as a run records it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPool } from '../../tasks/pools.ts';
+import { poolImage } from '../../harness/docker/images.ts';
+import { baseRepo, type BaseRepo } from '../../harness/docker/base-repo.ts';
+import { DEFAULT_LIMITS } from '../../harness/docker/sandbox.ts';
+import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
+import { SHIPPED_POOLS } from '../../harness/paths.ts';
+import { coopBench, tempDir } from '../helpers/cli.ts';
+import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
+
+const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
+const gold = (id: number) => readFileSync(pool.features[id - 1].patchPath, 'utf8');
+let image: string;
+let base: BaseRepo;
+
+beforeAll(async () => {
+  image = await poolImage(pool);
+  base = await baseRepo(image, 'evaluation-test');
+});
+
+const evaluate = (features: number[], patches: string[]) =>
+  evaluatePatches({ features: features.map((id) => pool.features[id - 1]), patches, base, tests: { image, run: 'evaluation-test', limits: DEFAULT_LIMITS, timeoutMs: 300_000 }, merge: {} });
+
+describe('evaluation of merged work', () => {
+  it('an agent patch that does not apply makes the merge missing_input and fails both features', async () => {
+    const broken = gold(2).replace(/^ /m, ' not the base text ');
+    const result = await evaluate([1, 2], [gold(1), broken]);
+    expect(result.merge.status).toBe('missing_input');
+    expect(result.bothPassed).toBe(false);
+    expect(result.evaluations.map((e) => e.cause)).toEqual([expect.stringMatching(/^merge missing_input: /), expect.stringMatching(/^merge missing_input: /)]);
+  });
+
+  it('a union merge that does not even import is a test failure with its cause, not a harness error', async () => {
+    // The gold patches of tabulite features 2 and 3 both add a parameter to format_table's signature.
+    const result = await evaluate([2, 3], [gold(2), gold(3)]);
+    expect(result.merge.status).toBe('union');
+    expect(result.bothPassed).toBe(false);
+    for (const e of result.evaluations) {
+      expect(e.exitCode).not.toBe(0);
+      expect(e.cause).toMatch(/Error/);
+    }
+    expect(result.llm).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(/^no resolver configured/) });
+  });
+
+  it('a clean merge of compatible work passes', async () => {
+    const result = await evaluate([1, 2], [gold(1), '']);
+    expect(result.merge.status).toBe('clean');
+    expect(result.evaluations.map((e) => e.passed)).toEqual([true, false]);
+  });
+});
+
+/** A resolver that keeps both sides of each region: a valid answer the stage must accept. */
+function keepBothSides(request: RecordedRequest): string {
+  const prompt = request.body.messages.at(-1).content as string;
+  const fence = /^(`{3,})$/m.exec(prompt)![1];
+  const excerpt = prompt.slice(prompt.indexOf(`${fence}\n`) + fence.length + 1, prompt.lastIndexOf(fence));
+  return `${fence}\n${excerpt.split('\n').filter((line) => !/^(<<<<<<<|=======|>>>>>>>)/.test(line)).join('\n')}${fence}`;
+}
+
+describe('the LLM merge stage in a run', () => {
+  const runs = tempDir('llm-stage');
+  let resolver: FakeOpenAIServer;
+  const merges = (run: string) => {
+    const db = new Database(join(runs, run, 'run.db'), { readonly: true });
+    try {
+      return db.prepare('SELECT status, strategy, naive_clean, union_used, llm_used, llm_outcome, llm_reason, llm_latency_ms, llm_model FROM merges').all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  };
+
+  beforeAll(async () => {
+    resolver = await startFakeOpenAI({ handler: keepBothSides });
+  });
+  afterAll(() => resolver.close());
+
+  it('runs after a failing union merge and records strategy, outcome and latency', async () => {
+    const run = await coopBench(['run', '--models', 'oracle', '--setting', 'coop', '--pool', 'tabulite', '--features', '2,3', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', resolver.url]);
+    expect(run.exitCode, run.all).toBe(0);
+    expect(resolver.requests.length).toBeGreaterThan(0);
+    expect(resolver.requests[0].body).toMatchObject({ model: 'Qwen2.5-Coder-0.5B-Merge-Resolver', temperature: 0 });
+    expect(merges('resolved')).toEqual([
+      expect.objectContaining({ status: 'llm', strategy: 'llm', naive_clean: 0, union_used: 1, llm_used: 1, llm_outcome: 'accepted', llm_model: expect.stringContaining('Qwen2.5-Coder-0.5B-Merge-Resolver') }),
+    ]);
+    expect(merges('resolved')[0].llm_latency_ms).toBeGreaterThan(0);
+  });
+
+  it('a bad answer is rejected, the union result kept and the reason recorded (coop-bench eval)', async () => {
+    resolver.handle(() => 'I cannot help with that.');
+    const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', resolver.url]);
+    expect(run.exitCode, run.all).toBe(0);
+    expect(merges('resolved')).toEqual([expect.objectContaining({ status: 'union', strategy: 'union', llm_used: 0, llm_outcome: 'rejected', llm_reason: expect.stringMatching(/./) })]);
+  });
+
+  it('an unreachable resolver is recorded, not a lost result', async () => {
+    const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', 'http://127.0.0.1:9/v1', '--resolver-timeout', '2']);
+    expect(run.exitCode, run.all).toBe(0);
+    expect(merges('resolved')).toEqual([expect.objectContaining({ status: 'union', llm_outcome: 'error', llm_reason: expect.stringContaining('127.0.0.1:9') })]);
+  });
+});

@@ -1,0 +1,168 @@
+// The agent loop against the fake OpenAI server through the real SDK, with an in-memory sandbox
+// (the container path is covered by tests/integration/llm-agents.test.ts).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LlmAgent } from '../../../harness/agents/llm-agent.ts';
+import { Trajectory } from '../../../harness/agents/trajectory.ts';
+import type { AgentContext } from '../../../harness/agents/types.ts';
+import type { ExecResult, Sandbox } from '../../../harness/docker/sandbox.ts';
+import { createModel } from '../../../harness/models/index.ts';
+import { MessageBus } from '../../../harness/messaging/bus.ts';
+import { RunStore } from '../../../harness/store/run-store.ts';
+import { chatReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import type { Pool } from '../../../tasks/types.ts';
+
+/** Files in memory; every command "succeeds" and echoes itself. */
+class MemorySandbox implements Sandbox {
+  readonly id = 'memory';
+  readonly files = new Map<string, string>();
+  readonly commands: string[][] = [];
+
+  async exec(cmd: string[]): Promise<ExecResult> {
+    this.commands.push(cmd);
+    if (cmd[0] === 'sh' && cmd[2]?.includes('[ -d "$1" ]')) return result(this.files.has(cmd[4]) ? 'file\n' : '');
+    return result(`ran ${cmd.join(' ')}\n`);
+  }
+
+  async readFile(path: string): Promise<string> {
+    const text = this.files.get(path);
+    if (text === undefined) throw new Error(`no ${path}`);
+    return text;
+  }
+
+  async writeFile(path: string, content: string | Buffer): Promise<void> {
+    this.files.set(path, content.toString());
+  }
+}
+
+const result = (stdout: string): ExecResult => ({ exitCode: 0, stdout, stderr: '', timedOut: false, truncated: false });
+
+const feature = { id: 1, dir: '/pool/feature1', description: '# Title: Add --verbose\n\nAdd a verbose flag.', patchPath: '', testsPatchPath: '' };
+const pool = { repo: 'demo_task', taskId: 1, dir: '/pool', features: [feature], publishedImage: 'x' } as Pool;
+
+let server: FakeOpenAIServer;
+const call = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }] });
+const finish = () => call('finish', { summary: 'done' });
+
+beforeAll(async () => {
+  server = await startFakeOpenAI();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+function agent(options: { maxSteps?: number; pricesFile?: string } = {}) {
+  const model = createModel(`openai:test-model@${server.url}`, { env: {}, cwd: tmpdir(), maxRetries: 0, pricesFile: options.pricesFile, warn: () => {} });
+  return new LlmAgent('openai:test-model', model, { maxSteps: options.maxSteps ?? 10 });
+}
+
+function context(overrides: Partial<AgentContext> = {}): AgentContext {
+  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, ...overrides };
+}
+
+/** The messages the model was sent in request i. */
+const sent = (i: number) => server.requests[i]!.body.messages as { role: string; content: string | null }[];
+
+describe('the agent loop', () => {
+  it('runs the tools the model calls and stops at finish', async () => {
+    server.enqueue(call('str_replace_based_edit_tool', { command: 'create', path: 'src/verbose.js', file_text: 'export const verbose = true;\n' }), call('bash', { command: 'node --test' }), finish());
+    const ctx = context();
+    const outcome = await agent().run(ctx);
+    expect(outcome).toEqual({ status: 'finished' });
+    expect((ctx.sandbox as MemorySandbox).files.get('/workspace/repo/src/verbose.js')).toBe('export const verbose = true;\n');
+    expect(ctx.trajectory.steps.filter((s) => s.kind === 'tool').map((s) => s.name)).toEqual(['str_replace_based_edit_tool', 'bash', 'finish']);
+    expect(sent(2).at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('exit code 0\nran bash -c node --test') });
+  });
+
+  it('reports a malformed tool call back to the model instead of crashing', async () => {
+    server.enqueue(call('bash', '{"command": "ls"'), finish());
+    const outcome = await agent().run(context());
+    expect(outcome.status).toBe('finished');
+    expect(sent(1).at(-1)?.content).toMatch(/^Error: the arguments of bash are not valid JSON/);
+  });
+
+  it('reports arguments of the wrong shape and unknown tools back to the model', async () => {
+    server.enqueue(call('bash', { cmd: 'ls' }), call('rm_everything', {}), finish());
+    await agent().run(context());
+    expect(sent(1).at(-1)?.content).toMatch(/^Error: invalid arguments for bash: command: /);
+    expect(sent(2).at(-1)?.content).toBe('Error: there is no tool named "rm_everything"; use one of the tools you were given');
+  });
+
+  it('asks for a tool call when the model only talks', async () => {
+    server.enqueue('I think I am done.', finish());
+    await agent().run(context());
+    expect(sent(1).at(-1)).toEqual({ role: 'user', content: 'Your reply called no tool. Continue the work with a tool call, or call finish if you are done.' });
+  });
+
+  it('stops at the step limit', async () => {
+    server.handle(() => call('bash', { command: 'true' }));
+    const outcome = await agent({ maxSteps: 3 }).run(context());
+    expect(outcome).toEqual({ status: 'step_limit', error: 'stopped after 3 steps' });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('offers send_message only when the agent has a mailbox', async () => {
+    server.enqueue(finish());
+    await agent().run(context());
+    const tools = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(tools).toEqual(['bash', 'str_replace_based_edit_tool', 'finish']);
+  });
+});
+
+describe('messages between agents', () => {
+  function bus() {
+    const store = RunStore.open(mkdtempSync(join(tmpdir(), 'agent-bus-')), 'run', { create: true });
+    const task = { pool, features: [1, 2], setting: 'coop' as const, models: ['m', 'm'], variant: '' };
+    const id = store.ensureTask(task).id;
+    const messages = new MessageBus(store);
+    return { me: messages.mailbox(id, 'agent1', ['agent2']), partner: messages.mailbox(id, 'agent2', ['agent1']) };
+  }
+
+  it("injects a partner's messages before the next model call, in send order", async () => {
+    const { me, partner } = bus();
+    partner.send('agent1', 'I take lines 10-20 of src/parser.js');
+    partner.send('agent1', 'and I add the --quiet flag');
+    server.enqueue(call('bash', { command: 'true' }), finish());
+    const ctx = context({ partners: ['agent2'], mailbox: me });
+    await agent().run(ctx);
+    expect(sent(0).at(-1)).toEqual({ role: 'user', content: '[Message from agent2]: I take lines 10-20 of src/parser.js\n\n[Message from agent2]: and I add the --quiet flag' });
+    expect(sent(1).filter((m) => m.content?.includes('[Message from agent2]'))).toHaveLength(1);
+    expect(ctx.trajectory.steps[0]).toMatchObject({ kind: 'message', name: 'received' });
+  });
+
+  it('sends with send_message and can wait for the reply', async () => {
+    const { me, partner } = bus();
+    server.enqueue(call('send_message', { to: 'agent2', message: 'which lines do you take?', wait_for_reply: true, wait_seconds: 5 }), finish());
+    const reply = (async () => {
+      await partner.wait(5000);
+      expect(partner.take().map((m) => m.body)).toEqual(['which lines do you take?']);
+      partner.send('agent1', 'lines 30-40');
+    })();
+    await agent().run(context({ partners: ['agent2'], mailbox: me }));
+    await reply;
+    expect(sent(1).at(-1)?.content).toBe('sent to agent2; replies:\n[Message from agent2]: lines 30-40');
+  });
+
+  it('tells the model when a message is rejected', async () => {
+    const { me } = bus();
+    server.enqueue(call('send_message', { to: 'agent7', message: 'hi' }), finish());
+    await agent().run(context({ partners: ['agent2'], mailbox: me }));
+    expect(sent(1).at(-1)?.content).toMatch(/^Error: not sent: not among your partners: "agent7": use agent2 or "all"/);
+  });
+});
+
+describe('context compaction', () => {
+  it('summarises the history when a prompt nears the context window, keeping the trajectory', async () => {
+    const prices = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.json');
+    writeFileSync(prices, JSON.stringify({ 'test-model': { inputPerMillion: 0, outputPerMillion: 0, contextWindow: 1000 } }));
+    const big = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 900, completion_tokens: 10 } });
+    server.enqueue(big('bash', { command: 'ls' }), 'Summary: created nothing yet; next, add the flag.', finish());
+    const ctx = context();
+    await agent({ pricesFile: prices }).run(ctx);
+    expect(sent(1).at(-1)?.content).toMatch(/^Your conversation is about to exceed the context window/);
+    expect(sent(2).map((m) => m.role)).toEqual(['system', 'user']);
+    expect(sent(2)[1].content).toContain('## Your work so far (earlier steps were summarised to fit the context window)\n\nSummary: created nothing yet');
+    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual(['model', 'bash', 'compaction', 'model', 'finish']);
+  });
+});

@@ -1,0 +1,98 @@
+// Builds run stores for report tests through the run store's own API; messages, model calls and
+// judge labels (written by other stages) are inserted as those stages store them.
+import type { Pool } from '../../../../tasks/types.ts';
+import type { MergeStatus } from '../../../../resolver/types.ts';
+import { RunStore } from '../../../../harness/store/run-store.ts';
+
+export interface FixtureTask {
+  models: string[];
+  setting: 'coop' | 'solo';
+  variant?: string;
+  repo?: string;
+  taskId?: number;
+  features?: number[];
+  /** done (default), error, or pending (never started). */
+  status?: 'done' | 'error' | 'pending';
+  error?: string;
+  passed?: boolean;
+  merge?: MergeStatus;
+  /** Steps per agent (default 3). */
+  steps?: number;
+  stepOutput?: string;
+  patch?: string;
+  testOutput?: string;
+  messages?: { from: string; to: string; body: string }[];
+  /** messageIndex points into `messages`. */
+  labels?: { judge: string; label: string; isPrimary?: boolean; messageIndex?: number; agent?: string; description?: string; evidence?: string[] }[];
+  calls?: { agent: string; inputTokens: number; outputTokens: number; costUsd: number }[];
+}
+
+const at = (base: number, seconds: number) => new Date(base + seconds * 1000).toISOString();
+
+export function buildRun(runsDir: string, name: string, tasks: FixtureTask[]): void {
+  const store = RunStore.open(runsDir, name, { create: true });
+  try {
+    store.startRun({ fixture: true });
+    store.db.transaction(() => tasks.forEach((t, i) => addTask(store, t, i)))();
+    store.setRunStatus('finished');
+  } finally {
+    store.close();
+  }
+}
+
+function addTask(store: RunStore, t: FixtureTask, index: number): void {
+  const features = t.features ?? [1, 2];
+  const repo = t.repo ?? 'demo_task';
+  const pool = { repo, taskId: t.taskId ?? 1, dir: `/pools/${repo}/task1`, features: [], publishedImage: 'none' } as Pool;
+  const row = store.ensureTask({ pool, features, setting: t.setting, models: t.models, variant: t.variant ?? '' });
+  if (t.status === 'pending') return;
+  store.markRunning(row.id);
+  if (t.status === 'error') {
+    store.markError(row.id, t.error ?? 'the agent crashed');
+    return;
+  }
+  const base = Date.UTC(2026, 0, 1) + index * 60_000;
+  const agentIds = t.setting === 'solo' ? ['agent1'] : features.map((_, i) => `agent${i + 1}`);
+  const patch = t.patch ?? 'diff --git a/src/x.js b/src/x.js\n--- a/src/x.js\n+++ b/src/x.js\n@@ -1 +1 @@\n-old\n+new\n';
+  const passed = t.passed ?? false;
+  const mergeStatus = t.merge ?? (t.setting === 'solo' ? 'clean' : 'union');
+  store.saveResult(row.id, {
+    image: 'fixture:latest',
+    baseRev: 'abc123',
+    agents: agentIds.map((agentId, a) => ({
+      agentId,
+      model: t.models[a] ?? t.models[0],
+      features: t.setting === 'solo' ? features : [features[a]],
+      status: 'finished',
+      steps: Array.from({ length: t.steps ?? 3 }, (_, s) => ({ index: s, at: at(base, 2 * s + a), kind: 'tool' as const, name: 'bash', input: `step ${s}`, output: t.stepOutput ?? `output ${s}`, exitCode: 0 })),
+      patch,
+    })),
+    merge: {
+      status: mergeStatus,
+      strategy: mergeStatus === 'clean' ? 'naive' : mergeStatus === 'union' || mergeStatus === 'llm' ? mergeStatus : undefined,
+      patch,
+      files: [],
+      conflictRegions: mergeStatus === 'clean' ? [] : [{ path: 'src/x.js', marked: '<<<<<<<\n=======\n>>>>>>>', before: '', after: '' }],
+      droppedTestFiles: [[], []],
+      timingsMs: { naive: 1, ...(mergeStatus === 'clean' ? {} : { union: 1 }) },
+    },
+    evaluations: features.map((feature) => ({ feature, passed, exitCode: passed ? 0 : 1, timedOut: false, output: t.testOutput ?? `tests of feature ${feature}`, durationMs: 1000 })),
+    bothPassed: passed,
+  });
+  const messageIds = (t.messages ?? []).map((m, i) => {
+    const sent = at(base, 2 * i + 1.5);
+    const id = Number(store.db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)').run(row.id, m.from, JSON.stringify([m.to]), m.body, sent).lastInsertRowid);
+    store.db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)').run(id, m.to, sent);
+    return id;
+  });
+  for (const l of t.labels ?? []) {
+    store.db
+      .prepare('INSERT INTO judge_labels (task, judge, label, is_primary, message_id, agent, description, evidence, model, input_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(row.id, l.judge, l.label, l.isPrimary ? 1 : 0, l.messageIndex === undefined ? null : messageIds[l.messageIndex], l.agent ?? null, l.description ?? null, JSON.stringify(l.evidence ?? []), 'judge-model', 'hash', at(base, 50));
+  }
+  (t.calls ?? []).forEach((c, i) => {
+    store.db
+      .prepare('INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(row.id, c.agent, i, at(base, i), t.models[0], c.inputTokens, c.outputTokens, c.costUsd, 100);
+  });
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeComparison, writeReport } from '../../../reports/write-report.ts';
+import { escapeHtml, jsonForScript } from '../../../reports/html/escape.ts';
+import { csvField } from '../../../reports/export.ts';
+import { parseEvidence } from '../../../reports/run-data.ts';
+import { buildRun } from './helpers/fixture-run.ts';
+import { PAYLOAD, injectionTasks } from './helpers/payloads.ts';
+
+let runsDir: string;
+
+beforeAll(() => {
+  runsDir = mkdtempSync(join(tmpdir(), 'report-html-'));
+  buildRun(runsDir, 'injected', injectionTasks());
+  buildRun(runsDir, 'coop-only', [
+    { models: ['m', 'm'], setting: 'coop', passed: true },
+    { models: ['m', 'm'], setting: 'coop', taskId: 2, status: 'pending' },
+  ]);
+});
+
+afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
+
+const scriptBlocks = (html: string) => [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attributes: m[1], body: m[2] }));
+
+describe('escaping', () => {
+  it('escapes markup characters in text and attributes', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+
+  it('keeps JSON for script blocks free of <, > and & while round-tripping', () => {
+    const value = { text: PAYLOAD };
+    const json = jsonForScript(value);
+    expect(json).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
+  it('neutralises spreadsheet formulas in CSV text', () => {
+    expect(csvField('=1+1')).toBe("'=1+1");
+    expect(csvField('a,"b"')).toBe('"a,""b"""');
+    expect(csvField(-1)).toBe('-1');
+    expect(csvField(null)).toBe('');
+  });
+});
+
+describe('HTML report of a run whose agents wrote script-injection payloads', () => {
+  let html: string;
+  beforeAll(() => {
+    html = readFileSync(writeReport({ runsDir, name: 'injected', format: 'html' }), 'utf8');
+  });
+
+  it('contains exactly one executable script, allowed by its hash in the content security policy', () => {
+    const blocks = scriptBlocks(html);
+    const executable = blocks.filter((b) => !b.attributes.includes('type="application/json"'));
+    expect(executable).toHaveLength(1);
+    expect(executable[0].attributes).toBe('');
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
+    expect(policy).toContain("default-src 'none'");
+    const hash = createHash('sha256').update(executable[0].body).digest('base64');
+    expect(policy).toContain(`script-src 'sha256-${hash}'`);
+  });
+
+  it('embeds each task as inert JSON that restores the payloads exactly', () => {
+    const data = scriptBlocks(html).filter((b) => b.attributes.includes('type="application/json"'));
+    expect(data).toHaveLength(3);
+    for (const b of data) expect(b.body).not.toMatch(/[<>]/);
+    const coop = JSON.parse(data[0].body);
+    expect(coop.timeline.filter((e: { type: string }) => e.type === 'message').map((e: { text: string }) => e.text)).toEqual([
+      `I will edit src/x.js lines 1-9 ${PAYLOAD}`,
+      `OK ${PAYLOAD}`,
+    ]);
+    expect(coop.evaluations[0].output).toBe(PAYLOAD);
+    expect(coop.labels.find((l: { judge: string }) => l.judge === 'communication').evidence[0]).toBe(PAYLOAD);
+  });
+
+  it('shows agent and model text in the page only escaped', () => {
+    const outsideData = html.replace(/<script type="application\/json"[\s\S]*?<\/script>/g, '');
+    expect(outsideData).not.toMatch(/<(img|iframe|a href="javascript)/);
+    expect(outsideData).not.toContain('onerror="');
+    expect(outsideData).not.toContain('<svg onload');
+    expect(outsideData).toContain(escapeHtml('<script>window.__pwned = 1</script>'));
+  });
+
+  it('requests nothing from the network', () => {
+    const urls = [...html.matchAll(/\b(?:src|href|action|xlink:href)\s*=\s*"([^"]*)"/g)].map((m) => m[1]);
+    expect(urls.every((u) => u.startsWith('#'))).toBe(true);
+    expect(html.replace('http://www.w3.org/2000/svg', '')).not.toMatch(/(?:src|href)="https?:/);
+  });
+
+  it('fills every section', () => {
+    for (const id of ['overview', 'headline', 'difficulty', 'retention', 'merges', 'communication', 'errors', 'cost', 'tasks']) expect(html).toContain(`<section id="${id}">`);
+    expect(html).toContain('data-chart="headline"');
+    expect(html).toContain('data-chart="overhead"');
+    expect(html).toContain('$0.0120');
+  });
+});
+
+describe('a partial run (Coop only, no judges, no messages, unfinished tasks)', () => {
+  it('says what is missing instead of breaking', () => {
+    const html = readFileSync(writeReport({ runsDir, name: 'coop-only', format: 'html' }), 'utf8');
+    expect(html).toContain('No Solo results');
+    expect(html).toContain('Difficulty curves need');
+    expect(html).toContain('No judge labels');
+    expect(html).toContain('No communication-error labels');
+    expect(html).toContain('No Coop runs without messaging');
+    expect(html).toContain('1 task(s) did not finish');
+  });
+});
+
+describe('exports and comparison', () => {
+  it('writes the summary and every task as JSON', () => {
+    const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'injected', format: 'json' }), 'utf8'));
+    expect(json.summary.headline.teams.map((t: { team: string }) => t.team)).toContain('gpt-5');
+    expect(json.tasks).toHaveLength(3);
+    expect(json.tasks[0].difficulty).toBe(0);
+  });
+
+  it('writes one CSV row per task', () => {
+    const rows = readFileSync(writeReport({ runsDir, name: 'injected', format: 'csv', out: join(runsDir, 'tasks.csv') }), 'utf8').trim().split('\r\n');
+    expect(rows[0]).toMatch(/^id,key,model,condition/);
+    expect(rows.length).toBeGreaterThan(3);
+  });
+
+  it('compares two runs in every format', () => {
+    const html = readFileSync(writeComparison({ runsDir, names: ['injected', 'coop-only'], format: 'html' }), 'utf8');
+    expect(html).toContain('injected');
+    expect(html).toContain('<td>Coop</td>');
+    const csv = readFileSync(writeComparison({ runsDir, names: ['injected', 'coop-only'], format: 'csv' }), 'utf8');
+    expect(csv.split('\r\n')[0]).toContain('difference_low');
+    const json = JSON.parse(readFileSync(writeComparison({ runsDir, names: ['injected', 'coop-only'], format: 'json' }), 'utf8'));
+    expect(json.runs).toEqual(['injected', 'coop-only']);
+  });
+
+  it('refuses a comparison of other than two runs', () => {
+    expect(() => writeComparison({ runsDir, names: ['injected'], format: 'html' })).toThrow(/two runs/);
+  });
+});
+
+describe('judge evidence', () => {
+  it('reads quotes stored as JSON strings or objects, and plain text', () => {
+    expect(parseEvidence('["a", {"quote": "b", "message_id": 3}, {"text": "c"}, {"other": 1}]')).toEqual(['a', 'b', 'c', '{"other":1}']);
+    expect(parseEvidence('"one"')).toEqual(['one']);
+    expect(parseEvidence('not json')).toEqual(['not json']);
+    expect(parseEvidence('')).toEqual([]);
+  });
+});
