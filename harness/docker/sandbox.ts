@@ -10,10 +10,12 @@ import { trackCreation, untrackContainer } from './containers.ts';
 export interface ExecOptions {
   cwd?: string;
   env?: Record<string, string>;
+  /** Default DEFAULT_EXEC_TIMEOUT_MS: no command may run unbounded. */
   timeoutMs?: number;
   /** Output kept per stream (head and tail); default 1 MiB. */
   maxOutputBytes?: number;
-  stdin?: string | Buffer;
+  /** Stops waiting for the command (its process group is killed when the container goes). */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {
@@ -54,6 +56,16 @@ export interface ContainerSpec {
 
 const IDLE = ['tail', '-f', '/dev/null'];
 const GRACE_MS = 10_000;
+export const DEFAULT_EXEC_TIMEOUT_MS = 300_000;
+
+/**
+ * Runs "$@" under timeout(1), which gives it a process group of its own, and when it returns kills
+ * whatever is left of that group (background jobs, a fork bomb): an agent's command cannot starve
+ * its next ones of processes, nor hold the exec's output open. `kill` is a builtin, so it works even
+ * when the pids limit is exhausted.
+ */
+const BOUNDED_RUN = 'timeout -s KILL "$0" "$@" & pid=$!; wait "$pid"; status=$?; n=0; '
+  + 'while [ "$n" -lt 100 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; exit "$status"';
 
 export async function createContainer(spec: ContainerSpec, engine: Docker = docker()): Promise<Docker.Container> {
   return trackCreation(() => engine.createContainer({
@@ -121,54 +133,52 @@ export class DockerSandbox implements Sandbox {
 
   async exec(cmd: string[], options: ExecOptions = {}): Promise<ExecResult> {
     const max = options.maxOutputBytes ?? 1024 * 1024;
-    const seconds = options.timeoutMs ? Math.max(1, Math.ceil(options.timeoutMs / 1000)) : undefined;
-    // `timeout` kills the whole process group inside the container; the host-side deadline is the backstop.
-    const argv = seconds ? ['timeout', '-s', 'KILL', String(seconds), ...cmd] : cmd;
+    const seconds = Math.max(1, Math.ceil((options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS) / 1000));
+    options.signal?.throwIfAborted();
     const exec = await this.container.exec({
-      Cmd: argv,
+      Cmd: ['sh', '-c', BOUNDED_RUN, String(seconds), ...cmd],
       AttachStdout: true,
       AttachStderr: true,
-      AttachStdin: options.stdin !== undefined,
       WorkingDir: options.cwd,
       Env: options.env ? Object.entries(options.env).map(([k, v]) => `${k}=${v}`) : undefined,
       Tty: false,
     });
-    const stream = await exec.start({ hijack: true, stdin: options.stdin !== undefined });
+    const stream = await exec.start({ hijack: true, stdin: false });
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
     this.container.modem.demuxStream(stream, stdout, stderr);
-    if (options.stdin !== undefined) stream.end(options.stdin);
 
+    // The host-side deadline is the backstop for a process that escaped the group and holds the output open.
     let hostTimedOut = false;
     await new Promise<void>((resolve, reject) => {
-      const timer = seconds
-        ? setTimeout(() => {
-            hostTimedOut = true;
-            stream.destroy();
-            resolve();
-          }, seconds * 1000 + GRACE_MS)
-        : undefined;
-      const finish = () => {
-        clearTimeout(timer);
+      const timer = setTimeout(() => {
+        hostTimedOut = true;
+        stream.destroy();
         resolve();
-      };
-      stream.on('end', finish);
-      stream.on('close', finish);
-      stream.on('error', (error) => {
+      }, seconds * 1000 + GRACE_MS);
+      const abort = () => {
         clearTimeout(timer);
-        if (hostTimedOut) resolve();
-        else reject(error);
-      });
+        stream.destroy();
+        reject(options.signal!.reason);
+      };
+      options.signal?.addEventListener('abort', abort, { once: true });
+      const settle = (settleWith: () => void) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', abort);
+        settleWith();
+      };
+      stream.on('end', () => settle(resolve));
+      stream.on('close', () => settle(resolve));
+      stream.on('error', (error) => settle(() => (hostTimedOut ? resolve() : reject(error))));
     });
     const info = hostTimedOut ? undefined : await exec.inspect();
     const exitCode = info?.ExitCode ?? 137;
-    // timeout(1) with -s KILL exits 137 when it fired.
-    const timedOut = hostTimedOut || (seconds !== undefined && exitCode === 137);
     return {
       exitCode,
       stdout: stdout.text(),
       stderr: stderr.text(),
-      timedOut,
+      // timeout(1) with -s KILL exits 137 when it fired.
+      timedOut: hostTimedOut || exitCode === 137,
       truncated: stdout.truncated || stderr.truncated,
     };
   }

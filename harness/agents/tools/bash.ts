@@ -15,14 +15,14 @@ export function clip(text: string, max = MAX_TOOL_OUTPUT): string {
 
 export const bashTool = defineTool({
   name: 'bash',
-  description: `Run a bash command in the repository (${WORKSPACE}) and get its exit code and output. No network. Each call is a fresh shell: cd and variables do not persist. Long outputs are cut in the middle.`,
+  description: `Run a bash command in the repository (${WORKSPACE}) and get its exit code and output. No network. Each call is a fresh shell: cd and variables do not persist, and processes it leaves in the background are stopped when it returns. Long outputs are cut in the middle.`,
   schema: z.object({
     command: z.string().min(1).describe('the command to run'),
     timeout: z.number().int().positive().max(MAX_TIMEOUT_S).optional().describe(`seconds before the command is killed (default ${DEFAULT_TIMEOUT_S})`),
   }),
-  async run({ command, timeout }, { sandbox }) {
+  async run({ command, timeout }, { sandbox, signal }) {
     const seconds = timeout ?? DEFAULT_TIMEOUT_S;
-    const result = await sandbox.exec(['bash', '-c', command], { cwd: WORKSPACE, timeoutMs: seconds * 1000, maxOutputBytes: 256 * 1024 });
+    const result = await sandbox.exec(['bash', '-c', command], { cwd: WORKSPACE, timeoutMs: seconds * 1000, maxOutputBytes: 256 * 1024, signal });
     const streams = [result.stdout, result.stderr ? `[stderr]\n${result.stderr}` : ''].filter(Boolean).join('\n');
     const status = result.timedOut ? `killed after ${seconds} s (timeout)` : `exit code ${result.exitCode}`;
     return { output: clip(`${status}\n${streams}`), exitCode: result.exitCode };
