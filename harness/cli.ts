@@ -8,21 +8,38 @@ import { poolsCommand } from './commands/pools.ts';
 import { cleanCommand } from './commands/clean.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { reportCommand } from './commands/report.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { UserError } from './errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export function program(): Command {
   const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return new Command('coop-bench')
-    .description('Measure whether coding agents can work together (the CooperBench method)')
-    .version(version)
-    .showHelpAfterError('(run with --help for usage)')
-    .addCommand(runCommand())
-    .addCommand(evalCommand())
-    .addCommand(poolsCommand())
-    .addCommand(reportCommand())
-    .addCommand(mergeCommand())
-    .addCommand(cleanCommand());
+  return oneLineErrors(
+    new Command('coop-bench')
+      .description('Measure whether coding agents can work together (the CooperBench method)')
+      .version(version)
+      .addCommand(runCommand())
+      .addCommand(evalCommand())
+      .addCommand(poolsCommand())
+      .addCommand(reportCommand())
+      .addCommand(mergeCommand())
+      .addCommand(cleanCommand())
+      .addCommand(doctorCommand()),
+  );
+}
+
+function commandPath(command: Command): string {
+  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
+}
+
+/** Commander's own errors (unknown option, bad value) as one line too, with where to find usage. */
+function oneLineErrors(command: Command): Command {
+  const name = commandPath(command);
+  command.configureOutput({
+    outputError: (text, write) => write(`${name}: ${text.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim()} (see ${name} --help)\n`),
+  });
+  command.commands.forEach(oneLineErrors);
+  return command;
 }
 
 export async function main(argv: string[]): Promise<void> {

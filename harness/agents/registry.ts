@@ -10,6 +10,10 @@ const builtins: Record<string, () => Agent> = {
   noop: () => new NoopAgent(),
 };
 
+export function isBuiltinAgent(spec: string): boolean {
+  return spec in builtins;
+}
+
 export interface AgentSettings extends LlmAgentOptions {
   model: ModelOptions;
 }
@@ -19,7 +23,7 @@ export interface AgentSettings extends LlmAgentOptions {
  * file); called for every spec before any container starts. Makes no network call.
  */
 export function checkAgentSpecs(specs: string[], model: ModelOptions = {}): void {
-  checkModelSpecs(specs.filter((spec) => !(spec in builtins)), model);
+  checkModelSpecs(specs.filter((spec) => !isBuiltinAgent(spec)), model);
 }
 
 export function createAgent(spec: string, settings: AgentSettings): Agent {

@@ -45,7 +45,7 @@ const PROVIDER_SETTINGS: Record<Provider, { keyVariable: string; baseURLVariable
 };
 
 /** Sent to servers named in the spec when no key is set: vLLM, Ollama and llama.cpp ignore it. */
-const PLACEHOLDER_KEY = 'no-key-needed';
+export const PLACEHOLDER_KEY = 'no-key-needed';
 /**
  * The key for a server named in the spec (`openai:<model>@<url>`). Never the provider's own key:
  * a self-hosted or third-party endpoint must not receive the user's OpenAI or Anthropic key.
