@@ -10,6 +10,8 @@ import { finishTool } from './tools/finish.ts';
 import { parseArguments, toolSpec, type Tool, type ToolResult } from './tools/tool.ts';
 import { formatIncoming } from '../messaging/bus.ts';
 import { ModelError } from '../models/index.ts';
+import { isEngineError } from '../docker/engine.ts';
+import { errorMessage } from '../errors.ts';
 
 export const DEFAULT_MAX_STEPS = 100;
 /** Compact the conversation when a prompt uses this share of the context window. */
@@ -96,7 +98,14 @@ export class LlmAgent implements Agent {
     if (!tool) return { output: `Error: there is no tool named "${name}"; use one of the tools you were given`, exitCode: 1 };
     const parsed = parseArguments(tool, rawArguments);
     if ('error' in parsed) return { output: `Error: ${parsed.error}`, exitCode: 1 };
-    return tool.run(parsed.args, { sandbox: context.sandbox, mailbox: context.mailbox, signal: context.signal });
+    try {
+      return await tool.run(parsed.args, { sandbox: context.sandbox, mailbox: context.mailbox, signal: context.signal });
+    } catch (error) {
+      // What the agent asked for went wrong (a file too large to read, a directory given as a file):
+      // the model is told and carries on. A stop or a failing engine ends the agent.
+      if (context.signal.aborted || isEngineError(error)) throw error;
+      return { output: `Error: ${errorMessage(error)}`, exitCode: 1 };
+    }
   }
 
   private async complete(context: AgentContext, request: { messages: ChatMessage[]; tools?: ToolSpec[] }): Promise<ModelResponse> {

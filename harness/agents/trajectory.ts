@@ -14,6 +14,14 @@ export interface TrajectoryStep {
 }
 
 const MAX_STEP_OUTPUT = 16 * 1024;
+/** Tool arguments come from the model: a huge one is kept as bounded text, not as an object. */
+const MAX_STEP_INPUT = 64 * 1024;
+
+function boundInput(input: unknown): unknown {
+  if (input === undefined) return undefined;
+  const text = typeof input === 'string' ? input : JSON.stringify(input);
+  return text.length <= MAX_STEP_INPUT ? input : boundText(text, MAX_STEP_INPUT);
+}
 
 export class Trajectory {
   readonly steps: TrajectoryStep[] = [];
@@ -21,6 +29,7 @@ export class Trajectory {
   record(step: Omit<TrajectoryStep, 'index' | 'at'>): TrajectoryStep {
     const full: TrajectoryStep = {
       ...step,
+      input: boundInput(step.input),
       output: step.output === undefined ? undefined : boundText(step.output, MAX_STEP_OUTPUT),
       index: this.steps.length,
       at: new Date().toISOString(),

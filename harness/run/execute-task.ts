@@ -7,12 +7,13 @@ import type { Agent, AgentOutcome } from '../agents/types.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { DockerSandbox } from '../docker/sandbox.ts';
 import { containerLabels } from '../docker/containers.ts';
+import { isEngineError } from '../docker/engine.ts';
 import { poolImage } from '../docker/images.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import { Trajectory } from '../agents/trajectory.ts';
 import type { MessageBus } from '../messaging/bus.ts';
 import { evaluatePatches, type MergeStageOptions } from '../evaluation/evaluate.ts';
-import { diffAgainstBase, snapshotBase } from './workspace.ts';
+import { diffAgainstBase, PatchError, snapshotBase } from './workspace.ts';
 import { createTeamRemotes, type TeamRemotes } from './git-remotes.ts';
 import { errorMessage } from '../errors.ts';
 import { ModelError } from '../models/index.ts';
@@ -48,10 +49,11 @@ export function assignments(task: TaskSpec): Assignment[] {
   return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
 }
 
-async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: string, env: TaskEnvironment, remotes?: TeamRemotes): Promise<AgentResult> {
+async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: string, env: TaskEnvironment, signal: AbortSignal, remotes?: TeamRemotes): Promise<AgentResult> {
   const { agentId } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
-  const sandbox = await DockerSandbox.start({ image, labels: containerLabels(env.runName, 'agent'), limits: env.limits, binds: remotes?.bindsFor(agentId) });
+  const labels = containerLabels(env.runName, 'agent', { task: env.taskId, agent: agentId });
+  const sandbox = await DockerSandbox.start({ image, labels, limits: env.limits, binds: remotes?.bindsFor(agentId) });
   try {
     const base = await snapshotBase(sandbox);
     await remotes?.configure(sandbox, team);
@@ -65,21 +67,42 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
         features: assignment.features,
         partners,
         trajectory,
-        signal: env.signal,
+        signal,
         mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners) : undefined,
         gitRemotes: remotes ? { self: agentId, partners } : undefined,
       });
     } catch (error) {
       // A model API that keeps failing, a stop request: the task did not run, it is not a result.
-      if (env.signal.aborted || isInfrastructureError(error)) throw error;
+      if (signal.aborted || isInfrastructureError(error)) throw error;
       outcome = { status: 'error', error: errorMessage(error) };
     }
     // The patch is whatever the repository holds now, even after an agent error.
-    const patch = await diffAgainstBase(sandbox, base);
+    const { patch, error } = await agentPatch(sandbox, base);
+    if (error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${error}` : error };
     return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
+  } catch (error) {
+    throw isEngineError(error) ? await explainEngineError(sandbox, agentId, error) : error;
   } finally {
     await sandbox.remove();
   }
+}
+
+/** A repository that yields no patch is the agent's error: its patch is empty. */
+async function agentPatch(sandbox: DockerSandbox, base: string): Promise<{ patch: string; error?: string }> {
+  try {
+    return { patch: await diffAgainstBase(sandbox, base) };
+  } catch (error) {
+    if (error instanceof PatchError) return { patch: '', error: error.message };
+    throw error;
+  }
+}
+
+/** An engine error on a container that has stopped says so, with how it ended. */
+async function explainEngineError(sandbox: DockerSandbox, agentId: string, error: unknown): Promise<unknown> {
+  const state = await sandbox.container.inspect().then((info) => info.State, () => undefined);
+  if (state?.Running) return error;
+  const how = state ? `exit code ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}` : 'removed';
+  return new Error(`${agentId}'s container stopped during the task (${how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
 }
 
 /**
@@ -87,14 +110,27 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
  * the task is marked error, not scored, and run again on resume.
  */
 function isInfrastructureError(error: unknown): boolean {
-  return error instanceof ModelError || (error instanceof Error && 'statusCode' in error);
+  return error instanceof ModelError || isEngineError(error);
 }
 
-/** Waits for all, then fails with the first failure: no agent is left running in the background. */
-async function allSettled<T>(promises: Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(promises);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
+/**
+ * Runs every agent; when one fails the others are stopped (the task is an error whatever they do)
+ * and the first failure, not the stops it caused, is the task's error.
+ */
+async function runTeam<T>(run: (signal: AbortSignal) => Promise<T>[], parent: AbortSignal): Promise<T[]> {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([parent, stop.signal]);
+  let firstFailure: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
+    run(signal).map((agent) =>
+      agent.catch((error: unknown) => {
+        firstFailure ??= { error };
+        stop.abort(error);
+        throw error;
+      }),
+    ),
+  );
+  if (firstFailure) throw firstFailure.error;
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
@@ -106,7 +142,7 @@ export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise
   const remotes = env.git && task.setting === 'coop' ? await createTeamRemotes(ids) : undefined;
   let agents: AgentResult[];
   try {
-    agents = await allSettled(team.map((a) => runAgent(task, a, ids, image, env, remotes)));
+    agents = await runTeam((signal) => team.map((a) => runAgent(task, a, ids, image, env, signal, remotes)), env.signal);
   } finally {
     remotes?.remove();
   }

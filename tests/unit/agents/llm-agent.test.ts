@@ -102,6 +102,36 @@ describe('the agent loop', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('reports a tool that fails on what the agent asked for back to the model', async () => {
+    const sandbox = new MemorySandbox();
+    sandbox.files.set('/workspace/repo/huge.bin', '');
+    sandbox.readFile = async (path) => {
+      throw new Error(`${path} is 20971520 bytes, over the 16777216-byte limit`);
+    };
+    server.enqueue(call('str_replace_based_edit_tool', { command: 'view', path: 'huge.bin' }), finish());
+    expect(await agent().run(context({ sandbox }))).toEqual({ status: 'finished' });
+    expect(sent(1).at(-1)?.content).toBe('Error: /workspace/repo/huge.bin is 20971520 bytes, over the 16777216-byte limit');
+  });
+
+  it('ends on an error of the Docker engine: the agent cannot go on without its container', async () => {
+    const sandbox = new MemorySandbox();
+    const gone = Object.assign(new Error('(HTTP code 409) container is not running'), { statusCode: 409 });
+    sandbox.exec = async () => {
+      throw gone;
+    };
+    server.enqueue(call('bash', { command: 'ls' }), finish());
+    await expect(agent().run(context({ sandbox }))).rejects.toBe(gone);
+  });
+
+  it('keeps huge tool arguments from the model as bounded text in the trajectory', async () => {
+    server.enqueue(call('str_replace_based_edit_tool', { command: 'create', path: 'big.txt', file_text: 'x'.repeat(1024 * 1024) }), finish());
+    const ctx = context();
+    await agent().run(ctx);
+    const input = ctx.trajectory.steps.find((s) => s.kind === 'tool')!.input as string;
+    expect(input.length).toBeLessThan(70 * 1024);
+    expect(input).toMatch(/\[\.\.\. \d+ characters omitted \.\.\.\]/);
+  });
+
   it('offers send_message only when the agent has a mailbox', async () => {
     server.enqueue(finish());
     await agent().run(context());
