@@ -77,11 +77,14 @@ export function poolImage(pool: Pool, options: { image?: string; log?: (line: st
   return result;
 }
 
+/** --image: the user's own image, which must be present (there is nothing to build it from). */
+export async function requireImage(image: string): Promise<string> {
+  if (await imageExists(image)) return image;
+  throw new UserError(`image ${image} (given with --image) is not present in the Docker engine: docker pull or build it first`);
+}
+
 async function resolvePoolImage(pool: Pool, image: string | undefined, log: (line: string) => void): Promise<string> {
-  if (image) {
-    if (await imageExists(image)) return image;
-    throw new UserError(`image ${image} (given with --image) is not present in the Docker engine: docker pull or build it first`);
-  }
+  if (image) return requireImage(image);
   if (await imageExists(pool.publishedImage)) return pool.publishedImage;
   if (!pool.dockerfilePath) {
     throw new CannotBuildError(

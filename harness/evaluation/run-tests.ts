@@ -47,7 +47,8 @@ export async function runFeatureTests(feature: Feature, patch: string, options: 
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      container.kill().catch(() => undefined);
+      // A container that cannot be killed is removed: either way wait() returns.
+      container.kill().catch(() => container.remove({ force: true })).catch(() => undefined);
     }, options.timeoutMs);
     const { StatusCode } = (await container.wait()) as { StatusCode: number };
     clearTimeout(timer);

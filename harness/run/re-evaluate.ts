@@ -6,7 +6,7 @@ import { findFeature, loadPool } from '../../tasks/pools.ts';
 import { RunStore, type TaskRow } from '../store/run-store.ts';
 import { taskLogDir, writeEvaluationFiles } from '../store/log-tree.ts';
 import { requireEngine } from '../docker/engine.ts';
-import { poolImage } from '../docker/images.ts';
+import { poolImage, requireImage } from '../docker/images.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
@@ -36,8 +36,9 @@ export function taskFromRow(row: TaskRow): TaskSpec {
 }
 
 export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
-  const store = RunStore.open(options.runsDir, options.name, { create: false });
   await requireEngine();
+  if (options.image) await requireImage(options.image);
+  const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
   const rows = store.tasks().filter((row) => row.status === 'done');
   if (rows.length === 0) process.stderr.write(`run ${options.name} has no finished task to evaluate\n`);
   let errors = 0;

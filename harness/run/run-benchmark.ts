@@ -10,6 +10,7 @@ import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
 import type { ModelOptions } from '../models/index.ts';
 import { requireEngine } from '../docker/engine.ts';
 import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
+import { requireImage } from '../docker/images.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
@@ -102,9 +103,11 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     return 0;
   }
   await requireEngine();
-  const store = RunStore.open(options.runsDir, options.name, { create: true });
+  if (options.image) await requireImage(options.image);
+  const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, log);
   store.startRun(options);
-  store.markStaleRunningInterrupted();
   const bus = new MessageBus(store);
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
@@ -215,6 +218,16 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   process.stdout.write(`results: ${store.dir}\n`);
   store.close();
   return counts.errors > 0 || unfinished > 0 ? 1 : 0;
+}
+
+/**
+ * The run's last process died mid-run (kill -9, a crash, a power cut): its unfinished tasks will run
+ * again, and the containers it left are removed first (we hold the run's lock: none is in use).
+ */
+async function removeLeftovers(store: RunStore, name: string, log: (line: string) => void): Promise<void> {
+  const stale = store.markStaleRunningInterrupted();
+  const removed = await removeLabelledContainers(name);
+  log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover container(s) removed` : ''}`);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { TaskResult } from '../run/types.ts';
 import { UserError, boundText } from '../errors.ts';
+import { lockRun, type RunLock } from './run-lock.ts';
 
 export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
@@ -64,10 +65,14 @@ export class RunStore {
     readonly db: Database.Database,
     readonly name: string,
     readonly dir: string,
+    private readonly lock?: RunLock,
   ) {}
 
-  /** Opens (and with `create`, creates) the store of run `name` under `runsRoot`. */
-  static open(runsRoot: string, name: string, { create }: { create: boolean }): RunStore {
+  /**
+   * Opens (and with `create`, creates) the store of run `name` under `runsRoot`. With `exclusive`
+   * (commands that write results) it fails with a UserError while another process has the run open.
+   */
+  static open(runsRoot: string, name: string, { create, exclusive = false }: { create: boolean; exclusive?: boolean }): RunStore {
     const dir = runDir(runsRoot, name);
     const path = join(dir, 'run.db');
     if (!existsSync(path)) {
@@ -78,21 +83,31 @@ export class RunStore {
         throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
       }
     }
-    let db: Database.Database;
+    let db: Database.Database | undefined;
+    let lock: RunLock | undefined;
     try {
       db = new Database(path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db);
+      // Taken once the store is known to be readable; what came before changes no task.
+      if (exclusive) lock = lockRun(dir, name);
     } catch (error) {
+      db?.close();
+      if (error instanceof UserError) throw error;
+      const code = (error as { code?: string }).code;
+      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+        throw new UserError(`${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`);
+      }
       throw new UserError(`cannot open ${path}: ${(error as Error).message} (choose a writable --runs-dir)`);
     }
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrate(db);
-    return new RunStore(db, name, dir);
+    return new RunStore(db, name, dir, lock);
   }
 
   close(): void {
     this.db.close();
+    this.lock?.release();
   }
 
   startRun(options: unknown): void {
@@ -103,6 +118,11 @@ export class RunStore {
          ON CONFLICT(name) DO UPDATE SET status = 'running', updated_at = excluded.updated_at, options = excluded.options`,
       )
       .run(this.name, t, t, JSON.stringify(options));
+  }
+
+  /** The run's status as the last process left it (undefined for a new run). */
+  runStatus(): RunStatus | undefined {
+    return (this.db.prepare('SELECT status FROM runs WHERE name = ?').get(this.name) as { status: RunStatus } | undefined)?.status;
   }
 
   setRunStatus(status: RunStatus): void {
