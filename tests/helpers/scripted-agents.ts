@@ -7,7 +7,7 @@ import type { Pool } from '../../tasks/types.ts';
 import { chatReply, type FakeReply, type RecordedRequest } from '../fakes/openai-server.ts';
 import { messageReply } from '../fakes/anthropic-server.ts';
 
-interface Action {
+export interface Action {
   name: string;
   input: Record<string, unknown>;
 }
@@ -21,7 +21,7 @@ function textOf(content: unknown): string {
 }
 
 /** The first user message: the task prompt. */
-function taskPrompt(request: RecordedRequest): string {
+export function taskPrompt(request: RecordedRequest): string {
   const first = (request.body.messages as { role: string; content: unknown }[]).find((m) => m.role === 'user');
   return textOf(first?.content);
 }
@@ -35,32 +35,53 @@ export function transcript(request: RecordedRequest): string {
   return (request.body.messages as { content: unknown }[]).map((m) => textOf(m.content)).join('\n');
 }
 
-/** The script of one agent, from what its prompt says it is. */
-function script(pool: Pool, prompt: string): Action[] {
-  const agentId = /You are (agent\d+)/.exec(prompt)?.[1];
+/** The agent's id (`agent1`...) as its prompt states it. */
+export function agentIdOf(prompt: string): string | undefined {
+  return /You are (agent\d+)/.exec(prompt)?.[1];
+}
+
+/** Writes the gold patch of the agent's feature (Solo: the combined patch) with the editor, applies it with bash. */
+export function implement(pool: Pool, prompt: string): Action[] {
   const features = pool.features.filter((f) => prompt.includes(f.description.trim()));
   const patchPath = features.length === 1 ? features[0].patchPath : pool.combinedPatchPath!;
+  return [
+    { name: 'str_replace_based_edit_tool', input: { command: 'create', path: '/tmp/work.patch', file_text: readFileSync(patchPath, 'utf8') } },
+    { name: 'bash', input: { command: 'git apply /tmp/work.patch && rm /tmp/work.patch && git status --short' } },
+  ];
+}
+
+/** A competent agent: announces its plan to its partner, implements, reports and finishes. */
+export function competentScript(pool: Pool, prompt: string): Action[] {
+  const agentId = agentIdOf(prompt);
+  const features = pool.features.filter((f) => prompt.includes(f.description.trim()));
   const partner = /in parallel with another agent \((agent\d+)\)/.exec(prompt)?.[1];
   const canTalk = partner !== undefined && prompt.includes('send_message');
   const title = features.map((f) => /# Title: (.*)/.exec(f.description)?.[1] ?? `feature ${f.id}`).join(' + ');
   return [
     ...(canTalk ? [{ name: 'send_message', input: { to: partner, message: `${agentId} here: I will implement "${title}" in src/.` } }] : []),
-    { name: 'str_replace_based_edit_tool', input: { command: 'create', path: '/tmp/work.patch', file_text: readFileSync(patchPath, 'utf8') } },
-    { name: 'bash', input: { command: 'git apply /tmp/work.patch && rm /tmp/work.patch && git status --short' } },
+    ...implement(pool, prompt),
     ...(canTalk ? [{ name: 'send_message', input: { to: partner, message: `${agentId} status: "${title}" is implemented.` } }] : []),
     { name: 'finish', input: { summary: `implemented ${title}` } },
   ];
+}
+
+/** The reply that makes the agent take `action`, in either server's format. */
+export function actionReply(protocol: Protocol, action: Action): FakeReply {
+  const usage = { prompt: 1200, completion: 80 };
+  return protocol === 'openai'
+    ? chatReply(null, { toolCalls: [{ name: action.name, arguments: action.input }], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion } })
+    : messageReply(null, { toolUses: [{ name: action.name, input: action.input }], usage: { input_tokens: usage.prompt, output_tokens: usage.completion } });
+}
+
+/** The action for this turn of a script (the last one again once the script is done). */
+export function nextAction(actions: Action[], request: RecordedRequest): Action {
+  return actions[Math.min(turnsSoFar(request), actions.length - 1)];
 }
 
 /** A handler for either fake server: answers each request with the agent's next scripted action. */
 export function scriptedAgents(pool: Pool, protocol: Protocol, log?: (request: RecordedRequest) => void) {
   return (request: RecordedRequest): FakeReply => {
     log?.(request);
-    const actions = script(pool, taskPrompt(request));
-    const action = actions[Math.min(turnsSoFar(request), actions.length - 1)];
-    const usage = { prompt: 1200, completion: 80 };
-    return protocol === 'openai'
-      ? chatReply(null, { toolCalls: [{ name: action.name, arguments: action.input }], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion } })
-      : messageReply(null, { toolUses: [{ name: action.name, input: action.input }], usage: { input_tokens: usage.prompt, output_tokens: usage.completion } });
+    return actionReply(protocol, nextAction(competentScript(pool, taskPrompt(request)), request));
   };
 }

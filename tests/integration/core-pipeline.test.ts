@@ -121,28 +121,8 @@ describe('interrupting a run', () => {
   });
 });
 
-describe('clear errors for bad input', () => {
-  it('an unknown model stops before any container starts', async () => {
-    const result = await coopBench(['run', '--models', 'gpt-17', '--runs-dir', runs, '--name', 'bad-model']);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/unknown model "gpt-17"/);
-    expect(await containersOf('bad-model')).toEqual([]);
-  });
-
-  it('without a reachable engine, says how to get one in one line', async () => {
-    const result = await coopBench(['run', '--models', 'oracle', '--runs-dir', runs, '--name', 'no-engine'], { env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain('scripts/setup-docker.sh');
-  });
-
-  it('a missing pool folder is named', async () => {
-    const result = await coopBench(['run', '--models', 'oracle', '--pools', '/nonexistent', '--runs-dir', runs]);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/pool folder \/nonexistent does not exist/);
-  });
-
+// The other bad inputs (unknown model, no engine, missing pool...) are in bad-input.test.ts.
+describe('reference samples', () => {
   it('reference samples without a Dockerfile are reported as "cannot build", not a crash', async () => {
     const dataset = join(import.meta.dirname, '../fixtures/cooperbench-dataset');
     const result = await coopBench(['run', '--models', 'oracle', '--pools', dataset, '--pool', 'go_chi', '--features', '1,2', '--setting', 'coop', '--name', 'reference', '--runs-dir', runs]);

@@ -2,10 +2,10 @@
 // agents working through the real tools in real containers, messages over the SQLite bus, and the
 // evaluation scoring their merged work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { coopBench, containersOf, tempDir } from '../helpers/cli.ts';
+import { filesUnder, queryRun } from '../helpers/run-db.ts';
 import { scriptedAgents, transcript } from '../helpers/scripted-agents.ts';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
 import { startFakeAnthropic, type FakeAnthropicServer } from '../fakes/anthropic-server.ts';
@@ -24,21 +24,7 @@ let openai: FakeOpenAIServer;
 let anthropic: FakeAnthropicServer;
 let env: Record<string, string>;
 
-function query<T>(run: string, sql: string): T[] {
-  const db = new Database(join(runs, run, 'run.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
+const query = <T>(run: string, sql: string) => queryRun<T>(runs, run, sql);
 
 beforeAll(async () => {
   openai = await startFakeOpenAI({ handler: scriptedAgents(pool, 'openai', (r) => seen.push(r)) });
@@ -90,13 +76,20 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
     expect(calls.every((c) => c.cost > 0 && c.tokens > 0)).toBe(true);
   });
 
-  it('never writes an API key into any artifact of the run', () => {
-    for (const file of filesUnder(join(runs, 'llm'))) {
+  it('never writes an API key into any artifact of the run, its report or its output', async () => {
+    const report = await coopBench(['report', '--name', 'llm', '--runs-dir', runs]);
+    expect(report.exitCode, report.all).toBe(0);
+    const files = filesUnder(join(runs, 'llm'));
+    expect(files.some((f) => f.endsWith('report.html'))).toBe(true);
+    for (const file of files) {
       const content = readFileSync(file);
       expect(content.includes(OPENAI_KEY), file).toBe(false);
       expect(content.includes(ANTHROPIC_KEY), file).toBe(false);
     }
-    expect(result.all).not.toContain(OPENAI_KEY);
+    for (const output of [result.all, report.all]) {
+      expect(output).not.toContain(OPENAI_KEY);
+      expect(output).not.toContain(ANTHROPIC_KEY);
+    }
   });
 
   it('leaves no container behind', async () => {
@@ -127,12 +120,5 @@ describe('settings', () => {
     expect(run.exitCode, run.all).toBe(0);
     expect(query<{ n: number }>('three', 'SELECT COUNT(*) AS n FROM agents')[0].n).toBe(3);
     expect(query<{ feature: number }>('three', 'SELECT feature FROM evaluations ORDER BY feature').map((e) => e.feature)).toEqual([1, 3, 4]);
-  });
-
-  it('a missing API key stops the run before any container starts', async () => {
-    const run = await coopBench(['run', '--models', 'claude', '--pool', 'argkit', '--name', 'nokey', '--runs-dir', runs], { env: { OPENAI_API_KEY: OPENAI_KEY, ANTHROPIC_API_KEY: '' } });
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr.trim()).toBe('coop-bench: no API key for model "claude": set ANTHROPIC_API_KEY in the environment or in ./.env');
-    expect(await containersOf('nokey')).toEqual([]);
   });
 });
