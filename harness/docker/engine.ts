@@ -47,13 +47,23 @@ export async function requireEngine(engine: Docker = docker()): Promise<Docker> 
   }
 }
 
+/** The container a command was to run in no longer runs (killed, out of memory, stopped from inside). */
+export class ContainerStoppedError extends Error {
+  constructor(readonly how: string) {
+    super(`container stopped (${how})`);
+    this.name = 'ContainerStoppedError';
+  }
+}
+
 const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOENT']);
 
 /**
- * An error of the Docker engine (an HTTP status from its API, or a lost connection to it): it says
- * nothing about an agent's work, so a task that meets one is an error, run again on resume.
+ * An error of the Docker engine (an HTTP status from its API, a lost connection to it, a container
+ * that stopped): it says nothing about an agent's work, so a task that meets one is an error, run
+ * again on resume.
  */
 export function isEngineError(error: unknown): boolean {
+  if (error instanceof ContainerStoppedError) return true;
   if (!(error instanceof Error)) return false;
   const { statusCode, code, syscall } = error as Error & { statusCode?: number; code?: string; syscall?: string };
   return statusCode !== undefined || (syscall === 'connect' && LOST_CONNECTION.has(code ?? '')) || code === 'ECONNRESET' || code === 'EPIPE';

@@ -3,7 +3,7 @@
 import type Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
-import { docker } from './engine.ts';
+import { ContainerStoppedError, docker, isEngineError } from './engine.ts';
 import { BoundedSink } from './output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
 
@@ -131,7 +131,29 @@ export class DockerSandbox implements Sandbox {
     return new DockerSandbox(container);
   }
 
+  /**
+   * Runs a command. When it fails because the container itself stopped (killed, out of memory), it
+   * throws ContainerStoppedError rather than pass for the command's own failure.
+   */
   async exec(cmd: string[], options: ExecOptions = {}): Promise<ExecResult> {
+    let result: ExecResult;
+    try {
+      result = await this.execBounded(cmd, options);
+    } catch (error) {
+      if (isEngineError(error)) await this.failIfStopped();
+      throw error;
+    }
+    if (result.exitCode !== 0) await this.failIfStopped();
+    return result;
+  }
+
+  private async failIfStopped(): Promise<void> {
+    const state = await this.container.inspect().then((info) => info.State, () => undefined);
+    if (state?.Running) return;
+    throw new ContainerStoppedError(state ? `exit code ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}` : 'removed');
+  }
+
+  private async execBounded(cmd: string[], options: ExecOptions): Promise<ExecResult> {
     const max = options.maxOutputBytes ?? 1024 * 1024;
     const seconds = Math.max(1, Math.ceil((options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS) / 1000));
     options.signal?.throwIfAborted();

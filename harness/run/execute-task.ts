@@ -7,7 +7,7 @@ import type { Agent, AgentOutcome } from '../agents/types.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { DockerSandbox } from '../docker/sandbox.ts';
 import { containerLabels } from '../docker/containers.ts';
-import { isEngineError } from '../docker/engine.ts';
+import { ContainerStoppedError, isEngineError } from '../docker/engine.ts';
 import { poolImage } from '../docker/images.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import { Trajectory } from '../agents/trajectory.ts';
@@ -81,7 +81,8 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
     if (error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${error}` : error };
     return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
   } catch (error) {
-    throw isEngineError(error) ? await explainEngineError(sandbox, agentId, error) : error;
+    if (!(error instanceof ContainerStoppedError)) throw error;
+    throw new Error(`${agentId}'s container stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
   } finally {
     await sandbox.remove();
   }
@@ -95,14 +96,6 @@ async function agentPatch(sandbox: DockerSandbox, base: string): Promise<{ patch
     if (error instanceof PatchError) return { patch: '', error: error.message };
     throw error;
   }
-}
-
-/** An engine error on a container that has stopped says so, with how it ended. */
-async function explainEngineError(sandbox: DockerSandbox, agentId: string, error: unknown): Promise<unknown> {
-  const state = await sandbox.container.inspect().then((info) => info.State, () => undefined);
-  if (state?.Running) return error;
-  const how = state ? `exit code ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}` : 'removed';
-  return new Error(`${agentId}'s container stopped during the task (${how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
 }
 
 /**

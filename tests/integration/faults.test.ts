@@ -121,8 +121,8 @@ describe('an agent container killed mid-task', () => {
     await until(() => sleeping.size === 2, 'both sleeper agents at work');
     const sleeperTask = tasksOf(run).find((t) => t.models.includes('sleeper'))!;
     const [container] = await new Docker().listContainers({ filters: { label: [`${TASK_LABEL}=${sleeperTask.id}`, `${AGENT_LABEL}=agent1`, `coop-bench.run=${run}`] } });
-    await new Docker().getContainer(container.Id).kill();
     killed = true;
+    await new Docker().getContainer(container.Id).kill();
     first = await child;
     partnerCalls = requests.filter((r) => r.body.model === 'sleeper' && transcript(r).includes('You are agent2')).length;
     resumed = await coopBench(args);
