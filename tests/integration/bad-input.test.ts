@@ -42,9 +42,8 @@ interface BadInput {
   fix: RegExp;
 }
 
-let cases: BadInput[];
-
-beforeAll(() => {
+// The fixtures are written as the file loads: each case is its own test.
+const cases: BadInput[] = (() => {
   mkdirSync(runs, { recursive: true });
   const missingTests = spoiledPool('missing-tests', (dir) => rmSync(join(dir, 'feature2', 'tests.patch')));
   const badJson = join(root, 'bad.json');
@@ -58,7 +57,7 @@ beforeAll(() => {
   writeFileSync(join(runs, 'corrupt', 'run.db'), 'this is not a SQLite database, and must stay as it is');
   const run = (name: string, ...more: string[]) => ['run', '--models', 'oracle', '--name', name, '--runs-dir', runs, ...more];
 
-  cases = [
+  const all: BadInput[] = [
     { what: 'a pool whose feature lacks a file', args: run('p1', '--pools', missingTests), problem: /pool argkit_task\/task1: feature2 lacks tests\.patch/, fix: /each feature needs feature\.md, feature\.patch and tests\.patch/ },
     { what: 'a pool folder that does not exist', args: run('p2', '--pools', '/nonexistent'), problem: /pool folder \/nonexistent does not exist/, fix: /pass --pools <dir>/ },
     { what: 'a feature the pool does not have', args: run('p3', '--pool', 'argkit', '--features', '1,99'), problem: /pool argkit_task\/task1 has no feature 99/, fix: /it has 1, 2, 3, 4, 5, 6/ },
@@ -80,24 +79,21 @@ beforeAll(() => {
     { what: 'an --image the engine does not have', args: run('i1', '--pool', 'argkit', '--features', '1,2', '--image', 'coop-bench/no-such-image:1'), problem: /image coop-bench\/no-such-image:1 \(given with --image\) is not present in the Docker engine/, fix: /docker pull or build it first/ },
     { what: 'no Docker engine', args: run('d1', '--pool', 'argkit', '--features', '1,2'), env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' }, problem: /no Docker engine reachable at unix:\/\/\/nonexistent\/docker\.sock/, fix: /bash scripts\/setup-docker\.sh/ },
   ];
-});
+  return all;
+})();
 
 describe('bad input: one line naming the problem and the fix, a non-zero exit, nothing half-written', () => {
-  it('every case', async () => {
-    for (const c of cases) {
-      const before = snapshot();
-      const result = await coopBench(c.args, { env: c.env });
-      const lines = result.stderr.trim().split('\n');
-      expect(result.exitCode, `${c.what}: ${result.all}`).toBeGreaterThan(0);
-      expect(lines, `${c.what}: one line`).toHaveLength(1);
-      expect(lines[0], c.what).toMatch(/^coop-bench( \w+)?: /);
-      expect(lines[0], c.what).toMatch(c.problem);
-      expect(lines[0], c.what).toMatch(c.fix);
-      expect(snapshot(), `${c.what}: the store changed`).toEqual(before);
-      const name = c.args[c.args.indexOf('--name') + 1];
-      if (c.args.includes('--name')) expect(await containersOf(name), c.what).toEqual([]);
-    }
-    process.stdout.write(`bad input: ${cases.length} cases, each one line and a non-zero exit, nothing written\n`);
+  it.each(cases)('$what', async (c) => {
+    const before = snapshot();
+    const result = await coopBench(c.args, { env: c.env });
+    const lines = result.stderr.trim().split('\n');
+    expect(result.exitCode, result.all).toBeGreaterThan(0);
+    expect(lines, 'one line').toHaveLength(1);
+    expect(lines[0]).toMatch(/^coop-bench( \w+)?: /);
+    expect(lines[0]).toMatch(c.problem);
+    expect(lines[0]).toMatch(c.fix);
+    expect(snapshot(), 'the store changed').toEqual(before);
+    if (c.args.includes('--name')) expect(await containersOf(c.args[c.args.indexOf('--name') + 1])).toEqual([]);
   });
 
   it('nothing was created outside the runs folder either', () => {
