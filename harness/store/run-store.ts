@@ -83,10 +83,14 @@ export class RunStore {
         throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
       }
     }
-    let db: Database.Database | undefined;
-    let lock: RunLock | undefined;
+    let db: Database.Database;
     try {
       db = new Database(path);
+    } catch (error) {
+      throw new UserError(`cannot open ${path}: ${(error as Error).message} (choose a writable --runs-dir)`);
+    }
+    let lock: RunLock | undefined;
+    try {
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
@@ -94,13 +98,12 @@ export class RunStore {
       // Taken once the store is known to be readable; what came before changes no task.
       if (exclusive) lock = lockRun(dir, name);
     } catch (error) {
-      db?.close();
-      if (error instanceof UserError) throw error;
+      db.close();
       const code = (error as { code?: string }).code;
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
         throw new UserError(`${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`);
       }
-      throw new UserError(`cannot open ${path}: ${(error as Error).message} (choose a writable --runs-dir)`);
+      throw error;
     }
     return new RunStore(db, name, dir, lock);
   }
