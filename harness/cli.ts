@@ -8,6 +8,7 @@ import { poolsCommand } from './commands/pools.ts';
 import { cleanCommand } from './commands/clean.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { reportCommand } from './commands/report.ts';
+import { judgeCommand } from './commands/judge.ts';
 import { UserError } from './errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
@@ -20,6 +21,7 @@ export function program(): Command {
     .addCommand(runCommand())
     .addCommand(evalCommand())
     .addCommand(poolsCommand())
+    .addCommand(judgeCommand())
     .addCommand(reportCommand())
     .addCommand(mergeCommand())
     .addCommand(cleanCommand());
