@@ -9,6 +9,7 @@ import { cleanCommand } from './commands/clean.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { reportCommand } from './commands/report.ts';
 import { doctorCommand } from './commands/doctor.ts';
+import { judgeCommand } from './commands/judge.ts';
 import { UserError } from './errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
@@ -21,6 +22,7 @@ export function program(): Command {
       .addCommand(runCommand())
       .addCommand(evalCommand())
       .addCommand(poolsCommand())
+      .addCommand(judgeCommand())
       .addCommand(reportCommand())
       .addCommand(mergeCommand())
       .addCommand(cleanCommand())

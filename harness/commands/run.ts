@@ -5,6 +5,17 @@ import { DEFAULT_MAX_STEPS } from '../agents/llm-agent.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addContainerOptions, addModelOptions, containerLimits, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
 import { addResolverOptions, mergeStageOptions } from './merge.ts';
+import { judgeTask } from '../../judges/judge-task.ts';
+import { createModel, type ModelOptions } from '../models/index.ts';
+import type { RunStore } from '../store/run-store.ts';
+
+/** --judge: label each task once it is stored; the judge model is checked before any task starts. */
+function judgeAfterTask(spec: string | undefined, options: ModelOptions) {
+  const model = spec === undefined ? undefined : createModel(spec, options);
+  return async (store: RunStore, taskId: number) => {
+    await judgeTask(store, taskId, { model });
+  };
+}
 
 function settings(value: string): Setting[] {
   if (value === 'both') return ['coop', 'solo'];
@@ -39,6 +50,8 @@ export function runCommand(): Command {
     .option('--git', 'agents can fetch each other\'s published branches (read-only; still no network)', false)
     .option('--max-steps <n>', 'model turns per agent', positiveInt, DEFAULT_MAX_STEPS)
     .option('--max-cost <usd>', 'stop starting new tasks once agents have spent this much', positiveNumber)
+    .option('--judge', 'judge each Coop task as it finishes (deterministic detectors; LLM judges too with --judge-model)', false)
+    .option('--judge-model <spec>', 'model of the LLM judges, as for --models')
     .option('--concurrency <n>', 'tasks run at the same time', positiveInt, 2)
     .option('--name <name>', 'run name (default: the models); a run with the same name resumes')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
@@ -71,6 +84,7 @@ export function runCommand(): Command {
       testTimeoutMs: o.testTimeout * 1000,
       modelOptions: modelOptions(o),
       merge: mergeStageOptions(o),
+      afterTask: o.judge || o.judgeModel ? judgeAfterTask(o.judgeModel, modelOptions(o)) : undefined,
     });
   });
 }

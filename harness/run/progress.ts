@@ -44,6 +44,8 @@ class BarProgress implements Progress {
   }
 
   stop(): void {
+    // Logged lines wait for the next redraw: draw once more so the last ones are not lost.
+    this.bars.update();
     this.bars.stop();
   }
 }

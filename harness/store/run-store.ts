@@ -150,12 +150,14 @@ export class RunStore {
   }
 
   /**
-   * A new attempt: what an earlier attempt left on the message bus is not this attempt's
-   * conversation. Its model calls stay: that money was spent.
+   * A new attempt: what an earlier attempt left on the message bus, and the judges' view of it,
+   * are not this attempt's. Its model calls stay: that money was spent.
    */
   markRunning(id: number): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM messages WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM judge_labels WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM judge_runs WHERE task = ?').run(id);
       this.db
         .prepare(`UPDATE tasks SET status = 'running', error = NULL, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
         .run(now(), id);

@@ -1,7 +1,7 @@
 // The core pipeline on real Docker, real git and real SQLite, driven through the CLI.
 import { beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, containersOf, tempDir, CLI } from '../helpers/cli.ts';
@@ -95,6 +95,18 @@ describe(`oracle over every pair of ${POOL}`, () => {
 
   it('leaves no container behind', async () => {
     expect(await containersOf('oracle')).toEqual([]);
+  });
+});
+
+describe('pools validate on a broken pool', () => {
+  it("exits non-zero and names the feature whose gold patch does not pass its tests", async () => {
+    const copy = join(tempDir('broken-pool'), 'argkit_task', 'task1');
+    cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true });
+    copyFileSync(join(copy, 'feature2', 'feature.patch'), join(copy, 'feature1', 'feature.patch'));
+    const result = await coopBench(['pools', 'validate', copy]);
+    expect(result.exitCode, result.all).toBe(1);
+    expect(result.stdout).toContain('FAIL: feature1: its tests fail with its own feature.patch');
+    expect(result.stdout).toContain('argkit_task/task1: INVALID');
   });
 });
 

@@ -41,7 +41,7 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
   let result: Awaited<ReturnType<typeof coopBench>>;
 
   beforeAll(async () => {
-    result = await coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs], { env });
+    result = await coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs, '--judge'], { env });
   });
 
   it('runs Coop and Solo for both models and scores the merged work', () => {
@@ -74,6 +74,14 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
     const calls = query<{ model: string; calls: number; cost: number; tokens: number }>('llm', 'SELECT model, COUNT(*) AS calls, SUM(cost_usd) AS cost, SUM(input_tokens) AS tokens FROM model_calls GROUP BY model ORDER BY model');
     expect(calls.map((c) => [c.model, c.calls])).toEqual([['claude-sonnet-4-5', 5 + 5 + 3], ['gpt-5', 5 + 5 + 3]]);
     expect(calls.every((c) => c.cost > 0 && c.tokens > 0)).toBe(true);
+  });
+
+  it('--judge: the detectors label each Coop task as it finishes', () => {
+    const judged = query<{ setting: string; judge: string; status: string }>('llm', 'SELECT t.setting, j.judge, j.status FROM judge_runs j JOIN tasks t ON t.id = j.task ORDER BY t.id');
+    expect(judged).toEqual([
+      { setting: 'coop', judge: 'detectors', status: 'ok' },
+      { setting: 'coop', judge: 'detectors', status: 'ok' },
+    ]);
   });
 
   it('never writes an API key into any artifact of the run, its report or its output', async () => {

@@ -1,0 +1,118 @@
+// What `coop-bench judge` prints: each task's labels with their evidence, a summary with the
+// judges' cost, and the calibration tables. Agents wrote the quotes: every piece of their text
+// goes through displayLine (one line, no control characters, bounded).
+import type { UsageTotal } from './llm/ask.ts';
+import type { DetectorScores, LabelScore, LlmScores } from './calibration/score.ts';
+import { precision, recall } from './calibration/score.ts';
+import type { TaskJudgement } from './judge-task.ts';
+import type { JudgeOutcome } from './run-judge.ts';
+import { displayLine } from './text.ts';
+import type { Evidence, JudgeLabel } from './types.ts';
+
+const QUOTE_CHARS = 160;
+
+function evidenceLine(e: Evidence): string {
+  switch (e.kind) {
+    case 'quote': {
+      const where = e.source === 'conversation'
+        ? `message ${e.messageId}, ${e.agent}`
+        : e.source === 'tests' ? `test output, feature ${e.feature}` : `${e.source === 'merged' ? 'merged patch' : `${e.agent}'s patch`}${e.file ? `, ${e.file}` : ''}`;
+      return `“${displayLine(e.text, QUOTE_CHARS)}” (${displayLine(where, 100)})`;
+    }
+    case 'absence':
+      return `missing: ${displayLine(e.text, 80)}: ${displayLine(e.note, 200)}`;
+    case 'fact':
+      return displayLine(e.text, 200);
+  }
+}
+
+function formatLabel(label: JudgeLabel, indent = '    '): string[] {
+  const where = label.messageId !== undefined ? ` (message ${label.messageId}${label.agent ? `, ${label.agent}` : ''})` : '';
+  return [
+    `${indent}${label.isPrimary ? 'primary ' : ''}${label.label}${where}: ${displayLine(label.description, 200)}`,
+    ...label.evidence.map((e) => `${indent}  ${evidenceLine(e)}`),
+  ];
+}
+
+/** The detectors' metrics (DetectorMetrics, stored as a plain record). */
+function metricsLine(m: JudgeOutcome['metrics']): string {
+  return `${m.messages} messages, ${m.questions} questions, ${m.lineNumberMentions} line-number and ${m.filePathMentions} file-path mentions, `
+    + `first-turn plan: ${m.firstTurnPlan ? 'yes' : 'no'}, ${m.commitments} commitments checked`;
+}
+
+function outcomeLines(o: JudgeOutcome): string[] {
+  const model = o.judge === 'detectors' ? '' : ` [${o.model}${o.cached ? ', cached' : ''}]`;
+  const head = `  ${o.judge}${model}`;
+  if (o.status === 'error') return [`${head}: ERROR ${displayLine(o.reason ?? '', 300)}`];
+  if (o.status === 'skipped') return [`${head}: skipped (${o.reason})`];
+  const summary = o.judge === 'detectors'
+    ? metricsLine(o.metrics)
+    : o.judge === 'speech_acts'
+      ? Object.entries(o.metrics).map(([act, n]) => `${act} ${n}`).join(', ')
+      : `${o.labels.length === 0 ? 'no label' : `${o.labels.length} label${o.labels.length === 1 ? '' : 's'}`}`;
+  return [
+    `${head}: ${summary}`,
+    ...o.labels.flatMap((l) => formatLabel(l)),
+    ...o.dropped.map((d) => `    dropped ${displayLine(d.label, 40)}: ${displayLine(d.reason, 200)}`),
+  ];
+}
+
+export function formatTaskJudgement(title: string, judgement: TaskJudgement): string[] {
+  if (judgement.skipped) return [`task ${judgement.taskId} ${title}: skipped (${judgement.skipped})`];
+  return [`task ${judgement.taskId} ${title}`, ...judgement.outcomes.flatMap(outcomeLines)];
+}
+
+export function formatUsage(u: UsageTotal): string {
+  return `${u.calls} model call${u.calls === 1 ? '' : 's'}, ${u.inputTokens.toLocaleString('en-US')} input + ${u.outputTokens.toLocaleString('en-US')} output tokens, $${u.costUsd.toFixed(4)}`;
+}
+
+export interface RunTotals {
+  judged: number;
+  skipped: number;
+  labels: number;
+  dropped: number;
+  errors: number;
+  cachedAnswers: number;
+  usage: UsageTotal;
+}
+
+export function formatSummary(t: RunTotals, model: string | undefined): string[] {
+  return [
+    `Judged ${t.judged} task${t.judged === 1 ? '' : 's'} (${t.skipped} skipped): ${t.labels} labels, ${t.dropped} dropped because their evidence did not check out, ${t.errors} judge error${t.errors === 1 ? '' : 's'}.`,
+    model
+      ? `Judge model ${model}: ${formatUsage(t.usage)} (${t.cachedAnswers} answer${t.cachedAnswers === 1 ? '' : 's'} from the cache, no call).`
+      : 'No --judge-model: only the deterministic detectors ran (no model calls, $0).',
+  ];
+}
+
+const ratio = (x: number | null) => (x === null ? '    -' : x.toFixed(2).padStart(5));
+
+function scoreTable(rows: readonly LabelScore[], withJudge: boolean): string[] {
+  const judgeWidth = withJudge ? Math.max(5, ...rows.map((r) => r.judge.length)) + 2 : 0;
+  const labelWidth = Math.max(5, ...rows.map((r) => r.label.length)) + 2;
+  const head = `${withJudge ? 'judge'.padEnd(judgeWidth) : ''}${'label'.padEnd(labelWidth)}  TP  FP  FN  precision  recall`;
+  return [
+    `  ${head}`,
+    ...rows.map((r) =>
+      `  ${withJudge ? r.judge.padEnd(judgeWidth) : ''}${r.label.padEnd(labelWidth)}${String(r.tp).padStart(4)}${String(r.fp).padStart(4)}${String(r.fn).padStart(4)}      ${ratio(precision(r))}   ${ratio(recall(r))}`),
+  ];
+}
+
+export function formatDetectorScores(cases: number, scores: DetectorScores): string[] {
+  return [
+    `Deterministic detectors on ${cases} calibration conversations`,
+    ...scoreTable(scores.labels, false),
+    ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
+  ];
+}
+
+export function formatLlmScores(model: string, scores: LlmScores): string[] {
+  return [
+    `LLM judges (${model})`,
+    ...scoreTable(scores.labels, true),
+    `  clean conversations left without a communication error: ${scores.cleanKeptClean.kept}/${scores.cleanKeptClean.of}`,
+    `  labels dropped because their evidence did not check out: ${scores.dropped}; judge errors: ${scores.errors.length}`,
+    ...scores.errors.slice(0, 10).map((e) => `    ${displayLine(e, 200)}`),
+    `  cost: ${formatUsage(scores.usage)}`,
+  ];
+}

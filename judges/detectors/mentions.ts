@@ -1,0 +1,56 @@
+// Specificity of a conversation (paper section 5): how often messages name line numbers and file
+// paths. Every occurrence counts, so "lines 10-20" twice is two line-number mentions.
+
+const SOURCE_EXTENSIONS = [
+  'py', 'pyi', 'pyx', 'js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'go', 'rs', 'java', 'kt', 'scala', 'rb', 'php',
+  'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'cs', 'swift', 'm', 'lua', 'pl', 'r', 'jl', 'ex', 'exs', 'erl', 'hs', 'clj', 'dart',
+  'vue', 'svelte', 'json', 'yaml', 'yml', 'toml', 'cfg', 'ini', 'md', 'rst', 'txt', 'sh', 'bash', 'html', 'css', 'scss',
+  'sql', 'xml', 'lock', 'proto', 'gradle', 'mk',
+];
+
+/**
+ * A file path: optional directories, then a name with a known source extension, not part of a URL
+ * or a dotted module name. `filters.py`, `src/jinja2/filters.py`, `outlines/types/__init__.py`.
+ */
+export const FILE_PATH = new RegExp(
+  String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\w.-]*\.(?:${SOURCE_EXTENSIONS.join('|')})(?![\w/-]|\.\w)`,
+  'gi',
+);
+
+const RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*\d+)*`;
+const L_RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*L?\d+)*`;
+
+/**
+ * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "L120-L130", or a
+ * `path.py:120` suffix. A range or list is one mention.
+ */
+const LINE_REFERENCE = new RegExp(
+  String.raw`\b(?:[Ll]ines?|LINES?)\s*#?\s*\d+${RANGE_TAIL}|\bL\d+${L_RANGE_TAIL}\b|(?<=\.[A-Za-z]{1,6}):\d+(?:-\d+)?\b`,
+  'g',
+);
+
+/** Product names that look like files. */
+const NOT_FILES = /^(?:node|vue|next|nuxt|react|express|three|d3|chart|ember|backbone)\.js$/i;
+
+export function filePathMentions(text: string): string[] {
+  return [...text.matchAll(FILE_PATH)].map((m) => m[0]).filter((name) => !NOT_FILES.test(name));
+}
+
+export function lineNumberMentions(text: string): string[] {
+  return [...text.matchAll(LINE_REFERENCE)].map((m) => m[0]);
+}
+
+export interface MentionCounts {
+  lineNumberMentions: number;
+  filePathMentions: number;
+}
+
+export function countMentions(messages: readonly { message: string }[]): MentionCounts {
+  let lines = 0;
+  let files = 0;
+  for (const m of messages) {
+    lines += lineNumberMentions(m.message).length;
+    files += filePathMentions(m.message).length;
+  }
+  return { lineNumberMentions: lines, filePathMentions: files };
+}

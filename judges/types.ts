@@ -1,0 +1,57 @@
+// What every judge reads (one task's conversation, patches, merge and test results) and what it
+// returns (labels, each backed by evidence). Judges are pure functions of a JudgeInput, so they
+// run the same on a stored task and on a calibration case.
+import type { ConversationMessage, StoredMerge, TaskRecord } from '../harness/store/records.ts';
+
+export type JudgeName = 'communication' | 'symptoms' | 'speech_acts' | 'detectors';
+export const JUDGE_NAMES: readonly JudgeName[] = ['detectors', 'communication', 'symptoms', 'speech_acts'];
+
+export interface AgentPatch {
+  agent: string;
+  patch: string;
+}
+
+export interface JudgeInput {
+  conversation: ConversationMessage[];
+  patches: AgentPatch[];
+  /** Absent when the task never reached the merge. */
+  merge?: Pick<StoredMerge, 'status' | 'patch'>;
+  evaluations: { feature: number; passed: boolean; cause: string | null; output: string }[];
+  bothPassed: boolean | null;
+}
+
+export function judgeInputOf(record: TaskRecord): JudgeInput {
+  return {
+    conversation: record.conversation,
+    patches: record.agents.map((a) => ({ agent: a.agent, patch: a.patch })),
+    merge: record.merge && { status: record.merge.status, patch: record.merge.patch },
+    evaluations: record.evaluations.map((e) => ({ feature: e.feature, passed: e.passed, cause: e.cause, output: e.output })),
+    bothPassed: record.bothPassed,
+  };
+}
+
+/** Where a piece of evidence comes from. */
+export type EvidenceSource = 'conversation' | 'patch' | 'merged' | 'tests';
+
+/**
+ * One piece of evidence, stored as JSON in judge_labels.evidence (a list of these).
+ * - quote: text copied verbatim from the source (checked before the label is kept);
+ * - absence: code a message promised that the source does not contain (`text` is what is missing);
+ * - fact: something a detector established from the record itself (e.g. "no messages were exchanged").
+ */
+export type Evidence =
+  | { kind: 'quote'; source: EvidenceSource; text: string; messageId?: number; agent?: string; file?: string; feature?: number }
+  | { kind: 'absence'; source: 'patch' | 'merged'; text: string; note: string; agent?: string; file?: string }
+  | { kind: 'fact'; text: string };
+
+export interface JudgeLabel {
+  judge: JudgeName;
+  label: string;
+  /** The failure-symptom judge names one primary symptom; every other label is not primary. */
+  isPrimary: boolean;
+  /** The message the label is about (speech acts, detectors), or where its first quote is. */
+  messageId?: number;
+  agent?: string;
+  description: string;
+  evidence: Evidence[];
+}

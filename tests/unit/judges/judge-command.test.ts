@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { judgeCommand } from '../../../harness/commands/judge.ts';
+import { UserError } from '../../../harness/errors.ts';
+import { loadCalibrationSet } from '../../../judges/calibration/cases.ts';
+import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
+
+async function runJudge(args: string[]): Promise<string> {
+  const chunks: string[] = [];
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    chunks.push(String(chunk));
+    return true;
+  });
+  try {
+    await judgeCommand().exitOverride().parseAsync(args, { from: 'user' });
+  } finally {
+    write.mockRestore();
+  }
+  return chunks.join('');
+}
+
+describe('coop-bench judge', () => {
+  let run: StoredRun;
+  beforeEach(() => {
+    run = openStoredRun('demo');
+    run.addCase(calibrationCase('broken-commitment-constructor'));
+    run.addCase(calibrationCase('unanswered-crossed-reply'));
+  });
+  afterEach(() => {
+    run.dispose();
+    process.exitCode = undefined;
+  });
+
+  it('labels a stored run without a model and shows each label with its evidence', async () => {
+    const out = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir]);
+    expect(out).toContain('task 1 ');
+    expect(out).toContain('  detectors: 5 messages, 1 questions, 6 line-number and 1 file-path mentions, first-turn plan: no, 2 commitments checked');
+    expect(out).toContain('    broken_commitment (message 4, agent2): agent2 claimed `max_batch_size`, missing from the merged code');
+    expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');
+    expect(out).toContain('      missing: max_batch_size: no line added in the merged code contains `max_batch_size`');
+    // Message ids are the store's: the second task's messages come after the first's five.
+    expect(out).toContain('    unanswered_question (message 6, agent1): agent1 asked agent2 a question and got no reply');
+    expect(out).toContain('Judged 2 tasks (0 skipped): 4 labels, 0 dropped because their evidence did not check out, 0 judge errors.');
+    expect(out).toContain('No --judge-model: only the deterministic detectors ran (no model calls, $0).');
+    expect(process.exitCode).toBe(0);
+  });
+
+  describe('with a judge model', () => {
+    let server: FakeOpenAIServer;
+    beforeEach(async () => {
+      server = await startFakeOpenAI({ handler: (request) => (String(request.body.messages[0].content).startsWith('You classify') ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}') });
+    });
+    afterEach(() => server.close());
+
+    it('prints the judges\' cost, and answers a second run from the cache', async () => {
+      const spec = `openai:judge@${server.url}`;
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        const first = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir, '--judge-model', spec]);
+        expect(first).toContain(`  communication [${spec}]: no label`);
+        expect(first).toContain(`Judge model ${spec}: 5 model calls, 50 input + 25 output tokens, $0.0000 (0 answers from the cache, no call).`);
+        const calls = server.requests.length;
+        const second = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir, '--judge-model', spec]);
+        expect(server.requests).toHaveLength(calls);
+        expect(second).toContain(`  communication [${spec}, cached]: no label`);
+        expect(second).toContain(`Judge model ${spec}: 0 model calls, 0 input + 0 output tokens, $0.0000 (5 answers from the cache, no call).`);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+  });
+
+  it('prints the calibration table of the detectors', async () => {
+    const out = await runJudge(['--calibrate']);
+    expect(out).toMatch(/^Deterministic detectors on \d+ calibration conversations\n/);
+    expect(out).toContain('  label                  TP  FP  FN  precision  recall');
+    expect(out).toContain('  broken_commitment       7   0   0       1.00    1.00');
+    expect(out).toContain('  line_number_mentions: exact on');
+  });
+
+  it('prints the calibration table of the LLM judges too, with a judge model', async () => {
+    // A judge that calls every message a plan and finds no communication error or symptom.
+    const server = await startFakeOpenAI({
+      handler: (request) => {
+        const system = String(request.body.messages[0].content);
+        const user = String(request.body.messages.at(-1).content);
+        if (!system.startsWith('You classify')) return '{"evidence": [], "issue": null, "primary": null}';
+        const messages = [...user.matchAll(/<<<\w+ BEGIN message id=(\d+)[^\n]*>>>\n([^\n]{8,40})/g)];
+        return JSON.stringify({ messages: messages.map((m) => ({ id: Number(m[1]), act: 'plan', quote: m[2] })) });
+      },
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const cases = loadCalibrationSet();
+      const out = await runJudge(['--calibrate', '--judge-model', `openai:judge@${server.url}`]);
+      const clean = cases.filter((c) => c.gold.communication === null).length;
+      const plans = cases.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
+      expect(out).toContain(`LLM judges (openai:judge@${server.url})`);
+      expect(out).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
+      expect(out).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
+      expect(out).toMatch(/communication\s+C1a\s+0\s+0\s+3\s+-\s+0\.00/);
+      expect(out).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
+    } finally {
+      warn.mockRestore();
+      await server.close();
+    }
+  });
+
+  it('asks for a run name', async () => {
+    await expect(runJudge([])).rejects.toThrow(UserError);
+  });
+});
