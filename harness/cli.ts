@@ -7,6 +7,7 @@ import { evalCommand } from './commands/eval.ts';
 import { poolsCommand } from './commands/pools.ts';
 import { cleanCommand } from './commands/clean.ts';
 import { mergeCommand } from './commands/merge.ts';
+import { mergeRunsCommand } from './commands/merge-runs.ts';
 import { reportCommand } from './commands/report.ts';
 import { UserError } from './errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -22,6 +23,7 @@ export function program(): Command {
     .addCommand(poolsCommand())
     .addCommand(reportCommand())
     .addCommand(mergeCommand())
+    .addCommand(mergeRunsCommand())
     .addCommand(cleanCommand());
 }
 

@@ -7,7 +7,9 @@ import type { Agent, AgentOutcome } from '../agents/types.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { DockerSandbox } from '../docker/sandbox.ts';
 import { containerLabels } from '../docker/containers.ts';
-import { poolImage } from '../docker/images.ts';
+import { poolImage, type PoolImage } from '../docker/images.ts';
+import type { Engine } from '../docker/engine.ts';
+import type { TestCache } from '../evaluation/test-cache.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import { Trajectory } from '../agents/trajectory.ts';
 import type { MessageBus } from '../messaging/bus.ts';
@@ -21,6 +23,8 @@ export interface TaskEnvironment {
   runName: string;
   /** The task's row in the run store: the message bus is keyed by it. */
   taskId: number;
+  /** The Docker engine all of the task's containers run on. */
+  engine: Engine;
   /** --image: run every pool with this image instead of building. */
   image?: string;
   limits: ContainerLimits;
@@ -33,6 +37,7 @@ export interface TaskEnvironment {
   /** --git: agents can fetch each other's published branches. */
   git: boolean;
   merge: MergeStageOptions;
+  testCache?: TestCache;
 }
 
 interface Assignment {
@@ -48,10 +53,10 @@ export function assignments(task: TaskSpec): Assignment[] {
   return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
 }
 
-async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: string, env: TaskEnvironment, remotes?: TeamRemotes): Promise<AgentResult> {
+async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: PoolImage, env: TaskEnvironment, remotes?: TeamRemotes): Promise<AgentResult> {
   const { agentId } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
-  const sandbox = await DockerSandbox.start({ image, labels: containerLabels(env.runName, 'agent'), limits: env.limits, binds: remotes?.bindsFor(agentId) });
+  const sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(env.runName, 'agent'), limits: env.limits, binds: remotes?.bindsFor(agentId) });
   try {
     const base = await snapshotBase(sandbox);
     await remotes?.configure(sandbox, team);
@@ -99,7 +104,7 @@ async function allSettled<T>(promises: Promise<T>[]): Promise<T[]> {
 }
 
 export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
-  const image = await poolImage(task.pool, { image: env.image, log: env.log });
+  const image = await poolImage(env.engine, task.pool, { image: env.image, log: env.log });
   const base = await baseRepo(image, env.runName);
   const team = assignments(task);
   const ids = team.map((a) => a.agentId);
@@ -114,8 +119,8 @@ export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise
     features: team.flatMap((a) => a.features),
     patches: agents.map((a) => a.patch),
     base,
-    tests: { image, run: env.runName, limits: env.limits, timeoutMs: env.testTimeoutMs },
+    tests: { image, run: env.runName, limits: env.limits, timeoutMs: env.testTimeoutMs, cache: env.testCache },
     merge: env.merge,
   });
-  return { ...evaluation, image, baseRev: base.rev, agents };
+  return { ...evaluation, image: image.name, dockerHost: env.engine.host, baseRev: base.rev, agents };
 }
