@@ -1,7 +1,8 @@
 // Git plumbing for the merge, run against a scratch area: a temporary index per tree and a
 // temporary object directory that borrows the repository's objects as an alternate, so the
 // user's repository is only read, never written. Patch content goes through stdin, never a shell.
-import { spawn } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,33 +36,51 @@ export function cleanGitEnv(extra: Record<string, string> = {}): Record<string, 
   return { ...env, GIT_TERMINAL_PROMPT: '0', ...extra };
 }
 
-/**
- * Runs git with its input on stdin and its output as bytes. Plain `spawn`: a merge runs a dozen
- * short git commands, and execa's per-call overhead was a third of their cost.
- */
+interface SpawnerReply {
+  id: number;
+  error?: string;
+  exitCode: number;
+  stdout: Uint8Array;
+  stderr: string;
+}
+
+let spawner: ChildProcess | undefined;
+let nextId = 0;
+const waiting = new Map<number, { resolve: (out: GitOutput) => void; reject: (error: Error) => void }>();
+
+/** The git-spawner process, started at the first git command; its channel keeps us alive only while git runs. */
+function gitSpawner(): ChildProcess {
+  if (spawner) return spawner;
+  const child = fork(fileURLToPath(new URL('./git-spawner.mjs', import.meta.url)), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  child.on('message', (reply: SpawnerReply) => {
+    const request = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (waiting.size === 0) child.channel?.unref();
+    if (!request) return;
+    if (reply.error) request.reject(new Error(oneLine(reply.error)));
+    else request.resolve({ exitCode: reply.exitCode, stdout: Buffer.from(reply.stdout.buffer, reply.stdout.byteOffset, reply.stdout.byteLength), stderr: reply.stderr });
+  });
+  child.on('exit', (code, signal) => {
+    spawner = undefined;
+    for (const request of waiting.values()) request.reject(new Error(`cannot run git: the git-spawner process exited (${signal ?? code})`));
+    waiting.clear();
+  });
+  child.unref();
+  spawner = child;
+  return child;
+}
+
+/** Runs git (through the git-spawner process) with its input on stdin and its output as bytes. */
 export function git(
   args: string[],
   options: { cwd: string; env: Record<string, string>; input?: string | Buffer },
 ): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let size = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_GIT_OUTPUT) child.kill();
-      else stdout.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error) => reject(new Error(`cannot run git: ${oneLine(error.message)}`)));
-    child.on('close', (code) => {
-      if (size > MAX_GIT_OUTPUT) reject(new Error(`git ${args[0]} printed more than ${MAX_GIT_OUTPUT / 1024 / 1024} MiB`));
-      else resolve({ exitCode: code ?? 1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8') });
-    });
-    // git may exit before reading all its input (e.g. a patch it rejects at once): not our error.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+    const child = gitSpawner();
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    child.channel?.ref();
+    child.send({ id, args, cwd: options.cwd, env: options.env, input: options.input ?? '', maxOutput: MAX_GIT_OUTPUT });
   });
 }
 
