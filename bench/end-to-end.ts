@@ -19,8 +19,8 @@ import { busyCores, finishedChildrenCpu, machineCpu } from './cpu.ts';
 import type { BenchFixture } from './fixture.ts';
 import { type BenchTable } from './table.ts';
 
-const MODEL_LATENCY_MS = 1000;
-const STEPS = 20;
+export const MODEL_LATENCY_MS = 1000;
+export const STEPS = 20;
 const TARGET = 0.9;
 /** Concurrency, and how many pairs (each under how many teams) are run at it: at least two waves above 1. */
 const LEVELS = [

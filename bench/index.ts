@@ -12,6 +12,7 @@ import { evaluationOverhead } from './evaluation.ts';
 import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
 import { endToEnd } from './end-to-end.ts';
+import { cpuCosts } from './cpu-costs.ts';
 import { formatTable, type BenchTable } from './table.ts';
 
 const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>> = {
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>>
   messages: messageLatency,
   merge: mergeTimes,
   e2e: endToEnd,
+  cpu: cpuCosts,
 };
 
 function selected(argv: string[]): string[] {

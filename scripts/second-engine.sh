@@ -3,6 +3,9 @@
 # its own socket, data root, exec root (and so its own containerd), no bridge network and no
 # iptables rules (coop-bench's containers use --network none; the first engine's rules stay
 # untouched), and debian:bookworm-slim copied from the first engine (there is no registry).
+# With cgroup v1 accounting (/sys/fs/cgroup/cpuacct), the daemon (dockerd, containerd, shims, runc)
+# runs in cpuacct group $NAME and its containers under $NAME-containers, so that `npm run bench`
+# can tell the CPU the engine spends from the CPU the containers' processes spend.
 #   bash scripts/second-engine.sh start   # prints the engine's address
 #   bash scripts/second-engine.sh stop
 # Root only. Images built on it stay in its data root for the next start.
@@ -21,8 +24,17 @@ case "${1:-}" in
     if ! d2 info >/dev/null 2>&1; then
       [ "$(id -u)" -eq 0 ] || { log "must run as root"; exit 1; }
       log "starting dockerd on $SOCK (log: $LOG)"
-      nohup dockerd --host "unix://$SOCK" --data-root "/var/lib/$NAME" --exec-root "/var/run/$NAME" --pidfile "$PIDFILE" \
-        --bridge none --iptables=false --ip-masq=false >"$LOG" 2>&1 &
+      ACCT=/sys/fs/cgroup/cpuacct
+      CGROUP_PARENT=()
+      if [ -d "$ACCT" ] && mkdir -p "$ACCT/$NAME" "$ACCT/$NAME-containers" 2>/dev/null; then
+        CGROUP_PARENT=(--cgroup-parent "/$NAME-containers")
+      else
+        ACCT=
+      fi
+      # shellcheck disable=SC2016
+      nohup sh -c '[ -z "$1" ] || echo $$ > "$1/tasks"; shift; exec dockerd "$@"' start-engine "${ACCT:+$ACCT/$NAME}" \
+        --host "unix://$SOCK" --data-root "/var/lib/$NAME" --exec-root "/var/run/$NAME" --pidfile "$PIDFILE" \
+        --bridge none --iptables=false --ip-masq=false "${CGROUP_PARENT[@]}" >"$LOG" 2>&1 &
       for _ in $(seq 1 60); do d2 info >/dev/null 2>&1 && break; sleep 0.5; done
       d2 info >/dev/null 2>&1 || { log "dockerd did not come up; last lines of $LOG:"; tail -n 20 "$LOG" >&2; exit 1; }
     fi
