@@ -49,6 +49,8 @@ beforeAll(async () => {
   }
   cpSync(join(SHIPPED_POOLS, 'argkit_task', 'task1'), poolDir, { recursive: true });
   writeFileSync(join(poolDir, 'Dockerfile'), `FROM ${BASE_TAG}\nCOPY runner.sh /usr/local/bin/runner.sh\n`);
+  // The second engine is this test's own: without the pool's image there, the run must build it.
+  await secondDocker().getImage(builtImageName(loadPool(poolDir))).remove().catch(() => undefined);
   writeFileSync(join(pools, 'two-pairs.json'), JSON.stringify({ name: 'two-pairs', tasks: [{ repo: 'argkit_task', task_id: 1, pairs: [[1, 3], [2, 5]] }] }));
 });
 
