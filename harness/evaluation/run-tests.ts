@@ -42,7 +42,8 @@ const DEFAULT_MAX_OUTPUT = 256 * 1024;
 
 // Both patches arrive on stdin: first the tests patch (its size is the script's argument), sent at
 // once, then the code to test, sent when it exists. An empty patch means "no implementation": the
-// runner is called without one. (No putArchive: each one costs the engine a helper process.)
+// runner is called without one. Needs /bin/sh, head and cat, which every image with a runner.sh has.
+// (No putArchive: each one costs the engine a helper process.)
 const READ_PATCHES_THEN_RUN = `mkdir -p /patches && head -c "$1" > /patches/tests.patch && cat > /patches/patch.patch || exit 125
 if [ -s /patches/patch.patch ]; then exec ${RUNNER} tests.patch patch.patch; fi
 rm -f /patches/patch.patch
