@@ -1,8 +1,8 @@
 // Merge time per pair of gold feature patches: mergePatches (drop tests, apply, merge-file, union,
 // output patch) against a bare `git merge-file` over the same files (the files both patches touch,
 // plus `--union` where they conflict: the merge-file work the pipeline itself does).
-// One run, each pair measured once after one untimed warm-up; no thresholds.
-//   npx tsx bench/merge.ts
+// One run, each pair measured once after one untimed warm-up; no target (part of `npm run bench`:
+// it shows what the merge costs inside the evaluation of table 2).
 import { execa } from 'execa';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { mergePatches } from '../resolver/index.ts';
 import { mergeFileArgs, PAPER_LABELS } from '../resolver/merge-file.ts';
 import { craftedCases } from '../tests/unit/resolver/crafted-conflicts.ts';
+import { ms, ratio, type BenchTable } from './table.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const IDENTITY = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false'];
@@ -104,23 +105,16 @@ async function bareMergeFile(repoDir: string, ours: Map<string, Buffer | null>, 
   return { files: both.length, ms };
 }
 
-const pad = (text: string | number, width: number): string => String(text).padEnd(width);
-const num = (value: number | undefined, width: number): string => (value === undefined ? '-' : value.toFixed(1)).padStart(width);
-
-async function main(): Promise<void> {
+export async function mergeTimes(): Promise<BenchTable> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'coop-bench-bench-merge-'));
   try {
     let pools = await shippedPools(scratch);
+    const notes: string[] = [];
     if (pools.length === 0) {
-      console.log('no feature pools with a repo/ folder found: using crafted inputs');
+      notes.push('no feature pools with a repo/ folder found: crafted inputs');
       pools = await craftedPools(scratch);
     }
-    const { version } = { version: (await git(root, '--version')).trim() };
-    console.log(`merge benchmark: mergePatches vs bare git merge-file (${version}, node ${process.version}); one run, times in ms\n`);
-    const header = `${pad('pool', 24)} ${pad('pair', 8)} ${pad('status', 13)} ${'files'.padStart(5)} ${'confl'.padStart(5)} ${'merge'.padStart(7)} ${'apply'.padStart(6)} ${'naive'.padStart(6)} ${'union'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)}`;
-    console.log(header);
-    console.log('-'.repeat(header.length));
-
+    const rows: (string | number)[][] = [];
     let warmedUp = false;
     let totalMerge = 0;
     let totalBare = 0;
@@ -142,17 +136,21 @@ async function main(): Promise<void> {
           totalBare += bare.ms;
           const conflicts = result.files.reduce((sum, f) => sum + f.naiveConflicts, 0);
           const t = result.timingsMs;
-          console.log(`${pad(pool.name.slice(0, 24), 24)} ${pad(`${pool.patches[i]!.name}+${pool.patches[j]!.name}`, 8)} ${pad(result.status, 13)} ${String(bare.files).padStart(5)} ${String(conflicts).padStart(5)} ${num(mergeMs, 7)} ${num(t.apply, 6)} ${num(t.naive, 6)} ${num(t.union, 6)} ${num(bare.ms, 6)} ${bare.ms > 0 ? `${(mergeMs / bare.ms).toFixed(1)}x`.padStart(6) : '-'.padStart(6)}`);
+          rows.push([pool.name, `${pool.patches[i]!.name}+${pool.patches[j]!.name}`, result.status, bare.files, conflicts, ms(mergeMs), ms(t.apply ?? 0), ms(t.naive ?? 0), ms(t.union ?? 0), ms(bare.ms), bare.ms > 0 ? ratio(mergeMs / bare.ms) : '-']);
         }
       }
     }
-    console.log('-'.repeat(header.length));
-    console.log(`${pad('total', 24)} ${pad('', 8)} ${pad('', 13)} ${''.padStart(5)} ${''.padStart(5)} ${num(totalMerge, 7)} ${''.padStart(6)} ${''.padStart(6)} ${''.padStart(6)} ${num(totalBare, 6)} ${totalBare > 0 ? `${(totalMerge / totalBare).toFixed(1)}x`.padStart(6) : '-'.padStart(6)}`);
-    console.log('\nfiles: files both patches change; confl: naive conflict regions; merge: mergePatches wall time (apply, naive, union: its stages);');
-    console.log('bare: git merge-file on those files, plus --union where it conflicted, inputs prepared beforehand.');
+    rows.push(['total', '', '', '', '', ms(totalMerge), '', '', '', ms(totalBare), totalBare > 0 ? ratio(totalMerge / totalBare) : '-']);
+    const { stdout: version } = await execa('git', ['--version']);
+    return {
+      id: 'merge_times',
+      title: 'Merge stage: mergePatches vs bare git merge-file (part of table 2\'s merge column)',
+      measures: `Wall ms per pair of gold patches (${version.trim()}). merge: mergePatches (drop tests, apply, naive, union, output patch; apply/naive/union are its stages). bare: git merge-file on the files both patches change, plus --union where it conflicted, inputs prepared beforehand.`,
+      columns: ['pool', 'pair', 'status', 'files', 'confl', 'merge ms', 'apply', 'naive', 'union', 'bare ms', 'ratio'],
+      rows,
+      notes: [...notes, 'mergePatches works on git objects (apply to an index, write trees, diff) so that it never touches a worktree; bare merge-file gets its three files ready-made. In an evaluation the merge runs while the test containers start (table 2).'],
+    };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
-
-await main();

@@ -3,7 +3,7 @@
 //   bus: the built-in agent loop's (in process: Mailbox.wait then take);
 //   MCP: an external agent's (SDK client -> node bridge -> unix socket -> read_messages with wait_seconds),
 //        on the host; in a container the same bridge and socket are reached through a bind mount.
-// Run: npx tsx bench/messaging.ts [round trips]. Prints p50 and p99; no thresholds.
+// Part of `npm run bench` (bench/index.ts).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,8 +13,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_MESSAGE_LIMITS, MessageBus, type Mailbox } from '../harness/messaging/bus.ts';
 import { startMcpEndpoint } from '../harness/messaging/mcp-endpoint.ts';
 import { RunStore } from '../harness/store/run-store.ts';
+import { percentile, type BenchTable } from './table.ts';
 
-const ROUNDS = Number(process.argv[2] ?? 1000);
+const ROUNDS = 1000;
+const TARGET_P99_MS = 10;
 /** The MCP path costs a JSON-RPC round trip per message and a head start per wait. */
 const MCP_ROUNDS = Math.max(1, Math.floor(ROUNDS / 5));
 /** Time given to the MCP read to reach the server and start waiting; not part of the latency. */
@@ -52,22 +54,7 @@ async function mcpLatencies(sender: Mailbox, client: Client, rounds: number): Pr
   return latencies;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function row(path: string, latencies: number[]): string[] {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return [path, String(sorted.length), ...[50, 99].map((p) => percentile(sorted, p).toFixed(3)), sorted[sorted.length - 1].toFixed(3)];
-}
-
-function printTable(rows: string[][]): void {
-  const all = [['path', 'messages', 'p50 ms', 'p99 ms', 'max ms'], ...rows];
-  const widths = all[0].map((_, c) => Math.max(...all.map((r) => r[c].length)));
-  for (const r of all) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
-}
-
-async function main(): Promise<void> {
+export async function messageLatency(): Promise<BenchTable> {
   const dir = mkdtempSync(join(tmpdir(), 'coop-bench-bench-'));
   const store = RunStore.open(dir, 'bench', { create: true });
   const pool = { repo: 'bench_task', taskId: 1, dir, features: [], publishedImage: 'bench:task1' };
@@ -79,11 +66,20 @@ async function main(): Promise<void> {
   const endpoint = await startMcpEndpoint({ bus, taskId, agentId: 'agent2', partners: ['agent1'] });
   const client = new Client({ name: 'bench', version: '0' });
   try {
-    const rows = [row('bus (agent loop, in process)', await busLatencies(agent1, agent2, ROUNDS))];
+    const busMs = await busLatencies(agent1, agent2, ROUNDS);
     await client.connect(new StdioClientTransport({ command: 'node', args: [join(endpoint.hostDir, 'mcp-bridge.mjs')] }));
-    rows.push(row('MCP (node bridge, unix socket)', await mcpLatencies(agent1, client, MCP_ROUNDS)));
-    console.log(`message delivery latency, send -> waiting recipient has taken it (run.db in ${tmpdir()}, WAL)`);
-    printTable(rows);
+    const mcpMs = await mcpLatencies(agent1, client, MCP_ROUNDS);
+    const row = (path: string, latencies: number[]) => [path, latencies.length, ms3(percentile(latencies, 50)), ms3(percentile(latencies, 99)), ms3(Math.max(...latencies))];
+    const p99 = percentile(busMs, 99);
+    return {
+      id: 'message_latency',
+      title: '3. Message delivery latency between two agents',
+      measures: `From send to the moment the waiting recipient has woken and taken the message (committed to run.db in WAL mode, marked delivered). bus: the built-in agent loop's path (in process). MCP: an external agent's path (SDK client -> node bridge -> unix socket -> read_messages with wait_seconds), on the host; in a container the same bridge and socket are reached through a bind mount.`,
+      columns: ['path', 'messages', 'p50 ms', 'p99 ms', 'max ms'],
+      rows: [row('bus (agent loop, in process)', busMs), row('MCP (node bridge, unix socket)', mcpMs)],
+      target: { text: `p99 <= ${TARGET_P99_MS} ms on the agents' path (bus)`, value: p99, met: p99 <= TARGET_P99_MS },
+      notes: [`run.db in ${tmpdir()}; the MCP row is informational (external agents add their own CLI's latency).`],
+    };
   } finally {
     await client.close();
     await endpoint.close();
@@ -92,4 +88,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const ms3 = (value: number) => value.toFixed(3);

@@ -7,6 +7,7 @@ import { evalCommand } from './commands/eval.ts';
 import { poolsCommand } from './commands/pools.ts';
 import { cleanCommand } from './commands/clean.ts';
 import { mergeCommand } from './commands/merge.ts';
+import { mergeRunsCommand } from './commands/merge-runs.ts';
 import { reportCommand } from './commands/report.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { judgeCommand } from './commands/judge.ts';
@@ -25,6 +26,7 @@ export function program(): Command {
       .addCommand(judgeCommand())
       .addCommand(reportCommand())
       .addCommand(mergeCommand())
+      .addCommand(mergeRunsCommand())
       .addCommand(cleanCommand())
       .addCommand(doctorCommand()),
   );

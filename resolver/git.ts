@@ -1,7 +1,8 @@
 // Git plumbing for the merge, run against a scratch area: a temporary index per tree and a
 // temporary object directory that borrows the repository's objects as an alternate, so the
 // user's repository is only read, never written. Patch content goes through stdin, never a shell.
-import { execa } from 'execa';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import { oneLine } from './bounded-text.ts';
 export class MergeSetupError extends Error {
   override name = 'MergeSetupError';
 }
+
+const MAX_GIT_OUTPUT = 512 * 1024 * 1024;
 
 export interface GitOutput {
   exitCode: number;
@@ -33,28 +36,52 @@ export function cleanGitEnv(extra: Record<string, string> = {}): Record<string, 
   return { ...env, GIT_TERMINAL_PROMPT: '0', ...extra };
 }
 
-export async function git(
+interface SpawnerReply {
+  id: number;
+  error?: string;
+  exitCode: number;
+  stdout: Uint8Array;
+  stderr: string;
+}
+
+let spawner: ChildProcess | undefined;
+let nextId = 0;
+const waiting = new Map<number, { resolve: (out: GitOutput) => void; reject: (error: Error) => void }>();
+
+/** The git-spawner process, started at the first git command; its channel keeps us alive only while git runs. */
+function gitSpawner(): ChildProcess {
+  if (spawner) return spawner;
+  const child = fork(fileURLToPath(new URL('./git-spawner.mjs', import.meta.url)), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  child.on('message', (reply: SpawnerReply) => {
+    const request = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (waiting.size === 0) child.channel?.unref();
+    if (!request) return;
+    if (reply.error) request.reject(new Error(oneLine(reply.error)));
+    else request.resolve({ exitCode: reply.exitCode, stdout: Buffer.from(reply.stdout.buffer, reply.stdout.byteOffset, reply.stdout.byteLength), stderr: reply.stderr });
+  });
+  child.on('exit', (code, signal) => {
+    spawner = undefined;
+    for (const request of waiting.values()) request.reject(new Error(`cannot run git: the git-spawner process exited (${signal ?? code})`));
+    waiting.clear();
+  });
+  child.unref();
+  spawner = child;
+  return child;
+}
+
+/** Runs git (through the git-spawner process) with its input on stdin and its output as bytes. */
+export function git(
   args: string[],
   options: { cwd: string; env: Record<string, string>; input?: string | Buffer },
 ): Promise<GitOutput> {
-  const result = await execa('git', args, {
-    cwd: options.cwd,
-    env: options.env,
-    extendEnv: false,
-    input: options.input ?? '',
-    encoding: 'buffer',
-    stripFinalNewline: false, // file contents must stay byte-exact
-    reject: false,
-    maxBuffer: 512 * 1024 * 1024,
+  return new Promise((resolve, reject) => {
+    const child = gitSpawner();
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    child.channel?.ref();
+    child.send({ id, args, cwd: options.cwd, env: options.env, input: options.input ?? '', maxOutput: MAX_GIT_OUTPUT });
   });
-  if (result.failed && result.exitCode === undefined) {
-    throw new Error(`cannot run git: ${oneLine(result.shortMessage ?? String(result.cause))}`);
-  }
-  return {
-    exitCode: result.exitCode ?? 1,
-    stdout: Buffer.from(result.stdout as Uint8Array),
-    stderr: Buffer.from(result.stderr as Uint8Array).toString('utf8'),
-  };
 }
 
 /** One changed path between two trees, from `git diff-tree -r --raw`. Mode '000000' = absent. */

@@ -58,15 +58,16 @@ export async function runMerge(input: MergeInput, stage: ConflictStage, options:
     const filtered = input.patches.map(dropTestFiles);
     const droppedTestFiles = filtered.map((patch) => patch.dropped);
 
-    // Apply each patch to its own copy of the base index.
-    const trees: string[] = [];
-    const failures: string[] = [];
-    for (const [i, { patch }] of filtered.entries()) {
-      const index = await scratch.indexOf(baseTree);
-      const error = patch.trim() === '' ? undefined : await scratch.apply(index, patch);
-      if (error) failures.push(`patch ${i + 1} does not apply to ${oneLine(input.baseRev, 60)}: ${oneLine(error, 300)}`);
-      trees.push(await scratch.writeTree(index));
-    }
+    // Apply each patch to its own copy of the base index (at the same time: they are independent).
+    const applied = await Promise.all(
+      filtered.map(async ({ patch }) => {
+        const index = await scratch.indexOf(baseTree);
+        const error = patch.trim() === '' ? undefined : await scratch.apply(index, patch);
+        return { error, tree: await scratch.writeTree(index) };
+      }),
+    );
+    const trees = applied.map((a) => a.tree);
+    const failures = applied.flatMap((a, i) => (a.error ? [`patch ${i + 1} does not apply to ${oneLine(input.baseRev, 60)}: ${oneLine(a.error, 300)}`] : []));
     const applyMs = performance.now() - started;
     if (failures.length > 0) {
       return {
@@ -77,8 +78,9 @@ export async function runMerge(input: MergeInput, stage: ConflictStage, options:
     }
 
     const files = new Map<string, FileMerge>();
-    for (const [i, tree] of trees.entries()) {
-      for (const file of (await scratch.changes(baseTree, tree)).keys()) {
+    const changes = await Promise.all(trees.map((tree) => scratch.changes(baseTree, tree)));
+    for (const [i, changed] of changes.entries()) {
+      for (const file of changed.keys()) {
         const entry = files.get(file) ?? { path: file, touchedBy: [], naiveConflicts: 0 };
         entry.touchedBy.push(i);
         files.set(file, entry);

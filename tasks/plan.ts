@@ -1,6 +1,7 @@
 // Turns pools, filters, models and settings into the list of tasks of a run.
 import type { Pool, Setting, Subset, TaskSpec } from './types.ts';
-import { poolKey } from './types.ts';
+import { createHash } from 'node:crypto';
+import { poolKey, taskKey } from './types.ts';
 import { UserError } from '../harness/errors.ts';
 
 export interface TaskFilters {
@@ -91,4 +92,33 @@ export function planTasks(pools: Pool[], options: PlanOptions): TaskSpec[] {
     }
   }
   return tasks;
+}
+
+/** `--shard i/n`: the i-th of n machines running one plan (1-based). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const shard = m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
+  if (!shard || shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
+    throw new UserError(`--shard ${text}: write i/n with 1 <= i <= n, e.g. --shard 1/4`);
+  }
+  return shard;
+}
+
+/**
+ * The shard's tasks. Tasks are ordered by a hash of their key and dealt out in turn, so the same
+ * command on n machines splits the plan without overlap or gap, shards differ by at most one task,
+ * and each gets a like mix of pools, settings and models (dealing in plan order would give one
+ * machine every Coop task and the other every Solo one).
+ */
+export function selectShard<T extends TaskSpec>(tasks: T[], shard: Shard | undefined): T[] {
+  if (!shard) return tasks;
+  const hash = (task: T) => createHash('sha256').update(taskKey(task)).digest('hex');
+  const dealt = tasks.map((task) => ({ task, hash: hash(task) })).sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  const mine = new Set(dealt.filter((_, i) => i % shard.count === shard.index - 1).map((d) => d.task));
+  return tasks.filter((task) => mine.has(task));
 }

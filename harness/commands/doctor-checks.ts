@@ -6,12 +6,15 @@ import { execa } from 'execa';
 import type { Pool } from '../../tasks/types.ts';
 import { poolKey } from '../../tasks/types.ts';
 import { discoverPools } from '../../tasks/pools.ts';
-import { docker, diagnoseEngine, engineAddress } from '../docker/engine.ts';
-import { builtImageName, imageExists } from '../docker/images.ts';
+import { diagnoseEngine, engineAddress, engineAt } from '../docker/engine.ts';
+import { builtImageName, imageId } from '../docker/images.ts';
 import { isBuiltinAgent } from '../agents/registry.ts';
 import { PLACEHOLDER_KEY, resolveModel } from '../models/resolve.ts';
 import type { ModelOptions } from '../models/index.ts';
 import { errorMessage } from '../errors.ts';
+
+/** Doctor looks at the local engine (DOCKER_HOST or the default socket). */
+const imageExists = async (name: string) => (await imageId(engineAt(), name)) !== undefined;
 
 export type CheckStatus = 'ok' | 'warn' | 'FAIL' | 'skip';
 
@@ -58,7 +61,7 @@ export async function checkHostTools(): Promise<CheckResult> {
 /** The engine's version, or the one line that says how to get an engine. */
 export async function checkEngine(): Promise<CheckResult> {
   try {
-    const version = await docker().version();
+    const version = await engineAt().docker.version();
     return result('ok', 'docker engine', `Docker ${version.Version} at ${engineAddress()}`);
   } catch (error) {
     return result('FAIL', 'docker engine', diagnoseEngine(error));
@@ -147,7 +150,7 @@ export function checkRunsDir(runsDir: string): CheckResult[] {
 
 /** Free space where the engine keeps images, when that folder is on this machine. */
 export async function checkEngineDisk(): Promise<CheckResult | undefined> {
-  const root = ((await docker().info()) as { DockerRootDir?: string }).DockerRootDir;
+  const root = ((await engineAt().docker.info()) as { DockerRootDir?: string }).DockerRootDir;
   if (!root || !existsSync(root)) return undefined;
   return diskCheck('disk (docker)', root, freeBytes(root));
 }

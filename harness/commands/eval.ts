@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { reEvaluate } from '../run/re-evaluate.ts';
-import { addContainerOptions, containerLimits, positiveInt } from './options.ts';
+import { addContainerOptions, addEngineOptions, containerLimits, dockerHosts, positiveInt } from './options.ts';
 import { addResolverOptions, mergeStageOptions } from './merge.ts';
 
 export function evalCommand(): Command {
@@ -9,8 +9,19 @@ export function evalCommand(): Command {
     .requiredOption('--name <run>', 'the run to evaluate')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--concurrency <n>', 'tasks evaluated at the same time', positiveInt, 2)
-    .option('--image <name>', 'use this image for every pool instead of building');
-  return addResolverOptions(addContainerOptions(command)).action(async (o) => {
-    process.exitCode = await reEvaluate({ name: o.name, runsDir: o.runsDir, concurrency: o.concurrency, image: o.image, limits: containerLimits(o), testTimeoutMs: o.testTimeout * 1000, merge: mergeStageOptions(o) });
+    .option('--image <name>', 'use this image for every pool instead of building')
+    .option('--no-cache', 'run every test again instead of reusing results for unchanged image, tests and code');
+  return addResolverOptions(addContainerOptions(addEngineOptions(command))).action(async (o) => {
+    process.exitCode = await reEvaluate({
+      name: o.name,
+      runsDir: o.runsDir,
+      concurrency: o.concurrency,
+      dockerHosts: dockerHosts(o),
+      cache: o.cache,
+      image: o.image,
+      limits: containerLimits(o),
+      testTimeoutMs: o.testTimeout * 1000,
+      merge: mergeStageOptions(o),
+    });
   });
 }

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { DEFAULT_LIMITS, type ContainerLimits } from '../docker/sandbox.ts';
 import type { ModelOptions } from '../models/index.ts';
+import { readHostsFile } from '../docker/engine.ts';
 
 export function list(value: string): string[] {
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -64,4 +65,15 @@ export function nonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a whole number`);
   return n;
+}
+
+/** --docker-host (repeatable) and --docker-hosts <file>: the engines to spread tasks over. */
+export function addEngineOptions(command: Command): Command {
+  return command
+    .option('--docker-host <url>', 'a Docker engine to run tasks on (unix://, tcp://, ssh://); repeat for several (default: DOCKER_HOST or the local socket)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--docker-hosts <file>', 'a file listing Docker engines, one address per line');
+}
+
+export function dockerHosts(options: { dockerHost?: string[]; dockerHosts?: string }): string[] {
+  return [...(options.dockerHost ?? []), ...(options.dockerHosts ? readHostsFile(options.dockerHosts) : [])];
 }

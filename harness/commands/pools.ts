@@ -6,7 +6,7 @@ import { combinations } from '../../tasks/plan.ts';
 import { poolKey, type Pool } from '../../tasks/types.ts';
 import { validatePool, type PoolChecks } from '../../tasks/validate.ts';
 import { mergePatches } from '../../resolver/index.ts';
-import { requireEngine } from '../docker/engine.ts';
+import { engineAt, requireEngine } from '../docker/engine.ts';
 import { poolImage } from '../docker/images.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import { runFeatureTests } from '../evaluation/run-tests.ts';
@@ -17,7 +17,7 @@ import { errorMessage } from '../errors.ts';
 const VALIDATE_RUN = 'pools-validate';
 
 async function dockerChecks(pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
-  const image = await poolImage(pool, { log });
+  const image = await poolImage(engineAt(), pool, { log });
   const base = await baseRepo(image, VALIDATE_RUN);
   const limit = pLimit(4);
   return {

@@ -3,7 +3,8 @@ import type { Setting } from '../../tasks/types.ts';
 import { runBenchmark } from '../run/run-benchmark.ts';
 import { DEFAULT_MAX_STEPS } from '../agents/llm-agent.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
-import { addContainerOptions, addModelOptions, containerLimits, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
+import { addContainerOptions, addEngineOptions, addModelOptions, containerLimits, dockerHosts, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
+import { parseShard } from '../../tasks/plan.ts';
 import { addResolverOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
@@ -52,13 +53,14 @@ export function runCommand(): Command {
     .option('--max-cost <usd>', 'stop starting new tasks once agents have spent this much', positiveNumber)
     .option('--judge', 'judge each Coop task as it finishes (deterministic detectors; LLM judges too with --judge-model)', false)
     .option('--judge-model <spec>', 'model of the LLM judges, as for --models')
-    .option('--concurrency <n>', 'tasks run at the same time', positiveInt, 2)
+    .option('--concurrency <n>', 'tasks run at the same time (over all Docker engines)', positiveInt, 2)
+    .option('--shard <i/n>', "run only this machine's share of the tasks (the i-th of n); combine the shards with merge-runs", parseShard)
     .option('--name <name>', 'run name (default: the models); a run with the same name resumes')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--image <name>', 'use this image for every pool instead of building')
     .option('--force', 'run tasks again even if finished', false)
     .option('--dry-run', 'print the tasks that would run and stop', false);
-  addModelOptions(addResolverOptions(addContainerOptions(command)));
+  addModelOptions(addResolverOptions(addContainerOptions(addEngineOptions(command))));
   return command.action(async (o) => {
     process.exitCode = await runBenchmark({
       name: o.name ?? defaultName(o.models),
@@ -77,6 +79,8 @@ export function runCommand(): Command {
       maxSteps: o.maxSteps,
       maxCost: o.maxCost,
       concurrency: o.concurrency,
+      dockerHosts: dockerHosts(o),
+      shard: o.shard,
       force: o.force,
       dryRun: o.dryRun,
       image: o.image,

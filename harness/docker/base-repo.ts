@@ -1,10 +1,10 @@
-// The base repository of a pool image, copied once to the host: merges and pool validation run
-// real git on the host against it.
+// The base repository of a pool image, copied once to this machine (per image id, so per engine
+// when each engine built its own image): merges and pool validation run real git here against it.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { docker } from './engine.ts';
+import type { PoolImage } from './images.ts';
 import { createContainer, removeContainer, DEFAULT_LIMITS } from './sandbox.ts';
 import { containerLabels } from './containers.ts';
 
@@ -22,23 +22,22 @@ export function cacheRoot(): string {
 
 const pending = new Map<string, Promise<BaseRepo>>();
 
-export function baseRepo(image: string, run: string): Promise<BaseRepo> {
-  let result = pending.get(image);
+export function baseRepo(image: PoolImage, run: string): Promise<BaseRepo> {
+  let result = pending.get(image.id);
   if (!result) {
     result = extractBaseRepo(image, run);
-    pending.set(image, result);
-    result.catch(() => pending.delete(image));
+    pending.set(image.id, result);
+    result.catch(() => pending.delete(image.id));
   }
   return result;
 }
 
-async function extractBaseRepo(image: string, run: string): Promise<BaseRepo> {
-  const imageId = (await docker().getImage(image).inspect()).Id.replace(/^sha256:/, '').slice(0, 16);
-  const dir = join(cacheRoot(), 'repos', imageId);
+async function extractBaseRepo(image: PoolImage, run: string): Promise<BaseRepo> {
+  const dir = join(cacheRoot(), 'repos', image.id.replace(/^sha256:/, '').slice(0, 16));
   if (!existsSync(join(dir, '.git'))) {
     const staging = `${dir}.tmp-${process.pid}-${Date.now()}`;
     mkdirSync(staging, { recursive: true });
-    const container = await createContainer({ image, labels: containerLabels(run, 'extract'), limits: DEFAULT_LIMITS });
+    const container = await createContainer(image.engine, { image: image.id, labels: containerLabels(run, 'extract'), limits: DEFAULT_LIMITS });
     try {
       const archive = await container.getArchive({ path: REPO_PATH });
       // The archive's top folder is `repo/`.

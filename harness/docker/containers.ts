@@ -1,6 +1,7 @@
 // Every container coop-bench creates carries its labels and is tracked until removed, so that
 // an interrupted run can remove its own and `coop-bench clean` can find leftovers of any run.
-import { docker } from './engine.ts';
+import type Docker from 'dockerode';
+import type { Engine } from './engine.ts';
 
 export const LABEL = 'coop-bench';
 export const RUN_LABEL = 'coop-bench.run';
@@ -15,7 +16,8 @@ export function containerLabels(run: string, role: ContainerRole, owner?: { task
   return { [LABEL]: 'true', [RUN_LABEL]: run, [ROLE_LABEL]: role, ...(owner && { [TASK_LABEL]: String(owner.task), [AGENT_LABEL]: owner.agent }) };
 }
 
-const live = new Set<string>();
+/** Containers created and not yet removed, with the client of the engine they live on. */
+const live = new Map<string, Docker>();
 let creating = 0;
 let closed = false;
 
@@ -23,16 +25,16 @@ let closed = false;
  * Runs a container-creating call so that shutdown can wait for it: a container the engine
  * finishes creating after shutdown began is removed at once instead of leaking.
  */
-export async function trackCreation<T extends { id: string; remove(o: object): Promise<unknown> }>(create: () => Promise<T>): Promise<T> {
+export async function trackCreation<T extends { id: string; remove(o: object): Promise<unknown> }>(engine: Engine, create: (docker: Docker) => Promise<T>): Promise<T> {
   if (closed) throw new Error('coop-bench is shutting down');
   creating++;
   try {
-    const container = await create();
+    const container = await create(engine.docker);
     if (closed) {
       await container.remove({ force: true, v: true }).catch(() => undefined);
       throw new Error('coop-bench is shutting down');
     }
-    live.add(container.id);
+    live.set(container.id, engine.docker);
     return container;
   } finally {
     creating--;
@@ -52,9 +54,9 @@ export async function removeTrackedContainers(): Promise<number> {
   for (let waited = 0; creating > 0 && waited < 15_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
   const ids = [...live];
   await Promise.all(
-    ids.map(async (id) => {
+    ids.map(async ([id, docker]) => {
       try {
-        await docker().getContainer(id).remove({ force: true, v: true });
+        await docker.getContainer(id).remove({ force: true, v: true });
       } catch {
         // Gone already, or the engine went away: `coop-bench clean` is the fallback.
       }
@@ -64,10 +66,15 @@ export async function removeTrackedContainers(): Promise<number> {
   return ids.length;
 }
 
-/** Removes leftovers by label; `run` narrows to one run. Returns how many were removed. */
-export async function removeLabelledContainers(run?: string): Promise<number> {
+/** Removes leftovers by label on every given engine; `run` narrows to one run. Returns how many were removed. */
+export async function removeLabelledContainers(engines: Engine[], run?: string): Promise<number> {
   const label = run ? [`${RUN_LABEL}=${run}`] : [LABEL];
-  const containers = await docker().listContainers({ all: true, filters: { label } });
-  await Promise.all(containers.map((c) => docker().getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
-  return containers.length;
+  const removed = await Promise.all(
+    engines.map(async ({ docker }) => {
+      const containers = await docker.listContainers({ all: true, filters: { label } });
+      await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
+      return containers.length;
+    }),
+  );
+  return removed.reduce((sum, n) => sum + n, 0);
 }

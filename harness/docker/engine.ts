@@ -1,29 +1,79 @@
-// Connection to the Docker engine, the one-line answer when there is none, and how to tell the
-// engine's errors (infrastructure) from everything else.
+// Connections to Docker engines: the local one (DOCKER_HOST or the default socket) and, for runs
+// spread over several machines, any engine named by a unix://, tcp:// or ssh:// address. Also the
+// one-line answer when no engine answers, and how to tell the engine's errors (infrastructure)
+// from everything else.
 import Docker from 'dockerode';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { UserError, errorMessage } from '../errors.ts';
 
 const SETUP = '`bash scripts/setup-docker.sh` (as root: installs docker.io, starts dockerd, seeds debian:bookworm-slim)';
 
-let shared: Docker | undefined;
-
-/** The engine named by DOCKER_HOST, or the local socket. */
-export function docker(): Docker {
-  shared ??= new Docker();
-  return shared;
+/** One Docker engine: the address the user gave (how results name it) and its client. */
+export interface Engine {
+  readonly host: string;
+  readonly docker: Docker;
 }
 
 export function engineAddress(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
+  return env.DOCKER_HOST || 'unix:///var/run/docker.sock';
+}
+
+/** The engine of DOCKER_HOST, or of the local socket: what one-machine runs use. */
+export const LOCAL_HOST = engineAddress();
+
+/**
+ * dockerode options for an address as the docker CLI accepts it. tcp:// uses TLS when
+ * DOCKER_TLS_VERIFY=1 or the port is 2376 (certificates from DOCKER_CERT_PATH, as the CLI does);
+ * ssh:// runs `docker system dial-stdio` on the remote machine through the SSH agent.
+ */
+export function dockerOptions(host: string): Docker.DockerOptions {
+  if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) };
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    throw new UserError(`Docker host "${host}" is not an address: use unix:///path/to/docker.sock, tcp://host:2375, tcp://host:2376 (TLS) or ssh://user@host`);
+  }
+  if (url.protocol === 'ssh:') {
+    return { protocol: 'ssh', host: url.hostname, port: url.port || 22, username: decodeURIComponent(url.username) || undefined, sshOptions: { agent: process.env.SSH_AUTH_SOCK } };
+  }
+  if (url.protocol !== 'tcp:' && url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UserError(`Docker host "${host}": unsupported scheme ${url.protocol} (use unix://, tcp:// or ssh://)`);
+  }
+  const tls = url.protocol === 'https:' || process.env.DOCKER_TLS_VERIFY === '1' || url.port === '2376';
+  const certs = process.env.DOCKER_CERT_PATH;
+  return {
+    protocol: tls ? 'https' : 'http',
+    host: url.hostname,
+    port: url.port || (tls ? 2376 : 2375),
+    ...(tls && certs ? { ca: readFileSync(join(certs, 'ca.pem')), cert: readFileSync(join(certs, 'cert.pem')), key: readFileSync(join(certs, 'key.pem')) } : {}),
+  };
+}
+
+const engines = new Map<string, Engine>();
+
+/** The engine at `host` (one client per address for the whole process). */
+export function engineAt(host: string = LOCAL_HOST): Engine {
+  let engine = engines.get(host);
+  if (!engine) {
+    // The local engine keeps dockerode's own reading of DOCKER_HOST and its certificates.
+    const docker = host === LOCAL_HOST ? new Docker() : new Docker(dockerOptions(host));
+    engines.set(host, (engine = { host, docker }));
+  }
+  return engine;
+}
+
+/** The engines of a run: the given addresses (duplicates dropped), or the local engine. */
+export function enginesAt(hosts: readonly string[] = []): Engine[] {
+  return hosts.length === 0 ? [engineAt()] : [...new Set(hosts)].map((host) => engineAt(host));
 }
 
 function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
   return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
 }
 
-/** One line: where no engine answered, why, and exactly what to do about it. */
+/** One line: where the local engine did not answer, why, and exactly what to do about it. */
 export function diagnoseEngine(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
   const code = (error as { code?: string }).code;
   const problem = `no Docker engine reachable at ${engineAddress(env)} (${errorMessage(error).split('\n')[0]})`;
@@ -37,13 +87,14 @@ export function diagnoseEngine(error: unknown, env: NodeJS.ProcessEnv = process.
   return `${problem}: dockerd is installed but not running: run ${SETUP}, or start dockerd yourself`;
 }
 
-/** Fails with a UserError saying how to get an engine when none answers. */
-export async function requireEngine(engine: Docker = docker()): Promise<Docker> {
+/** Fails with a UserError saying how to get an engine when one does not answer. */
+export async function requireEngine(engine: Engine = engineAt()): Promise<Engine> {
   try {
-    await engine.ping();
+    await engine.docker.ping();
     return engine;
   } catch (error) {
-    throw new UserError(diagnoseEngine(error));
+    if (engine.host === LOCAL_HOST) throw new UserError(diagnoseEngine(error));
+    throw new UserError(`no Docker engine reachable at ${engine.host} (${errorMessage(error).split('\n')[0]}): check the address, that dockerd listens there and that this machine may reach it`);
   }
 }
 
@@ -67,4 +118,15 @@ export function isEngineError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const { statusCode, code, syscall } = error as Error & { statusCode?: number; code?: string; syscall?: string };
   return statusCode !== undefined || (syscall === 'connect' && LOST_CONNECTION.has(code ?? '')) || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** Addresses from a hosts file: one per line; blank lines and `#` comments are skipped. */
+export function readHostsFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read the hosts file ${path}: ${errorMessage(error)}`);
+  }
+  return text.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
 }

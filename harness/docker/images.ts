@@ -1,11 +1,12 @@
-// Pool images: a given --image, the CooperBench-published name if present locally, or a build of
-// the pool's Dockerfile tagged by the content hash of its folder (so an unchanged pool is never rebuilt).
+// Pool images: a given --image, the CooperBench-published name if present on the engine, or a build
+// of the pool's Dockerfile tagged by the content hash of its folder (so an unchanged pool is never
+// rebuilt). Each engine of a run has its own images: a pool is built on an engine at its first task there.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Pool } from '../../tasks/types.ts';
 import { poolKey } from '../../tasks/types.ts';
-import { docker } from './engine.ts';
+import type { Engine } from './engine.ts';
 import { UserError, boundText } from '../errors.ts';
 
 /** A pool whose image can neither be found nor built (e.g. dataset samples without a Dockerfile). */
@@ -33,23 +34,30 @@ export function builtImageName(pool: Pool): string {
   return `coop-bench/${pool.repo.toLowerCase().replace(/[^a-z0-9_.-]/g, '-')}:task${pool.taskId}-${contextHash(pool.dir)}`;
 }
 
-export async function imageExists(name: string): Promise<boolean> {
+/** A pool's image on one engine: its name, and its id (what containers are created from). */
+export interface PoolImage {
+  engine: Engine;
+  name: string;
+  id: string;
+}
+
+/** The image's id, or undefined when the engine has no image of that name. */
+export async function imageId(engine: Engine, name: string): Promise<string | undefined> {
   try {
-    await docker().getImage(name).inspect();
-    return true;
+    return (await engine.docker.getImage(name).inspect()).Id;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-async function build(pool: Pool, tag: string, log: (line: string) => void): Promise<void> {
+async function build(engine: Engine, pool: Pool, tag: string, log: (line: string) => void): Promise<void> {
   const context = pool.dir;
   const src = filesUnder(context).map((p) => relative(context, p));
-  log(`building image ${tag} for ${poolKey(pool)} (first use of this pool version)`);
-  const stream = await docker().buildImage({ context, src }, { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true });
+  log(`building image ${tag} for ${poolKey(pool)} on ${engine.host} (first use of this pool version there)`);
+  const stream = await engine.docker.buildImage({ context, src }, { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
-    docker().modem.followProgress(
+    engine.docker.modem.followProgress(
       stream,
       (error: Error | null, events: { error?: string; errorDetail?: { message?: string } }[]) => {
         const failure = error?.message ?? events.find((e) => e.error)?.error;
@@ -63,14 +71,14 @@ async function build(pool: Pool, tag: string, log: (line: string) => void): Prom
   });
 }
 
-const pending = new Map<string, Promise<string>>();
+const pending = new Map<string, Promise<PoolImage>>();
 
-/** The image to run a pool with, building it once if needed. */
-export function poolImage(pool: Pool, options: { image?: string; log?: (line: string) => void } = {}): Promise<string> {
-  const key = `${pool.dir}|${options.image ?? ''}`;
+/** The image to run a pool with on an engine, building it there once if needed. */
+export function poolImage(engine: Engine, pool: Pool, options: { image?: string; log?: (line: string) => void } = {}): Promise<PoolImage> {
+  const key = `${engine.host}|${pool.dir}|${options.image ?? ''}`;
   let result = pending.get(key);
   if (!result) {
-    result = resolvePoolImage(pool, options.image, options.log ?? (() => undefined));
+    result = resolvePoolImage(engine, pool, options.image, options.log ?? (() => undefined));
     pending.set(key, result);
     result.catch(() => pending.delete(key));
   }
@@ -78,20 +86,30 @@ export function poolImage(pool: Pool, options: { image?: string; log?: (line: st
 }
 
 /** --image: the user's own image, which must be present (there is nothing to build it from). */
-export async function requireImage(image: string): Promise<string> {
-  if (await imageExists(image)) return image;
-  throw new UserError(`image ${image} (given with --image) is not present in the Docker engine: docker pull or build it first`);
+export async function requireImage(engine: Engine, image: string): Promise<PoolImage> {
+  const id = await imageId(engine, image);
+  if (id) return { engine, name: image, id };
+  throw new UserError(`image ${image} (given with --image) is not present in the Docker engine at ${engine.host}: docker pull or build it there first`);
 }
 
-async function resolvePoolImage(pool: Pool, image: string | undefined, log: (line: string) => void): Promise<string> {
-  if (image) return requireImage(image);
-  if (await imageExists(pool.publishedImage)) return pool.publishedImage;
+async function resolvePoolImage(engine: Engine, pool: Pool, image: string | undefined, log: (line: string) => void): Promise<PoolImage> {
+  const found = async (name: string) => {
+    const id = await imageId(engine, name);
+    return id ? { engine, name, id } : undefined;
+  };
+  if (image) return requireImage(engine, image);
+  const published = await found(pool.publishedImage);
+  if (published) return published;
   if (!pool.dockerfilePath) {
     throw new CannotBuildError(
-      `cannot build ${poolKey(pool)}: ${pool.dir} has no Dockerfile and image ${pool.publishedImage} is not present locally (docker pull it, or pass --image <name>)`,
+      `cannot build ${poolKey(pool)}: ${pool.dir} has no Dockerfile and image ${pool.publishedImage} is not present on ${engine.host} (docker pull it, or pass --image <name>)`,
     );
   }
   const tag = builtImageName(pool);
-  if (!(await imageExists(tag))) await build(pool, tag, log);
-  return tag;
+  const built = await found(tag);
+  if (built) return built;
+  await build(engine, pool, tag, log);
+  const id = await imageId(engine, tag);
+  if (!id) throw new Error(`image ${tag} was built but ${engine.host} does not list it`);
+  return { engine, name: tag, id };
 }

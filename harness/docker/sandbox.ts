@@ -1,9 +1,9 @@
 // The sandbox agents and the harness work through (after Inspect AI's: exec, read_file, write_file),
 // backed by one Docker container.
 import type Docker from 'dockerode';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
-import { ContainerStoppedError, docker, isEngineError } from './engine.ts';
+import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
 import { BoundedSink } from './output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
 
@@ -52,6 +52,8 @@ export interface ContainerSpec {
   cmd?: string[];
   binds?: string[];
   env?: string[];
+  /** Keep stdin open until the first attached client closes it (input given after start). */
+  stdinOnce?: boolean;
 }
 
 const IDLE = ['tail', '-f', '/dev/null'];
@@ -67,14 +69,15 @@ export const DEFAULT_EXEC_TIMEOUT_MS = 300_000;
 const BOUNDED_RUN = 'timeout -s KILL "$0" "$@" & pid=$!; wait "$pid"; status=$?; n=0; '
   + 'while [ "$n" -lt 100 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; exit "$status"';
 
-export async function createContainer(spec: ContainerSpec, engine: Docker = docker()): Promise<Docker.Container> {
-  return trackCreation(() => engine.createContainer({
+export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
+  return trackCreation(engine, (docker) => docker.createContainer({
     Image: spec.image,
     Entrypoint: spec.entrypoint ?? IDLE,
     Cmd: spec.cmd ?? [],
     Labels: spec.labels,
     Env: spec.env,
     WorkingDir: '/workspace/repo',
+    ...(spec.stdinOnce ? { OpenStdin: true, StdinOnce: true, AttachStdin: true } : {}),
     HostConfig: {
       NetworkMode: spec.network ?? 'none',
       Memory: spec.limits.memoryBytes,
@@ -120,8 +123,8 @@ export class DockerSandbox implements Sandbox {
     return this.container.id;
   }
 
-  static async start(spec: ContainerSpec): Promise<DockerSandbox> {
-    const container = await createContainer(spec);
+  static async start(engine: Engine, spec: ContainerSpec): Promise<DockerSandbox> {
+    const container = await createContainer(engine, spec);
     try {
       await container.start();
     } catch (error) {
@@ -243,9 +246,12 @@ export class DockerSandbox implements Sandbox {
   }
 }
 
-/** Collects a container's output (bounded) from before it starts until it exits. */
-export async function attachOutput(container: Docker.Container, maxBytes: number): Promise<{ sink: BoundedSink; done: Promise<void> }> {
-  const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+/**
+ * Attaches to a container before it starts: its output (both streams, bounded) until it exits, and
+ * its stdin (for a container created with `stdinOnce`; ending it gives the process end of file).
+ */
+export async function attachStreams(container: Docker.Container, maxBytes: number): Promise<{ sink: BoundedSink; stdin: Writable; done: Promise<void> }> {
+  const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as NodeJS.ReadWriteStream & Writable;
   const sink = new BoundedSink(maxBytes);
   const both = new PassThrough();
   container.modem.demuxStream(stream, both, both);
@@ -255,5 +261,5 @@ export async function attachOutput(container: Docker.Container, maxBytes: number
     stream.on('close', resolve);
     stream.on('error', () => resolve());
   });
-  return { sink, done };
+  return { sink, stdin: stream, done };
 }

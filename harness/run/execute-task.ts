@@ -7,8 +7,9 @@ import type { Agent, AgentOutcome } from '../agents/types.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { DockerSandbox } from '../docker/sandbox.ts';
 import { containerLabels } from '../docker/containers.ts';
-import { ContainerStoppedError, isEngineError } from '../docker/engine.ts';
-import { poolImage } from '../docker/images.ts';
+import { ContainerStoppedError, isEngineError, type Engine } from '../docker/engine.ts';
+import { poolImage, type PoolImage } from '../docker/images.ts';
+import type { TestCache } from '../evaluation/test-cache.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import { Trajectory } from '../agents/trajectory.ts';
 import type { MessageBus } from '../messaging/bus.ts';
@@ -22,6 +23,8 @@ export interface TaskEnvironment {
   runName: string;
   /** The task's row in the run store: the message bus is keyed by it. */
   taskId: number;
+  /** The Docker engine all of the task's containers run on. */
+  engine: Engine;
   /** --image: run every pool with this image instead of building. */
   image?: string;
   limits: ContainerLimits;
@@ -34,6 +37,7 @@ export interface TaskEnvironment {
   /** --git: agents can fetch each other's published branches. */
   git: boolean;
   merge: MergeStageOptions;
+  testCache?: TestCache;
 }
 
 interface Assignment {
@@ -49,11 +53,11 @@ export function assignments(task: TaskSpec): Assignment[] {
   return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
 }
 
-async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: string, env: TaskEnvironment, signal: AbortSignal, remotes?: TeamRemotes): Promise<AgentResult> {
+async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: PoolImage, env: TaskEnvironment, signal: AbortSignal, remotes?: TeamRemotes): Promise<AgentResult> {
   const { agentId } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
   const labels = containerLabels(env.runName, 'agent', { task: env.taskId, agent: agentId });
-  const sandbox = await DockerSandbox.start({ image, labels, limits: env.limits, binds: remotes?.bindsFor(agentId) });
+  const sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels, limits: env.limits, binds: remotes?.bindsFor(agentId) });
   try {
     const base = await snapshotBase(sandbox);
     await remotes?.configure(sandbox, team);
@@ -128,7 +132,7 @@ async function runTeam<T>(run: (signal: AbortSignal) => Promise<T>[], parent: Ab
 }
 
 export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
-  const image = await poolImage(task.pool, { image: env.image, log: env.log });
+  const image = await poolImage(env.engine, task.pool, { image: env.image, log: env.log });
   const base = await baseRepo(image, env.runName);
   const team = assignments(task);
   const ids = team.map((a) => a.agentId);
@@ -143,8 +147,8 @@ export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise
     features: team.flatMap((a) => a.features),
     patches: agents.map((a) => a.patch),
     base,
-    tests: { image, run: env.runName, limits: env.limits, timeoutMs: env.testTimeoutMs },
+    tests: { image, run: env.runName, limits: env.limits, timeoutMs: env.testTimeoutMs, cache: env.testCache },
     merge: env.merge,
   });
-  return { ...evaluation, image, baseRev: base.rev, agents };
+  return { ...evaluation, image: image.name, dockerHost: env.engine.host, baseRev: base.rev, agents };
 }

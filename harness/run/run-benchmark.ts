@@ -1,18 +1,21 @@
 // `coop-bench run`: plan the tasks, skip the finished ones, run the rest N at a time, store each
 // result as it finishes, and stop cleanly on SIGINT/SIGTERM.
 import pLimit from 'p-limit';
+import { createHash } from 'node:crypto';
 import type { Setting, TaskSpec } from '../../tasks/types.ts';
-import { featureDirName, poolKey, teamName } from '../../tasks/types.ts';
+import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts';
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
-import { planTasks, subsetPoolsMissing } from '../../tasks/plan.ts';
+import { planTasks, selectShard, subsetPoolsMissing, type Shard } from '../../tasks/plan.ts';
 import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
 import type { ModelOptions } from '../models/index.ts';
-import { requireEngine } from '../docker/engine.ts';
+import { enginesAt, requireEngine, type Engine } from '../docker/engine.ts';
 import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
 import { requireImage } from '../docker/images.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
+import { storeTestCache } from '../store/test-cache.ts';
+import { EngineScheduler } from './engine-scheduler.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
@@ -41,6 +44,10 @@ export interface RunOptions {
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
   maxCost?: number;
   concurrency: number;
+  /** Docker engines to spread the tasks over (empty: the local engine). */
+  dockerHosts: string[];
+  /** This machine's share of the plan, when several machines run it. */
+  shard?: Shard;
   force: boolean;
   dryRun: boolean;
   image?: string;
@@ -83,6 +90,14 @@ export function planRun(options: RunOptions): TaskSpec[] {
   });
 }
 
+/**
+ * What identifies a plan whatever machine made it: its size and a hash of its task keys in order.
+ * Stored with the run's options, so that merge-runs only combines shards of one plan.
+ */
+export function planIdentity(plan: TaskSpec[]): { tasks: number; hash: string } {
+  return { tasks: plan.length, hash: createHash('sha256').update(plan.map(taskKey).join('\n')).digest('hex') };
+}
+
 export function describeTask(task: TaskSpec): string {
   const setting = task.variant ? `${task.setting}-${task.variant}` : task.setting;
   return `${setting} ${teamName(task.models)} ${poolKey(task.pool)} ${featureDirName(task.features)}`;
@@ -92,22 +107,25 @@ export function describeTask(task: TaskSpec): string {
 export async function runBenchmark(options: RunOptions): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   checkAgentSpecs(options.models, options.modelOptions);
-  const tasks = planRun(options);
+  const plan = planRun(options);
+  const tasks = selectShard(plan, options.shard);
   if (tasks.length === 0) {
     process.stderr.write('nothing to run: no task matches the given pools, features and subset\n');
     return 1;
   }
   if (options.dryRun) {
     for (const task of tasks) process.stdout.write(`${describeTask(task)}\n`);
-    process.stdout.write(`${tasks.length} tasks\n`);
+    process.stdout.write(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
     return 0;
   }
-  await requireEngine();
-  if (options.image) await requireImage(options.image);
+  const engines = await Promise.all(enginesAt(options.dockerHosts).map((engine) => requireEngine(engine)));
+  if (options.image) await Promise.all(engines.map((engine) => requireImage(engine, options.image!)));
+  const scheduler = new EngineScheduler(engines);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, log);
-  store.startRun(options);
+  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, engines, log);
+  const testCache = storeTestCache(store);
+  store.startRun({ ...options, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
@@ -133,7 +151,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     const interrupted = [...running.keys()];
     progress.log(`${signal}: stopping; removing containers...`);
     await removeTrackedContainers();
-    await removeLabelledContainers(options.name).catch(() => 0);
+    await removeLabelledContainers(engines, options.name).catch(() => 0);
     for (const id of interrupted) store.markError(id, `interrupted by ${signal}`, 'interrupted');
     store.setRunStatus('interrupted');
     progress.stop();
@@ -157,10 +175,12 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     counts.running++;
     progress.update(counts);
     const started = Date.now();
+    const engine = scheduler.acquire();
     try {
       const result = await executeTask(task, {
         runName: options.name,
         taskId: id,
+        engine,
         image: options.image,
         limits: options.limits,
         testTimeoutMs: options.testTimeoutMs,
@@ -179,6 +199,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
         merge: options.merge,
+        testCache,
       });
       if (controller.signal.aborted) return;
       writeTaskFiles(taskLogDir(store.dir, task), task, result, bus.conversation(id));
@@ -186,7 +207,8 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       counts.done++;
       if (result.bothPassed) counts.passed++;
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
-      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${verdicts}; merge ${result.merge.status}) ${Math.round((Date.now() - started) / 1000)}s`);
+      const where = engines.length > 1 ? ` on ${engine.host}` : '';
+      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${verdicts}; merge ${result.merge.status}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
       store.markError(id, errorMessage(error));
@@ -195,6 +217,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`);
       return;
     } finally {
+      scheduler.release(engine);
       running.delete(id);
       counts.running--;
       progress.update(counts);
@@ -224,9 +247,9 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
  * The run's last process died mid-run (kill -9, a crash, a power cut): its unfinished tasks will run
  * again, and the containers it left are removed first (we hold the run's lock: none is in use).
  */
-async function removeLeftovers(store: RunStore, name: string, log: (line: string) => void): Promise<void> {
+async function removeLeftovers(store: RunStore, name: string, engines: Engine[], log: (line: string) => void): Promise<void> {
   const stale = store.markStaleRunningInterrupted();
-  const removed = await removeLabelledContainers(name);
+  const removed = await removeLabelledContainers(engines, name);
   log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover container(s) removed` : ''}`);
 }
 

@@ -40,6 +40,8 @@ export interface EvaluationResult {
 
 export interface TaskResult extends EvaluationResult {
   image: string;
+  /** The Docker engine the task's containers ran on. */
+  dockerHost: string;
   baseRev: string;
   agents: AgentResult[];
 }

@@ -25,6 +25,7 @@ export interface TaskRow {
   pool_dir: string;
   image: string | null;
   base_rev: string | null;
+  docker_host: string | null;
   status: TaskStatus;
   error: string | null;
   both_passed: number | null;
@@ -191,8 +192,8 @@ export class RunStore {
       }
       this.saveEvaluation(id, result);
       this.db
-        .prepare(`UPDATE tasks SET status = 'done', error = NULL, image = ?, base_rev = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
-        .run(result.image, result.baseRev, result.bothPassed ? 1 : 0, now(), id);
+        .prepare(`UPDATE tasks SET status = 'done', error = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
+        .run(result.image, result.baseRev, result.dockerHost, result.bothPassed ? 1 : 0, now(), id);
     });
     write();
   }
@@ -232,8 +233,8 @@ export class RunStore {
           );
       }
       const insertEval = this.db.prepare(
-        `INSERT INTO evaluations (task, feature, passed, exit_code, timed_out, framework, tests_passed, tests_failed, cause, output, duration_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO evaluations (task, feature, passed, exit_code, timed_out, framework, tests_passed, tests_failed, cause, output, duration_ms, cached)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const e of result.evaluations) {
         insertEval.run(
@@ -248,6 +249,7 @@ export class RunStore {
           e.cause ?? null,
           boundText(e.output, MAX_STORED_OUTPUT),
           e.durationMs,
+          e.cached ? 1 : 0,
         );
       }
       this.db.prepare('UPDATE tasks SET both_passed = ? WHERE id = ?').run(result.bothPassed ? 1 : 0, id);
@@ -268,6 +270,11 @@ export class RunStore {
   /** USD spent on model calls by the agents of this run, across attempts kept in the store. */
   agentCostUsd(): number {
     return (this.db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM model_calls').get() as { cost: number }).cost;
+  }
+
+  /** The merged patch of the task's latest evaluation, if it has one. */
+  mergedPatch(taskId: number): string | undefined {
+    return (this.db.prepare('SELECT patch FROM merges WHERE task = ?').get(taskId) as { patch: string } | undefined)?.patch;
   }
 
   tasks(): TaskRow[] {

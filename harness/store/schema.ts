@@ -175,4 +175,20 @@ export const migrations: string[] = [
   ALTER TABLE merges ADD COLUMN llm_model TEXT;
   ALTER TABLE merges ADD COLUMN llm_regions TEXT;
   `,
+  // Runs over several Docker engines: the engine each task ran on. Test results cached by their
+  // inputs (image id, tests patch, code under test, limits) so that evaluating the same code again
+  // runs no container; evaluations say when their result came from that cache.
+  `
+  ALTER TABLE tasks ADD COLUMN docker_host TEXT;
+  ALTER TABLE evaluations ADD COLUMN cached INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE test_cache (
+    image_id TEXT NOT NULL,
+    tests_hash TEXT NOT NULL,
+    patch_hash TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    result TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (image_id, tests_hash, patch_hash, settings)
+  );
+  `,
 ];

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import Database from 'better-sqlite3';
 import { PROJECT_ROOT } from '../../harness/paths.ts';
 
 export const CLI = join(PROJECT_ROOT, 'bin', 'coop-bench.js');
@@ -21,4 +22,14 @@ export function tempDir(prefix: string): string {
 /** Containers of one run (any state). */
 export async function containersOf(run: string): Promise<Docker.ContainerInfo[]> {
   return new Docker().listContainers({ all: true, filters: { label: [`coop-bench.run=${run}`] } });
+}
+
+/** Rows of a query on a run's run.db, opened read-only as a user inspecting results would. */
+export function queryRun<T>(runsDir: string, run: string, sql: string): T[] {
+  const db = new Database(join(runsDir, run, 'run.db'), { readonly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
 }

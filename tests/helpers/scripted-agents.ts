@@ -35,34 +35,52 @@ export function transcript(request: RecordedRequest): string {
   return (request.body.messages as { content: unknown }[]).map((m) => textOf(m.content)).join('\n');
 }
 
+/** Pacing for throughput benchmarks: every agent makes exactly `steps` model calls, each answered after `delayMs`. */
+export interface Pace {
+  steps: number;
+  delayMs: number;
+}
+
 /** The agent's id (`agent1`...) as its prompt states it. */
 export function agentIdOf(prompt: string): string | undefined {
   return /You are (agent\d+)/.exec(prompt)?.[1];
 }
 
-/** Writes the gold patch of the agent's feature (Solo: the combined patch) with the editor, applies it with bash. */
-export function implement(pool: Pool, prompt: string): Action[] {
+/** The gold patch of the agent's feature (Solo: the combined patch). */
+function goldPatch(pool: Pool, prompt: string): string {
   const features = pool.features.filter((f) => prompt.includes(f.description.trim()));
-  const patchPath = features.length === 1 ? features[0].patchPath : pool.combinedPatchPath!;
+  return readFileSync(features.length === 1 ? features[0].patchPath : pool.combinedPatchPath!, 'utf8');
+}
+
+/** Writes the gold patch of the agent's feature with the editor, applies it with bash. */
+export function implement(pool: Pool, prompt: string): Action[] {
   return [
-    { name: 'str_replace_based_edit_tool', input: { command: 'create', path: '/tmp/work.patch', file_text: readFileSync(patchPath, 'utf8') } },
+    { name: 'str_replace_based_edit_tool', input: { command: 'create', path: '/tmp/work.patch', file_text: goldPatch(pool, prompt) } },
     { name: 'bash', input: { command: 'git apply /tmp/work.patch && rm /tmp/work.patch && git status --short' } },
   ];
 }
 
-/** A competent agent: announces its plan to its partner, implements, reports and finishes. */
-export function competentScript(pool: Pool, prompt: string): Action[] {
+/** What an agent does while it reads the code before changing it: cheap commands, as real agents run. */
+function readingSteps(patch: string, count: number): Action[] {
+  const file = /^\+\+\+ b\/(.+)$/m.exec(patch)?.[1] ?? 'README.md';
+  const commands = ['ls -la', 'git status --short', `cat ${file}`, 'grep -rn "function\\|def " --include=*.js --include=*.py . | head -40', `sed -n '1,60p' ${file}`, 'git log --oneline -3', 'wc -l $(git ls-files) | tail -1'];
+  return Array.from({ length: count }, (_, i) => ({ name: 'bash', input: { command: commands[i % commands.length] } }));
+}
+
+/** A competent agent: announces its plan to its partner, implements, reports and finishes; padded with reading steps to `steps` actions. */
+export function competentScript(pool: Pool, prompt: string, steps = 0): Action[] {
   const agentId = agentIdOf(prompt);
   const features = pool.features.filter((f) => prompt.includes(f.description.trim()));
   const partner = /in parallel with another agent \((agent\d+)\)/.exec(prompt)?.[1];
   const canTalk = partner !== undefined && prompt.includes('send_message');
   const title = features.map((f) => /# Title: (.*)/.exec(f.description)?.[1] ?? `feature ${f.id}`).join(' + ');
-  return [
+  const work: Action[] = [
     ...(canTalk ? [{ name: 'send_message', input: { to: partner, message: `${agentId} here: I will implement "${title}" in src/.` } }] : []),
     ...implement(pool, prompt),
     ...(canTalk ? [{ name: 'send_message', input: { to: partner, message: `${agentId} status: "${title}" is implemented.` } }] : []),
     { name: 'finish', input: { summary: `implemented ${title}` } },
   ];
+  return [...readingSteps(goldPatch(pool, prompt), Math.max(0, steps - work.length)), ...work];
 }
 
 /** The reply that makes the agent take `action`, in either server's format. */
@@ -79,9 +97,10 @@ export function nextAction(actions: Action[], request: RecordedRequest): Action 
 }
 
 /** A handler for either fake server: answers each request with the agent's next scripted action. */
-export function scriptedAgents(pool: Pool, protocol: Protocol, log?: (request: RecordedRequest) => void) {
+export function scriptedAgents(pool: Pool, protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace) {
   return (request: RecordedRequest): FakeReply => {
     log?.(request);
-    return actionReply(protocol, nextAction(competentScript(pool, taskPrompt(request)), request));
+    const reply = actionReply(protocol, nextAction(competentScript(pool, taskPrompt(request), pace?.steps), request));
+    return { ...reply, delayMs: pace?.delayMs };
   };
 }

@@ -76,7 +76,7 @@ const cases: BadInput[] = (() => {
     { what: 'a runs folder that cannot be written', args: ['run', '--models', 'oracle', '--pool', 'argkit', '--features', '1,2', '--name', 'w1', '--runs-dir', join(notADir, 'runs')], problem: /cannot create .*a-file\/runs\/w1: ENOTDIR/, fix: /choose a writable --runs-dir/ },
     { what: 'a report that cannot be written', args: ['report', '--name', 'empty', '--runs-dir', runs, '--out', join(notADir, 'report.html')], problem: /cannot write .*a-file\/report\.html: ENOTDIR/, fix: /choose another --out/ },
     { what: 'a run store that is not a database', args: run('corrupt', '--pool', 'argkit', '--features', '1,2'), problem: /runs\/corrupt\/run\.db is not a readable run store \(file is not a database\)/, fix: /move it away to start the run afresh, or choose another --name/ },
-    { what: 'an --image the engine does not have', args: run('i1', '--pool', 'argkit', '--features', '1,2', '--image', 'coop-bench/no-such-image:1'), problem: /image coop-bench\/no-such-image:1 \(given with --image\) is not present in the Docker engine/, fix: /docker pull or build it first/ },
+    { what: 'an --image the engine does not have', args: run('i1', '--pool', 'argkit', '--features', '1,2', '--image', 'coop-bench/no-such-image:1'), problem: /image coop-bench\/no-such-image:1 \(given with --image\) is not present in the Docker engine/, fix: /docker pull or build it there first/ },
     { what: 'no Docker engine', args: run('d1', '--pool', 'argkit', '--features', '1,2'), env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' }, problem: /no Docker engine reachable at unix:\/\/\/nonexistent\/docker\.sock/, fix: /bash scripts\/setup-docker\.sh/ },
   ];
   return all;

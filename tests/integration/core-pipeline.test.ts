@@ -139,7 +139,7 @@ describe('reference samples', () => {
     const dataset = join(import.meta.dirname, '../fixtures/cooperbench-dataset');
     const result = await coopBench(['run', '--models', 'oracle', '--pools', dataset, '--pool', 'go_chi', '--features', '1,2', '--setting', 'coop', '--name', 'reference', '--runs-dir', runs]);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/error\s+coop oracle go_chi_task\/task26 f1_f2: cannot build go_chi_task\/task26: .* has no Dockerfile and image akhatua\/cooperbench-go-chi:task26 is not present locally/);
+    expect(result.stderr).toMatch(/error\s+coop oracle go_chi_task\/task26 f1_f2: cannot build go_chi_task\/task26: .* has no Dockerfile and image akhatua\/cooperbench-go-chi:task26 is not present on unix:\/\/\/var\/run\/docker.sock \(docker pull it/);
   });
 
   it('lists the reference samples and their pairs', async () => {

@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPool } from '../../tasks/pools.ts';
-import { poolImage } from '../../harness/docker/images.ts';
+import { poolImage, type PoolImage } from '../../harness/docker/images.ts';
+import { engineAt } from '../../harness/docker/engine.ts';
 import { baseRepo, type BaseRepo } from '../../harness/docker/base-repo.ts';
 import { DEFAULT_LIMITS } from '../../harness/docker/sandbox.ts';
 import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
@@ -15,11 +16,11 @@ import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '..
 
 const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
 const gold = (id: number) => readFileSync(pool.features[id - 1].patchPath, 'utf8');
-let image: string;
+let image: PoolImage;
 let base: BaseRepo;
 
 beforeAll(async () => {
-  image = await poolImage(pool);
+  image = await poolImage(engineAt(), pool);
   base = await baseRepo(image, 'evaluation-test');
 });
 

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireEngine } from '../../harness/docker/engine.ts';
+import { engineAt, requireEngine } from '../../harness/docker/engine.ts';
 import { poolImage } from '../../harness/docker/images.ts';
 import { DEFAULT_LIMITS, DockerSandbox } from '../../harness/docker/sandbox.ts';
 import { containerLabels } from '../../harness/docker/containers.ts';
@@ -45,7 +45,7 @@ describe.each([
 ])('an agent CLI in a $pool container (no network, $runtime)', ({ pool: poolPath, runtime }) => {
   it('sees its partner\'s messages and answers them through MCP', async () => {
     const pool = loadPool(join(SHIPPED_POOLS, poolPath));
-    const image = await poolImage(pool, { log: (line) => console.log(line) });
+    const image = await poolImage(engineAt(), pool, { log: (line) => console.log(line) });
     const taskId = store.ensureTask({ pool, features: [1, 2], setting: 'coop', models: ['external', 'noop'], variant: '' }).id;
     const agent2 = bus.mailbox(taskId, 'agent2', ['agent1']);
 
@@ -54,7 +54,7 @@ describe.each([
     let client: Client | undefined;
     try {
       endpoint = await startMcpEndpoint({ bus, taskId, agentId: 'agent1', partners: ['agent2'] });
-      sandbox = await DockerSandbox.start({ image, labels: containerLabels(RUN, 'agent'), limits: DEFAULT_LIMITS, network: 'none', binds: [endpoint.bind] });
+      sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(RUN, 'agent'), limits: DEFAULT_LIMITS, network: 'none', binds: [endpoint.bind] });
 
       // Really without network: only the loopback interface, and the engine agrees.
       expect((await sandbox.container.inspect()).HostConfig.NetworkMode).toBe('none');

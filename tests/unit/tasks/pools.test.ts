@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverPools, loadPool, publishedImageName } from '../../../tasks/pools.ts';
-import { combinations, featureGroups, planTasks, subsetPoolsMissing } from '../../../tasks/plan.ts';
+import { combinations, featureGroups, parseShard, planTasks, selectShard, subsetPoolsMissing } from '../../../tasks/plan.ts';
+import { taskKey } from '../../../tasks/types.ts';
 import { loadSubset } from '../../../tasks/subset.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
 
@@ -60,6 +61,31 @@ describe('planning', () => {
 
   it('rejects a feature the pool does not have', () => {
     expect(() => planTasks(pools, { pools: ['go_chi_task'], features: [1, 9], teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' })).toThrow(/has no feature 9/);
+  });
+});
+
+describe('--shard i/n', () => {
+  const plan = () => planTasks(discoverPools(DATASET), { teams: [['oracle'], ['noop']], settings: ['coop', 'solo'], agents: 2, variant: '' });
+
+  it('splits the plan into n disjoint shards that cover it, equal within one task', () => {
+    const keys = plan().map(taskKey);
+    const shards = [1, 2, 3].map((index) => selectShard(plan(), { index, count: 3 }).map(taskKey));
+    expect(shards.flat().sort()).toEqual([...keys].sort());
+    expect(new Set(shards.flat()).size).toBe(keys.length);
+    const sizes = shards.map((s) => s.length);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+  });
+
+  it('gives every shard a share of each pool and setting', () => {
+    for (const index of [1, 2]) {
+      const shard = selectShard(plan(), { index, count: 2 });
+      expect(new Set(shard.map((t) => `${t.pool.repo} ${t.setting}`)).size).toBe(6);
+    }
+  });
+
+  it('reads i/n and rejects what is not a shard', () => {
+    expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+    for (const bad of ['0/2', '3/2', '1', 'a/b', '1/0']) expect(() => parseShard(bad)).toThrow(/write i\/n/);
   });
 });
 

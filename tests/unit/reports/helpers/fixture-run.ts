@@ -58,6 +58,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
   const mergeStatus = t.merge ?? (t.setting === 'solo' ? 'clean' : 'union');
   store.saveResult(row.id, {
     image: 'fixture:latest',
+    dockerHost: 'unix:///var/run/docker.sock',
     baseRev: 'abc123',
     agents: agentIds.map((agentId, a) => ({
       agentId,

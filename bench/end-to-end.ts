@@ -1,0 +1,132 @@
+// (4) End to end: `coop-bench run` (the real CLI, a separate process) on the shipped argkit pool in
+// the Coop setting with messaging, every agent an OpenAI-compatible fake model that answers each call
+// after a fixed 1 s and makes exactly 20 calls (15 reading steps, plan message, write, apply, status
+// message, finish: every action through the real tools, containers and bus). Pairs per hour at
+// concurrency 1, 4 and 16 against the ideal bound set by the model latency alone: with N pairs and
+// concurrency c no schedule can finish before ceil(N / c) x 20 s.
+import { execFile } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { combinations } from '../tasks/plan.ts';
+import { startFakeOpenAI } from '../tests/fakes/openai-server.ts';
+import { scriptedAgents } from '../tests/helpers/scripted-agents.ts';
+import { CLI } from '../tests/helpers/cli.ts';
+import { busyCores, finishedChildrenCpu, machineCpu } from './cpu.ts';
+import type { BenchFixture } from './fixture.ts';
+import { type BenchTable } from './table.ts';
+
+export const MODEL_LATENCY_MS = 1000;
+export const STEPS = 20;
+const TARGET = 0.9;
+/** Concurrency, and how many pairs (each under how many teams) are run at it: at least two waves above 1. */
+const LEVELS = [
+  { concurrency: 1, pairs: 3, teams: 1 },
+  { concurrency: 4, pairs: 8, teams: 1 },
+  { concurrency: 16, pairs: 15, teams: 3 },
+];
+
+const run = promisify(execFile);
+
+interface LevelResult {
+  concurrency: number;
+  tasks: number;
+  done: number;
+  passed: number;
+  wallS: number;
+  windowS: number;
+  meanTaskS: number;
+  callsPerAgent: number;
+  meanTestS: number;
+  busyCores: number;
+  backgroundCores: number;
+  harnessCpuPerPair: number;
+}
+
+async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: (typeof LEVELS)[number]): Promise<LevelResult> {
+  const { pool } = fixture;
+  const pairs = combinations(pool.features.map((f) => f.id), 2).slice(0, level.pairs);
+  const subset = join(runsDir, `subset-c${level.concurrency}.json`);
+  writeFileSync(subset, JSON.stringify({ name: `bench-c${level.concurrency}`, tasks: [{ repo: pool.repo, task_id: pool.taskId, pairs }] }));
+  const models = Array.from({ length: level.teams }, (_, i) => `openai:fake-${String.fromCharCode(97 + i)}@${url}`);
+  const name = `bench-e2e-c${level.concurrency}`;
+
+  // What the machine does without us (other users of this machine), just before.
+  const idleBefore = machineCpu();
+  await sleep(3000);
+  const backgroundCores = busyCores(idleBefore, machineCpu(), cpus().length);
+
+  const cpuBefore = machineCpu();
+  const childCpuBefore = finishedChildrenCpu();
+  const started = performance.now();
+  await run('node', [CLI, 'run', '--models', models.join(','), '--setting', 'coop', '--pools', join(pool.dir, '..', '..'), '--pool', pool.repo, '--subset', subset, '--max-steps', String(STEPS), '--concurrency', String(level.concurrency), '--name', name, '--runs-dir', runsDir], {
+    env: { ...process.env, OPENAI_API_KEY: 'bench-key' },
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`coop-bench run failed at concurrency ${level.concurrency}: ${error.stderr ?? ''}${error.stdout ?? ''}`);
+  });
+  const wallS = (performance.now() - started) / 1000;
+  const harnessCpu = finishedChildrenCpu() - childCpuBefore;
+  const busy = busyCores(cpuBefore, machineCpu(), cpus().length);
+
+  const db = new Database(join(runsDir, name, 'run.db'), { readonly: true });
+  try {
+    const tasks = db.prepare('SELECT status, both_passed, started_at, finished_at FROM tasks').all() as { status: string; both_passed: number | null; started_at: string; finished_at: string }[];
+    const times = tasks.map((t) => [Date.parse(t.started_at), Date.parse(t.finished_at)] as const);
+    const windowS = (Math.max(...times.map((t) => t[1])) - Math.min(...times.map((t) => t[0]))) / 1000;
+    const { calls, agents } = db.prepare('SELECT COUNT(*) AS calls, COUNT(DISTINCT task || agent) AS agents FROM model_calls').get() as { calls: number; agents: number };
+    const { meanTest } = db.prepare('SELECT AVG(duration_ms) AS meanTest FROM evaluations WHERE exit_code IS NOT NULL').get() as { meanTest: number | null };
+    return {
+      concurrency: level.concurrency,
+      tasks: tasks.length,
+      done: tasks.filter((t) => t.status === 'done').length,
+      passed: tasks.filter((t) => t.both_passed === 1).length,
+      wallS,
+      windowS,
+      meanTaskS: times.reduce((sum, [a, b]) => sum + (b - a), 0) / times.length / 1000,
+      callsPerAgent: calls / agents,
+      meanTestS: (meanTest ?? 0) / 1000,
+      busyCores: busy,
+      backgroundCores,
+      harnessCpuPerPair: harnessCpu / tasks.length,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
+  const runsDir = mkdtempSync(join(tmpdir(), 'coop-bench-bench-e2e-'));
+  const server = await startFakeOpenAI({ handler: scriptedAgents(fixture.pool, 'openai', undefined, { steps: STEPS, delayMs: MODEL_LATENCY_MS }) });
+  try {
+    const results: LevelResult[] = [];
+    for (const level of LEVELS) results.push(await runLevel(fixture, server.url, runsDir, level));
+    const idealPairSeconds = (STEPS * MODEL_LATENCY_MS) / 1000;
+    const rows = results.map((r) => {
+      const idealS = Math.ceil(r.tasks / r.concurrency) * idealPairSeconds;
+      const perHour = (seconds: number) => ((r.tasks / seconds) * 3600).toFixed(0);
+      return [
+        r.concurrency, `${r.done}/${r.tasks}`, r.callsPerAgent.toFixed(1), r.meanTaskS.toFixed(1), r.meanTestS.toFixed(2),
+        r.windowS.toFixed(1), r.wallS.toFixed(1), perHour(r.windowS), perHour(idealS), `${((idealS / r.windowS) * 100).toFixed(0)}%`, `${((idealS / r.wallS) * 100).toFixed(0)}%`,
+        `${r.busyCores.toFixed(2)} (${r.backgroundCores.toFixed(2)})`, r.harnessCpuPerPair.toFixed(2),
+      ];
+    });
+    const top = results.at(-1)!;
+    const efficiency = (Math.ceil(top.tasks / top.concurrency) * idealPairSeconds) / top.windowS;
+    return {
+      id: 'end_to_end',
+      title: `4. End to end: pairs per hour, fake model (${MODEL_LATENCY_MS / 1000} s per call, ${STEPS} calls per agent), ${fixture.pool.repo} Coop`,
+      measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal: N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair.`,
+      columns: ['c', 'done/N', 'calls/agent', 'pair s', 'test s', 'window s', 'wall s', 'pairs/h', 'ideal/h', 'of ideal', 'of ideal (wall)', 'busy cores (before)', 'harness CPU s/pair'],
+      rows,
+      target: { text: `pairs per hour >= ${TARGET * 100}% of the ideal at concurrency 16 (task window)`, value: efficiency, met: efficiency >= TARGET },
+      notes: [`${cpus().length} cores; pairs pass or fail as their gold patches merge (argkit unions mostly fail the tests): the tests run either way, only time is measured here.`],
+    };
+  } finally {
+    await server.close();
+    rmSync(runsDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,77 @@
+// `npm run bench`: every benchmark in turn, each printed as a table when it is done, then all of them
+// with the machine they ran on in bench/results.json. One run; ratios are from this run only.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { removeLabelledContainers } from '../harness/docker/containers.ts';
+import { PROJECT_ROOT } from '../harness/paths.ts';
+import { BENCH_RUN, benchFixture, type BenchFixture } from './fixture.ts';
+import { stepOverhead } from './step-overhead.ts';
+import { evaluationOverhead } from './evaluation.ts';
+import { messageLatency } from './messaging.ts';
+import { mergeTimes } from './merge.ts';
+import { endToEnd } from './end-to-end.ts';
+import { cpuCosts } from './cpu-costs.ts';
+import { formatTable, type BenchTable } from './table.ts';
+
+const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>> = {
+  steps: stepOverhead,
+  eval: evaluationOverhead,
+  messages: messageLatency,
+  merge: mergeTimes,
+  e2e: endToEnd,
+  cpu: cpuCosts,
+};
+
+function selected(argv: string[]): string[] {
+  const at = argv.indexOf('--only');
+  if (at < 0) return Object.keys(BENCHMARKS);
+  const names = (argv[at + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((n) => !(n in BENCHMARKS));
+  if (names.length === 0 || unknown.length) throw new Error(`--only takes a list of: ${Object.keys(BENCHMARKS).join(', ')}`);
+  return names;
+}
+
+const quiet = (command: string, args: string[]) => {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+};
+
+async function main(): Promise<void> {
+  const names = selected(process.argv.slice(2));
+  const fixture = await benchFixture();
+  const engine = fixture.image.engine;
+  await removeLabelledContainers([engine], BENCH_RUN);
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    memoryGiB: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    docker: (await engine.docker.version()).Version,
+    commit: quiet('git', ['-C', PROJECT_ROOT, 'rev-parse', '--short', 'HEAD']),
+  };
+  console.log(`coop-bench benchmarks on ${machine.cpus} cores (${machine.cpuModel}), Docker ${machine.docker}, node ${machine.node}; load average ${loadavg()[0].toFixed(2)}\n`);
+  const results: (BenchTable & { startedAt: string; seconds: number; loadBefore: number; loadAfter: number })[] = [];
+  try {
+    for (const name of names) {
+      const startedAt = new Date().toISOString();
+      const loadBefore = loadavg()[0];
+      const started = performance.now();
+      const table = await BENCHMARKS[name]!(fixture);
+      results.push({ ...table, startedAt, seconds: Math.round((performance.now() - started) / 1000), loadBefore, loadAfter: loadavg()[0] });
+      console.log(`${formatTable(table)}\n`);
+    }
+  } finally {
+    await removeLabelledContainers([engine], BENCH_RUN);
+  }
+  const file = join(PROJECT_ROOT, 'bench', 'results.json');
+  writeFileSync(file, `${JSON.stringify({ finishedAt: new Date().toISOString(), machine, benchmarks: results }, null, 2)}\n`);
+  const targets = results.filter((r) => r.target);
+  console.log(`targets met: ${targets.filter((r) => r.target!.met).length} of ${targets.length}; results in ${file}`);
+}
+
+await main();

@@ -1,0 +1,24 @@
+// The test cache of harness/evaluation/test-cache.ts, kept in the run's own database: it travels with
+// the run (a copied or merged run re-evaluates without running containers) and needs no cleanup.
+import type { TestCache, TestCacheKey } from '../evaluation/test-cache.ts';
+import type { TestRun } from '../evaluation/run-tests.ts';
+import type { RunStore } from './run-store.ts';
+
+export function storeTestCache(store: RunStore): TestCache {
+  const select = store.db.prepare('SELECT result FROM test_cache WHERE image_id = ? AND tests_hash = ? AND patch_hash = ? AND settings = ?');
+  const insert = store.db.prepare(
+    `INSERT INTO test_cache (image_id, tests_hash, patch_hash, settings, result, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET result = excluded.result, created_at = excluded.created_at`,
+  );
+  const keyOf = (key: TestCacheKey) => [key.imageId, key.testsHash, key.patchHash, key.settings];
+  return {
+    get(key) {
+      const row = select.get(...keyOf(key)) as { result: string } | undefined;
+      return row ? (JSON.parse(row.result) as TestRun) : undefined;
+    },
+    put(key, run) {
+      const { cached: _, ...result } = run;
+      insert.run(...keyOf(key), JSON.stringify(result), new Date().toISOString());
+    },
+  };
+}
