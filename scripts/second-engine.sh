@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A second Docker engine on this machine, for the tests and benchmarks of runs over several engines:
-# its own socket, data root, exec root (and so its own containerd), no bridge network and no
-# iptables rules (coop-bench's containers use --network none; the first engine's rules stay
+# its own socket, data root, exec root (and so its own containerd), its own bridge interface and
+# no iptables rules (coop-bench's containers use --network none; the first engine's rules stay
 # untouched), and debian:bookworm-slim copied from the first engine (there is no registry).
+# Not `--bridge none`: a dockerd started so deletes the interface named docker0, which is the
+# first engine's bridge, and that engine's builds lose their network.
 # With cgroup v1 accounting (/sys/fs/cgroup/cpuacct), the daemon (dockerd, containerd, shims, runc)
 # runs in cpuacct group $NAME and its containers under $NAME-containers, so that `npm run bench`
 # can tell the CPU the engine spends from the CPU the containers' processes spend.
@@ -16,6 +18,8 @@ SOCK=/var/run/$NAME.sock
 PIDFILE=/var/run/$NAME.pid
 LOG=/var/log/$NAME.log
 BASE_IMAGE=debian:bookworm-slim
+BRIDGE=cb2br0
+BRIDGE_ADDR=172.31.254.1/24
 log() { echo "second-engine: $*" >&2; }
 d2() { docker -H "unix://$SOCK" "$@"; }
 
@@ -24,6 +28,11 @@ case "${1:-}" in
     if ! d2 info >/dev/null 2>&1; then
       [ "$(id -u)" -eq 0 ] || { log "must run as root"; exit 1; }
       log "starting dockerd on $SOCK (log: $LOG)"
+      if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
+        ip link add "$BRIDGE" type bridge
+        ip addr add "$BRIDGE_ADDR" dev "$BRIDGE"
+        ip link set "$BRIDGE" up
+      fi
       ACCT=/sys/fs/cgroup/cpuacct
       CGROUP_PARENT=()
       if [ -d "$ACCT" ] && mkdir -p "$ACCT/$NAME" "$ACCT/$NAME-containers" 2>/dev/null; then
@@ -34,7 +43,7 @@ case "${1:-}" in
       # shellcheck disable=SC2016
       nohup sh -c '[ -z "$1" ] || echo $$ > "$1/tasks"; shift; exec dockerd "$@"' start-engine "${ACCT:+$ACCT/$NAME}" \
         --host "unix://$SOCK" --data-root "/var/lib/$NAME" --exec-root "/var/run/$NAME" --pidfile "$PIDFILE" \
-        --bridge none --iptables=false --ip-masq=false "${CGROUP_PARENT[@]}" >"$LOG" 2>&1 &
+        --bridge "$BRIDGE" --iptables=false --ip-masq=false "${CGROUP_PARENT[@]}" >"$LOG" 2>&1 &
       for _ in $(seq 1 60); do d2 info >/dev/null 2>&1 && break; sleep 0.5; done
       d2 info >/dev/null 2>&1 || { log "dockerd did not come up; last lines of $LOG:"; tail -n 20 "$LOG" >&2; exit 1; }
     fi
