@@ -132,7 +132,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const skipped = rows.length - todo.length;
 
   const controller = new AbortController();
-  const running = new Map<number, TaskSpec>();
+  const running = new Set<number>();
   const counts = {
     done: skipped,
     total: rows.length,
@@ -148,7 +148,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const interrupt = installInterruptHandler(async (signal) => {
     controller.abort();
     // Taken now: tasks leave `running` as their containers disappear below.
-    const interrupted = [...running.keys()];
+    const interrupted = [...running];
     progress.log(`${signal}: stopping; removing containers...`);
     await removeTrackedContainers();
     await removeLabelledContainers(engines, options.name).catch(() => 0);
@@ -170,7 +170,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const limit = pLimit(Math.max(1, options.concurrency));
   const runOne = async (task: TaskSpec, id: number) => {
     if (controller.signal.aborted || overBudget()) return;
-    running.set(id, task);
+    running.add(id);
     store.markRunning(id);
     counts.running++;
     progress.update(counts);
