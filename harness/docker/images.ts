@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Pool } from '../../tasks/types.ts';
 import { poolKey } from '../../tasks/types.ts';
-import type { Engine } from './engine.ts';
+import { enginesAt, requireEngine, type Engine } from './engine.ts';
 import { UserError, boundText } from '../errors.ts';
 
 /** A pool whose image can neither be found nor built (e.g. dataset samples without a Dockerfile). */
@@ -90,6 +90,13 @@ export async function requireImage(engine: Engine, image: string): Promise<PoolI
   const id = await imageId(engine, image);
   if (id) return { engine, name: image, id };
   throw new UserError(`image ${image} (given with --image) is not present in the Docker engine at ${engine.host}: docker pull or build it there first`);
+}
+
+/** The run's engines, checked before anything is written: each answers, and holds --image if given. */
+export async function readyEngines(hosts: readonly string[] | undefined, image: string | undefined): Promise<Engine[]> {
+  const engines = await Promise.all(enginesAt(hosts).map((engine) => requireEngine(engine)));
+  if (image) await Promise.all(engines.map((engine) => requireImage(engine, image)));
+  return engines;
 }
 
 async function resolvePoolImage(engine: Engine, pool: Pool, image: string | undefined, log: (line: string) => void): Promise<PoolImage> {

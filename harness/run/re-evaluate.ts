@@ -6,8 +6,7 @@ import type { TaskSpec } from '../../tasks/types.ts';
 import { findFeature, loadPool } from '../../tasks/pools.ts';
 import { RunStore, type TaskRow } from '../store/run-store.ts';
 import { taskLogDir, writeEvaluationFiles } from '../store/log-tree.ts';
-import { enginesAt, requireEngine } from '../docker/engine.ts';
-import { poolImage, requireImage } from '../docker/images.ts';
+import { poolImage, readyEngines } from '../docker/images.ts';
 import { baseRepo } from '../docker/base-repo.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
@@ -43,8 +42,7 @@ export function taskFromRow(row: TaskRow): TaskSpec {
 }
 
 export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
-  const engines = await Promise.all(enginesAt(options.dockerHosts).map((engine) => requireEngine(engine)));
-  if (options.image) await Promise.all(engines.map((engine) => requireImage(engine, options.image!)));
+  const engines = await readyEngines(options.dockerHosts, options.image);
   const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
   const scheduler = new EngineScheduler(engines);
   const cache = options.cache ? storeTestCache(store) : undefined;

@@ -9,9 +9,9 @@ import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, selectShard, subsetPoolsMissing, type Shard } from '../../tasks/plan.ts';
 import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
 import type { ModelOptions } from '../models/index.ts';
-import { enginesAt, requireEngine, type Engine } from '../docker/engine.ts';
+import type { Engine } from '../docker/engine.ts';
 import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
-import { requireImage } from '../docker/images.ts';
+import { readyEngines } from '../docker/images.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
@@ -118,8 +118,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     process.stdout.write(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
     return 0;
   }
-  const engines = await Promise.all(enginesAt(options.dockerHosts).map((engine) => requireEngine(engine)));
-  if (options.image) await Promise.all(engines.map((engine) => requireImage(engine, options.image!)));
+  const engines = await readyEngines(options.dockerHosts, options.image);
   const scheduler = new EngineScheduler(engines);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   const log = (line: string) => process.stderr.write(`${line}\n`);
