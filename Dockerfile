@@ -7,28 +7,37 @@
 # /tmp/coop-bench is mounted at the same path because containers coop-bench starts bind-mount
 # folders it creates there (--git remotes, MCP endpoints): the host engine must see them.
 # Machines without an image registry, or behind a TLS-inspecting proxy: scripts/build-image.sh.
+#
+# The image holds what runs: the files of the npm package ("files" in package.json) and the
+# production packages of the lockfile. Not the dev packages, not node-llama-cpp (an optional peer
+# dependency; --resolver-url serves a resolver from another container), not the compiler that
+# better-sqlite3 may need. tsx stays: coop-bench runs its TypeScript sources as they are.
 ARG NODE_IMAGE=node:20-bookworm-slim
-FROM ${NODE_IMAGE}
-# git for merges on the host side; python3, make and g++ build better-sqlite3 when no prebuilt binary fits.
+
+FROM ${NODE_IMAGE} AS build
+# python3, make and g++ build better-sqlite3 when no prebuilt binary fits.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates python3 make g++ \
+ && apt-get install -y --no-install-recommends ca-certificates python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY docker/extra-ca/ /usr/local/share/ca-certificates/
 RUN update-ca-certificates >/dev/null
-WORKDIR /coop-bench
+WORKDIR /src
 # Native addons build against the headers of the Node in the image, never downloaded ones.
 ENV npm_config_nodedir=/usr/local
 COPY package.json package-lock.json ./
-# Optional packages stay: esbuild's platform binary (tsx) is one. `npm install` keeps the locked
-# versions (see scripts/ensure-deps.sh for why not `npm ci`).
-RUN npm install --omit=dev --no-audit --no-fund --cafile /etc/ssl/certs/ca-certificates.crt \
- && npm cache clean --force
-COPY bin bin
-COPY harness harness
-COPY tasks tasks
-COPY resolver resolver
-COPY judges judges
-COPY reports reports
-COPY feature-pools feature-pools
+RUN npm ci --omit=dev --no-audit --no-fund --cafile /etc/ssl/certs/ca-certificates.crt
+COPY . .
+RUN mkdir /coop-bench \
+ && npm pack --pack-destination /tmp >/dev/null \
+ && tar -xzf /tmp/coop-bench-*.tgz -C /coop-bench --strip-components=1 \
+ && mv node_modules /coop-bench/
+
+FROM ${NODE_IMAGE}
+# git and tar for merges and base repositories on the host side.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /coop-bench /coop-bench
+WORKDIR /coop-bench
 ENV TMPDIR=/tmp/coop-bench
 ENTRYPOINT ["node", "bin/coop-bench.js"]

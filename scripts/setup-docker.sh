@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Makes a Docker engine usable on a Debian machine that has none: installs docker.io if missing,
 # starts dockerd if it is not running, and seeds debian:bookworm-slim with debootstrap when absent
-# (there is no image registry to pull it from). Safe to run again: each step is skipped when done.
+# (there is no image registry to pull it from), from the Debian archive and through the proxy that
+# this machine's apt uses (DEBIAN_MIRROR overrides the archive). Safe to run again: each step is
+# skipped when done.
 set -euo pipefail
 
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 BASE_IMAGE=debian:bookworm-slim
 log() { echo "setup-docker: $*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -32,10 +33,16 @@ fi
 
 if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
   command -v debootstrap >/dev/null 2>&1 || { log "installing debootstrap"; apt_install debootstrap; }
+  mirror=${DEBIAN_MIRROR:-$(bash "$(dirname "$0")/debian-mirror.sh" bookworm)}
+  # debootstrap downloads with wget: through apt's proxy, where apt has one.
+  eval "$(apt-config shell apt_http_proxy Acquire::http::Proxy apt_https_proxy Acquire::https::Proxy)"
+  proxy_env=()
+  case ${apt_http_proxy:-} in http://* | https://*) proxy_env+=("http_proxy=$apt_http_proxy") ;; esac
+  case ${apt_https_proxy:-} in http://* | https://*) proxy_env+=("https_proxy=$apt_https_proxy") ;; esac
   rootfs=$(mktemp -d)
   trap 'as_root rm -rf "$rootfs"' EXIT
-  log "seeding $BASE_IMAGE from $MIRROR with debootstrap (about a minute)"
-  as_root debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >/dev/null
+  log "seeding $BASE_IMAGE from $mirror with debootstrap (about a minute)"
+  as_root env "${proxy_env[@]}" debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >/dev/null
   # As the official slim image: apt keeps no package cache, dpkg installs no docs.
   as_root sh -c "cat > '$rootfs/etc/apt/apt.conf.d/docker-clean'" <<'CONF'
 DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };

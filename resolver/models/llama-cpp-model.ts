@@ -1,13 +1,37 @@
 // Resolver model embedded through node-llama-cpp with a local GGUF file. node-llama-cpp is an
-// optional dependency, loaded only when this backend is used; nothing is built or downloaded.
-import { statSync } from 'node:fs';
+// optional peer dependency (with its platform packages it weighs gigabytes, and a lockfile cannot
+// hold them all): looked up when the model is configured, so that a missing one is an error before
+// any work, and imported on first use. Nothing is built or downloaded.
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { oneLine } from '../bounded-text.ts';
 import type { ResolverModel } from '../types.ts';
 import { ResolverModelError } from './model-error.ts';
 
-import type { LlamaContext } from 'node-llama-cpp'; // type only: erased at run time
+/** The folder of coop-bench's package.json: a clone, or the installed package. */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-type LlamaCpp = typeof import('node-llama-cpp');
+// The part of node-llama-cpp's API used here: its types are not installed with coop-bench.
+interface Disposable {
+  dispose(): unknown;
+}
+interface LlamaContext extends Disposable {
+  getSequence(): Disposable;
+}
+interface LlamaModel extends Disposable {
+  createContext(options: { contextSize: number }): Promise<LlamaContext>;
+}
+interface Llama extends Disposable {
+  loadModel(options: { modelPath: string }): Promise<LlamaModel>;
+}
+interface LlamaCpp {
+  getLlama(options: { build: 'never'; skipDownload: boolean; progressLogs: boolean }): Promise<Llama>;
+  LlamaChatSession: new (options: { contextSequence: Disposable }) => {
+    prompt(text: string, options: { temperature: number; maxTokens: number }): Promise<string>;
+  };
+}
 
 export interface LlamaCppResolverOptions {
   modelPath: string;
@@ -21,7 +45,7 @@ interface Loaded {
   context: LlamaContext;
 }
 
-/** Throws ResolverModelError at once when the file is missing; loads the model on first use. */
+/** Throws ResolverModelError at once when the file or node-llama-cpp is missing; loads the model on first use. */
 export function createLlamaCppResolverModel(options: LlamaCppResolverOptions): ResolverModel {
   const { modelPath } = options;
   let isFile = false;
@@ -31,12 +55,13 @@ export function createLlamaCppResolverModel(options: LlamaCppResolverOptions): R
     // reported below
   }
   if (!isFile) throw new ResolverModelError(`resolver GGUF file not found: ${oneLine(modelPath, 200)}`);
+  const entry = locateLlamaCpp();
 
   let loading: Promise<Loaded> | undefined;
   return {
     name: `gguf:${modelPath}`,
     async complete(prompt) {
-      loading ??= load(options);
+      loading ??= load(entry, options);
       const { module, context } = await loading;
       const sequence = context.getSequence();
       try {
@@ -56,13 +81,36 @@ export function createLlamaCppResolverModel(options: LlamaCppResolverOptions): R
   };
 }
 
-async function load(options: LlamaCppResolverOptions): Promise<Loaded> {
-  let module: LlamaCpp;
+/** node-llama-cpp's entry file as this copy of coop-bench would import it. */
+function locateLlamaCpp(): string {
   try {
-    module = await import('node-llama-cpp');
+    return createRequire(import.meta.url).resolve('node-llama-cpp');
   } catch {
-    throw new ResolverModelError('node-llama-cpp is not installed (optional dependency); install it or use --resolver-url');
+    throw new ResolverModelError(`--resolver-gguf needs node-llama-cpp, which is not installed; install it with: ${llamaCppInstallCommand()}`);
   }
+}
+
+/**
+ * The npm command that puts node-llama-cpp where the coop-bench at `packageRoot` finds it: in a
+ * clone, without touching package.json or the lockfile; in an installed package, beside it.
+ */
+export function llamaCppInstallCommand(packageRoot = PACKAGE_ROOT): string {
+  const root = packageRoot.replace(/\/+$/, '');
+  const { peerDependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
+  const spec = `node-llama-cpp@${peerDependencies['node-llama-cpp']}`;
+  const modules = dirname(root);
+  if (basename(modules) !== 'node_modules') return `npm install --no-save --prefix ${shellWord(root)} ${spec}`;
+  const owner = dirname(modules);
+  // `npm install -g --prefix P` installs into P/lib/node_modules.
+  if (basename(owner) === 'lib') return `npm install -g --prefix ${shellWord(dirname(owner))} ${spec}`;
+  return `npm install --prefix ${shellWord(owner)} ${spec}`;
+}
+
+function shellWord(text: string): string {
+  return /^[\w./@:+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+async function load(entry: string, options: LlamaCppResolverOptions): Promise<Loaded> {
   const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -70,6 +118,7 @@ async function load(options: LlamaCppResolverOptions): Promise<Loaded> {
       throw new ResolverModelError(`${what}: ${oneLine(String((error as Error)?.message ?? error), 200)}`);
     }
   };
+  const module = await step('cannot load node-llama-cpp', async () => (await import(pathToFileURL(entry).href)) as LlamaCpp);
   const llama = await step('node-llama-cpp has no usable prebuilt binary (it is never built or downloaded here)', () =>
     module.getLlama({ build: 'never', skipDownload: true, progressLogs: false }),
   );

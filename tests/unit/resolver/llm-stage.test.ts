@@ -212,19 +212,19 @@ describe('resolverModelFromOptions and the node-llama-cpp backend', () => {
     expect(() => resolverModelFromOptions({ resolverGguf: missing })).toThrow(new ResolverModelError(`resolver GGUF file not found: ${missing}`));
   });
 
-  it('a file that is not a GGUF model is a one-line error on first use (nothing downloaded or built)', async () => {
+  it('a file that is not a GGUF model, or no node-llama-cpp, is a one-line error (nothing downloaded or built)', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'resolver-test-gguf-'));
     const file = path.join(dir, 'broken.gguf');
     await writeFile(file, 'not a model\n');
-    const broken = createLlamaCppResolverModel({ modelPath: file });
     try {
-      const error = (await broken.complete('x').catch((e: unknown) => e)) as Error;
+      // node-llama-cpp is an optional peer dependency: without it, the error comes at once.
+      const broken = await Promise.resolve().then(() => createLlamaCppResolverModel({ modelPath: file })).catch((e: unknown) => e as Error);
+      const error = broken instanceof Error ? broken : ((await broken.complete('x').catch((e: unknown) => e)) as Error);
+      if (!(broken instanceof Error)) await broken.close?.();
       expect(error).toBeInstanceOf(ResolverModelError);
-      // Either node-llama-cpp is there and rejects the file, or it is not installed or has no binary.
-      expect(error.message).toMatch(/^(cannot load GGUF model .*broken\.gguf: |node-llama-cpp is not installed|node-llama-cpp has no usable prebuilt binary)/);
+      expect(error.message).toMatch(/^(cannot load GGUF model .*broken\.gguf: |--resolver-gguf needs node-llama-cpp, which is not installed; install it with: npm install |node-llama-cpp has no usable prebuilt binary)/);
       expect(error.message).not.toContain('\n');
     } finally {
-      await broken.close?.();
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
