@@ -2,6 +2,7 @@
 // optional peer dependency (with its platform packages it weighs gigabytes, and a lockfile cannot
 // hold them all): looked up when the model is configured, so that a missing one is an error before
 // any work, and imported on first use. Nothing is built or downloaded.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
@@ -81,28 +82,40 @@ export function createLlamaCppResolverModel(options: LlamaCppResolverOptions): R
   };
 }
 
-/** node-llama-cpp's entry file as this copy of coop-bench would import it. */
+/**
+ * node-llama-cpp's entry file: beside this copy of coop-bench (an installed package), or in npm's
+ * global folder (a clone: npm never installs a project's own optional peer dependency into it).
+ */
 function locateLlamaCpp(): string {
+  const require = createRequire(import.meta.url);
   try {
-    return createRequire(import.meta.url).resolve('node-llama-cpp');
+    return require.resolve('node-llama-cpp');
   } catch {
-    throw new ResolverModelError(`--resolver-gguf needs node-llama-cpp, which is not installed; install it with: ${llamaCppInstallCommand()}`);
+    try {
+      return require.resolve('node-llama-cpp', { paths: [npmGlobalRoot()] });
+    } catch {
+      throw new ResolverModelError(`--resolver-gguf needs node-llama-cpp, which is not installed; install it with: ${llamaCppInstallCommand()}`);
+    }
   }
 }
 
+function npmGlobalRoot(): string {
+  return execFileSync('npm', ['root', '--global'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+}
+
 /**
- * The npm command that puts node-llama-cpp where the coop-bench at `packageRoot` finds it: in a
- * clone, without touching package.json or the lockfile; in an installed package, beside it.
+ * The npm command that puts node-llama-cpp where the coop-bench at `packageRoot` finds it: for a
+ * clone, npm's global folder; for an installed package, beside it.
  */
 export function llamaCppInstallCommand(packageRoot = PACKAGE_ROOT): string {
   const root = packageRoot.replace(/\/+$/, '');
   const { peerDependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
   const spec = `node-llama-cpp@${peerDependencies['node-llama-cpp']}`;
   const modules = dirname(root);
-  if (basename(modules) !== 'node_modules') return `npm install --no-save --prefix ${shellWord(root)} ${spec}`;
+  if (basename(modules) !== 'node_modules') return `npm install --global ${spec}`;
   const owner = dirname(modules);
-  // `npm install -g --prefix P` installs into P/lib/node_modules.
-  if (basename(owner) === 'lib') return `npm install -g --prefix ${shellWord(dirname(owner))} ${spec}`;
+  // `npm install --global --prefix P` installs into P/lib/node_modules.
+  if (basename(owner) === 'lib') return `npm install --global --prefix ${shellWord(dirname(owner))} ${spec}`;
   return `npm install --prefix ${shellWord(owner)} ${spec}`;
 }
 

@@ -82,7 +82,7 @@ describe('coop-bench installed from the tarball', () => {
     const result = await installed(['merge', model, model, '--repo', dir, '--resolver-gguf', model]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
-      `coop-bench merge: --resolver-gguf needs node-llama-cpp, which is not installed; install it with: npm install -g --prefix ${prefix} node-llama-cpp@${peerDependencies['node-llama-cpp']}`,
+      `coop-bench merge: --resolver-gguf needs node-llama-cpp, which is not installed; install it with: npm install --global --prefix ${prefix} node-llama-cpp@${peerDependencies['node-llama-cpp']}`,
     );
   });
 });

@@ -14,15 +14,15 @@ describe('the command that installs node-llama-cpp (an optional peer dependency)
     return root;
   };
 
-  it('in a clone: into its node_modules, leaving package.json and the lockfile alone', async () => {
+  it("in a clone: npm's global folder (npm never installs a project's own optional peer dependency)", async () => {
     const root = await packageAt('clone');
-    expect(llamaCppInstallCommand(root)).toBe(`npm install --no-save --prefix ${root} node-llama-cpp@^3.22.1`);
-    expect(llamaCppInstallCommand(`${root}/`)).toBe(`npm install --no-save --prefix ${root} node-llama-cpp@^3.22.1`);
+    expect(llamaCppInstallCommand(root)).toBe('npm install --global node-llama-cpp@^3.22.1');
+    expect(llamaCppInstallCommand(`${root}/`)).toBe('npm install --global node-llama-cpp@^3.22.1');
   });
 
   it('installed with npm install -g: beside coop-bench in the same prefix', async () => {
     const root = await packageAt('prefix', 'lib', 'node_modules', 'coop-bench');
-    expect(llamaCppInstallCommand(root)).toBe(`npm install -g --prefix ${path.join(dir, 'prefix')} node-llama-cpp@^3.22.1`);
+    expect(llamaCppInstallCommand(root)).toBe(`npm install --global --prefix ${path.join(dir, 'prefix')} node-llama-cpp@^3.22.1`);
   });
 
   it("installed as a project's dependency: into that project", async () => {
