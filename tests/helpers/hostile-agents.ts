@@ -13,7 +13,7 @@ export const finish: Action = { name: 'finish', input: { summary: 'done' } };
 /** Attempts to reach the outside and the host (`hosts`:`port` is a canary listener). */
 export function networkProbes(hosts: string[], port: number): string {
   const targets = [...hosts.map((h) => `${h}/${port}`), '1.1.1.1/443', '8.8.8.8/53'];
-  return [...targets.map((t) => `(exec 3<>/dev/tcp/${t}) 2>&1 && echo "REACHED ${t}" || echo "blocked ${t}"`), 'getent hosts deb.debian.org && echo "RESOLVED" || echo "no dns"'].join('; ');
+  return [...targets.map((t) => `(exec 3<>/dev/tcp/${t}) 2>&1 && echo "REACHED ${t}" || echo "blocked ${t}"`), 'getent hosts example.com && echo "RESOLVED" || echo "no dns"'].join('; ');
 }
 
 /** The hidden tests' files of argkit features 1 and 3, faked to always pass. */
