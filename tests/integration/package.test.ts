@@ -21,9 +21,10 @@ beforeAll(async () => {
   const packed = await execa('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PROJECT_ROOT });
   const [tarball] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   files = tarball!.files.map((f) => f.path);
+  // Minutes: npm builds better-sqlite3 from source where it cannot download a prebuilt binary.
   await execa('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(dir, tarball!.filename)], { cwd: dir, stdio: 'inherit' });
   mkdirSync(join(dir, 'cwd'));
-}, 900_000);
+}, 1_800_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
