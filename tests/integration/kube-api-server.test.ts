@@ -41,7 +41,7 @@ const pod = (name: string, patch: Partial<V1Pod['spec']> & { labels?: Record<str
 async function failure(call: Promise<unknown>): Promise<{ code: number; body: { kind: string; status: string; reason: string; message: string; code: number; details?: { causes?: { field: string }[] } } }> {
   const error = await call.then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(ApiException);
-  const { code, body } = error as ApiException<string>;
+  const { code, body } = error as ApiException<string | undefined>;
   return { code, body: typeof body === 'string' ? JSON.parse(body) : body };
 }
 
@@ -96,7 +96,8 @@ describe('test Kubernetes API server: what a real one rejects', () => {
     config.loadFromFile(kubeconfig);
     config.users[0] = { name: config.users[0].name, token: 'wrong' };
     const stranger = config.makeApiClient(CoreV1Api);
-    expect(await failure(stranger.listNamespacedPod({ namespace: 'coop' }))).toMatchObject({ code: 401, body: { reason: 'Unauthorized' } });
+    // client-node keeps no body for a 401 (its OpenAPI lists none); the code is what it sees.
+    expect((await failure(stranger.listNamespacedPod({ namespace: 'coop' }))).code).toBe(401);
   });
 
   it('exec: refused without a command, in a missing container, in a stopped pod; runs with v5 otherwise', async () => {

@@ -8,7 +8,7 @@ import { WORKSPACE } from '../../../tasks/prompts.ts';
 import { UserError } from '../../errors.ts';
 import { cachedBaseRepo } from '../base-repo-cache.ts';
 import type { BackendOptions, BackendSlot, BaseRepo, ContainerLimits, SandboxBackend, SandboxImage } from '../types.ts';
-import { api, connectCluster, KubernetesError, type Cluster } from './cluster.ts';
+import { api, connectCluster, hasStatus, KubernetesError, type Cluster } from './cluster.ts';
 import { clusterImageName } from './images.ts';
 import { createDenyAllPolicy, probeIsolation } from './network.ts';
 import { PodSandbox } from './pod-sandbox.ts';
@@ -123,7 +123,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
       await Promise.all(
         policyList.items.map((policy) =>
           api(`deleting NetworkPolicy ${policy.metadata!.name}`, () => networking.deleteNamespacedNetworkPolicy({ name: policy.metadata!.name!, namespace })).catch((error) => {
-            if (!(error instanceof KubernetesError && error.code === 404)) throw error;
+            if (!hasStatus(error, 404)) throw error;
           }),
         ),
       );
