@@ -1,0 +1,180 @@
+// One pod per sandbox: its manifest (labels, limits, no service account token, no restarts), its
+// start (until its container runs, or a clear reason why not), its removal, and the pods this
+// process has not removed yet (an interrupted run removes them).
+import { createHash, randomBytes } from 'node:crypto';
+import type { V1Pod } from '@kubernetes/client-node';
+import { AGENT_LABEL, LABEL, ROLE_LABEL, RUN_LABEL, TASK_LABEL } from '../../docker/containers.ts';
+import { WORKSPACE } from '../../../tasks/prompts.ts';
+import type { ContainerLimits } from '../types.ts';
+import { api, hasStatus, KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
+
+export const CONTAINER = 'sandbox';
+export type PodRole = 'agent' | 'test' | 'extract' | 'probe';
+
+const IDLE = ['tail', '-f', '/dev/null'];
+/** Image pulls of multi-GB pool images take minutes on a cold node. */
+export const POD_START_TIMEOUT_MS = 600_000;
+
+// Label values: at most 63 characters, alphanumerics with '-', '_', '.' inside
+// (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set).
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** A run name as a label value: itself when valid, else a readable prefix and a hash (the same every time). */
+export function runLabelValue(run: string): string {
+  if (run.length <= 63 && LABEL_VALUE.test(run)) return run;
+  const hash = createHash('sha256').update(run).digest('hex').slice(0, 10);
+  const prefix = run.slice(0, 50).replace(/[^A-Za-z0-9]+$/, '');
+  return prefix ? `${prefix}-${hash}` : hash;
+}
+
+export function podLabels(run: string, role: PodRole, owner?: { task?: number; agent?: string }): Record<string, string> {
+  return {
+    [LABEL]: 'true',
+    [RUN_LABEL]: runLabelValue(run),
+    [ROLE_LABEL]: role,
+    ...(owner?.task !== undefined && { [TASK_LABEL]: String(owner.task) }),
+    ...(owner?.agent && { [AGENT_LABEL]: owner.agent }),
+  };
+}
+
+/** The selector of one run's objects, or of every object coop-bench made. */
+export function runSelector(run?: string): string {
+  return run ? `${RUN_LABEL}=${runLabelValue(run)}` : `${LABEL}=true`;
+}
+
+/** Quantities as the API reads them: bytes, and millicores. */
+export function podResources(limits: ContainerLimits): { limits: Record<string, string> } {
+  return { limits: { memory: String(limits.memoryBytes), cpu: `${Math.max(1, Math.round(limits.nanoCpus / 1e6))}m` } };
+}
+
+export interface PodSpec {
+  image: string;
+  labels: Record<string, string>;
+  limits: ContainerLimits;
+}
+
+/**
+ * Requests default to the limits, so the scheduler places a pod only where its limits fit. The pids
+ * limit is a node setting (the kubelet's podPidsLimit), not a pod's: docs/scaling.md says so.
+ * shareProcessNamespace makes the pause container PID 1, which reaps what commands leave behind
+ * (Docker's --init). No token, no service links, no restarts: a pod that stops stays stopped.
+ */
+export function podManifest(name: string, spec: PodSpec): V1Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: spec.labels },
+    spec: {
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      shareProcessNamespace: true,
+      terminationGracePeriodSeconds: 0,
+      containers: [{ name: CONTAINER, image: spec.image, command: IDLE, workingDir: WORKSPACE, resources: podResources(spec.limits) }],
+    },
+  };
+}
+
+/** Waiting reasons that will not resolve by waiting. */
+const STUCK = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
+
+/** Why a pod does not run (yet): undefined when its container runs. */
+export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | undefined {
+  const status = pod.status;
+  const container = status?.containerStatuses?.find((c) => c.name === CONTAINER);
+  if (status?.phase === 'Running' && container?.state?.running) return undefined;
+  if (status?.phase === 'Failed' || status?.phase === 'Succeeded' || container?.state?.terminated) {
+    const terminated = container?.state?.terminated;
+    return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : status?.reason ?? status?.phase})` };
+  }
+  const waiting = container?.state?.waiting;
+  if (waiting?.reason && STUCK.has(waiting.reason)) return { stuck: true, reason: `${waiting.reason}: ${waiting.message ?? ''}`.trim() };
+  const unscheduled = status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+  return { stuck: false, reason: unscheduled?.message ?? waiting?.reason ?? status?.phase ?? 'Pending' };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pods created and not yet deleted by this process. */
+export class PodTracker {
+  private readonly live = new Set<string>();
+  private creating = 0;
+  private closed = false;
+
+  constructor(private readonly cluster: Cluster) {}
+
+  /** Creates the pod and waits until its container runs; a pod that cannot start is deleted. */
+  async start(prefix: PodRole, spec: PodSpec, timeoutMs = POD_START_TIMEOUT_MS): Promise<V1Pod> {
+    if (this.closed) throw new KubernetesError('coop-bench is shutting down');
+    const name = `coop-bench-${prefix}-${randomBytes(5).toString('hex')}`;
+    const { namespace, core } = this.cluster;
+    this.creating++;
+    try {
+      await api(`creating pod ${name} in namespace ${namespace}`, () => core.createNamespacedPod({ namespace, body: podManifest(name, spec) }));
+      this.live.add(name);
+    } finally {
+      this.creating--;
+    }
+    if (this.closed) {
+      await this.delete(name);
+      throw new KubernetesError('coop-bench is shutting down');
+    }
+    try {
+      return await this.waitRunning(name, spec.image, timeoutMs);
+    } catch (error) {
+      await this.delete(name).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async waitRunning(name: string, image: string, timeoutMs: number): Promise<V1Pod> {
+    const deadline = Date.now() + timeoutMs;
+    for (let pause = 100; ; pause = Math.min(2000, pause * 2)) {
+      const pod = await this.read(name);
+      const problem = podProblem(pod);
+      if (!problem) return pod;
+      if (problem.stuck) throw new KubernetesError(`pod ${name} (image ${image}) cannot start: ${problem.reason}`);
+      if (Date.now() > deadline) throw new KubernetesError(`pod ${name} (image ${image}) not running after ${Math.round(timeoutMs / 1000)} s: ${problem.reason}`);
+      await sleep(pause);
+    }
+  }
+
+  read(name: string): Promise<V1Pod> {
+    const { namespace, core } = this.cluster;
+    return api(`reading pod ${name}`, () => core.readNamespacedPod({ name, namespace }));
+  }
+
+  /** Throws PodStoppedError unless the pod's container still runs. */
+  async failIfStopped(name: string): Promise<void> {
+    let pod: V1Pod;
+    try {
+      pod = await this.read(name);
+    } catch (error) {
+      if (hasStatus(error, 404)) throw new PodStoppedError(`pod ${name} was deleted`, { cause: error });
+      throw error;
+    }
+    const problem = podProblem(pod);
+    if (problem) throw new PodStoppedError(`pod ${name} ${problem.reason}`);
+  }
+
+  /** Deletes at once (no grace period: nothing in a sandbox needs to shut down); gone already is fine. */
+  async delete(name: string): Promise<void> {
+    const { namespace, core } = this.cluster;
+    try {
+      await api(`deleting pod ${name}`, () => core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }));
+    } catch (error) {
+      if (!hasStatus(error, 404)) throw error;
+    } finally {
+      this.live.delete(name);
+    }
+  }
+
+  /** Stops creating pods and deletes every live one, after waiting (bounded) for creations under way. */
+  async deleteAll(): Promise<number> {
+    this.closed = true;
+    for (let waited = 0; this.creating > 0 && waited < 15_000; waited += 100) await sleep(100);
+    const names = [...this.live];
+    await Promise.all(names.map((name) => this.delete(name).catch(() => undefined)));
+    return names.length;
+  }
+}

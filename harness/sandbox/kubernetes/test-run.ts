@@ -1,0 +1,40 @@
+// A feature's hidden tests in a pod of their own: started ahead (while the merge runs), then both
+// patches go in on exec stdin and the pool's runner runs as it does under Docker.
+import type { PendingTestRun, RawTestRun, TestRunSpec } from '../types.ts';
+import type { Cluster } from './cluster.ts';
+import { PodSandbox } from './pod-sandbox.ts';
+import { podLabels, type PodTracker } from './pods.ts';
+
+const RUNNER = '/usr/local/bin/runner.sh';
+
+// "$0" and "$1": the sizes of the tests patch and of the code to test, read from stdin in that
+// order. An empty patch means "no implementation": the runner is called without one. The runner's
+// stderr joins its stdout so that the output keeps its order, and its stdin is at end of file, as
+// under Docker (here the exec's stdin stays open: see PodExec.stdin).
+const READ_PATCHES_THEN_RUN = `mkdir -p /patches && head -c "$0" > /patches/tests.patch && head -c "$1" > /patches/patch.patch || exit 125
+if [ -s /patches/patch.patch ]; then exec ${RUNNER} tests.patch patch.patch </dev/null 2>&1; fi
+rm -f /patches/patch.patch
+exec ${RUNNER} tests.patch </dev/null 2>&1`;
+
+export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: TestRunSpec): Promise<PendingTestRun> {
+  const sandbox = await PodSandbox.start(cluster, pods, 'test', { image: spec.image.name, labels: podLabels(spec.run, 'test', { task: spec.task }), limits: spec.limits });
+  return {
+    async run(patch: string): Promise<RawTestRun> {
+      const code = Buffer.from(patch, 'utf8');
+      const started = Date.now();
+      try {
+        const result = await sandbox.execWithInput(['sh', '-c', READ_PATCHES_THEN_RUN, String(spec.testsPatch.length), String(code.length)], Buffer.concat([spec.testsPatch, code]), {
+          timeoutMs: spec.timeoutMs,
+          maxOutputBytes: spec.maxOutputBytes,
+        });
+        const durationMs = Date.now() - started;
+        // 137 is also what an out-of-memory kill gives: only a run that lasted its limit timed out.
+        const timedOut = result.timedOut && durationMs >= spec.timeoutMs;
+        return { exitCode: timedOut ? null : result.exitCode, timedOut, output: result.stdout + result.stderr, durationMs };
+      } finally {
+        await sandbox.remove();
+      }
+    },
+    discard: () => sandbox.remove(),
+  };
+}

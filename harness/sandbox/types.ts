@@ -1,0 +1,180 @@
+// The sandbox stage's interface: everything the pipeline asks of the place where agents' tools and
+// hidden tests run. A backend (Docker engines, a Kubernetes cluster) implements it in its own folder
+// and is registered by name in registry.ts; the pipeline receives it as a dependency, as
+// tasks/validate.ts receives PoolChecks.
+//
+// How the Docker backend maps onto it (part B moves harness/docker/ into harness/sandbox/docker/):
+// - SandboxBackend.prepareRun = readyEngines(hosts, image); slots = the engines, acquire/release =
+//   EngineScheduler (where = the engine's host address, today's `dockerHost` of a task row).
+// - BackendSlot.prepareImage = poolImage(engine, pool, { image, log }); baseRepo = base-repo.ts's
+//   baseRepo (archive of /workspace/repo from a throw-away container, cached per image id).
+// - startAgentSandbox = DockerSandbox.start(engine, { image: id, labels: containerLabels(run,
+//   'agent', { task, agent }), limits, binds: teamRepos?.bindsFor(agent) }); DockerSandbox already
+//   has exec / readFile / writeFile / remove with the semantics documented on Sandbox below.
+// - startTestRun = TestContainer.start (container waiting on stdin for both patches); PendingTestRun
+//   .run = TestContainer.run minus the parsing and the cache, which stay in harness/evaluation/.
+// - removeLeftovers = removeLabelledContainers(engines, run); removeOwn = removeTrackedContainers;
+//   isInfrastructureError = isEngineError.
+// - createTeamRepos = git-remotes.ts's createTeamRemotes (bare repositories in a local folder,
+//   bind-mounted); gitUnsupported says why when any engine is not local (a remote --docker-host
+//   cannot mount this machine's folders).
+import type { Pool } from '../../tasks/types.ts';
+
+export interface ContainerLimits {
+  memoryBytes: number;
+  nanoCpus: number;
+  pids: number;
+}
+
+export interface ExecOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Default DEFAULT_EXEC_TIMEOUT_MS: no command may run unbounded. */
+  timeoutMs?: number;
+  /** Output kept per stream (head and tail); default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Stops waiting for the command (its process group is killed when the sandbox goes). */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when either stream was longer than maxOutputBytes and its middle was dropped. */
+  truncated: boolean;
+}
+
+/**
+ * What agents and the harness work through (after Inspect AI's exec / read_file / write_file).
+ * exec: a fresh process (`cmd` as argv, no shell added) in the repository or `cwd`, under a time
+ * limit, in a process group of its own that is killed when it returns (background jobs do not
+ * outlive it); each stream keeps its head and tail within maxOutputBytes; 137 and timedOut when the
+ * limit killed it. A command that fails because the sandbox itself stopped throws an
+ * infrastructure error rather than pass for the command's own failure.
+ */
+export interface Sandbox {
+  readonly id: string;
+  exec(cmd: string[], options?: ExecOptions): Promise<ExecResult>;
+  /** A regular file's content as UTF-8; throws when it is missing, not a regular file or over maxBytes. */
+  readFile(path: string, maxBytes?: number): Promise<string>;
+  /** Creates or replaces a file (mode 0644) at an absolute path, creating its folders. */
+  writeFile(path: string, content: string | Buffer): Promise<void>;
+}
+
+export interface AgentSandbox extends Sandbox {
+  /** Removes the sandbox and everything in it; removing one already gone is not an error. */
+  remove(): Promise<void>;
+}
+
+/** A pool's image as one backend runs it. */
+export interface SandboxImage {
+  /** The name results record (a tag, a registry reference). */
+  readonly name: string;
+  /** Its content identity: the test cache and the base repositories are keyed by it. */
+  readonly id: string;
+}
+
+/** The pool's repository as agents start from it, copied to this machine for the merge. */
+export interface BaseRepo {
+  dir: string;
+  /** Commit id of HEAD in the image: what agents start from. */
+  rev: string;
+}
+
+/** --git: one bare repository per agent of a task; how sandboxes reach them is the backend's. */
+export interface TeamRepos {
+  readonly agentIds: string[];
+  remove(): Promise<void>;
+}
+
+/** Where agents find the team's repositories: /git/<agent>.git, their own writable, partners' read-only. */
+export const TEAM_REPOS_ROOT = '/git';
+
+export interface AgentSandboxSpec {
+  image: SandboxImage;
+  run: string;
+  /** The task's row in the run store. */
+  task: number;
+  agent: string;
+  limits: ContainerLimits;
+  teamRepos?: TeamRepos;
+}
+
+export interface TestRunSpec {
+  image: SandboxImage;
+  run: string;
+  /** The task's row in the run store, when the run has one (not for `pools validate`). */
+  task?: number;
+  limits: ContainerLimits;
+  timeoutMs: number;
+  /** Bound of the runner's output (both streams, in order), head and tail kept. */
+  maxOutputBytes: number;
+  /** The feature's hidden tests, given to the runner as /patches/tests.patch. */
+  testsPatch: Buffer;
+}
+
+/** What the pool's runner did; the evaluation stage parses the output and caches the result. */
+export interface RawTestRun {
+  /** null when the time limit stopped it. */
+  exitCode: number | null;
+  timedOut: boolean;
+  output: string;
+  durationMs: number;
+}
+
+/**
+ * A test sandbox started before the code to test exists (it starts while the merge runs). `run`
+ * puts `patch` at /patches/patch.patch (none when empty), runs `runner.sh tests.patch
+ * [patch.patch]` in the repository, and removes the sandbox; `discard` only removes it.
+ */
+export interface PendingTestRun {
+  run(patch: string): Promise<RawTestRun>;
+  discard(): Promise<void>;
+}
+
+/** A share of the backend a task runs on from start to end (a Docker engine; the cluster). */
+export interface BackendSlot {
+  /** Where the task ran, as results record it; a re-evaluation asks for it again. */
+  readonly where: string;
+  /** The image to run the pool with (given --image, published, built or pushed), ready to start. */
+  prepareImage(pool: Pool, run: string, log: (line: string) => void): Promise<SandboxImage>;
+  baseRepo(image: SandboxImage, run: string): Promise<BaseRepo>;
+  startAgentSandbox(spec: AgentSandboxSpec): Promise<AgentSandbox>;
+  startTestRun(spec: TestRunSpec): Promise<PendingTestRun>;
+}
+
+export interface SandboxBackend {
+  readonly name: string;
+  /**
+   * Checks made before a run writes anything (the backend answers, --image exists, sandboxes of
+   * the run's pools have no network); throws a UserError that says what to do.
+   */
+  prepareRun(run: string, pools: Pool[]): Promise<void>;
+  /** A slot for a task: `preferred` (a `where` recorded earlier) when the backend has it. */
+  acquire(preferred?: string | null): BackendSlot;
+  release(slot: BackendSlot): void;
+  /** --git: why this backend cannot give a team shared repositories, or undefined when it can. */
+  gitUnsupported(): string | undefined;
+  createTeamRepos(agentIds: string[]): Promise<TeamRepos>;
+  /** Removes by label what runs left (one run's when named; all of coop-bench's otherwise); returns how many. */
+  removeLeftovers(run?: string): Promise<number>;
+  /** Stops creating sandboxes and removes every one this process created and has not removed (SIGINT). */
+  removeOwn(): Promise<number>;
+  /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
+  isInfrastructureError(error: unknown): boolean;
+}
+
+/** What the CLI gives a backend; each backend reads the options that concern it. */
+export interface BackendOptions {
+  /** --image: every pool runs with this image. */
+  image?: string;
+  /** docker: --docker-host addresses (empty: the local engine). */
+  dockerHosts?: string[];
+  /** kubernetes: --namespace (default: the kubeconfig context's, else `default`). */
+  namespace?: string;
+  /** kubernetes: --registry the pools' images were pushed to (`coop-bench images push`). */
+  registry?: string;
+  log: (line: string) => void;
+}

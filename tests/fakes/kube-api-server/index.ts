@@ -1,0 +1,330 @@
+// A Kubernetes API server for tests, backed by the real Docker engine: exactly the calls the
+// Kubernetes backend makes (pods: create, get, list, delete, exec; NetworkPolicies: create, list,
+// delete), with a real server's rejections (validation.ts) and its exec protocol (exec.ts).
+// A pod is a container; a deny-all NetworkPolicy that selects a pod when it is created makes that
+// container `--network none` (with `enforceNetworkPolicy: false` policies are stored and ignored, as
+// by a network plugin without NetworkPolicy support); a pod without one gets the default bridge.
+// Every request is recorded for the golden-file test.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { execa } from 'execa';
+import { handleExec } from './exec.ts';
+import {
+  alreadyExists,
+  ApiError,
+  decodeObject,
+  matches,
+  methodNotAllowed,
+  noSuchPath,
+  notFound,
+  parseSelector,
+  quantityValue,
+  unauthorized,
+  validateNetworkPolicy,
+  validatePod,
+} from './validation.ts';
+
+export const FAKE_LABEL = 'coop-bench-fake-kube';
+
+export interface FakeKubeOptions {
+  namespaces?: string[];
+  /** False: NetworkPolicies are accepted and stored but pods keep their network (a plugin without support). */
+  enforceNetworkPolicy?: boolean;
+  /** The kubelet's podPidsLimit (-1: unlimited, the kubelet's default). */
+  podPidsLimit?: number;
+  /** Exec subprotocols the server speaks, preferred first. */
+  execProtocols?: string[];
+}
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  query: Record<string, string[]>;
+  body?: unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+export interface PodEntry {
+  object: Json;
+  containerId?: string;
+  imageId?: string;
+  /** Why the container could not be created (an image the engine does not have). */
+  waiting?: { reason: string; message: string };
+}
+
+export interface FakeKubeApiServer {
+  readonly url: string;
+  readonly calls: RecordedCall[];
+  readonly docker: Docker;
+  /** A kubeconfig file for this server (token auth, the given namespace in its context). */
+  writeKubeconfig(dir: string, namespace?: string): string;
+  pod(namespace: string, name: string): PodEntry | undefined;
+  close(): Promise<void>;
+}
+
+/** A certificate for 127.0.0.1, its own authority: clients verify it as they verify a real cluster's. */
+async function selfSignedCertificate(): Promise<{ key: Buffer; cert: Buffer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'coop-bench-fake-kube-tls-'));
+  try {
+    await execa('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=fake-kube-apiserver', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The default bridge's gateway: where a pod with a network finds this machine. */
+async function bridgeGateway(docker: Docker): Promise<string> {
+  const info = await docker.getNetwork('bridge').inspect();
+  const config = (info.IPAM?.Config ?? [])[0] as { Gateway?: string; Subnet?: string } | undefined;
+  if (config?.Gateway) return config.Gateway;
+  if (config?.Subnet) return config.Subnet.replace(/\.\d+\/\d+$/, '.1');
+  throw new Error('the default bridge network has no IPv4 subnet');
+}
+
+function send(response: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function queryOf(url: URL): Record<string, string[]> {
+  const query: Record<string, string[]> = {};
+  for (const [key, value] of url.searchParams) (query[key] ??= []).push(value);
+  return query;
+}
+
+function parseOrText(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+
+export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Promise<FakeKubeApiServer> {
+  const docker = new Docker();
+  const instance = randomBytes(6).toString('hex');
+  const token = randomBytes(16).toString('hex');
+  const namespaces = new Set(options.namespaces ?? ['default']);
+  const enforce = options.enforceNetworkPolicy ?? true;
+  const pods = new Map<string, PodEntry>();
+  const policies = new Map<string, Json>();
+  const calls: RecordedCall[] = [];
+  let resourceVersion = 1;
+  const key = (namespace: string, name: string) => `${namespace}/${name}`;
+
+  // What every pod is told of the API service (KUBERNETES_SERVICE_HOST/PORT): a listener a pod with
+  // a network can reach; the network probe tries it.
+  const service = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => service.listen(0, '0.0.0.0', resolve));
+  const serviceEnv = [`KUBERNETES_SERVICE_HOST=${await bridgeGateway(docker)}`, `KUBERNETES_SERVICE_PORT=${(service.address() as AddressInfo).port}`];
+
+  const meta = (object: Json, namespace: string) => ({
+    ...object.metadata,
+    namespace,
+    uid: randomUUID(),
+    resourceVersion: String(resourceVersion++),
+    creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+  });
+
+  /** Deny-all policies (both types, no rules) that select the pod; rules the fake cannot map are refused. */
+  const isolated = (namespace: string, labels: Record<string, string> | undefined) =>
+    enforce &&
+    [...policies.values()].some((policy) => {
+      if (policy.metadata.namespace !== namespace) return false;
+      const selector = Object.entries(policy.spec?.podSelector?.matchLabels ?? {}).map(([k, v]) => ({ key: k, op: '=' as const, value: v as string }));
+      const types: string[] = policy.spec?.policyTypes ?? ['Ingress'];
+      return matches(selector, labels) && types.includes('Egress') && types.includes('Ingress') && !policy.spec?.ingress?.length && !policy.spec?.egress?.length;
+    });
+
+  async function createPod(namespace: string, raw: string): Promise<Json> {
+    if (!namespaces.has(namespace)) throw notFound('namespaces', namespace);
+    const object = decodeObject(raw, 'Pod', 'v1', namespace) as Json;
+    validatePod(object);
+    if (pods.has(key(namespace, object.metadata.name))) throw alreadyExists('pods', object.metadata.name);
+    if (object.spec.containers.length !== 1) throw new Error('the fake runs pods of one container only');
+    const pod: Json = { apiVersion: 'v1', kind: 'Pod', ...object, metadata: meta(object, namespace) };
+    const entry: PodEntry = { object: pod };
+    pods.set(key(namespace, pod.metadata.name), entry);
+    const [container] = pod.spec.containers;
+    const image = await docker.getImage(container.image).inspect().catch(() => undefined);
+    if (!image) {
+      entry.waiting = { reason: 'ErrImagePull', message: `failed to pull image "${container.image}": not found` };
+      return pod;
+    }
+    const limits = container.resources?.limits ?? {};
+    const memory = limits.memory ? Math.round(quantityValue(limits.memory)) : undefined;
+    const created = await docker.createContainer({
+      Image: image.Id,
+      Entrypoint: container.command,
+      Cmd: container.args ?? (container.command ? [] : undefined),
+      WorkingDir: container.workingDir,
+      Env: [...(container.env ?? []).map((e: { name: string; value?: string }) => `${e.name}=${e.value ?? ''}`), ...serviceEnv],
+      Labels: { [FAKE_LABEL]: instance, 'io.kubernetes.pod.name': pod.metadata.name, 'io.kubernetes.pod.namespace': namespace },
+      HostConfig: {
+        NetworkMode: isolated(namespace, pod.metadata.labels) ? 'none' : 'bridge',
+        Memory: memory,
+        MemorySwap: memory,
+        NanoCpus: limits.cpu ? Math.round(quantityValue(limits.cpu) * 1e9) : undefined,
+        PidsLimit: (options.podPidsLimit ?? -1) > 0 ? options.podPidsLimit : undefined,
+        // The pause container as PID 1 of a shared process namespace reaps orphans, as --init does.
+        Init: pod.spec.shareProcessNamespace === true,
+      },
+    });
+    entry.containerId = created.id;
+    entry.imageId = image.Id;
+    await created.start().catch((error: Error) => {
+      entry.waiting = { reason: 'RunContainerError', message: error.message };
+    });
+    return pod;
+  }
+
+  /** The pod's status as the kubelet would report it, read from its container. */
+  async function withStatus(entry: PodEntry): Promise<Json> {
+    const container = entry.object.spec.containers[0];
+    const base = { name: container.name, image: container.image, imageID: entry.imageId ?? '', restartCount: 0 };
+    if (entry.waiting || !entry.containerId) {
+      return { ...entry.object, status: { phase: 'Pending', containerStatuses: [{ ...base, ready: false, state: { waiting: entry.waiting } }] } };
+    }
+    const info = await docker.getContainer(entry.containerId).inspect().catch(() => undefined);
+    if (info?.State.Running) {
+      return { ...entry.object, status: { phase: 'Running', containerStatuses: [{ ...base, ready: true, started: true, containerID: `docker://${entry.containerId}`, state: { running: { startedAt: info.State.StartedAt } } }] } };
+    }
+    const exitCode = info?.State.ExitCode ?? 137;
+    const reason = !info ? 'ContainerStatusUnknown' : info.State.OOMKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
+    const phase = exitCode === 0 && info ? 'Succeeded' : 'Failed';
+    return { ...entry.object, status: { phase, containerStatuses: [{ ...base, ready: false, state: { terminated: { exitCode, reason } } }] } };
+  }
+
+  function getPod(namespace: string, name: string): PodEntry {
+    const entry = pods.get(key(namespace, name));
+    if (!entry) throw notFound('pods', name);
+    return entry;
+  }
+
+  async function deletePod(namespace: string, name: string): Promise<Json> {
+    const entry = getPod(namespace, name);
+    const object = await withStatus(entry);
+    pods.delete(key(namespace, name));
+    if (entry.containerId) await docker.getContainer(entry.containerId).remove({ force: true }).catch(() => undefined);
+    return object;
+  }
+
+  function createPolicy(namespace: string, raw: string): Json {
+    if (!namespaces.has(namespace)) throw notFound('namespaces', namespace);
+    const object = decodeObject(raw, 'NetworkPolicy', 'networking.k8s.io/v1', namespace) as Json;
+    validateNetworkPolicy(object);
+    if (policies.has(key(namespace, object.metadata.name))) throw alreadyExists('networkpolicies.networking.k8s.io', object.metadata.name);
+    const policy = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', ...object, metadata: meta(object, namespace) };
+    policies.set(key(namespace, policy.metadata.name), policy);
+    return policy;
+  }
+
+  function list(kind: string, apiVersion: string, items: Json[], namespace: string, selector: string | null): Json {
+    const requirements = parseSelector(selector ?? '');
+    return { kind, apiVersion, metadata: { resourceVersion: String(resourceVersion) }, items: items.filter((o) => o.metadata.namespace === namespace && matches(requirements, o.metadata.labels)) };
+  }
+
+  async function route(method: string, url: URL, body: string): Promise<[number, unknown]> {
+    let m = /^\/api\/v1\/namespaces\/([^/]+)\/pods(?:\/([^/]+))?$/.exec(url.pathname);
+    if (m) {
+      const [, namespace, name] = m.map((part) => part && decodeURIComponent(part));
+      if (!name && method === 'POST') return [201, await createPod(namespace, body)];
+      if (!name && method === 'GET') return [200, list('PodList', 'v1', await Promise.all([...pods.values()].map(withStatus)), namespace, url.searchParams.get('labelSelector'))];
+      if (name && method === 'GET') return [200, await withStatus(getPod(namespace, name))];
+      if (name && method === 'DELETE') return [200, await deletePod(namespace, name)];
+      throw methodNotAllowed();
+    }
+    m = /^\/apis\/networking\.k8s\.io\/v1\/namespaces\/([^/]+)\/networkpolicies(?:\/([^/]+))?$/.exec(url.pathname);
+    if (m) {
+      const [, namespace, name] = m.map((part) => part && decodeURIComponent(part));
+      if (!name && method === 'POST') return [201, createPolicy(namespace, body)];
+      if (!name && method === 'GET') return [200, list('NetworkPolicyList', 'networking.k8s.io/v1', [...policies.values()], namespace, url.searchParams.get('labelSelector'))];
+      if (name && method === 'DELETE') {
+        const policy = policies.get(key(namespace, name));
+        if (!policy) throw notFound('networkpolicies.networking.k8s.io', name);
+        policies.delete(key(namespace, name));
+        return [200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'networking.k8s.io', kind: 'networkpolicies', uid: policy.metadata.uid } }];
+      }
+      throw methodNotAllowed();
+    }
+    throw noSuchPath();
+  }
+
+  const authorized = (request: IncomingMessage) => request.headers.authorization === `Bearer ${token}`;
+
+  const tls = await selfSignedCertificate();
+  const server = https.createServer(tls, async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    const body = await readBody(request);
+    calls.push({ method: request.method ?? 'GET', path: url.pathname, query: queryOf(url), ...(body ? { body: parseOrText(body) } : {}) });
+    try {
+      if (!authorized(request)) throw unauthorized();
+      const [code, result] = await route(request.method ?? 'GET', url, body);
+      send(response, code, result);
+    } catch (error) {
+      if (error instanceof ApiError) send(response, error.status.code, error.status);
+      else send(response, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(error), reason: 'InternalError', code: 500 });
+    }
+  });
+
+  server.on('upgrade', (request: IncomingMessage, socket: net.Socket) => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    calls.push({ method: request.method ?? 'GET', path: url.pathname, query: queryOf(url) });
+    const reject = (status: unknown) => {
+      const code = (status as { code: number }).code;
+      const text = JSON.stringify(status);
+      socket.end(`HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    };
+    const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/exec$/.exec(url.pathname);
+    if (!authorized(request)) return reject(unauthorized().status);
+    if (!m || request.method !== 'GET') return reject(noSuchPath().status);
+    const entry = pods.get(key(decodeURIComponent(m[1]), decodeURIComponent(m[2])));
+    if (!entry) return reject(notFound('pods', decodeURIComponent(m[2])).status);
+    handleExec({ docker, request, socket, url, pod: entry, status: () => withStatus(entry), protocols: options.execProtocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'], reject }).catch(() => socket.destroy());
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    calls,
+    docker,
+    writeKubeconfig(dir, namespace) {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, 'kubeconfig');
+      const context = namespace ? `\n    namespace: ${namespace}` : '';
+      writeFileSync(
+        path,
+        `apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: ${url}\n    certificate-authority-data: ${tls.cert.toString('base64')}\nusers:\n- name: tester\n  user:\n    token: ${token}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: tester${context}\ncurrent-context: fake\n`,
+      );
+      return path;
+    },
+    pod: (namespace, name) => pods.get(key(namespace, name)),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => service.close(() => resolve()));
+      const containers = await docker.listContainers({ all: true, filters: { label: [`${FAKE_LABEL}=${instance}`] } });
+      await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+    },
+  };
+}

@@ -1,0 +1,267 @@
+// The Kubernetes backend with the real client library against the test API server
+// (tests/fakes/kube-api-server/), whose pods are real containers: sandboxes, exec bounds, files
+// through exec stdin, a shipped pool's tests compared with Docker's, the network probe, cleanup by
+// label, and every API call checked against tests/golden/kubernetes-api-calls.json.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { loadPool } from '../../tasks/pools.ts';
+import { poolImage, type PoolImage } from '../../harness/docker/images.ts';
+import { engineAt } from '../../harness/docker/engine.ts';
+import { baseRepo as dockerBaseRepo } from '../../harness/docker/base-repo.ts';
+import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
+import { SHIPPED_POOLS } from '../../harness/paths.ts';
+import { UserError } from '../../harness/errors.ts';
+import { createBackend } from '../../harness/sandbox/registry.ts';
+import type { ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
+import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } from '../fakes/kube-api-server/index.ts';
+import { tempDir } from '../helpers/cli.ts';
+
+const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
+const limits: ContainerLimits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pids: 512 };
+const RUN = 'kube-backend-test';
+const GOLDEN = join(import.meta.dirname, '..', 'golden', 'kubernetes-api-calls.json');
+const log = () => undefined;
+
+let fake: FakeKubeApiServer;
+let local: PoolImage;
+let backend: SandboxBackend;
+let image: SandboxImage;
+const previousKubeconfig = process.env.KUBECONFIG;
+
+/** Each backend gets its own fake cluster and kubeconfig. */
+async function connect(server: FakeKubeApiServer, options: { image?: string } = {}): Promise<SandboxBackend> {
+  process.env.KUBECONFIG = server.writeKubeconfig(tempDir('kube'), 'coop');
+  return createBackend('kubernetes', { image: options.image, log });
+}
+
+beforeAll(async () => {
+  local = await poolImage(engineAt(), pool);
+  fake = await startFakeKubeApiServer({ namespaces: ['coop'] });
+  backend = await connect(fake, { image: local.name });
+  await backend.prepareRun(RUN, [pool]);
+  image = await backend.acquire().prepareImage(pool, RUN, log);
+});
+
+afterAll(async () => {
+  await backend?.removeLeftovers(RUN).catch(() => undefined);
+  await fake?.close();
+  if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
+  else process.env.KUBECONFIG = previousKubeconfig;
+});
+
+const startAgent = (agent = 'agent1') => backend.acquire().startAgentSandbox({ image, run: RUN, task: 7, agent, limits });
+/** Test output without its timings (`duration_ms: 12.3`), which differ from run to run. */
+const withoutTimes = (output: string) => output.replace(/duration_ms:?\s*[\d.]+/g, 'duration_ms');
+const containerOf = (pod: string) => fake.docker.getContainer(fake.pod('coop', pod)!.containerId!);
+
+describe('kubernetes backend: agent sandboxes', () => {
+  it('runs each sandbox in a pod without network, with the run\'s limits and labels', async () => {
+    const sandbox = await startAgent();
+    try {
+      const pod = fake.pod('coop', sandbox.id)!.object;
+      expect(pod.metadata.labels).toMatchObject({ 'coop-bench': 'true', 'coop-bench.run': RUN, 'coop-bench.role': 'agent', 'coop-bench.task': '7', 'coop-bench.agent': 'agent1' });
+      expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never' });
+      const info = await containerOf(sandbox.id).inspect();
+      expect(info.HostConfig).toMatchObject({ NetworkMode: 'none', Memory: limits.memoryBytes, NanoCpus: limits.nanoCpus });
+      expect(image.id).toBe(local.id);
+    } finally {
+      await sandbox.remove();
+    }
+    expect(fake.pod('coop', sandbox.id)).toBeUndefined();
+  });
+
+  it('exec: exit code, both streams, the repository as working folder, cwd and env', async () => {
+    const sandbox = await startAgent();
+    try {
+      const result = await sandbox.exec(['bash', '-c', 'pwd; echo "$GREETING" >&2; exit 3'], { env: { GREETING: 'hello world' } });
+      expect(result).toMatchObject({ exitCode: 3, stdout: '/workspace/repo\n', stderr: 'hello world\n', timedOut: false, truncated: false });
+      expect((await sandbox.exec(['pwd'], { cwd: '/tmp' })).stdout).toBe('/tmp\n');
+      expect((await sandbox.exec(['git', 'rev-parse', 'HEAD'])).stdout.trim()).toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('exec: the time limit kills the command, its output is bounded, its background jobs do not survive it', async () => {
+    const sandbox = await startAgent();
+    try {
+      const slow = await sandbox.exec(['sleep', '30'], { timeoutMs: 1000 });
+      expect(slow).toMatchObject({ exitCode: 137, timedOut: true });
+      const loud = await sandbox.exec(['bash', '-c', 'head -c 3000000 /dev/zero | tr "\\0" a; echo END'], { maxOutputBytes: 1000 });
+      expect(loud.truncated).toBe(true);
+      expect(loud.stdout.length).toBeLessThan(1200);
+      expect(loud.stdout).toMatch(/bytes omitted/);
+      expect(loud.stdout.trimEnd().endsWith('END')).toBe(true);
+      const started = Date.now();
+      await sandbox.exec(['bash', '-c', 'sleep 300 & echo started']);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      const left = await sandbox.exec(['bash', '-c', 'cat /proc/[0-9]*/comm 2>/dev/null | grep -c "^sleep$" || true']);
+      expect(left.stdout.trim()).toBe('0');
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('exec: a stop request ends the wait at once', async () => {
+    const sandbox = await startAgent();
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('stop requested')), 300);
+      await expect(sandbox.exec(['sleep', '30'], { signal: controller.signal })).rejects.toThrow('stop requested');
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('writeFile and readFile go through exec stdin, byte for byte, with the Docker sandbox\'s errors', async () => {
+    const sandbox = await startAgent();
+    try {
+      const text = `héllo ✓ wörld\n${'x'.repeat(2 * 1024 * 1024)}\nend\n`;
+      await sandbox.writeFile('/workspace/repo/new/dir/file.txt', text);
+      expect(await sandbox.readFile('/workspace/repo/new/dir/file.txt')).toBe(text);
+      expect((await sandbox.exec(['stat', '-c', '%a', 'new/dir/file.txt'])).stdout.trim()).toBe('644');
+      await sandbox.writeFile('/tmp/empty', '');
+      expect(await sandbox.readFile('/tmp/empty')).toBe('');
+      await expect(sandbox.readFile('/workspace/repo/missing.txt')).rejects.toThrow(/no such file/);
+      await expect(sandbox.readFile('/workspace/repo')).rejects.toThrow(/not a regular file/);
+      await expect(sandbox.readFile('/workspace/repo/new/dir/file.txt', 1000)).rejects.toThrow(/over the 1000-byte limit/);
+      await expect(sandbox.writeFile('relative.txt', 'x')).rejects.toThrow(/absolute path/);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('a pod that stops under a command is an infrastructure error, not the command\'s failure', async () => {
+    const sandbox = await startAgent();
+    try {
+      await containerOf(sandbox.id).kill();
+      const error = await sandbox.exec(['true']).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).name).toBe('PodStoppedError');
+      expect(backend.isInfrastructureError(error)).toBe(true);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+});
+
+describe('kubernetes backend: images, repositories, tests', () => {
+  it('copies the base repository out of a pod: the same commit Docker\'s extraction gives', async () => {
+    const base = await backend.acquire().baseRepo(image, RUN);
+    const docker = await dockerBaseRepo(local, RUN);
+    expect(base.rev).toBe(docker.rev);
+    expect(existsSync(join(base.dir, '.git'))).toBe(true);
+  });
+
+  it('runs a feature\'s tests in a pod with the same results as in a Docker container', async () => {
+    const feature = pool.features[0];
+    const testsPatch = readFileSync(feature.testsPatchPath);
+    for (const patch of [readFileSync(feature.patchPath, 'utf8'), '']) {
+      const pending = await backend.acquire().startTestRun({ image, run: RUN, task: 7, limits, timeoutMs: 300_000, maxOutputBytes: 256 * 1024, testsPatch });
+      const kube = await pending.run(patch);
+      const docker = await runFeatureTests(feature, patch, { image: local, run: RUN, limits, timeoutMs: 300_000 });
+
+      expect(kube.exitCode).toBe(docker.exitCode);
+      expect(kube.timedOut).toBe(false);
+      expect(withoutTimes(kube.output)).toBe(withoutTimes(docker.output));
+    }
+    expect((await runFeatureTests(feature, readFileSync(feature.patchPath, 'utf8'), { image: local, run: RUN, limits, timeoutMs: 300_000 })).passed).toBe(true);
+  });
+
+  it('a test run that outlasts its limit times out, as under Docker; a discarded one leaves no pod', async () => {
+    const feature = pool.features[0];
+    const testsPatch = readFileSync(feature.testsPatchPath);
+    // Code whose import never returns.
+    const work = tempDir('kube-hang');
+    await execa('cp', ['-a', `${(await backend.acquire().baseRepo(image, RUN)).dir}/.`, work]);
+    writeFileSync(join(work, 'src', 'errors.js'), `${readFileSync(join(work, 'src', 'errors.js'), 'utf8')}\nwhile (true) {}\n`);
+    const hang = (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
+    const slow = await backend.acquire().startTestRun({ image, run: RUN, limits, timeoutMs: 3000, maxOutputBytes: 4096, testsPatch });
+    const kube = await slow.run(hang);
+    const docker = await runFeatureTests(feature, hang, { image: local, run: RUN, limits, timeoutMs: 3000 });
+    expect(kube).toMatchObject({ exitCode: null, timedOut: true });
+    expect(docker).toMatchObject({ exitCode: null, timedOut: true });
+    const discarded = await backend.acquire().startTestRun({ image, run: RUN, limits, timeoutMs: 1000, maxOutputBytes: 4096, testsPatch });
+    await discarded.discard();
+    expect(await backend.removeLeftovers(RUN)).toBe(0);
+  });
+
+  it('an image the cluster cannot pull fails the start with the reason, as an infrastructure error', async () => {
+    const other = await connect(fake);
+    const error = await other.acquire().prepareImage(pool, RUN, log).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).message).toMatch(new RegExp(`image ${pool.publishedImage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*ErrImagePull`));
+    expect(other.isInfrastructureError(error)).toBe(true);
+  });
+});
+
+describe('kubernetes backend: isolation, --git, cleanup', () => {
+  it('refuses a run on a cluster that does not enforce NetworkPolicy', async () => {
+    const lax = await startFakeKubeApiServer({ namespaces: ['coop'], enforceNetworkPolicy: false });
+    try {
+      const other = await connect(lax, { image: local.name });
+      const error = await other.prepareRun('lax-run', [pool]).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as Error).message).toMatch(/does not enforce NetworkPolicy.*reached/);
+      // Nor does any sandbox start for that run.
+      await expect(other.acquire().startAgentSandbox({ image, run: 'lax-run', task: 1, agent: 'agent1', limits })).rejects.toThrow(/does not enforce NetworkPolicy/);
+      expect(await other.removeLeftovers('lax-run')).toBe(0);
+    } finally {
+      await lax.close();
+    }
+  });
+
+  it('refuses --git clearly: pods share no folders', async () => {
+    expect(backend.gitUnsupported()).toMatch(/--git is not available with --backend kubernetes/);
+    await expect(backend.createTeamRepos(['agent1', 'agent2'])).rejects.toBeInstanceOf(UserError);
+  });
+
+  it('removes a run\'s pods and policy by label, and only that run\'s', async () => {
+    const other = 'kube-backend-other';
+    await backend.prepareRun(other, [pool]);
+    const mine = [await startAgent('agent1'), await startAgent('agent2')];
+    const theirs = await backend.acquire().startAgentSandbox({ image, run: other, task: 1, agent: 'agent1', limits });
+    expect(await backend.removeLeftovers(RUN)).toBe(2);
+    for (const sandbox of mine) expect(fake.pod('coop', sandbox.id)).toBeUndefined();
+    expect(fake.pod('coop', theirs.id)).toBeDefined();
+    expect(await backend.removeOwn()).toBe(1);
+    expect(fake.pod('coop', theirs.id)).toBeUndefined();
+    expect(await backend.removeLeftovers(other)).toBe(0);
+    const containers = await fake.docker.listContainers({ all: true, filters: { label: ['io.kubernetes.pod.namespace=coop'] } });
+    expect(containers.filter((c) => mine.concat(theirs).some((s) => c.Labels['io.kubernetes.pod.name'] === s.id))).toEqual([]);
+  });
+});
+
+/** A call as the golden file lists it: names, ids and values replaced by their shape. */
+function shape(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.length ? [shape(value[0], key)] : [];
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shape(v, k)]));
+  return typeof value;
+}
+
+function normalize(call: RecordedCall) {
+  const path = call.path.replace(/\/namespaces\/[^/]+/, '/namespaces/{namespace}').replace(/\/(pods|networkpolicies)\/[^/]+/, '/$1/{name}');
+  const query = Object.fromEntries(
+    Object.entries(call.query)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, k === 'command' ? '{argv}' : k === 'labelSelector' ? v[0].replace(/=.*/, '={value}') : v.join(',')]),
+  );
+  return { method: call.method, path, query, ...(call.body !== undefined && { body: shape(call.body) }) };
+}
+
+describe('kubernetes backend: API calls', () => {
+  it('makes exactly the calls of the golden file, each checked against the API reference', () => {
+    const made = [...new Map(fake.calls.map(normalize).map((c) => [JSON.stringify(c), c])).values()];
+    type GoldenCall = { verb: string; method: string; path: string; query: object; body?: unknown; reference: string };
+    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as { about: string; calls: GoldenCall[] };
+    const key = (c: { method: string; path: string; query: object; body?: unknown }) => JSON.stringify({ method: c.method, path: c.path, query: c.query, body: c.body });
+    if (process.env.UPDATE_GOLDEN) {
+      const previous = new Map(golden.calls.map((c) => [key(c), c]));
+      golden.calls = made.map((c) => ({ verb: previous.get(key(c))?.verb ?? 'TODO', ...c, reference: previous.get(key(c))?.reference ?? 'TODO' }));
+      writeFileSync(GOLDEN, `${JSON.stringify(golden, null, 2)}\n`);
+    }
+    expect(made.map(key).sort()).toEqual(golden.calls.map(key).sort());
+    for (const call of golden.calls) expect(call).toMatchObject({ verb: expect.stringMatching(/^(create|get|list|delete) /), reference: expect.stringMatching(/^https:\/\//) });
+  });
+});

@@ -1,0 +1,97 @@
+// The Kubernetes backend's pure parts: names and labels a real API server accepts, quantities, the
+// exec status, why a pod does not run, image names, and the registry of backends.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { exitCodeOf } from '../../../harness/sandbox/kubernetes/exec.ts';
+import { podLabels, podManifest, podProblem, podResources, runLabelValue, runSelector } from '../../../harness/sandbox/kubernetes/pods.ts';
+import { clusterImageName, splitTag } from '../../../harness/sandbox/kubernetes/images.ts';
+import { denyAllPolicy, policyName } from '../../../harness/sandbox/kubernetes/network.ts';
+import { createBackend } from '../../../harness/sandbox/registry.ts';
+import { labelKeyProblem, labelValueProblem, subdomainProblem, validateNetworkPolicy, validatePod } from '../../fakes/kube-api-server/validation.ts';
+import { loadPool } from '../../../tasks/pools.ts';
+import { SHIPPED_POOLS } from '../../../harness/paths.ts';
+import { UserError } from '../../../harness/errors.ts';
+
+const limits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024 };
+
+describe('kubernetes backend: objects a real API server accepts', () => {
+  it('turns any run name into a valid label value, the same every time', () => {
+    for (const run of ['run1', 'My_Run.2', 'ends-with-dash-', 'x'.repeat(100), '_.', 'a..b']) {
+      const value = runLabelValue(run);
+      expect(labelValueProblem(value)).toBeUndefined();
+      expect(runLabelValue(run)).toBe(value);
+    }
+    expect(runLabelValue('run1')).toBe('run1');
+    expect(runLabelValue('x'.repeat(100))).not.toBe(runLabelValue(`${'x'.repeat(99)}y`));
+  });
+
+  it('builds pods and policies that pass the API server\'s validation', () => {
+    const labels = podLabels('My run!'.replace(/[ !]/g, '_'), 'agent', { task: 3, agent: 'agent1' });
+    for (const key of Object.keys(labels)) expect(labelKeyProblem(key)).toBeUndefined();
+    const pod = podManifest('coop-bench-agent-0123456789', { image: 'coop-bench/argkit_task:task1-abc', labels, limits });
+    expect(() => validatePod(pod as never)).not.toThrow();
+    expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never', enableServiceLinks: false });
+    const policy = denyAllPolicy('Some_run-');
+    expect(subdomainProblem(policyName('Some_run-'))).toBeUndefined();
+    expect(() => validateNetworkPolicy(policy as never)).not.toThrow();
+    expect(policy.spec).toEqual({ podSelector: { matchLabels: { 'coop-bench.run': runLabelValue('Some_run-') } }, policyTypes: ['Ingress', 'Egress'] });
+    expect(runSelector('Some_run-')).toBe(`coop-bench.run=${runLabelValue('Some_run-')}`);
+    expect(runSelector()).toBe('coop-bench=true');
+  });
+
+  it('gives the same limits as Docker: bytes of memory and millicores', () => {
+    expect(podResources(limits)).toEqual({ limits: { memory: String(4 * 1024 ** 3), cpu: '2000m' } });
+    expect(podResources({ ...limits, nanoCpus: 5e8 }).limits.cpu).toBe('500m');
+  });
+});
+
+describe('kubernetes backend: reading the cluster\'s answers', () => {
+  it('reads the exit code from the exec\'s final Status', () => {
+    expect(exitCodeOf({ status: 'Success' })).toBe(0);
+    expect(exitCodeOf({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } })).toBe(3);
+    expect(() => exitCodeOf({ status: 'Failure', reason: 'InternalError', message: 'container not found' })).toThrow(/container not found/);
+  });
+
+  it('tells a pod that will start from one that cannot', () => {
+    const running = { status: { phase: 'Running', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: 'x', ready: true, restartCount: 0, state: { running: {} } }] } };
+    expect(podProblem(running)).toBeUndefined();
+    const pulling = { status: { phase: 'Pending', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] } };
+    expect(podProblem(pulling)).toEqual({ stuck: false, reason: 'ContainerCreating' });
+    const missing = { status: { phase: 'Pending', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'not found' } } }] } };
+    expect(podProblem(missing)).toEqual({ stuck: true, reason: 'ImagePullBackOff: not found' });
+    const unschedulable = { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', message: '0/3 nodes are available: 3 Insufficient memory.' }] } };
+    expect(podProblem(unschedulable)).toEqual({ stuck: false, reason: '0/3 nodes are available: 3 Insufficient memory.' });
+    const killed = { status: { phase: 'Failed', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: 'x', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] } };
+    expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)' });
+  });
+});
+
+describe('kubernetes backend: images and registry', () => {
+  const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
+
+  it('names the pushed image under --registry, --image over all, the published one otherwise', () => {
+    expect(clusterImageName(pool, { registry: 'registry.test:5000/team/' })).toMatch(/^registry\.test:5000\/team\/coop-bench\/argkit_task:task1-[0-9a-f]{12}$/);
+    expect(clusterImageName(pool, { image: 'mine:1', registry: 'r' })).toBe('mine:1');
+    expect(clusterImageName(pool, {})).toBe(pool.publishedImage);
+    expect(clusterImageName({ ...pool, dockerfilePath: undefined }, { registry: 'r' })).toBe(pool.publishedImage);
+    expect(splitTag('registry.test:5000/a/b:tag1')).toEqual({ repo: 'registry.test:5000/a/b', tag: 'tag1' });
+    expect(splitTag('registry.test:5000/a/b')).toEqual({ repo: 'registry.test:5000/a/b', tag: 'latest' });
+  });
+
+  it('refuses an unknown backend name, listing the known ones', async () => {
+    await expect(createBackend('nomad', { log: () => undefined })).rejects.toThrow(UserError);
+    await expect(createBackend('nomad', { log: () => undefined })).rejects.toThrow(/kubernetes/);
+  });
+
+  it('says where to put a kubeconfig when there is none', async () => {
+    const saved = { KUBECONFIG: process.env.KUBECONFIG, HOME: process.env.HOME };
+    process.env.KUBECONFIG = '';
+    process.env.HOME = '/nonexistent-home';
+    try {
+      await expect(createBackend('kubernetes', { log: () => undefined })).rejects.toThrow(/no Kubernetes configuration found: set KUBECONFIG/);
+    } finally {
+      Object.assign(process.env, saved);
+      if (saved.KUBECONFIG === undefined) delete process.env.KUBECONFIG;
+    }
+  });
+});
