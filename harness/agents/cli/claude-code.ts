@@ -80,7 +80,7 @@ class ClaudeEvents implements EventReader {
   constructor(private readonly trajectory: Trajectory) {}
 
   line(event: unknown): void {
-    const type = (event as Block).type;
+    const type = (event as Block | null)?.type;
     if (type === 'system' && (event as Block).subtype === 'init') {
       const init = event as Block;
       const servers = Array.isArray(init.mcp_servers) ? init.mcp_servers.map((s: Block | null) => `${text(s?.name)} ${text(s?.status)}`) : [];

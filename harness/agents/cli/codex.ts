@@ -74,7 +74,7 @@ class CodexEvents implements EventReader {
   constructor(private readonly trajectory: Trajectory) {}
 
   line(event: unknown): void {
-    const type = (event as Item).type;
+    const type = (event as Item | null)?.type;
     if (type === 'item.completed') this.item(field(event, 'item') ?? {});
     else if (type === 'turn.completed') this.end = { status: 'finished' };
     else if (type === 'turn.failed') this.end = { status: 'error', error: `Codex: ${text(field(event, 'error')?.message).slice(0, 500)}` };
