@@ -3,6 +3,7 @@
 // then by the test's handler, as one JSON body or as server-sent events.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 
 export interface StreamRequest {
   method: string;
@@ -38,13 +39,11 @@ export interface StreamServer {
 }
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const body = await text(req);
   try {
-    return text === '' ? undefined : JSON.parse(text);
+    return body === '' ? undefined : JSON.parse(body);
   } catch {
-    return text;
+    return body;
   }
 }
 

@@ -60,6 +60,7 @@ export class CliAgent implements Agent {
 
   async prepare(context: Omit<AgentContext, 'sandbox' | 'trajectory'>): Promise<AgentHostSetup> {
     const root = mkdtempSync(join(tmpdir(), 'coop-bench-api-'));
+    leftovers.add(root);
     const folder = join(root, context.agentId);
     let endpoint: McpEndpoint | undefined;
     try {
@@ -84,11 +85,11 @@ export class CliAgent implements Agent {
         release: async () => {
           await proxy.close();
           await endpoint?.close();
-          rmSync(root, { recursive: true, force: true });
+          remove(root);
         },
       };
     } catch (error) {
-      rmSync(root, { recursive: true, force: true });
+      remove(root);
       throw error;
     }
   }
@@ -154,6 +155,15 @@ export class CliAgent implements Agent {
     const dir = await packageDir(build.packageName, { log: this.options.log });
     for (const file of build.files) await sandbox.writeFile(file.to, { hostPath: join(dir, file.from), mode: 0o755 });
   }
+}
+
+/** Folders of proxies not released yet: removed at any exit Node sees (as the MCP endpoint's). */
+const leftovers = new Set<string>();
+process.once('exit', () => leftovers.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function remove(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  leftovers.delete(dir);
 }
 
 async function platformOf(sandbox: Sandbox): Promise<CliPlatform> {

@@ -121,15 +121,21 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     headers['accept-encoding'] = 'identity';
 
     const started = performance.now();
+    // A CLI that hangs up (stopped, timed out) ends the upstream call too.
+    const clientGone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) clientGone.abort();
+    });
     let upstream: Response;
     try {
       upstream = await fetch(upstreamURL(provider, model.baseURL, pathAndQuery), {
         method: 'POST',
         headers,
         body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length),
-        signal: AbortSignal.any([closing.signal, AbortSignal.timeout(model.timeoutMs)]),
+        signal: AbortSignal.any([closing.signal, clientGone.signal, AbortSignal.timeout(model.timeoutMs)]),
       });
     } catch (error) {
+      if (clientGone.signal.aborted || closing.signal.aborted) return;
       const timedOut = (error as Error).name === 'TimeoutError';
       state.lastFailure = new ModelError(
         `model ${model.model} at ${new URL(model.baseURL).host}: ${timedOut ? `no answer within ${model.timeoutMs / 1000} s` : `cannot connect (${errorMessage((error as Error).cause ?? error).split(model.apiKey).join('[key]')})`}: check that the server is up and the base URL is right`,
@@ -156,8 +162,8 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
         else counter.push(text);
       }
     } catch (error) {
-      // The provider or the client went away mid-answer: what was counted so far is still recorded.
-      if (!failed) state.lastFailure = new ModelError(`model ${model.model}: the answer broke off (${errorMessage(error).split(model.apiKey).join('[key]')})`, 'connection');
+      // The provider went away mid-answer (not the CLI, nor the end of the task): what was counted so far is still recorded.
+      if (!failed && !clientGone.signal.aborted && !closing.signal.aborted) state.lastFailure = new ModelError(`model ${model.model}: the answer broke off (${errorMessage(error).split(model.apiKey).join('[key]')})`, 'connection');
     }
     res.end();
     if (failed) {
