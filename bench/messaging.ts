@@ -63,7 +63,7 @@ export async function messageLatency(): Promise<BenchTable> {
   const bus = new MessageBus(store, { ...DEFAULT_MESSAGE_LIMITS, maxMessagesPerAgent: Number.MAX_SAFE_INTEGER });
   const agent1 = bus.mailbox(taskId, 'agent1', ['agent2']);
   const agent2 = bus.mailbox(taskId, 'agent2', ['agent1']);
-  const endpoint = await startMcpEndpoint({ bus, taskId, agentId: 'agent2', partners: ['agent1'] });
+  const endpoint = await startMcpEndpoint({ mailbox: bus.mailbox(taskId, 'agent2', ['agent1']) });
   const client = new Client({ name: 'bench', version: '0' });
   try {
     const busMs = await busLatencies(agent1, agent2, ROUNDS);

@@ -13,15 +13,30 @@ export interface PromptContext {
   messaging: boolean;
   /** --git: partners' work can be fetched read-only from these remotes. */
   gitRemotes?: { self: string; partners: string[] };
+  /**
+   * `cli`: an agent CLI with its own tools (harness/agents/cli), which stops on its own and reaches
+   * its colleagues through the MCP message server; default: the harness's agent loop.
+   */
+  tools?: 'harness' | 'cli';
 }
 
 function featureSection(features: Feature[]): string {
   return features.map((f, i) => (features.length > 1 ? `### Feature ${i + 1}\n\n${f.description.trim()}` : f.description.trim())).join('\n\n');
 }
 
-const TOOLS_NOTE = `Work only through your tools. The repository is a git checkout of the base commit; you do not need to commit: whatever the working tree holds when you finish is your patch (new files included). The feature's tests are hidden from you and will be run after you finish; write your own checks if they help, but do not rely on them being kept. When the work is done, call \`finish\`.`;
+const WORKING_TREE_NOTE = `The repository is a git checkout of the base commit; you do not need to commit: whatever the working tree holds when you finish is your patch (new files included). The feature's tests are hidden from you and will be run after you finish; write your own checks if they help, but do not rely on them being kept.`;
 
-export function soloPrompt({ features }: PromptContext): string {
+function toolsNote(tools: PromptContext['tools']): string {
+  return tools === 'cli' ? `${WORKING_TREE_NOTE} Work without asking questions: nobody will answer them. When the work is done, stop.` : `Work only through your tools. ${WORKING_TREE_NOTE} When the work is done, call \`finish\`.`;
+}
+
+function messagingNote(tools: PromptContext['tools']): string {
+  return tools === 'cli'
+    ? 'You can message them with the `send_message` tool of the `coop-bench` MCP server. Their messages are not pushed to you: call its `read_messages` tool often (before planning, before editing a file, and before you stop); they come as lines starting with `[Message from agentN]:`.'
+    : 'You can message them with the `send_message` tool; their messages reach you as lines starting with `[Message from agentN]:`.';
+}
+
+export function soloPrompt({ features, tools }: PromptContext): string {
   return `You are a software engineer implementing ${features.length > 1 ? 'the following features' : 'the following feature'} in the repository at ${WORKSPACE}.
 
 ## ${features.length > 1 ? 'Features' : 'Feature'}
@@ -30,7 +45,7 @@ ${featureSection(features)}
 
 ## How to work
 
-Implement ${features.length > 1 ? 'every feature above; they must all work together' : 'the feature above'}. ${TOOLS_NOTE}`;
+Implement ${features.length > 1 ? 'every feature above; they must all work together' : 'the feature above'}. ${toolsNote(tools)}`;
 }
 
 function gitSection(remotes: NonNullable<PromptContext['gitRemotes']>): string {
@@ -51,7 +66,7 @@ export function coopPrompt(context: PromptContext): string {
     ? `
 ## Coordinating with your colleague${partners.length > 1 ? 's' : ''}
 
-You can message them with the \`send_message\` tool; their messages reach you as lines starting with \`[Message from agentN]:\`. They cannot see your files, only what you tell them.
+${messagingNote(context.tools)} They cannot see your files, only what you tell them.
 - Before editing, tell them your plan with exact file paths and line ranges (for example "I will change src/table.py lines 40-58, the signature of format_table, and add a helper after line 120").
 - If a colleague works in the same file, agree on who edits which line ranges so that your changes never touch the same lines. Adding a parameter to the same signature counts as touching the same lines: agree who writes it.
 - Agree on shared interfaces precisely: names, parameters, default values, behaviour.
@@ -75,5 +90,5 @@ ${featureSection(features)}
 ${talk}${context.gitRemotes ? gitSection(context.gitRemotes) : ''}
 ## How to work
 
-${TOOLS_NOTE}`;
+${toolsNote(context.tools)}`;
 }

@@ -1,9 +1,12 @@
-// Model specs on the command line to agents: `oracle` and `noop` are built in, every other spec is
-// an LLM (harness/models) driving the agent loop.
+// Model specs on the command line to agents: `oracle` and `noop` are built in, agent CLIs
+// (`claude-code`, `codex`) run in the container (harness/agents/cli), every other spec is an LLM
+// (harness/models) driving the agent loop.
 import type { Agent } from './types.ts';
 import { NoopAgent, OracleAgent } from './oracle.ts';
 import { LlmAgent, type LlmAgentOptions } from './llm-agent.ts';
 import { checkModelSpecs, createModel, type ModelOptions } from '../models/index.ts';
+import { CLI_SPEC_FORMS, createCliAgent, providerSpec } from './cli/index.ts';
+import { UserError } from '../errors.ts';
 
 const builtins: Record<string, () => Agent> = {
   oracle: () => new OracleAgent(),
@@ -16,6 +19,13 @@ export function isBuiltinAgent(spec: string): boolean {
 
 export interface AgentSettings extends LlmAgentOptions {
   model: ModelOptions;
+  /** Progress lines of agents that install something on first use (agent CLIs). */
+  log?: (line: string) => void;
+}
+
+/** The LLM spec whose key, server and price an agent spec uses: itself, or an agent CLI's provider model. */
+export function modelSpecOf(spec: string): string {
+  return providerSpec(spec) ?? spec;
 }
 
 /**
@@ -23,11 +33,16 @@ export interface AgentSettings extends LlmAgentOptions {
  * file); called for every spec before any container starts. Makes no network call.
  */
 export function checkAgentSpecs(specs: string[], model: ModelOptions = {}): void {
-  checkModelSpecs(specs.filter((spec) => !isBuiltinAgent(spec)), model);
+  try {
+    checkModelSpecs(specs.filter((spec) => !isBuiltinAgent(spec)).map(modelSpecOf), model);
+  } catch (error) {
+    if (error instanceof UserError && error.message.startsWith('unknown model')) throw new UserError(`${error.message}; agent CLIs: ${CLI_SPEC_FORMS}`);
+    throw error;
+  }
 }
 
 export function createAgent(spec: string, settings: AgentSettings): Agent {
   const builtin = builtins[spec];
   if (builtin) return builtin();
-  return new LlmAgent(spec, createModel(spec, settings.model), settings);
+  return createCliAgent(spec, settings) ?? new LlmAgent(spec, createModel(spec, settings.model), settings);
 }

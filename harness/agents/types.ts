@@ -6,8 +6,10 @@ import type { Trajectory } from './trajectory.ts';
 
 /** One agent's end of the task's message bus (harness/messaging/bus.ts). */
 export interface Mailbox {
-  /** `to` is a partner's id or `all`; throws MessageRejected, whose text is meant for the agent. */
-  send(to: string, body: string): { to: string[] };
+  readonly agentId: string;
+  readonly partners: readonly string[];
+  /** `to` is a partner's id, several, or `all`; throws MessageRejected, whose text is meant for the agent. */
+  send(to: string | readonly string[], body: string): { to: string[] };
   /** Messages to this agent not yet delivered, in send order; marks them delivered. */
   take(): { from: string; body: string }[];
   /** Resolves true once a message waits for this agent, false after the timeout; no polling. */
@@ -38,8 +40,26 @@ export interface AgentOutcome {
   error?: string;
 }
 
+/** A host folder an agent needs in its container, read-only (a socket it reaches the harness through). */
+export interface AgentMount {
+  hostPath: string;
+  containerPath: string;
+}
+
+/** What an agent set up on the host before its container starts; `release` undoes it after the container is gone. */
+export interface AgentHostSetup {
+  mounts: AgentMount[];
+  release(): Promise<void>;
+}
+
 export interface Agent {
   /** The model spec the agent was made from, as given by the user. */
   readonly model: string;
+  /**
+   * Agents that run inside their container (harness/agents/cli) start their host side here: the
+   * model endpoint and the message server they reach through mounted sockets. Called once, before
+   * `run`, with the context `run` will get minus the sandbox.
+   */
+  prepare?(context: Omit<AgentContext, 'sandbox' | 'trajectory'>): Promise<AgentHostSetup>;
   run(context: AgentContext): Promise<AgentOutcome>;
 }

@@ -8,7 +8,7 @@ import { poolKey } from '../../tasks/types.ts';
 import { discoverPools } from '../../tasks/pools.ts';
 import { diagnoseEngine, engineAddress, engineAt } from '../docker/engine.ts';
 import { builtImageName, imageId } from '../docker/images.ts';
-import { isBuiltinAgent } from '../agents/registry.ts';
+import { isBuiltinAgent, modelSpecOf } from '../agents/registry.ts';
 import { PLACEHOLDER_KEY, resolveModel } from '../models/resolve.ts';
 import type { ModelOptions } from '../models/index.ts';
 import { errorMessage } from '../errors.ts';
@@ -109,7 +109,7 @@ export function checkModels(specs: string[], options: ModelOptions): CheckResult
     if (isBuiltinAgent(spec)) return result('ok', `model ${spec}`, 'built in, needs no key');
     const warnings: string[] = [];
     try {
-      const model = resolveModel(spec, { ...options, warn: (w) => warnings.push(w) });
+      const model = resolveModel(modelSpecOf(spec), { ...options, warn: (w) => warnings.push(w) });
       const key = model.apiKey === PLACEHOLDER_KEY ? 'no key needed' : `key from ${model.keyVariable} (not verified online)`;
       if (!model.price) return result('warn', `model ${spec}`, `${key}; no price for ${model.model}: its calls count as $0 (add it to a --prices file)`);
       return result('ok', `model ${spec}`, `${model.model} at ${new URL(model.baseURL).host}, ${key}`);

@@ -1,7 +1,9 @@
 // The sandbox agents and the harness work through (after Inspect AI's: exec, read_file, write_file),
 // backed by one Docker container.
 import type Docker from 'dockerode';
-import { PassThrough, type Writable } from 'node:stream';
+import { createReadStream, statSync } from 'node:fs';
+import { PassThrough, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
 import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
 import { BoundedSink } from './output.ts';
@@ -16,6 +18,8 @@ export interface ExecOptions {
   maxOutputBytes?: number;
   /** Stops waiting for the command (its process group is killed when the container goes). */
   signal?: AbortSignal;
+  /** Sees the standard output as it comes (all of it, beyond maxOutputBytes): an agent CLI's event stream. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 export interface ExecResult {
@@ -27,11 +31,17 @@ export interface ExecResult {
   truncated: boolean;
 }
 
+/** A file of the harness's machine, copied in without being held in memory (an agent CLI's binary is hundreds of MB). */
+export interface HostFile {
+  hostPath: string;
+  mode?: number;
+}
+
 export interface Sandbox {
   readonly id: string;
   exec(cmd: string[], options?: ExecOptions): Promise<ExecResult>;
   readFile(path: string, maxBytes?: number): Promise<string>;
-  writeFile(path: string, content: string | Buffer): Promise<void>;
+  writeFile(path: string, content: string | Buffer | HostFile): Promise<void>;
 }
 
 export interface ContainerLimits {
@@ -116,6 +126,17 @@ export function tarOf(files: { path: string; content: string | Buffer; mode?: nu
   });
 }
 
+/** A tar stream of one host file at an absolute container path, read as it is sent. */
+function tarOfHostFile(path: string, file: HostFile): PassThrough {
+  const archive = tarPack();
+  const entry = archive.entry({ name: path.replace(/^\/+/, ''), mode: file.mode ?? 0o644, size: statSync(file.hostPath).size });
+  pipeline(createReadStream(file.hostPath), entry).then(() => archive.finalize(), (error: Error) => archive.destroy(error));
+  const out = new PassThrough();
+  archive.pipe(out);
+  archive.on('error', (error) => out.destroy(error));
+  return out;
+}
+
 export class DockerSandbox implements Sandbox {
   constructor(readonly container: Docker.Container) {}
 
@@ -171,7 +192,8 @@ export class DockerSandbox implements Sandbox {
     const stream = await exec.start({ hijack: true, stdin: false });
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
-    this.container.modem.demuxStream(stream, stdout, stderr);
+    const onStdout = options.onStdout;
+    this.container.modem.demuxStream(stream, onStdout ? new Writable({ write: (chunk: Buffer, _, done) => { onStdout(chunk); stdout.write(chunk, done); } }) : stdout, stderr);
 
     // The host-side deadline is the backstop for a process that escaped the group and holds the output open.
     let hostTimedOut = false;
@@ -236,9 +258,10 @@ export class DockerSandbox implements Sandbox {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  async writeFile(path: string, content: string | Buffer): Promise<void> {
+  async writeFile(path: string, content: string | Buffer | HostFile): Promise<void> {
     if (!path.startsWith('/')) throw new Error(`writeFile needs an absolute path, got ${path}`);
-    await this.container.putArchive(await tarOf([{ path, content }]), { path: '/' });
+    const archive = typeof content === 'string' || Buffer.isBuffer(content) ? await tarOf([{ path, content }]) : tarOfHostFile(path, content);
+    await this.container.putArchive(archive, { path: '/' });
   }
 
   async remove(): Promise<void> {

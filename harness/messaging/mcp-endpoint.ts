@@ -9,8 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MessageBus } from './bus.ts';
-import { SERVER_NAME, createMessageServer } from './mcp-server.ts';
+import { SERVER_NAME, createMessageServer, type McpMailbox } from './mcp-server.ts';
 
 export const CONTAINER_DIR = '/run/coop-bench';
 const SOCKET_NAME = 'mcp.sock';
@@ -23,10 +22,8 @@ const MAX_CONNECTIONS = 4;
 const MAX_SOCKET_PATH = 107;
 
 export interface McpEndpointOptions {
-  bus: MessageBus;
-  taskId: number;
-  agentId: string;
-  partners: readonly string[];
+  /** The agent's end of the task's bus (MessageBus.mailbox). */
+  mailbox: McpMailbox;
   /** The agent's instructions (its feature and the coordination rules), for agent CLIs: task.md. */
   taskText?: string;
   /**
@@ -53,12 +50,12 @@ export function mcpConfig(): { mcpServers: Record<string, { command: string; arg
 }
 
 export async function startMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const mailbox = options.bus.mailbox(options.taskId, options.agentId, options.partners);
+  const { mailbox } = options;
   // The private parent (0700) keeps other host users out; the mounted child is open to whatever
   // user the container runs as.
   const privateDir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'coop-bench-mcp-'));
   leftovers.add(privateDir);
-  const hostDir = join(privateDir, options.agentId);
+  const hostDir = join(privateDir, mailbox.agentId);
   const socketPath = join(hostDir, SOCKET_NAME);
   const closing = new AbortController();
   const connections = new Set<Socket>();

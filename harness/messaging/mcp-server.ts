@@ -2,10 +2,19 @@
 // the same bus and the same rules as the built-in agent loop's send_message.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ALL, formatIncoming, type Mailbox } from './bus.ts';
+import { ALL, formatIncoming } from './bus.ts';
 
 /** Longest wait read_messages accepts: below MCP clients' usual 60 s request timeout. */
 export const MAX_READ_WAIT_SECONDS = 30;
+
+/** What the server needs of one agent's end of the bus (a bus Mailbox, or an agent's view of it). */
+export interface McpMailbox {
+  readonly agentId: string;
+  readonly partners: readonly string[];
+  send(to: readonly string[], body: string): { to: string[] };
+  take(): { from: string; body: string }[];
+  wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+}
 
 /** Names an MCP client shows for this server (`mcp__coop-bench__send_message` in Claude Code). */
 export const SERVER_NAME = 'coop-bench';
@@ -14,7 +23,7 @@ export const SERVER_NAME = 'coop-bench';
  * One server per client connection (an McpServer serves one transport). `closing` aborts
  * waits in progress when the endpoint shuts down.
  */
-export function createMessageServer(mailbox: Mailbox, closing: AbortSignal): McpServer {
+export function createMessageServer(mailbox: McpMailbox, closing: AbortSignal): McpServer {
   const partners = mailbox.partners.join(', ');
   const server = new McpServer(
     { name: SERVER_NAME, version: '1.0.0' },

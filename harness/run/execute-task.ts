@@ -57,38 +57,44 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
   const { agentId } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
   const labels = containerLabels(env.runName, 'agent', { task: env.taskId, agent: agentId });
-  const sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels, limits: env.limits, binds: remotes?.bindsFor(agentId) });
+  const agent = env.createAgent(assignment.model, agentId);
+  const context = {
+    agentId,
+    pool: task.pool,
+    features: assignment.features,
+    partners,
+    signal,
+    mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners) : undefined,
+    gitRemotes: remotes ? { self: agentId, partners } : undefined,
+  };
+  const host = await agent.prepare?.(context);
   try {
-    const base = await snapshotBase(sandbox);
-    await remotes?.configure(sandbox, team);
-    const trajectory = new Trajectory();
-    let outcome: AgentOutcome;
+    const binds = [...(remotes?.bindsFor(agentId) ?? []), ...(host?.mounts ?? []).map((m) => `${m.hostPath}:${m.containerPath}:ro`)];
+    const sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels, limits: env.limits, binds });
     try {
-      outcome = await env.createAgent(assignment.model, agentId).run({
-        agentId,
-        sandbox,
-        pool: task.pool,
-        features: assignment.features,
-        partners,
-        trajectory,
-        signal,
-        mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners) : undefined,
-        gitRemotes: remotes ? { self: agentId, partners } : undefined,
-      });
+      const base = await snapshotBase(sandbox);
+      await remotes?.configure(sandbox, team);
+      const trajectory = new Trajectory();
+      let outcome: AgentOutcome;
+      try {
+        outcome = await agent.run({ ...context, sandbox, trajectory });
+      } catch (error) {
+        // A model API that keeps failing, a stop request: the task did not run, it is not a result.
+        if (signal.aborted || isInfrastructureError(error)) throw error;
+        outcome = { status: 'error', error: errorMessage(error) };
+      }
+      // The patch is whatever the repository holds now, even after an agent error.
+      const { patch, error } = await agentPatch(sandbox, base);
+      if (error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${error}` : error };
+      return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
     } catch (error) {
-      // A model API that keeps failing, a stop request: the task did not run, it is not a result.
-      if (signal.aborted || isInfrastructureError(error)) throw error;
-      outcome = { status: 'error', error: errorMessage(error) };
+      if (!(error instanceof ContainerStoppedError)) throw error;
+      throw new Error(`${agentId}'s container stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
+    } finally {
+      await sandbox.remove();
     }
-    // The patch is whatever the repository holds now, even after an agent error.
-    const { patch, error } = await agentPatch(sandbox, base);
-    if (error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${error}` : error };
-    return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
-  } catch (error) {
-    if (!(error instanceof ContainerStoppedError)) throw error;
-    throw new Error(`${agentId}'s container stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
   } finally {
-    await sandbox.remove();
+    await host?.release();
   }
 }
 

@@ -189,6 +189,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
           createAgent(spec, {
             maxSteps: options.maxSteps,
             model: options.modelOptions,
+            log: (line) => progress.log(line),
             onModelCall: ({ agentId, model, usage }) => {
               store.recordModelCall(id, agentId, model, usage);
               counts.costUsd += usage.costUsd;

@@ -11,6 +11,8 @@ export interface WatchedContainer {
   nanoCpus: number;
   pidsLimit: number;
   binds: string[];
+  /** The container's environment as created (KEY=value). */
+  env: string[];
 }
 
 export interface ContainerWatch {
@@ -42,6 +44,7 @@ export async function watchContainers(run: string): Promise<ContainerWatch> {
             nanoCpus: info.HostConfig.NanoCpus ?? 0,
             pidsLimit: info.HostConfig.PidsLimit ?? 0,
             binds: info.HostConfig.Binds ?? [],
+            env: info.Config.Env ?? [],
           }),
           () => void watch.missed++,
         ),

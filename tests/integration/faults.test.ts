@@ -26,7 +26,8 @@ const tasksOf = (run: string) => queryRun<TaskRow>(runs, run, 'SELECT * FROM tas
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 3000; i++) {
-    if (await condition()) return;
+    // A run.db just created may not have its tables yet.
+    if (await Promise.resolve().then(condition).catch(() => false)) return;
     await sleep(100);
   }
   throw new Error(`gave up waiting for ${what}`);

@@ -53,7 +53,7 @@ describe.each([
     let sandbox: DockerSandbox | undefined;
     let client: Client | undefined;
     try {
-      endpoint = await startMcpEndpoint({ bus, taskId, agentId: 'agent1', partners: ['agent2'] });
+      endpoint = await startMcpEndpoint({ mailbox: bus.mailbox(taskId, 'agent1', ['agent2']) });
       sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(RUN, 'agent'), limits: DEFAULT_LIMITS, network: 'none', binds: [endpoint.bind] });
 
       // Really without network: only the loopback interface, and the engine agrees.

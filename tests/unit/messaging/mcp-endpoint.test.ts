@@ -21,7 +21,7 @@ beforeEach(async () => {
   fixture = openStoreFixture();
   bus = new MessageBus(fixture.store);
   task = fixture.addTask([1, 2]);
-  endpoint = await startMcpEndpoint({ bus, taskId: task, agentId: 'agent2', partners: ['agent1'], taskText: '# Feature 2\nAdd --verbose.\n' });
+  endpoint = await startMcpEndpoint({ mailbox: bus.mailbox(task, 'agent2', ['agent1']), taskText: '# Feature 2\nAdd --verbose.\n' });
 });
 
 afterEach(async () => {

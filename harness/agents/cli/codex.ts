@@ -1,0 +1,116 @@
+// Codex CLI (`codex[:<model>]`): the static binary of @openai/codex, run with `codex exec --json`.
+// Its provider and MCP server come from a config.toml in its own home (CODEX_HOME). Keys and flags:
+// developers.openai.com/codex (config reference, non-interactive mode); checked against the pinned
+// version's own --help.
+import type { CliDefinition, EventReader, LaunchContext } from './cli.ts';
+import { field, text } from './cli.ts';
+import type { Trajectory } from '../trajectory.ts';
+
+const ROOT = '/opt/coop-bench/codex';
+const TRIPLES = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' } as const;
+const PROVIDER_ID = 'coop-bench';
+
+/** TOML basic strings accept JSON's escapes. */
+const toml = (value: string) => JSON.stringify(value);
+
+function configToml({ model, apiURL, mcpServer }: LaunchContext): string {
+  return [
+    `model = ${toml(model)}`,
+    `model_provider = ${toml(PROVIDER_ID)}`,
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    '',
+    `[model_providers.${PROVIDER_ID}]`,
+    `name = ${toml(PROVIDER_ID)}`,
+    `base_url = ${toml(`${apiURL}/v1`)}`,
+    'env_key = "OPENAI_API_KEY"',
+    'wire_api = "responses"',
+    // `required`: Codex otherwise starts MCP servers in the background and may take its first
+    // turns without the message tool.
+    ...(mcpServer ? ['', `[mcp_servers.${toml(mcpServer.name)}]`, `command = ${toml(mcpServer.command)}`, `args = [${mcpServer.args.map(toml).join(', ')}]`, 'required = true', 'startup_timeout_sec = 60'] : []),
+    '',
+  ].join('\n');
+}
+
+export const codex: CliDefinition = {
+  name: 'codex',
+  title: 'Codex CLI 0.169.0',
+  provider: 'openai',
+  defaultModel: 'gpt-5',
+
+  // Static musl builds: one per architecture runs in any image.
+  build: ({ arch }) => {
+    const vendor = `vendor/${TRIPLES[arch]}`;
+    return {
+      packageName: `@openai/codex-linux-${arch}`,
+      files: [
+        { from: `${vendor}/bin/codex`, to: `${ROOT}/bin/codex` },
+        { from: `${vendor}/codex-path/rg`, to: `${ROOT}/codex-path/rg` },
+        { from: `${vendor}/codex-package.json`, to: `${ROOT}/codex-package.json` },
+      ],
+    };
+  },
+
+  launch: (context) => ({
+    // The container is the sandbox: no approvals (nobody would answer), no sandbox of its own.
+    command: [`${ROOT}/bin/codex`, 'exec', '--json', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', context.prompt],
+    env: {
+      CODEX_HOME: `${context.home}/.codex`,
+      // A placeholder: the model proxy replaces it with the real key outside the container.
+      OPENAI_API_KEY: 'coop-bench-proxy',
+    },
+    files: [{ path: `${context.home}/.codex/config.toml`, content: configToml(context) }],
+  }),
+
+  reader: (trajectory) => new CodexEvents(trajectory),
+};
+
+type Item = Record<string, unknown>;
+
+/** `codex exec --json`: thread and turn events, and `item.completed` for each thing the agent did. */
+class CodexEvents implements EventReader {
+  private end: ReturnType<EventReader['ending']>;
+
+  constructor(private readonly trajectory: Trajectory) {}
+
+  line(event: unknown): void {
+    const type = (event as Item | null)?.type;
+    if (type === 'item.completed') this.item(field(event, 'item') ?? {});
+    else if (type === 'turn.completed') this.end = { status: 'finished' };
+    else if (type === 'turn.failed') this.end = { status: 'error', error: `Codex: ${text(field(event, 'error')?.message).slice(0, 500)}` };
+    else if (type === 'error') this.end = { status: 'error', error: `Codex: ${text((event as Item).message).slice(0, 500)}` };
+  }
+
+  private item(item: Item): void {
+    const record = this.trajectory.record.bind(this.trajectory);
+    switch (item.type) {
+      case 'agent_message':
+        record({ kind: 'model', output: text(item.text) });
+        break;
+      case 'reasoning':
+        record({ kind: 'model', name: 'reasoning', output: text(item.text) });
+        break;
+      case 'command_execution':
+        record({ kind: 'tool', name: 'exec_command', input: text(item.command), output: text(item.aggregated_output), exitCode: typeof item.exit_code === 'number' ? item.exit_code : undefined });
+        break;
+      case 'file_change':
+        record({ kind: 'tool', name: 'apply_patch', input: item.changes, output: text(item.status), exitCode: item.status === 'failed' ? 1 : 0 });
+        break;
+      case 'mcp_tool_call': {
+        const result = field(item, 'result');
+        const content = Array.isArray(result?.content) ? result.content.map((c: Item | null) => text(c?.text ?? c)).join('\n') : '';
+        record({ kind: 'tool', name: `mcp__${text(item.server)}__${text(item.tool)}`, input: item.arguments, output: content || text(field(item, 'error')?.message), exitCode: item.status === 'failed' ? 1 : 0 });
+        break;
+      }
+      case 'web_search':
+        record({ kind: 'tool', name: 'web_search', input: text(item.query) });
+        break;
+      default:
+        record({ kind: 'note', name: text(item.type), output: text(item.message ?? item.text ?? item) });
+    }
+  }
+
+  ending() {
+    return this.end;
+  }
+}

@@ -1,0 +1,50 @@
+// Agent CLIs as model specs: `<cli>` or `<cli>:<model>`. Adding a CLI is one file in this folder
+// (a CliDefinition) and one entry below.
+import { UserError } from '../../errors.ts';
+import { resolveModel, type ResolvedModel } from '../../models/resolve.ts';
+import type { ModelOptions } from '../../models/index.ts';
+import type { Agent } from '../types.ts';
+import type { CliDefinition } from './cli.ts';
+import { CliAgent, type CliAgentOptions } from './cli-agent.ts';
+import { claudeCode } from './claude-code.ts';
+import { codex } from './codex.ts';
+
+export const AGENT_CLIS: readonly CliDefinition[] = [claudeCode, codex];
+
+export const CLI_SPEC_FORMS = AGENT_CLIS.map((cli) => `${cli.name}[:<model>]`).join(', ');
+
+/** The CLI a spec names and the model it runs, or undefined when the spec is not a CLI's. */
+export function parseCliSpec(spec: string): { cli: CliDefinition; model: string } | undefined {
+  const colon = spec.indexOf(':');
+  const name = colon < 0 ? spec : spec.slice(0, colon);
+  const cli = AGENT_CLIS.find((c) => c.name === name);
+  if (!cli) return undefined;
+  const model = colon < 0 ? cli.defaultModel : spec.slice(colon + 1);
+  if (!/^[\w.\-/]+$/.test(model)) throw new UserError(`bad agent spec "${spec}": write ${cli.name} or ${cli.name}:<model> (e.g. ${cli.name}:${cli.defaultModel})`);
+  return { cli, model };
+}
+
+/** The provider model spec whose key, server and price a CLI spec uses (`anthropic:<model>`). */
+export function providerSpec(spec: string): string | undefined {
+  const parsed = parseCliSpec(spec);
+  return parsed && `${parsed.cli.provider}:${parsed.model}`;
+}
+
+export interface CliAgentSettings extends Omit<CliAgentOptions, 'resolve'> {
+  model: ModelOptions;
+}
+
+export function createCliAgent(spec: string, settings: CliAgentSettings): Agent | undefined {
+  const parsed = parseCliSpec(spec);
+  if (!parsed) return undefined;
+  const { cli, model } = parsed;
+  // Side calls may name other models (priced and keyed the same way); resolved once each.
+  const resolved = new Map<string, ResolvedModel>();
+  const resolve = (id: string) => {
+    let entry = resolved.get(id);
+    if (!entry) resolved.set(id, (entry = resolveModel(`${cli.provider}:${id}`, settings.model)));
+    return entry;
+  };
+  resolve(model);
+  return new CliAgent(spec, cli, model, { ...settings, resolve });
+}

@@ -1,0 +1,116 @@
+// A fake OpenAI Responses API with streaming, as Codex CLI speaks it (POST /v1/responses with
+// `stream: true` and `store: false`, answered with server-sent events). Each test scripts the
+// model's turns with a handler; every request is recorded. What the real API rejects, this rejects
+// too (sources: platform.openai.com/docs/api-reference/responses — Create, Streaming events;
+// the function calling guide; the openai SDK's types in node_modules/openai/resources/responses).
+//
+//   const server = await startFakeResponses((request) => ({ calls: [{ name: 'exec_command', arguments: { cmd: 'ls' } }] }));
+//   // base_url = `${server.url}/v1`
+import type { SseEvent, StreamReply, StreamRequest, StreamServer } from './stream-server.ts';
+import { startStreamServer } from './stream-server.ts';
+
+export interface ResponseTurn {
+  text?: string;
+  /** Function calls; `namespace` for tools of a namespace (Codex puts an MCP server's tools in one). */
+  calls?: { name: string; arguments: Record<string, unknown>; namespace?: string }[];
+  usage?: { input_tokens: number; output_tokens: number; cached_tokens?: number };
+}
+
+export type ResponseTurnHandler = (request: StreamRequest) => ResponseTurn | Promise<ResponseTurn>;
+
+let responses = 0;
+let items = 0;
+
+/** Errors: `{error: {message, type, param, code}}`. */
+export function openaiError(status: number, message: string, param: string | null = null): StreamReply {
+  return { status, json: { error: { message, type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error', param, code: null } } };
+}
+
+/** What the Responses API refuses in a request body; undefined when it is valid. */
+export function responsesRequestProblem(body: any): { message: string; param: string } | undefined {
+  if (typeof body?.model !== 'string' || body.model === '') return { message: "Missing required parameter: 'model'.", param: 'model' };
+  if (typeof body.input !== 'string' && !Array.isArray(body.input)) return { message: "Invalid type for 'input': expected a string or an array of input items.", param: 'input' };
+  if (Array.isArray(body.input) && !body.previous_response_id) {
+    // Without a stored previous response, each tool output must answer a call given in the input.
+    const calls = new Set(body.input.filter((i: any) => i?.type === 'function_call' || i?.type === 'custom_tool_call').map((i: any) => i.call_id));
+    const orphan = body.input.find((i: any) => (i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output') && !calls.has(i.call_id));
+    if (orphan) return { message: `No tool call found for function call output with call_id ${orphan.call_id}.`, param: 'input' };
+  }
+  return undefined;
+}
+
+function responseOf(turn: ResponseTurn, model: string) {
+  const output: Record<string, unknown>[] = [
+    ...(turn.text ? [{ type: 'message', id: `msg_fake_${++items}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [] }] }] : []),
+    ...(turn.calls ?? []).map((call) => ({
+      type: 'function_call',
+      id: `fc_fake_${++items}`,
+      call_id: `call_fake_${items}`,
+      name: call.name,
+      ...(call.namespace ? { namespace: call.namespace } : {}),
+      arguments: JSON.stringify(call.arguments),
+      status: 'completed',
+    })),
+  ];
+  const usage = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
+  return {
+    id: `resp_fake_${++responses}`,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status: 'completed',
+    model,
+    output,
+    usage: {
+      input_tokens: usage.input_tokens,
+      input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+      output_tokens: usage.output_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: usage.input_tokens + usage.output_tokens,
+    },
+  };
+}
+
+/**
+ * Streaming events: response.created and response.in_progress; per output item
+ * response.output_item.added, its deltas (output_text for messages, function_call_arguments for
+ * calls) and response.output_item.done; then response.completed with the usage. Every event has a
+ * sequence_number.
+ */
+export function responseEvents(response: ReturnType<typeof responseOf>): SseEvent[] {
+  let sequence = 0;
+  const events: SseEvent[] = [];
+  const event = (type: string, fields: Record<string, unknown>) => events.push({ event: type, data: { type, sequence_number: sequence++, ...fields } });
+  const pending = { ...response, status: 'in_progress', output: [], usage: null };
+  event('response.created', { response: pending });
+  event('response.in_progress', { response: pending });
+  response.output.forEach((item, output_index) => {
+    event('response.output_item.added', { output_index, item: item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress', arguments: '' } });
+    if (item.type === 'message') {
+      const text = (item.content as { text: string }[])[0]!.text;
+      const part = { type: 'output_text', text: '', annotations: [] };
+      event('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part });
+      event('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: text });
+      event('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text });
+      event('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: { ...part, text } });
+    } else {
+      event('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: item.arguments });
+      event('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments });
+    }
+    event('response.output_item.done', { output_index, item });
+  });
+  event('response.completed', { response });
+  return events;
+}
+
+export async function startFakeResponses(handler: ResponseTurnHandler): Promise<StreamServer> {
+  return startStreamServer(async (request) => {
+    if (request.method !== 'POST' || request.path !== '/v1/responses') return openaiError(404, `Invalid URL (${request.method} ${request.path})`);
+    if (!/^Bearer \S+/.test(String(request.headers.authorization ?? ''))) {
+      return openaiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).");
+    }
+    const problem = responsesRequestProblem(request.body);
+    if (problem) return openaiError(400, problem.message, problem.param);
+    const response = responseOf(await handler(request), request.body.model);
+    return request.body.stream === true ? { events: responseEvents(response) } : { json: response };
+  });
+}

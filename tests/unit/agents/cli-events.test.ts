@@ -1,0 +1,101 @@
+// The CLIs' JSON event streams (shapes as Claude Code 2.1.330 and Codex 0.169.0 print them) into
+// the harness's trajectory, and token counts read from answers as they stream by.
+import { describe, expect, it } from 'vitest';
+import { Trajectory } from '../../../harness/agents/trajectory.ts';
+import { claudeCode } from '../../../harness/agents/cli/claude-code.ts';
+import { codex } from '../../../harness/agents/cli/codex.ts';
+import { TokenCounter } from '../../../harness/agents/cli/usage.ts';
+
+function read(cli: typeof claudeCode, events: unknown[]) {
+  const trajectory = new Trajectory();
+  const reader = cli.reader(trajectory);
+  for (const event of events) reader.line(event);
+  return { steps: trajectory.steps.map(({ kind, name, input, output, exitCode }) => ({ kind, name, input, output, exitCode })), ending: reader.ending() };
+}
+
+describe('Claude Code stream-json', () => {
+  it('model turns with their tool calls, each tool result as a tool step, and the final result', () => {
+    const { steps, ending } = read(claudeCode, [
+      { type: 'system', subtype: 'init', claude_code_version: '2.1.330', model: 'claude-sonnet-4-5', mcp_servers: [{ name: 'coop-bench', status: 'connected' }] },
+      { type: 'assistant', message: { id: 'msg_1', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } },
+      { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'src\ntest' }] } },
+      { type: 'assistant', message: { id: 'msg_2', content: [{ type: 'tool_use', id: 'toolu_2', name: 'mcp__coop-bench__send_message', input: { to: 'agent2', message: 'hi' } }] } },
+      { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'not sent: unknown' }], is_error: true }] } },
+      { type: 'result', subtype: 'success', is_error: false, result: 'Done.' },
+    ]);
+    expect(steps).toEqual([
+      { kind: 'note', name: 'start', output: 'Claude Code 2.1.330, model claude-sonnet-4-5; MCP servers: coop-bench connected' },
+      { kind: 'model', output: 'Let me look.', input: [{ id: 'toolu_1', name: 'Bash', arguments: '{"command":"ls"}' }] },
+      { kind: 'tool', name: 'Bash', input: { command: 'ls' }, output: 'src\ntest', exitCode: 0 },
+      { kind: 'model', output: '', input: [{ id: 'toolu_2', name: 'mcp__coop-bench__send_message', arguments: '{"to":"agent2","message":"hi"}' }] },
+      { kind: 'tool', name: 'mcp__coop-bench__send_message', input: { to: 'agent2', message: 'hi' }, output: 'not sent: unknown', exitCode: 1 },
+    ]);
+    expect(ending).toEqual({ status: 'finished' });
+  });
+
+  it('the turn limit and errors', () => {
+    expect(read(claudeCode, [{ type: 'result', subtype: 'error_max_turns', is_error: true }]).ending?.status).toBe('step_limit');
+    expect(read(claudeCode, [{ type: 'result', subtype: 'error_during_execution', is_error: true, result: 'API Error: 500' }]).ending).toEqual({ status: 'error', error: 'Claude Code: error_during_execution: API Error: 500' });
+    expect(read(claudeCode, [{ type: 'assistant', message: null }, { type: 'user' }, 'junk', null]).steps).toEqual([]);
+  });
+});
+
+describe('codex exec --json', () => {
+  it('commands, file changes, MCP calls and messages as steps; turn.completed ends it', () => {
+    const { steps, ending } = read(codex, [
+      { type: 'thread.started', thread_id: 't' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: 'Plan.' } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'command_execution', command: "/bin/bash -lc 'ls'", aggregated_output: 'src\n', exit_code: 0, status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_2', type: 'file_change', changes: [{ path: '/workspace/repo/a.js', kind: 'update' }], status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_3', type: 'mcp_tool_call', server: 'coop-bench', tool: 'read_messages', arguments: {}, result: { content: [{ type: 'text', text: 'No new messages.' }] }, status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_4', type: 'agent_message', text: 'Done.' } },
+      { type: 'turn.completed', usage: { input_tokens: 10, output_tokens: 2 } },
+    ]);
+    expect(steps).toEqual([
+      { kind: 'model', name: 'reasoning', output: 'Plan.' },
+      { kind: 'tool', name: 'exec_command', input: "/bin/bash -lc 'ls'", output: 'src\n', exitCode: 0 },
+      { kind: 'tool', name: 'apply_patch', input: [{ path: '/workspace/repo/a.js', kind: 'update' }], output: 'completed', exitCode: 0 },
+      { kind: 'tool', name: 'mcp__coop-bench__read_messages', input: {}, output: 'No new messages.', exitCode: 0 },
+      { kind: 'model', output: 'Done.' },
+    ]);
+    expect(ending).toEqual({ status: 'finished' });
+  });
+
+  it('a failed turn is the agent\'s error', () => {
+    expect(read(codex, [{ type: 'turn.failed', error: { message: 'stream disconnected' } }]).ending).toEqual({ status: 'error', error: 'Codex: stream disconnected' });
+  });
+});
+
+describe('token counts of a streamed answer', () => {
+  const anthropicStream = [
+    'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":100,"cache_read_input_tokens":50,"cache_creation_input_tokens":10,"output_tokens":1}}}\n\n',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}\n\n',
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":42}}\n\n',
+    'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+  ].join('');
+
+  it('Anthropic: input with cache reads and writes from message_start, output from the last message_delta, in chunks of any size', () => {
+    for (const size of [1, 7, 64, anthropicStream.length]) {
+      const counter = new TokenCounter('anthropic', true);
+      for (let i = 0; i < anthropicStream.length; i += size) counter.push(anthropicStream.slice(i, i + size));
+      expect(counter.end(), `chunks of ${size}`).toEqual({ inputTokens: 160, cachedInputTokens: 50, outputTokens: 42 });
+    }
+  });
+
+  it('OpenAI Responses: usage of response.completed, CRLF or not; a JSON answer too', () => {
+    const counter = new TokenCounter('openai', true);
+    counter.push('event: response.created\r\ndata: {"type":"response.created","response":{"usage":null}}\r\n\r\n');
+    counter.push('data: {"type":"response.completed","response":{"usage":{"input_tokens":900,"input_tokens_details":{"cached_tokens":300},"output_tokens":12}}}\n\n');
+    expect(counter.end()).toEqual({ inputTokens: 900, cachedInputTokens: 300, outputTokens: 12 });
+    const json = new TokenCounter('openai', false);
+    json.push('{"usage":{"input_tokens":5,"output_tokens":6}}');
+    expect(json.end()).toEqual({ inputTokens: 5, cachedInputTokens: 0, outputTokens: 6 });
+  });
+
+  it('counts nothing from what is not an answer', () => {
+    const counter = new TokenCounter('anthropic', true);
+    counter.push('data: not json\n\n: comment\n\n');
+    expect(counter.end()).toEqual({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 });
+  });
+});
