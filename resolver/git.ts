@@ -111,9 +111,10 @@ export interface TreeEntry {
   sha: string;
 }
 
-/** Sees every git command a merge runs, and its scratch folder before removal (the benchmark replays them). */
+/** Sees every git command a merge runs, the files it copies, and its scratch folder before removal (the benchmark replays them). */
 export interface GitTrace {
   command(command: GitCommand): void;
+  copy?(from: string, to: string): void;
   scratch?(dir: string): Promise<void>;
 }
 
@@ -216,6 +217,7 @@ export class GitScratch {
   /** A copy of an index (cheaper than reading its tree again). */
   async copyIndex(index: string): Promise<string> {
     const copy = this.newPath('index');
+    this.trace?.copy?.(index, copy);
     await copyFile(index, copy);
     return copy;
   }
@@ -243,21 +245,18 @@ export class GitScratch {
 
   /** Paths that differ between two trees (memoized: trees are immutable). */
   changes(fromTree: string, toTree: string): Promise<Map<string, TreeChange>> {
-    const key = `${fromTree}..${toTree}`;
-    if (!this.changeCache.has(key)) this.changeCache.set(key, this.diffTrees(fromTree, toTree));
-    return this.changeCache.get(key)!;
+    return this.changesFrom(fromTree, [toTree]).then(([changes]) => changes!);
   }
 
-  private async diffTrees(fromTree: string, toTree: string): Promise<Map<string, TreeChange>> {
-    const raw = await this.runOk(['diff-tree', '-r', '-z', '--no-renames', fromTree, toTree]);
-    const fields = raw.toString('utf8').split('\0');
-    const changes = new Map<string, TreeChange>();
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const [oldMode, newMode, oldSha, newSha] = fields[i]!.slice(1).split(' ') as [string, string, string, string];
-      const file = fields[i + 1]!;
-      changes.set(file, { path: file, oldMode, newMode, oldSha, newSha });
+  /** The changes from one tree to each of several, with one `git diff-tree --stdin`. */
+  changesFrom(fromTree: string, toTrees: string[]): Promise<Map<string, TreeChange>[]> {
+    const key = (to: string) => `${fromTree}..${to}`;
+    const missing = [...new Set(toTrees)].filter((to) => !this.changeCache.has(key(to)));
+    if (missing.length > 0) {
+      const diffed = this.runOk(['diff-tree', '-r', '-z', '--no-renames', '--stdin'], { input: missing.map((to) => `${fromTree} ${to}\n`).join('') }).then(parseDiffTrees);
+      missing.forEach((to, i) => this.changeCache.set(key(to), diffed.then((all) => all[i] ?? new Map())));
     }
-    return changes;
+    return Promise.all(toTrees.map((to) => this.changeCache.get(key(to))!));
   }
 
   /** The files of a tree (all, or those at `paths`). */
@@ -316,4 +315,25 @@ export class GitScratch {
     ], { workTree });
     return out.toString('utf8');
   }
+}
+
+/** `git diff-tree -r -z --stdin` output: per input pair a `<from> <to>\n` line, then `:<modes> <ids> <status>\0<path>\0` records. */
+function parseDiffTrees(out: Buffer): Map<string, TreeChange>[] {
+  const text = out.toString('utf8');
+  const all: Map<string, TreeChange>[] = [];
+  let at = 0;
+  while (at < text.length) {
+    if (text[at] !== ':') {
+      at = text.indexOf('\n', at) + 1;
+      all.push(new Map());
+      continue;
+    }
+    const metaEnd = text.indexOf('\0', at);
+    const pathEnd = text.indexOf('\0', metaEnd + 1);
+    const [oldMode, newMode, oldSha, newSha] = text.slice(at + 1, metaEnd).split(' ') as [string, string, string, string];
+    const file = text.slice(metaEnd + 1, pathEnd);
+    all[all.length - 1]!.set(file, { path: file, oldMode, newMode, oldSha, newSha });
+    at = pathEnd + 1;
+  }
+  return all;
 }

@@ -98,7 +98,7 @@ export class MergeSession {
       const baseIndex = filtered.some(({ patch }) => patch.trim() !== '') ? await scratch.indexOf(baseTree) : undefined;
       const applied = await Promise.all(filtered.map(({ patch }) => applyPatch(scratch, baseTree, baseIndex, patch, fileMode)));
       const failures = applied.flatMap((a, i) => (a.error ? [`patch ${i + 1} does not apply to ${oneLine(input.baseRev, 60)}: ${oneLine(a.error, 300)}`] : []));
-      const changes = await Promise.all(applied.map((a) => scratch.changes(baseTree, a.tree)));
+      const changes = await scratch.changesFrom(baseTree, applied.map((a) => a.tree));
       const touchAttributes = changes.some((c) => [...c.keys()].some(isAttributesPath));
       const session = new MergeSession(
         scratch, input, baseTree, applied.map((a) => a.tree), changes, filtered.map((f) => f.dropped),
@@ -273,7 +273,8 @@ async function applyPatch(scratch: GitScratch, baseTree: string, baseIndex: stri
   const error = await scratch.apply(index, patch);
   if (error) return { tree: baseTree, error };
   const tree = await scratch.writeTree(index);
-  if (fileMode) return { tree };
+  // Only a patch that sets a mode can record one that git add would not.
+  if (fileMode || !/^(new mode|new file mode 100755)/m.test(patch)) return { tree };
   const regular = (mode: string) => mode === '100644' || mode === '100755';
   const modes = [...(await scratch.changes(baseTree, tree)).values()].flatMap((c): TreeEntry[] => {
     if (!regular(c.newMode)) return [];

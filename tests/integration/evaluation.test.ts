@@ -12,6 +12,8 @@ import { DEFAULT_LIMITS } from '../../harness/docker/sandbox.ts';
 import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
+import { SCHEMA_BEFORE_ATTEMPTS, writeLegacyRun } from '../helpers/legacy-run.ts';
+import { mergePatches } from '../../resolver/index.ts';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
@@ -111,5 +113,35 @@ describe('the LLM merge stage in a run', () => {
     const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', 'http://127.0.0.1:9/v1', '--resolver-timeout', '2']);
     expect(run.exitCode, run.all).toBe(0);
     expect(merges('resolved')).toMatchObject({ status: 'union', stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm error'], llmReason: expect.stringContaining('127.0.0.1:9') });
+  });
+});
+
+describe('coop-bench eval of a run made before merge attempts were stored', () => {
+  const runs = tempDir('legacy-eval');
+
+  it('migrates it, merges again as CooperBench does, and measures the union order', async () => {
+    const patches = [gold(2), gold(3)];
+    // What an older coop-bench stored: its own union (patch 1's lines first), no attempts.
+    writeLegacyRun(runs, 'legacy', [{ repo: 'tabulite_task', poolDir: pool.dir, features: [2, 3], patches, merge: { status: 'union', patch: 'an older union\n' }, passed: false }]);
+    const result = await coopBench(['eval', '--name', 'legacy', '--runs-dir', runs]);
+    expect(result.exitCode, result.all).toBe(0);
+    expect(result.stderr).toMatch(/evaluated coop oracle tabulite_task\/task1 f2_f3: not both \(merge union\)/);
+    expect(result.stdout).toMatch(/oracle\s+coop\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+0\/1\/0\/0\/0\s+0\/1/);
+    const db = new Database(join(runs, 'legacy', 'run.db'), { readonly: true });
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_BEFORE_ATTEMPTS + 1);
+      const merge = db.prepare('SELECT status, patch FROM merges').get() as { status: string; patch: string };
+      expect(merge.status).toBe('union');
+      expect(merge.patch).toBe((await mergePatches({ repoDir: base.dir, baseRev: base.rev, patches })).patch);
+      const attempts = db.prepare('SELECT stage, outcome, passed, final FROM merge_attempts ORDER BY idx').all();
+      expect(attempts).toEqual([
+        { stage: 'naive', outcome: 'conflict', passed: null, final: 0 },
+        { stage: 'union', outcome: 'merged', passed: 0, final: 1 },
+        { stage: 'union-reversed', outcome: 'merged', passed: 0, final: 0 },
+        { stage: 'llm', outcome: 'skipped', passed: null, final: 0 },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });
