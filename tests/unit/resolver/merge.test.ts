@@ -117,6 +117,24 @@ describe('conflict regions', () => {
   });
 });
 
+describe('renames', () => {
+  // Issue 18 item 5: was "deleted by patch_1, modified by patch_2"; git merge detects the rename.
+  it('a rename in one patch and an edit in the other merge cleanly, as git merge does', async () => {
+    const base = lines(20, 'def f');
+    const r = await repo({ 'pkg/util.py': base });
+    const renamed = await r.patch({ 'pkg/util.py': null, 'pkg/helpers.py': base.replace('def f 2\n', 'def f two\n') });
+    const edited = await r.patch({ 'pkg/util.py': base.replace('def f 18\n', 'def f eighteen\n') });
+    expect(renamed).toContain('rename from pkg/util.py');
+    for (const patches of [[renamed, edited], [edited, renamed]]) {
+      const result = await mergePatches({ repoDir: r.dir, baseRev: 'HEAD', patches });
+      expect(result.status, result.reason).toBe('clean');
+      const merged = await r.applied(result.patch, ['pkg/util.py', 'pkg/helpers.py']);
+      expect(merged['pkg/util.py']).toBeNull();
+      expect(merged['pkg/helpers.py']!.toString()).toBe(base.replace('def f 2\n', 'def f two\n').replace('def f 18\n', 'def f eighteen\n'));
+    }
+  });
+});
+
 describe('cases union cannot handle', () => {
   it('delete vs modify is a conflict with a reason', async () => {
     const r = await repo({ 'a.py': 'x = 1\n' });
