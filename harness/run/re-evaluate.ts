@@ -13,7 +13,7 @@ import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { evaluatePatches } from '../evaluation/evaluate.ts';
 import { storeTestCache } from '../store/test-cache.ts';
 import { EngineScheduler } from './engine-scheduler.ts';
-import { formatSummary, summarize } from './summary.ts';
+import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { describeTask } from './run-benchmark.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -72,7 +72,8 @@ export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
           store.saveEvaluation(row.id, result);
           writeEvaluationFiles(taskLogDir(store.dir, task), result);
           const cached = result.evaluations.filter((e) => e.cached).length;
-          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'} (merge ${result.merge.status}${cached ? `; ${cached} of ${result.evaluations.length} test runs cached` : ''})\n`);
+          const notes = [mergeProgress(task.setting, result), cached ? `${cached} of ${result.evaluations.length} test runs cached` : undefined].filter(Boolean);
+          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
         } catch (error) {
           errors++;
           process.stderr.write(`error ${label}: ${errorMessage(error).split('\n')[0]}\n`);
