@@ -9,6 +9,7 @@ import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import type { AgentContext } from '../../../harness/agents/types.ts';
 import type { ExecResult, Sandbox } from '../../../harness/docker/sandbox.ts';
 import { createModel } from '../../../harness/models/index.ts';
+import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
 import { MessageBus } from '../../../harness/messaging/bus.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { chatReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
@@ -54,7 +55,7 @@ beforeEach(() => server.reset());
 
 function agent(options: { maxSteps?: number; pricesFile?: string } = {}) {
   const model = createModel(`openai:test-model@${server.url}`, { env: {}, cwd: tmpdir(), maxRetries: 0, pricesFile: options.pricesFile, warn: () => {} });
-  return new LlmAgent('openai:test-model', model, { maxSteps: options.maxSteps ?? 10 });
+  return new LlmAgent('openai:test-model', model, { config: loadAgentConfig(undefined, { stepLimit: options.maxSteps ?? 10 }) });
 }
 
 function context(overrides: Partial<AgentContext> = {}): AgentContext {
@@ -158,7 +159,7 @@ describe('messages between agents', () => {
     await agent().run(ctx);
     expect(sent(0).at(-1)).toEqual({ role: 'user', content: '[Message from agent2]: I take lines 10-20 of src/parser.js\n\n[Message from agent2]: and I add the --quiet flag' });
     expect(sent(1).filter((m) => m.content?.includes('[Message from agent2]'))).toHaveLength(1);
-    expect(ctx.trajectory.steps[0]).toMatchObject({ kind: 'message', name: 'received' });
+    expect(ctx.trajectory.steps.find((s) => s.kind !== 'note')).toMatchObject({ kind: 'message', name: 'received' });
   });
 
   it('sends with send_message and can wait for the reply', async () => {
@@ -186,13 +187,13 @@ describe('context compaction', () => {
   it('summarises the history when a prompt nears the context window, keeping the trajectory', async () => {
     const prices = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.json');
     writeFileSync(prices, JSON.stringify({ 'test-model': { inputPerMillion: 0, outputPerMillion: 0, contextWindow: 1000 } }));
-    const big = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 900, completion_tokens: 10 } });
+    const big = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 810, completion_tokens: 10 } });
     server.enqueue(big('bash', { command: 'ls' }), 'Summary: created nothing yet; next, add the flag.', finish());
     const ctx = context();
     await agent({ pricesFile: prices }).run(ctx);
     expect(sent(1).at(-1)?.content).toMatch(/^Your conversation is about to exceed the context window/);
     expect(sent(2).map((m) => m.role)).toEqual(['system', 'user']);
     expect(sent(2)[1].content).toContain('## Your work so far (earlier steps were summarised to fit the context window)\n\nSummary: created nothing yet');
-    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual(['model', 'bash', 'compaction', 'model', 'finish']);
+    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual(['system_prompt', 'task_prompt', 'model', 'bash', 'compaction', 'model', 'finish']);
   });
 });

@@ -1,5 +1,6 @@
 // Builds run stores for report tests through the run store's own API; messages, model calls and
 // judge labels (written by other stages) are inserted as those stages store them.
+import type { AgentStatus } from '../../../../harness/agents/types.ts';
 import type { Pool } from '../../../../tasks/types.ts';
 import type { MergeStatus } from '../../../../resolver/types.ts';
 import { RunStore } from '../../../../harness/store/run-store.ts';
@@ -14,6 +15,10 @@ export interface FixtureTask {
   /** done (default), error, or pending (never started). */
   status?: 'done' | 'error' | 'pending';
   error?: string;
+  /** Why an error task failed (default infrastructure). */
+  errorKind?: 'infrastructure' | 'harness' | 'interrupted';
+  /** Agent statuses of a done task, by agent (default finished). */
+  agentStatus?: string[];
   passed?: boolean;
   merge?: MergeStatus;
   /** Steps per agent (default 3). */
@@ -48,7 +53,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
   if (t.status === 'pending') return;
   store.markRunning(row.id);
   if (t.status === 'error') {
-    store.markError(row.id, t.error ?? 'the agent crashed');
+    store.markError(row.id, t.error ?? 'the agent crashed', t.errorKind ?? 'infrastructure');
     return;
   }
   const base = Date.UTC(2026, 0, 1) + index * 60_000;
@@ -64,7 +69,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       agentId,
       model: t.models[a] ?? t.models[0],
       features: t.setting === 'solo' ? features : [features[a]],
-      status: 'finished',
+      status: (t.agentStatus?.[a] ?? 'finished') as AgentStatus,
       steps: Array.from({ length: t.steps ?? 3 }, (_, s) => ({ index: s, at: at(base, 2 * s + a), kind: 'tool' as const, name: 'bash', input: `step ${s}`, output: t.stepOutput ?? `output ${s}`, exitCode: 0 })),
       patch,
     })),
