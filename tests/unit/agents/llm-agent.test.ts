@@ -5,43 +5,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LlmAgent } from '../../../harness/agents/llm-agent.ts';
-import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import type { AgentContext } from '../../../harness/agents/types.ts';
-import type { ExecResult, Sandbox } from '../../../harness/docker/sandbox.ts';
 import { createModel } from '../../../harness/models/index.ts';
 import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
 import { MessageBus } from '../../../harness/messaging/bus.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { chatReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
-import type { Pool } from '../../../tasks/types.ts';
-
-/** Files in memory; every command "succeeds" and echoes itself. */
-class MemorySandbox implements Sandbox {
-  readonly id = 'memory';
-  readonly files = new Map<string, string>();
-  readonly commands: string[][] = [];
-
-  async exec(cmd: string[]): Promise<ExecResult> {
-    this.commands.push(cmd);
-    if (cmd[0] === 'sh' && cmd[2]?.includes('[ -d "$1" ]')) return result(this.files.has(cmd[4]) ? 'file\n' : '');
-    return result(`ran ${cmd.join(' ')}\n`);
-  }
-
-  async readFile(path: string): Promise<string> {
-    const text = this.files.get(path);
-    if (text === undefined) throw new Error(`no ${path}`);
-    return text;
-  }
-
-  async writeFile(path: string, content: string | Buffer): Promise<void> {
-    this.files.set(path, content.toString());
-  }
-}
-
-const result = (stdout: string): ExecResult => ({ exitCode: 0, stdout, stderr: '', timedOut: false, truncated: false });
-
-const feature = { id: 1, dir: '/pool/feature1', description: '# Title: Add --verbose\n\nAdd a verbose flag.', patchPath: '', testsPatchPath: '' };
-const pool = { repo: 'demo_task', taskId: 1, dir: '/pool', features: [feature], publishedImage: 'x' } as Pool;
+import { agentContext, MemorySandbox, pool } from './agent-fixture.ts';
 
 let server: FakeOpenAIServer;
 const call = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }] });
@@ -58,9 +28,7 @@ function agent(options: { maxSteps?: number; pricesFile?: string } = {}) {
   return new LlmAgent('openai:test-model', model, { config: loadAgentConfig(undefined, { stepLimit: options.maxSteps ?? 10 }) });
 }
 
-function context(overrides: Partial<AgentContext> = {}): AgentContext {
-  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, ...overrides };
-}
+const context = (overrides: Partial<AgentContext> = {}) => agentContext(overrides);
 
 /** The messages the model was sent in request i. */
 const sent = (i: number) => server.requests[i]!.body.messages as { role: string; content: string | null }[];
