@@ -1,5 +1,7 @@
 // The end-of-run summary, computed from the store so it covers tasks finished by earlier attempts too.
-import type { RunStore } from '../store/run-store.ts';
+// Beside each rate: the tasks left out of it and why, and the scored tasks in which an agent did not
+// end by calling finish.
+import type { RunStore, TaskErrorKind } from '../store/run-store.ts';
 import { teamName } from '../../tasks/types.ts';
 
 export interface SettingSummary {
@@ -8,18 +10,24 @@ export interface SettingSummary {
   tasks: number;
   done: number;
   bothPassed: number;
-  errors: number;
+  /** Tasks that did not finish, by why: not in the rate. */
+  excluded: Record<TaskErrorKind, number>;
   pending: number;
+  /** Finished tasks in which an agent ended otherwise than by finish, by how (a task once per way). */
+  agentEndings: Record<string, number>;
   merge: Record<'clean' | 'union' | 'llm' | 'conflict' | 'missing_input', number>;
+  /** Agent configuration hashes of the finished tasks. */
+  agentConfigs: string[];
 }
 
 export function summarize(store: RunStore): SettingSummary[] {
   const rows = store.db
     .prepare(
-      `SELECT t.models, t.setting, t.variant, t.status, t.both_passed, m.status AS merge_status
+      `SELECT t.id, t.models, t.setting, t.variant, t.status, t.error_kind, t.agent_config, t.both_passed, m.status AS merge_status
        FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id`,
     )
-    .all() as { models: string; setting: string; variant: string; status: string; both_passed: number | null; merge_status: string | null }[];
+    .all() as { id: number; models: string; setting: string; variant: string; status: string; error_kind: TaskErrorKind | null; agent_config: string | null; both_passed: number | null; merge_status: string | null }[];
+  const endings = store.db.prepare(`SELECT DISTINCT task, status FROM agents WHERE status != 'finished'`).all() as { task: number; status: string }[];
   const groups = new Map<string, SettingSummary>();
   for (const row of rows) {
     const models = teamName(JSON.parse(row.models) as string[]);
@@ -27,7 +35,7 @@ export function summarize(store: RunStore): SettingSummary[] {
     const key = `${models}|${setting}`;
     let s = groups.get(key);
     if (!s) {
-      s = { models, setting, tasks: 0, done: 0, bothPassed: 0, errors: 0, pending: 0, merge: { clean: 0, union: 0, llm: 0, conflict: 0, missing_input: 0 } };
+      s = { models, setting, tasks: 0, done: 0, bothPassed: 0, excluded: { infrastructure: 0, harness: 0, interrupted: 0 }, pending: 0, agentEndings: {}, merge: { clean: 0, union: 0, llm: 0, conflict: 0, missing_input: 0 }, agentConfigs: [] };
       groups.set(key, s);
     }
     s.tasks++;
@@ -35,29 +43,46 @@ export function summarize(store: RunStore): SettingSummary[] {
       s.done++;
       if (row.both_passed) s.bothPassed++;
       if (row.setting === 'coop' && row.merge_status) s.merge[row.merge_status as keyof SettingSummary['merge']]++;
-    } else if (row.status === 'error') s.errors++;
-    else s.pending++;
+      for (const e of endings.filter((e) => e.task === row.id)) s.agentEndings[e.status] = (s.agentEndings[e.status] ?? 0) + 1;
+      if (row.agent_config && !s.agentConfigs.includes(row.agent_config)) s.agentConfigs.push(row.agent_config);
+    } else if (row.status === 'error' || row.status === 'interrupted') {
+      s.excluded[row.error_kind ?? (row.status === 'interrupted' ? 'interrupted' : 'harness')]++;
+    } else s.pending++;
   }
   return [...groups.values()];
 }
 
 const pct = (k: number, n: number) => (n === 0 ? '-' : `${((100 * k) / n).toFixed(1)}%`);
 
+/** `0`, or `3 (infrastructure 2, harness 1)`. */
+function counted(counts: Record<string, number>): string {
+  const parts = Object.entries(counts).filter(([, n]) => n > 0);
+  const total = parts.reduce((sum, [, n]) => sum + n, 0);
+  return total === 0 ? '0' : `${total} (${parts.map(([kind, n]) => `${kind} ${n}`).join(', ')})`;
+}
+
 export function formatSummary(runName: string, summaries: SettingSummary[]): string {
   const lines = [`Run ${runName}`];
-  const header = ['models', 'setting', 'pairs', 'done', 'both pass', 'errors', 'not run', 'merge clean/union/llm/conflict/missing_input'];
+  const header = ['models', 'setting', 'pairs', 'done', 'both pass', 'excluded (why)', 'not run', 'agent endings (scored)', 'merge clean/union/llm/conflict/missing_input'];
   const table = summaries.map((s) => [
     s.models,
     s.setting,
     String(s.tasks),
     String(s.done),
     `${s.bothPassed}/${s.done} (${pct(s.bothPassed, s.done)})`,
-    String(s.errors),
+    counted(s.excluded),
     String(s.pending),
+    counted(s.agentEndings),
     s.setting.startsWith('coop') ? `${s.merge.clean}/${s.merge.union}/${s.merge.llm}/${s.merge.conflict}/${s.merge.missing_input}` : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
   const format = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   lines.push(format(header), format(widths.map((w) => '-'.repeat(w))), ...table.map(format));
+  const excluded = summaries.reduce((n, s) => n + s.excluded.infrastructure + s.excluded.harness + s.excluded.interrupted + s.pending, 0);
+  if (excluded > 0) lines.push(`both pass counts finished tasks only: ${excluded} task(s) are left out (see excluded, not run); run the same command again to retry them`);
+  if (summaries.some((s) => s.excluded.harness > 0)) lines.push('excluded as harness: a coop-bench bug ended the task; please report it with the task\'s error');
+  if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0)) lines.push('model_rejected: the provider refused a request of the agent (scored as the agent\'s failure); check its trajectory');
+  const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
+  if (configs.length > 0) lines.push(`agent configuration ${configs.map((c) => c.slice(0, 12)).join(', ')}${configs.length > 1 ? ': tasks of different configurations are pooled here' : ''}`);
   return lines.join('\n');
 }
