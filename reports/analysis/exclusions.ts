@@ -46,8 +46,13 @@ export function endingsText(counts: Record<string, number>): string {
   return Object.entries(counts).map(([ending, n]) => `${n} ${ending}`).join(', ');
 }
 
-/** Pairs run in the main Solo and Coop settings of which a task did not finish: left out of paired statistics. */
+/**
+ * Pairs run in both main settings (Solo, and Coop with messaging) of which one task did not finish:
+ * they are left out of the paired statistics (gap, difficulty curves, retention).
+ */
 export function unpairedCount(teamTasks: TaskOutcome[]): number {
-  const main = teamTasks.filter((t) => isMainSolo(t) || isMainCoop(t));
-  return new Set(main.filter((t) => !isDone(t)).map((t) => t.pair)).size;
+  const solo = teamTasks.filter(isMainSolo);
+  const coop = teamTasks.filter(isMainCoop);
+  const both = new Set(solo.map((t) => t.pair).filter((pair) => coop.some((t) => t.pair === pair)));
+  return new Set([...solo, ...coop].filter((t) => both.has(t.pair) && !isDone(t)).map((t) => t.pair)).size;
 }

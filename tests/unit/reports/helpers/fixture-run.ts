@@ -19,6 +19,8 @@ export interface FixtureTask {
   errorKind?: 'infrastructure' | 'harness' | 'interrupted';
   /** Agent statuses of a done task, by agent (default finished). */
   agentStatus?: string[];
+  /** Hash of the agent configuration the task ran with. */
+  agentConfig?: string;
   passed?: boolean;
   merge?: MergeStatus;
   /** Steps per agent (default 3). */
@@ -51,7 +53,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
   const pool = { repo, taskId: t.taskId ?? 1, dir: `/pools/${repo}/task1`, features: [], publishedImage: 'none' } as Pool;
   const row = store.ensureTask({ pool, features, setting: t.setting, models: t.models, variant: t.variant ?? '' });
   if (t.status === 'pending') return;
-  store.markRunning(row.id);
+  store.markRunning(row.id, t.agentConfig ?? null);
   if (t.status === 'error') {
     store.markError(row.id, t.error ?? 'the agent crashed', t.errorKind ?? 'infrastructure');
     return;
