@@ -224,7 +224,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       store.markError(id, errorMessage(error), kind);
       counts.done++;
       counts.errors++;
-      progress.log(`error ${describeTask(task)} (${kind}, not scored): ${errorMessage(error).split('\n')[0]}`);
+      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]} [${kind}: not scored; run again to retry]`);
       return;
     } finally {
       scheduler.release(engine);
