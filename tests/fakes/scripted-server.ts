@@ -40,6 +40,8 @@ export type FakeHandler = (request: RecordedRequest) => FakeReply | string | Pro
 export interface ScriptedServer {
   port: number;
   requests: RecordedRequest[];
+  /** Requests the contract refused, with the error they got: a test of valid traffic expects none. */
+  refusals: { request: RecordedRequest; reply: FakeReply }[];
   /** Queue replies; a string is shorthand for an answer with that text. */
   enqueue(...replies: (FakeReply | string)[]): void;
   /** Answers when the queue is empty (undefined: the "no scripted reply" error). */
@@ -77,6 +79,7 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
   const queue: (FakeReply | string)[] = [...(options.replies ?? [])];
   let handler = options.handler;
   const requests: RecordedRequest[] = [];
+  const refusals: ScriptedServer['refusals'] = [];
 
   const server = http.createServer(async (req, res) => {
     const request: RecordedRequest = { method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, headers: req.headers, body: await readBody(req) };
@@ -84,6 +87,7 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
     let reply: FakeReply;
     const refusal = protocol.isScripted(request) ? protocol.check(request) : undefined;
     if (refusal) {
+      refusals.push({ request, reply: refusal });
       reply = refusal;
     } else if (protocol.isScripted(request)) {
       const next = queue.length > 0 ? queue.shift()! : handler ? await handler(request) : protocol.unscripted;
@@ -102,6 +106,7 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
   return {
     port: (server.address() as AddressInfo).port,
     requests,
+    refusals,
     enqueue: (...replies) => void queue.push(...replies),
     handle: (next) => {
       handler = next;
@@ -110,6 +115,7 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
       queue.length = 0;
       handler = undefined;
       requests.length = 0;
+      refusals.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -113,11 +113,17 @@ export function nextAction(actions: Action[], request: RecordedRequest): Action 
   return actions[Math.min(turnsSoFar(request), actions.length - 1)];
 }
 
-/** A handler for either fake server: answers each request with the agent's next scripted action. */
-export function scriptedAgents(pool: Pool, protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace) {
+/**
+ * A handler for either fake server: answers each request with the agent's next scripted action. With
+ * several pools, the agent works on the pool whose feature its prompt describes.
+ */
+export function scriptedAgents(pools: Pool | Pool[], protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace) {
+  const candidates = Array.isArray(pools) ? pools : [pools];
   return (request: RecordedRequest): FakeReply => {
     log?.(request);
-    const reply = actionReply(protocol, nextAction(competentScript(pool, taskPrompt(request), pace?.steps), request));
+    const prompt = taskPrompt(request);
+    const pool = candidates.find((p) => p.features.some((f) => prompt.includes(f.description.trim()))) ?? candidates[0]!;
+    const reply = actionReply(protocol, nextAction(competentScript(pool, prompt, pace?.steps), request));
     return { ...reply, delayMs: pace?.delayMs };
   };
 }
