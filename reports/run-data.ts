@@ -98,7 +98,8 @@ export function loadRunData(store: RunStore): RunData {
   const merges = new Map(
     (store.db.prepare('SELECT task, status, naive_clean FROM merges').all() as { task: number; status: StoredMerge['status']; naive_clean: number }[]).map((m) => [m.task, m]),
   );
-  const steps = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM steps GROUP BY task');
+  // Notes (the prompts, summaries) are not steps the agent took.
+  const steps = countsByTask(store, "SELECT task, COUNT(*) AS n FROM steps WHERE kind != 'note' GROUP BY task");
   const messages = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM messages GROUP BY task');
   const usage = new Map(
     (

@@ -204,7 +204,14 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
               progress.update(counts);
             },
           }),
-        recordStep: (agentId, step) => store.recordStep(id, agentId, step),
+        recordStep: (agentId, step) => {
+          // The task's result holds every step too: a step the store cannot take now is not lost.
+          try {
+            store.recordStep(id, agentId, step);
+          } catch (error) {
+            if (!controller.signal.aborted) progress.log(`step ${step.index} of ${agentId} in ${describeTask(task)} not stored yet: ${errorMessage(error)}`);
+          }
+        },
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
         merge: options.merge,
