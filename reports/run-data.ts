@@ -1,6 +1,6 @@
 // What the report's statistics need about every task of a run, read from run.db in a few bulk
 // queries (a run can hold thousands of tasks). Per-task pages read their details separately.
-import type { RunStore, TaskStatus } from '../harness/store/run-store.ts';
+import type { RunStore, TaskErrorKind, TaskStatus } from '../harness/store/run-store.ts';
 import { naiveWasClean } from '../harness/store/records.ts';
 import { attemptsByTask, type StoredAttempt } from '../harness/store/merge-attempts.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
@@ -32,6 +32,12 @@ export interface TaskOutcome {
   pair: string;
   status: TaskStatus;
   error: string | null;
+  /** Why the task did not finish (infrastructure, harness, interrupted); null when it did or has not run. */
+  errorKind: TaskErrorKind | null;
+  /** Hash of the agent configuration it ran with. */
+  agentConfig: string | null;
+  /** How each agent ended (finished, step_limit, context_exhausted, model_rejected, ...), by agent. */
+  agentEndings: string[];
   /** Both (all) features' tests pass on the merged code; null unless done. */
   passed: boolean | null;
   /** The merge's status (the final stage's, `conflict`, `missing_input`); null without a merge. */
@@ -43,6 +49,9 @@ export interface TaskOutcome {
   messages: number;
   modelCalls: number;
   inputTokens: number;
+  /** Of inputTokens: read from, and written to, the prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   outputTokens: number;
   costUsd: number;
   labels: JudgeLabel[];
@@ -92,15 +101,24 @@ export function loadRunData(store: RunStore): RunData {
     | undefined;
   const merges = new Map((store.db.prepare('SELECT task, status FROM merges').all() as { task: number; status: string }[]).map((m) => [m.task, m]));
   const attempts = attemptsByTask(store.db);
-  const steps = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM steps GROUP BY task');
+  // Notes (the prompts, summaries) are not steps the agent took.
+  const steps = countsByTask(store, "SELECT task, COUNT(*) AS n FROM steps WHERE kind != 'note' GROUP BY task");
   const messages = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM messages GROUP BY task');
   const usage = new Map(
     (
       store.db
-        .prepare('SELECT task, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(output_tokens) AS output, SUM(cost_usd) AS cost FROM model_calls GROUP BY task')
-        .all() as { task: number; calls: number; input: number; output: number; cost: number }[]
+        .prepare(
+          `SELECT task, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(cache_read_tokens) AS cache_read,
+                  SUM(cache_write_tokens + cache_write_1h_tokens) AS cache_write, SUM(output_tokens) AS output, SUM(cost_usd) AS cost
+           FROM model_calls GROUP BY task`,
+        )
+        .all() as { task: number; calls: number; input: number; cache_read: number; cache_write: number; output: number; cost: number }[]
     ).map((u) => [u.task, u]),
   );
+  const endings = new Map<number, string[]>();
+  for (const a of store.db.prepare('SELECT task, status FROM agents ORDER BY task, agent').all() as { task: number; status: string }[]) {
+    endings.set(a.task, [...(endings.get(a.task) ?? []), a.status]);
+  }
   const labels = new Map<number, JudgeLabel[]>();
   const labelRows = store.db.prepare('SELECT * FROM judge_labels ORDER BY task, judge, id').all() as Record<string, unknown>[];
   for (const l of labelRows) {
@@ -134,6 +152,9 @@ export function loadRunData(store: RunStore): RunData {
       pair: pairName(t.repo, t.task_id, features),
       status: t.status,
       error: t.error,
+      errorKind: t.error_kind,
+      agentConfig: t.agent_config,
+      agentEndings: endings.get(t.id) ?? [],
       passed: t.status === 'done' ? t.both_passed === 1 : null,
       mergeStatus: merge?.status ?? null,
       naiveClean: merge ? naiveWasClean(attempts.get(t.id) ?? []) : null,
@@ -142,6 +163,8 @@ export function loadRunData(store: RunStore): RunData {
       messages: messages.get(t.id) ?? 0,
       modelCalls: u?.calls ?? 0,
       inputTokens: u?.input ?? 0,
+      cacheReadTokens: u?.cache_read ?? 0,
+      cacheWriteTokens: u?.cache_write ?? 0,
       outputTokens: u?.output ?? 0,
       costUsd: u?.cost ?? 0,
       labels: labels.get(t.id) ?? [],

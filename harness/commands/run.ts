@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Setting } from '../../tasks/types.ts';
 import { runBenchmark } from '../run/run-benchmark.ts';
-import { DEFAULT_MAX_STEPS } from '../agents/llm-agent.ts';
+import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-config.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addContainerOptions, addEngineOptions, addModelOptions, containerLimits, dockerHosts, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
 import { parseShard } from '../../tasks/plan.ts';
@@ -49,7 +49,8 @@ export function runCommand(): Command {
     .option('--mix', 'mixed teams of the given models, in both orders, instead of self-play', false)
     .option('--no-messaging', 'Coop without the message tool (the "no comm" ablation)')
     .option('--git', 'agents can fetch each other\'s published branches (read-only; still no network)', false)
-    .option('--max-steps <n>', 'model turns per agent', positiveInt, DEFAULT_MAX_STEPS)
+    .option('--agent-config <file>', 'the LLM agents\' configuration: prompt templates, tools, limits, compaction (JSON; see the shipped one)', DEFAULT_AGENT_CONFIG)
+    .option('--max-steps <n>', 'model turns per agent (default: step_limit of the agent configuration, 100)', positiveInt)
     .option('--max-cost <usd>', 'stop starting new tasks once agents have spent this much', positiveNumber)
     .option('--judge', 'judge each Coop task as it finishes (deterministic detectors; LLM judges too with --judge-model)', false)
     .option('--judge-model <spec>', 'model of the LLM judges, as for --models')
@@ -76,7 +77,7 @@ export function runCommand(): Command {
       mix: o.mix,
       messaging: o.messaging,
       git: o.git,
-      maxSteps: o.maxSteps,
+      agentConfig: loadAgentConfig(o.agentConfig, { stepLimit: o.maxSteps }),
       maxCost: o.maxCost,
       concurrency: o.concurrency,
       dockerHosts: dockerHosts(o),

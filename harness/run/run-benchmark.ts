@@ -7,8 +7,9 @@ import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, selectShard, subsetPoolsMissing, type Shard } from '../../tasks/plan.ts';
-import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
-import type { ModelOptions } from '../models/index.ts';
+import { checkAgentSpecs, createAgent, isBuiltinAgent } from '../agents/registry.ts';
+import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
+import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import type { Engine } from '../docker/engine.ts';
 import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
 import { readyEngines } from '../docker/images.ts';
@@ -23,6 +24,7 @@ import { executeTask } from './execute-task.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { UserError, errorMessage } from '../errors.ts';
+import { taskErrorKind } from './error-kind.ts';
 
 export interface RunOptions {
   name: string;
@@ -40,7 +42,8 @@ export interface RunOptions {
   mix: boolean;
   messaging: boolean;
   git: boolean;
-  maxSteps: number;
+  /** The LLM agents' configuration (prompts, tools, limits), --max-steps already applied. */
+  agentConfig: AgentConfig;
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
   maxCost?: number;
   concurrency: number;
@@ -118,13 +121,19 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     process.stdout.write(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
     return 0;
   }
+  // An agent compacts ahead of its model's window: every window is known before anything starts.
+  const contextWindows = await findContextWindows(options.models.filter((spec) => !isBuiltinAgent(spec)), options.modelOptions);
+  const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
   const engines = await readyEngines(options.dockerHosts, options.image);
   const scheduler = new EngineScheduler(engines);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, engines, log);
+  const config = options.agentConfig;
+  if (!options.force) refuseOtherAgentConfig(store, config);
   const testCache = storeTestCache(store);
-  store.startRun({ ...options, plan: planIdentity(plan) });
+  const { agentConfig: _, afterTask: __, ...stored } = options;
+  store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
@@ -170,7 +179,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const runOne = async (task: TaskSpec, id: number) => {
     if (controller.signal.aborted || overBudget()) return;
     running.add(id);
-    store.markRunning(id);
+    store.markRunning(id, config.hash);
     counts.running++;
     progress.update(counts);
     const started = Date.now();
@@ -187,15 +196,23 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
         log: (line) => progress.log(line),
         createAgent: (spec) =>
           createAgent(spec, {
-            maxSteps: options.maxSteps,
-            model: options.modelOptions,
+            config,
+            model: modelOptions,
             log: (line) => progress.log(line),
-            onModelCall: ({ agentId, model, usage }) => {
-              store.recordModelCall(id, agentId, model, usage);
+            onModelCall: ({ agentId, model, usage, stopReason }) => {
+              store.recordModelCall(id, agentId, model, usage, stopReason);
               counts.costUsd += usage.costUsd;
               progress.update(counts);
             },
           }),
+        recordStep: (agentId, step) => {
+          // The task's result holds every step too: a step the store cannot take now is not lost.
+          try {
+            store.recordStep(id, agentId, step);
+          } catch (error) {
+            if (!controller.signal.aborted) progress.log(`step ${step.index} of ${agentId} in ${describeTask(task)} not stored yet: ${errorMessage(error)}`);
+          }
+        },
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
         merge: options.merge,
@@ -211,10 +228,11 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${[verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ')}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
-      store.markError(id, errorMessage(error));
+      const kind = taskErrorKind(error);
+      store.markError(id, errorMessage(error), kind);
       counts.done++;
       counts.errors++;
-      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`);
+      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]} [${kind}: not scored; run again to retry]`);
       return;
     } finally {
       scheduler.release(engine);
@@ -241,6 +259,18 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   process.stdout.write(`results: ${store.dir}\n`);
   store.close();
   return counts.errors > 0 || unfinished > 0 ? 1 : 0;
+}
+
+/**
+ * Results of different agent configurations must not be pooled in one run without the user
+ * choosing so: a resumed run keeps the configuration its finished tasks ran with.
+ */
+function refuseOtherAgentConfig(store: RunStore, config: AgentConfig): void {
+  const other = store.tasks().filter((t) => t.status === 'done' && t.agent_config !== null && t.agent_config !== config.hash);
+  if (other.length === 0) return;
+  throw new UserError(
+    `run ${store.name} has ${other.length} finished task(s) made with agent configuration ${shortHash(other[0]!.agent_config!)}, not with this one (${shortHash(config.hash)}, ${config.source}): use another --name, the same configuration, or --force to run the tasks again with this one`,
+  );
 }
 
 /**

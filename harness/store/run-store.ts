@@ -7,6 +7,8 @@ import { migrations } from './schema.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { TaskResult } from '../run/types.ts';
+import type { TrajectoryStep } from '../agents/trajectory.ts';
+import type { Usage } from '../models/types.ts';
 import { UserError, boundText } from '../errors.ts';
 import { lockRun, type RunLock } from './run-lock.ts';
 import { saveAttempts } from './merge-attempts.ts';
@@ -14,6 +16,8 @@ import { MERGE_STATUSES } from '../../resolver/index.ts';
 import { createHash } from 'node:crypto';
 
 export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
+/** Why a task did not finish (it is left out of the rates, and run again on resume). */
+export type TaskErrorKind = 'infrastructure' | 'harness' | 'interrupted';
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
 export interface TaskRow {
@@ -31,6 +35,9 @@ export interface TaskRow {
   docker_host: string | null;
   status: TaskStatus;
   error: string | null;
+  error_kind: TaskErrorKind | null;
+  /** Hash of the agent configuration the task ran with (null before it ran). */
+  agent_config: string | null;
   both_passed: number | null;
   started_at: string | null;
   finished_at: string | null;
@@ -154,27 +161,36 @@ export class RunStore {
   }
 
   /**
-   * A new attempt: what an earlier attempt left on the message bus, and the judges' view of it,
-   * are not this attempt's. Its model calls stay: that money was spent.
+   * A new attempt: what an earlier attempt left on the message bus, its steps, and the judges' view
+   * of it, are not this attempt's. Its model calls stay: that money was spent.
    */
-  markRunning(id: number): void {
+  markRunning(id: number, agentConfig: string | null = null): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM messages WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_labels WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_runs WHERE task = ?').run(id);
       this.db
-        .prepare(`UPDATE tasks SET status = 'running', error = NULL, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
-        .run(now(), id);
+        .prepare(`UPDATE tasks SET status = 'running', error = NULL, error_kind = NULL, agent_config = ?, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
+        .run(agentConfig, now(), id);
     })();
   }
 
-  markError(id: number, error: string, status: 'error' | 'interrupted' = 'error'): void {
-    this.db.prepare('UPDATE tasks SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, boundText(error, 4000), now(), id);
+  markError(id: number, error: string, kind: TaskErrorKind): void {
+    const status = kind === 'interrupted' ? 'interrupted' : 'error';
+    this.db.prepare('UPDATE tasks SET status = ?, error = ?, error_kind = ?, finished_at = ? WHERE id = ?').run(status, boundText(error, 4000), kind, now(), id);
   }
 
   /** Tasks left 'running' by a process that died: they will run again. */
   markStaleRunningInterrupted(): number {
-    return this.db.prepare(`UPDATE tasks SET status = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`).run().changes;
+    return this.db.prepare(`UPDATE tasks SET status = 'interrupted', error_kind = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`).run().changes;
+  }
+
+  /** One trajectory step, stored as it happens: a crash loses no step of the attempt. */
+  recordStep(taskId: number, agent: string, step: TrajectoryStep): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(...stepRow(taskId, agent, step));
   }
 
   /** Everything a task produced, replacing what an earlier attempt wrote. */
@@ -184,10 +200,7 @@ export class RunStore {
       this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
       const insertStep = this.db.prepare('INSERT INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       for (const a of result.agents) {
-        for (const step of a.steps) {
-          const input = step.input === undefined ? null : boundText(typeof step.input === 'string' ? step.input : JSON.stringify(step.input), MAX_STORED_OUTPUT);
-          insertStep.run(id, a.agentId, step.index, step.at, step.kind, step.name ?? null, input, step.output ?? null, step.exitCode ?? null);
-        }
+        for (const step of a.steps) insertStep.run(...stepRow(id, a.agentId, step));
       }
       const insertAgent = this.db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const a of result.agents) {
@@ -195,7 +208,7 @@ export class RunStore {
       }
       this.saveEvaluation(id, result);
       this.db
-        .prepare(`UPDATE tasks SET status = 'done', error = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
+        .prepare(`UPDATE tasks SET status = 'done', error = NULL, error_kind = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
         .run(result.image, result.baseRev, result.dockerHost, result.bothPassed ? 1 : 0, now(), id);
     });
     write();
@@ -241,13 +254,17 @@ export class RunStore {
   }
 
   /** One model call of an agent, stored as it happens: cost so far survives a crash. */
-  recordModelCall(taskId: number, agent: string, model: string, usage: { inputTokens: number; outputTokens: number; costUsd: number; latencyMs: number }): void {
+  recordModelCall(taskId: number, agent: string, model: string, usage: Usage, stopReason?: string): void {
     this.db
       .prepare(
-        `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms)
-         VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms,
+                                  cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, stop_reason)
+         VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(taskId, agent, taskId, agent, now(), model, usage.inputTokens, usage.outputTokens, usage.costUsd, Math.round(usage.latencyMs));
+      .run(
+        taskId, agent, taskId, agent, now(), model, usage.inputTokens, usage.outputTokens, usage.costUsd, Math.round(usage.latencyMs),
+        usage.cachedInputTokens ?? 0, usage.cacheWriteTokens ?? 0, usage.cacheWrite1hTokens ?? 0, usage.reasoningTokens ?? 0, stopReason ?? null,
+      );
   }
 
   /** USD spent on model calls by the agents of this run, across attempts kept in the store. */
@@ -267,6 +284,11 @@ export class RunStore {
   agents(taskId: number): AgentRow[] {
     return this.db.prepare('SELECT * FROM agents WHERE task = ? ORDER BY agent').all(taskId) as AgentRow[];
   }
+}
+
+function stepRow(taskId: number, agent: string, step: TrajectoryStep) {
+  const input = step.input === undefined ? null : boundText(typeof step.input === 'string' ? step.input : JSON.stringify(step.input), MAX_STORED_OUTPUT);
+  return [taskId, agent, step.index, step.at, step.kind, step.name ?? null, input, step.output ?? null, step.exitCode ?? null] as const;
 }
 
 function migrate(db: Database.Database): void {
