@@ -1,11 +1,12 @@
 // `coop-bench judge`: label a stored run (deterministic detectors; LLM judges with --judge-model),
 // or with --calibrate score the judges on the calibration set.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadCalibrationSet } from '../../judges/calibration/cases.ts';
+import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../judges/calibration/cases.ts';
 import { scoreDetectors, scoreLlmJudges } from '../../judges/calibration/score.ts';
-import { formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
+import { formatDefinitions, formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
 import { addUsage, NO_USAGE } from '../../judges/llm/ask.ts';
 import { judgeRun } from '../../judges/judge-task.ts';
+import { memoryCache } from '../../judges/run-judge.ts';
 import { JUDGE_NAMES, type JudgeName } from '../../judges/types.ts';
 import { UserError } from '../errors.ts';
 import { createModel } from '../models/index.ts';
@@ -40,13 +41,18 @@ function judgeModel(spec: string | undefined, timeoutMs: number): Model | undefi
 
 async function calibrate(o: JudgeCommandOptions): Promise<number> {
   const cases = loadCalibrationSet();
-  print(formatDetectorScores(cases.length, scoreDetectors(cases)));
+  print(formatDefinitions());
+  for (const split of SPLITS) print(['', ...formatDetectorScores(split, await scoreDetectors(casesOfSplit(cases, split)))]);
   const model = judgeModel(o.judgeModel, o.timeout * 1000);
   if (!model) return 0;
-  print(['']);
-  const scores = await scoreLlmJudges(cases, model, { timeoutMs: o.timeout * 1000 });
-  print(formatLlmScores(model.spec, scores));
-  return scores.errors.length > 0 ? 1 : 0;
+  const cache = memoryCache();
+  let errors = 0;
+  for (const split of SPLITS) {
+    const scores = await scoreLlmJudges(casesOfSplit(cases, split), model, { timeoutMs: o.timeout * 1000, cache });
+    print(['', ...formatLlmScores(model.spec, split, scores)]);
+    errors += scores.errors.length;
+  }
+  return errors > 0 ? 1 : 0;
 }
 
 async function judgeStoredRun(o: JudgeCommandOptions): Promise<number> {

@@ -1,10 +1,34 @@
-// Commitments in messages: promises ("I'll add `max_batch_size` to processors.py, lines 26-30")
-// and completion claims ("✓ Line 26: Added fallback_processor and max_batch_size"). What is
-// checkable about them is the code they name (identifiers) and the files they name; anything
-// vaguer ("I'll add the bypass check") is left alone, since precision comes first.
+// Commitments in messages, with what they commit to (definitions.ts: COMMITMENT_KIND_DEFINITIONS):
+// a promise ("I'll add `max_batch_size` to the constructor"), a completion claim ("✓ Added X"),
+// a boundary ("I won't touch `Session.close()`", "I'll leave lines 40-53 alone") or an accepted
+// request ("Sure, will do" after "Please export `LRUCache` from __init__.py"). The sentence
+// structure comes from language.ts (who does what, in which tense, negated or not); the target
+// from the code the clause names. Offers, conditions and questions commit to nothing, and a
+// promise whose target names no code is left to the symptom judge.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { proseOf, sentences } from '../text.ts';
-import { filePathMentions, FILE_PATH } from './mentions.ts';
+import type { CommitmentKind } from '../definitions.ts';
+import { isConditional, messageSentences, stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
+
+export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
+
+export interface Target {
+  kind: TargetKind;
+  /** Symbols: what must exist, be exported or stay untouched; for a placement, the call or guard. */
+  names: string[];
+  /** Files the sentence names. */
+  files: string[];
+  /** untouched_lines: the range in the original file. */
+  lines?: [number, number];
+  /** exists: the function the symbol belongs to (a parameter); placement: the function it sits in. */
+  scope?: string;
+  /** placement: first in the function, or before or after the call `anchor`. */
+  position?: 'first' | 'before' | 'after';
+  anchor?: string;
+  /** placement of a guard: words its condition contains ("bypass" for "the bypass check"). */
+  guard?: string[];
+  /** exported: the module (file or package) it is exported from. */
+  module?: string;
+}
 
 export interface Commitment {
   messageId: number;
@@ -12,135 +36,199 @@ export interface Commitment {
   /** The sentence, verbatim from the message. */
   quote: string;
   kind: 'promise' | 'claim';
-  /** Code the sentence says will be (or was) added. */
-  identifiers: string[];
-  /** Files the sentence names. */
-  files: string[];
-  /** Promises to change a file without naming new code ("I'll modify cache.py lines 10-20"). */
-  modifiesFiles: boolean;
+  target: Target;
+  /** Set when the commitment is an accepted request: the partner's request. */
+  request?: { messageId: number; agent: string; quote: string };
 }
 
-const ADD_VERBS = 'add|insert|create|implement|define|introduce|append|register|export|write';
-const MODIFY_VERBS = 'modify|change|update|edit|refactor|extend|touch|rework|rewrite';
-const ADDING = 'adding|inserting|creating|implementing|defining|introducing|appending|registering|exporting|writing';
-const MODIFYING = 'modifying|changing|updating|editing|refactoring|extending|touching|reworking|rewriting';
-const PAST_ADD = 'added|inserted|created|implemented|defined|introduced|appended|registered|exported|wrote';
+const CREATE = /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide)$/;
+const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
+const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
+const CALL = /^(?:call|invoke|apply|run)$/;
+const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
+const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out|bypass)$/;
+const CONSTRUCTOR = /^(?:constructor|__init__|init|new|initializer|initialiser)$/;
+const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|via)$/;
+const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+/** Words that are not code even in backticks. */
+const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;
 
-const INTENT = String.raw`\b(?:I(?:['’]ll| will| am going to|['’]m going to| plan to| intend to| am about to|['’]m about to)|[Ll]et me|[Mm]y plan is to)`;
-/** Up to three words between the intent and the verb ("I'll also go ahead and add"). */
-const FILLER = String.raw`(?:\s+[\w-]+){0,3}?`;
-const PROMISE = new RegExp(`${INTENT}${FILLER}\\s+(${ADD_VERBS}|${MODIFY_VERBS})\\b`, 'i');
-const PROMISE_NOW = new RegExp(`\\bI(?:['’]m| am)\\s+(?:now\\s+|currently\\s+|also\\s+)?(${ADDING}|${MODIFYING})\\b`, 'i');
-const ADVERBS = String.raw`(?:(?:also|now|already|just|successfully|fully|then|finally)\s+)*`;
-const CLAIM_IN_SENTENCE = new RegExp(`\\bI(?:['’]ve| have)?\\s+${ADVERBS}(${PAST_ADD})\\b`, 'i');
-const CLAIM_AT_START = new RegExp(`^${ADVERBS}(${PAST_ADD})\\b`, 'i');
-/** Bullets, check marks and labels before a status line: "- ✓ Line 26:", "DONE:", "2." */
-const STATUS_PREFIX = /^(?:[^\p{L}\p{N}]+|\d+[.)]\s*|(?:lines?\s+\d+(?:\s*[-–]\s*\d+)?|done|update|status|step\s+\d+)\s*[:—-]\s*)+/iu;
-
-const NEGATION = /\b(?:not|never|won't|if|unless|could|can|should|shall|may|might|would|maybe|perhaps)\b|n't\b/i;
-/** Where the object of "add" ends and its location or a new clause begins. */
-const OBJECT_END = new RegExp(
-  String.raw`\s(?:to|in|into|at|after|before|inside|within|on|under|between|near|above|below|right|immediately|from|so|which|that|for|but|except|without|instead|while|because|as|when|once|if|unless|then|via|using|with)\b` +
-    String.raw`|\s(?:and|,)\s+(?:then\s+)?(?:I(?:['’]ll| will)\s+)?(?:update|modify|change|edit|refactor|rename|remove|delete|call|use|import|wire|hook|keep|leave|make|move|fix|test|run|adjust|replace|wrap|pass|document|ensure|check|verify)\b`,
-  'i',
-);
-
-const KEYWORDS = new Set([
-  'None', 'True', 'False', 'null', 'undefined', 'true', 'false', 'self', 'this', 'cls', 'def', 'class', 'return', 'import', 'from',
-  'async', 'await', 'const', 'let', 'var', 'function', 'new', 'str', 'int', 'bool', 'float', 'dict', 'list', 'tuple', 'set',
-  'string', 'number', 'boolean', 'object', 'any', 'void', 'Optional', 'Any', 'Union', 'List', 'Dict',
-]);
-
-const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?/g;
-
-/** Shaped like code even without backticks: snake_case, camelCase, or a call `name()`. */
-function looksLikeCode(token: string): boolean {
-  return /[A-Za-z0-9]_[A-Za-z0-9]|^_+[A-Za-z]/.test(token) || /^[a-z]+[A-Z]/.test(token) || token.endsWith('()') || token.includes('.');
+/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`). */
+function symbolsIn(code: string): string[] {
+  const trimmed = code.trim();
+  if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
+  const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
+    .map((m) => m[1] ?? m[2]!)
+    .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
+  return [...new Set(defined)];
 }
 
-/**
- * How a named identifier is found in code: `Prompt.from_str()` as `from_str`, even after a dot;
- * a plain `max_batch_size` only where it is not an attribute access (`self.max_batch_size` uses a
- * name, it does not define it).
- */
-export function identifierPattern(name: string): RegExp {
-  const last = name.slice(name.lastIndexOf('.') + 1).replace(/[$]/g, '\\$');
-  return new RegExp(name.includes('.') ? `(?<![\\w$])${last}(?![\\w$])` : `(?<![\\w$.])${last}(?![\\w$])`);
+function fileMasks(sentence: Sentence): string[] {
+  return sentence.masks.filter((m) => m.kind === 'file').map((m) => m.text);
 }
 
-/** Identifiers a phrase names as new code: backticked names and code-shaped bare words. */
-export function identifiersIn(phrase: string): string[] {
-  const found: string[] = [];
-  const withoutPaths = phrase.replace(FILE_PATH, (m) => ' '.repeat(m.length));
-  const outsideTicks = withoutPaths.replace(/`([^`\n]*)`/g, (_, code: string) => {
-    const trimmed = code.trim();
-    if (/^[A-Za-z_$][\w$.]*(?:\(\))?$/.test(trimmed)) found.push(trimmed);
-    else {
-      // A snippet: its code-shaped names, and names being defined (`reverse: bool = False`, `def foo(`).
-      for (const m of trimmed.matchAll(IDENTIFIER)) {
-        const next = trimmed.slice(m.index + m[0].length).trimStart()[0];
-        if (looksLikeCode(m[0]) || (next !== undefined && ':=('.includes(next))) found.push(m[0]);
-      }
+function lineRange(text: string): [number, number] | undefined {
+  const numbers = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
+  if (numbers.length === 0) return undefined;
+  return [Math.min(...numbers), Math.max(...numbers)];
+}
+
+interface Region {
+  /** Terms of the verb's object, up to where its location begins. */
+  object: Term[];
+  /** The rest of the sentence after the object, until another agent's clause. */
+  place: Term[];
+}
+
+/** The verb's object and the place phrase after it, up to a clause with another person's verb. */
+function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
+  const verbs = sentence.verbs.filter((v) => v.index > verb.index);
+  const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.index ?? sentence.terms.length;
+  const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
+  const end = terms.findIndex((t, i) => i > 0 && ((LOCATION.test(t.normal) && !terms[i - 1]!.normal.match(/^(?:call|calls)$/)) || t.clause !== terms[0]!.clause));
+  return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
+}
+
+const codeOf = (terms: readonly Term[]) => terms.filter((t) => t.mask?.kind === 'code').flatMap((t) => symbolsIn(t.mask!.text));
+
+/** The function a place phrase names: `get()` in "FIRST in get()", `__init__` in "to the constructor". */
+function placeFunction(place: readonly Term[]): string | undefined {
+  for (let i = 0; i < place.length; i++) {
+    const t = place[i]!;
+    if (t.mask?.kind === 'code' && (i === 0 || LOCATION.test(place[i - 1]!.normal) || /^(?:the|top|start|beginning|of)$/.test(place[i - 1]!.normal))) {
+      const name = symbolsIn(t.mask.text)[0];
+      if (name) return name.replace(/^.*[.:]/, '');
     }
-    return ' '.repeat(code.length + 2);
-  });
-  // Bare dotted names are module paths ("outlines.prompts") unless called: `Image.open()`.
-  for (const m of outsideTicks.matchAll(IDENTIFIER)) if (looksLikeCode(m[0]) && (!m[0].includes('.') || m[0].endsWith('()'))) found.push(m[0]);
-  return [...new Set(found.map((t) => t.replace(/\(\)$/, '')).filter((name) => name.length > 1 && !KEYWORDS.has(name)))];
-}
-
-function objectOf(rest: string): string {
-  const end = OBJECT_END.exec(rest);
-  return end ? rest.slice(0, end.index) : rest;
-}
-
-function commitmentIn(sentence: string): Omit<Commitment, 'messageId' | 'agent' | 'quote'> | undefined {
-  if (sentence.endsWith('?')) return undefined;
-  const files = filePathMentions(sentence);
-
-  const promise = PROMISE.exec(sentence) ?? PROMISE_NOW.exec(sentence);
-  if (promise) {
-    const lead = sentence.slice(0, promise.index + promise[0].length);
-    if (NEGATION.test(lead)) return undefined;
-    const verb = promise[1]!.toLowerCase();
-    const isAdd = [...ADD_VERBS.split('|'), ...ADDING.split('|')].includes(verb);
-    const identifiers = isAdd ? identifiersIn(objectOf(sentence.slice(promise.index + promise[0].length))) : [];
-    const modifiesFiles = identifiers.length === 0 && files.length > 0;
-    if (identifiers.length === 0 && !modifiesFiles) return undefined;
-    return { kind: 'promise', identifiers, files, modifiesFiles };
-  }
-
-  const status = sentence.replace(STATUS_PREFIX, '');
-  const claim = CLAIM_IN_SENTENCE.exec(sentence) ?? CLAIM_AT_START.exec(status);
-  if (claim) {
-    const text = claim.input;
-    if (NEGATION.test(text.slice(0, claim.index + claim[0].length))) return undefined;
-    const identifiers = identifiersIn(objectOf(text.slice(claim.index + claim[0].length)));
-    if (identifiers.length === 0) return undefined;
-    return { kind: 'claim', identifiers, files, modifiesFiles: false };
+    if (CONSTRUCTOR.test(t.normal)) return '__init__';
   }
   return undefined;
 }
 
+function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
+  const { object, place } = regionOf(sentence, verb);
+  const files = fileMasks(sentence);
+  const all = [...object, ...place];
+  const lemma = verb.lemma;
+  const lineMask = all.find((t) => t.mask?.kind === 'lines');
+  const untouched = (verb.negative && TOUCH.test(lemma))
+    || (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || /\bas[ -]is\b/i.test(sentence.text)));
+  if (untouched) {
+    if (lineMask && !codeOf(object).length) {
+      const lines = lineRange(lineMask.mask!.text);
+      return lines ? { kind: 'untouched_lines', names: [], files, lines } : undefined;
+    }
+    const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
+    return names.length ? { kind: 'untouched_symbol', names, files } : undefined;
+  }
+  if (verb.negative) return undefined;
+  const objectNames = codeOf(object);
+  if (EXPORT.test(lemma) || (CREATE.test(lemma) && object.some((t) => t.mask?.text === '__all__' || /^exports?$/.test(t.normal)))) {
+    const names = objectNames.filter((n) => n !== '__all__');
+    const moduleTerm = place.find((t, i) => t.mask && /^(?:from|in|via|through|of)$/.test(place[i - 1]?.normal ?? ''));
+    return names.length ? { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] } : undefined;
+  }
+  const where = placeFunction(place);
+  const first = all.some((t) => FIRST_WORD.test(t.normal));
+  const relative = place.findIndex((t) => /^(?:before|after)$/.test(t.normal));
+  const anchor = relative >= 0 ? codeOf(place.slice(relative + 1, relative + 3))[0] : undefined;
+  const position = first ? 'first' as const : anchor ? place[relative]!.normal as 'before' | 'after' : undefined;
+  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
+    const words = object.filter((t) => !GUARD_NOUN.test(t.normal) && !t.tags.has('Determiner') && (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')))
+      .flatMap((t) => (t.mask ? symbolsIn(t.mask.text) : [t.normal]));
+    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, position, anchor } : undefined;
+  }
+  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal));
+  if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
+    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, position, anchor };
+  }
+  if (CREATE.test(lemma) && objectNames.length) {
+    const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
+    const scope = where && (parameter || where === '__init__') ? where : undefined;
+    return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
+  }
+  return undefined;
+}
+
+/** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
+function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
+  const before = sentence.terms.slice(0, verb.index).filter((t) => t.clause === verb.clause);
+  const names = codeOf(before);
+  if (names.length === 0) return undefined;
+  const files = fileMasks(sentence);
+  const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
+  if (EXPORT.test(verb.lemma)) {
+    const moduleTerm = after.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(after[i - 1]?.normal ?? ''));
+    return { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] };
+  }
+  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files } : undefined;
+}
+
+function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
+  if (sentence.questionMark || isConditional(sentence)) return [];
+  const found: { kind: Commitment['kind']; target: Target }[] = [];
+  for (const verb of sentence.verbs) {
+    const stance = stanceOf(sentence, verb);
+    const target = stance === 'none' && verb.subject === 'other' ? passiveTarget(sentence, verb) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
+    if (!target) continue;
+    const kind = stance === 'did' || stance === 'none' ? 'claim' : 'promise';
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
+  }
+  return found;
+}
+
+/** A request of the partner's with a checkable target ("Please export `LRUCache` from __init__.py"). */
+function requestTargets(sentence: Sentence): Target[] {
+  if (isConditional(sentence)) return [];
+  const targets: Target[] = [];
+  for (const verb of sentence.verbs) {
+    if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
+    const before = sentence.terms.slice(0, verb.index).filter((t) => t.text !== '');
+    const asked = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) || t.tags.has('Adverb'));
+    if (!asked) continue;
+    const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });
+    if (target) targets.push(target);
+  }
+  return targets;
+}
+
+const ACCEPTANCE = /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|👍)\b/i;
+const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
+
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
   const commitments: Commitment[] = [];
-  for (const message of conversation) {
-    for (const s of sentences(proseOf(message.message))) {
-      const found = commitmentIn(s.text);
-      if (found) commitments.push({ messageId: message.id, agent: message.from, quote: message.message.slice(s.start, s.start + s.text.length), ...found });
+  const analysed = conversation.map((m) => messageSentences(m.message));
+  conversation.forEach((message, i) => {
+    for (const sentence of analysed[i]!) {
+      for (const { kind, target } of sentenceCommitments(sentence)) {
+        commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target });
+      }
     }
-  }
+    // An acceptance commits the agent to the request it answers: the partner's last message before it.
+    const opening = analysed[i]![0];
+    if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
+    const request = conversation.slice(0, i).reverse().find((m) => m.from !== message.from && m.to.includes(message.from));
+    if (!request) return;
+    const requestIndex = conversation.indexOf(request);
+    for (const sentence of analysed[requestIndex]!) {
+      for (const target of requestTargets(sentence)) {
+        if (commitments.some((c) => c.messageId === message.id && JSON.stringify(c.target) === JSON.stringify(target))) continue;
+        commitments.push({ messageId: message.id, agent: message.from, quote: opening.text, kind: 'promise', target, request: { messageId: request.id, agent: request.from, quote: sentence.text } });
+      }
+    }
+  });
   return commitments;
 }
 
 const WITHDRAWAL = /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
 
-/** A later sentence of the same agent that takes the commitment back for `name` (an identifier or a file). */
+/** A later sentence of the same agent that takes the commitment back for `name` (a symbol or a file). */
 export function withdrawal(conversation: readonly ConversationMessage[], commitment: Commitment, name: string): string | undefined {
   const named = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
   for (const message of conversation) {
     if (message.id <= commitment.messageId || message.from !== commitment.agent) continue;
-    const hit = sentences(message.message).find((s) => named.test(s.text) && WITHDRAWAL.test(s.text) && !commitmentIn(s.text)?.identifiers.includes(name));
+    const hit = messageSentences(message.message).find((s) => named.test(s.text) && WITHDRAWAL.test(s.text) && commitment.target.kind !== 'untouched_symbol');
     if (hit) return hit.text;
   }
   return undefined;

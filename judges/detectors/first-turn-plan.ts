@@ -1,26 +1,48 @@
-// First-turn planning (paper section 5: a plan in the very first message nearly halves the
-// conflict rate). A plan is the sender announcing, in the first person, work it is about to do
-// on the code: "I'll add X to F", "I'm adding X", "My plan: ...", "I'm going to modify lines 10-20".
+// First-turn planning (definitions.ts: first_turn_plan; paper section 5: a plan in the very first
+// message nearly halves the conflict rate). A sentence is a plan when one of its verbs is the
+// sender's own work to come or under way (language.ts: stance will or doing: "Unless you object,
+// I'll put…", "I'm planning to…", "Taking parser.py L40-60", "Proposed split: I take lines 1-60")
+// and the verb is work on the code or names code; a "## Plan" heading over a list is one too.
+// Offers ("I can add it if you want") and questions are not plans.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
-import { proseOf, sentences } from '../text.ts';
+import { proseOf } from '../text.ts';
+import { messageSentences, stanceOf, type Sentence, type VerbPhrase } from './language.ts';
 
-const INTENT = String.raw`(?:\bI(?:['’]ll| will| am going to|['’]m going to| plan to| intend to| am about to|['’]m about to| would like to|['’]d like to)|\bI(?:['’]m| am)(?=\s+(?:now\s+|currently\s+|also\s+)?(?:adding|implementing|modifying|editing|changing|updating|inserting|creating|touching|handling|working on|refactoring|extending|writing)\b)|\b(?:my|the) plan\b|^\s*plan\b)`;
-const WORK = String.raw`(?:add|implement|modify|edit|chang|updat|insert|creat|writ|touch|refactor|extend|append|introduc|defin|handl|own|work|put|replac|renam|remov|wrap|register|export|build)`;
-const PLAN = new RegExp(`${INTENT}[^.!?\\n]*?\\b${WORK}`, 'i');
-/** Before the verb, these make it no plan: a refusal, a condition, an offer or a question. */
-const NOT_PLAN = /\b(?:not|never|won't|if|unless|could|can|should|shall)\b|n't\b/i;
+/** Verbs of talking and waiting: "I'll wait for your reply" and "I'll let you know" plan no code. */
+const NOT_WORK = /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|keep you|update you)$/;
+/** Headings that introduce a plan: "## Plan", "Proposed split:", "My plan:", "Division of work:". */
+const PLAN_HEADING = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:(?:my|our|the|proposed|suggested|implementation|coordination|work)\s+)*(?:plan|proposal|split|division of (?:work|labou?r)|work split|ownership|assignments?)\b[^\n]{0,60}?(?:\*\*|__)?\s*:?\s*$/im;
+/** Lines of a list after a heading. */
+const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+\S/m;
 
-function isPlan(sentence: string): boolean {
-  const match = PLAN.exec(sentence);
-  if (!match || sentence.endsWith('?')) return false;
-  return !NOT_PLAN.test(sentence.slice(0, match.index + match[0].length));
+function namesCode(sentence: Sentence, verb: VerbPhrase): boolean {
+  return sentence.terms.some((t, i) => i > verb.index && t.clause === verb.clause && t.mask !== undefined);
 }
 
-/** The sentence that makes the message a plan, if any. */
+function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
+  const stance = stanceOf(sentence, verb);
+  if (stance !== 'will' && stance !== 'doing') return false;
+  if (verb.lemma === 'update' && sentence.terms[verb.index + 1]?.normal === 'you') return false;
+  const names = namesCode(sentence, verb);
+  // "I will NOT edit lines 68–84" draws a boundary: a plan when it names the code it keeps out of.
+  if (verb.negative) return names;
+  return !NOT_WORK.test(verb.lemma) || names && !/^(?:wait|reply|respond|answer|ask|hope|thank|appreciate)$/.test(verb.lemma);
+}
+
+function isPlanSentence(sentence: Sentence): boolean {
+  if (sentence.questionMark) return false;
+  return sentence.verbs.some((v) => isPlanVerb(sentence, v));
+}
+
+/** The sentence (or heading) that makes the message a plan, if any. */
 export function planSentence(text: string): string | undefined {
-  const found = sentences(proseOf(text)).find((s) => isPlan(s.text));
-  return found && text.slice(found.start, found.start + found.text.length);
+  const found = messageSentences(text).find(isPlanSentence);
+  if (found) return found.text;
+  const prose = proseOf(text);
+  const heading = PLAN_HEADING.exec(prose);
+  if (heading && LIST_ITEM.test(prose.slice(heading.index + heading[0].length))) return text.slice(heading.index, heading.index + heading[0].length).trim();
+  return undefined;
 }
 
 /** A label when the conversation's first message is a plan. */
