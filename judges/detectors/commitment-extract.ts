@@ -47,7 +47,7 @@ const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|r
 const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 const CALL = /^(?:call|invoke|apply|run)$/;
 const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
-const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out|bypass)$/;
+const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out)$/;
 const CONSTRUCTOR = /^(?:constructor|__init__|init|new|initializer|initialiser)$/;
 const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|via)$/;
 const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
@@ -63,6 +63,11 @@ function symbolsIn(code: string): string[] {
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
   return [...new Set(defined)];
+}
+
+/** Every name in a code snippet (`if self._closed` gives `_closed`): what a guard's condition tests. */
+function namesIn(code: string): string[] {
+  return [...code.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).filter((n) => !NOT_CODE.test(n) && !/^(?:if|not|and|or|is|in|return|raise|assert|else|elif)$/.test(n));
 }
 
 function fileMasks(sentence: Sentence): string[] {
@@ -85,9 +90,10 @@ interface Region {
 /** The verb's object and the place phrase after it, up to a clause with another person's verb. */
 function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const verbs = sentence.verbs.filter((v) => v.index > verb.index);
-  const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.index ?? sentence.terms.length;
+  const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.start ?? sentence.terms.length;
   const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
-  const end = terms.findIndex((t, i) => i > 0 && ((LOCATION.test(t.normal) && !terms[i - 1]!.normal.match(/^(?:call|calls)$/)) || t.clause !== terms[0]!.clause));
+  // "a call to `X`" names what is called, not where.
+  const end = terms.findIndex((t, i) => i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause));
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
 }
 
@@ -136,7 +142,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const position = first ? 'first' as const : anchor ? place[relative]!.normal as 'before' | 'after' : undefined;
   if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
     const words = object.filter((t) => !GUARD_NOUN.test(t.normal) && !t.tags.has('Determiner') && (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')))
-      .flatMap((t) => (t.mask ? symbolsIn(t.mask.text) : [t.normal]));
+      .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, position, anchor } : undefined;
   }
   const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal));
@@ -153,7 +159,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
 
 /** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
 function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
-  const before = sentence.terms.slice(0, verb.index).filter((t) => t.clause === verb.clause);
+  const before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause);
   const names = codeOf(before);
   if (names.length === 0) return undefined;
   const files = fileMasks(sentence);
@@ -170,9 +176,9 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
-    const target = stance === 'none' && verb.subject === 'other' ? passiveTarget(sentence, verb) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
+    const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
     if (!target) continue;
-    const kind = stance === 'did' || stance === 'none' ? 'claim' : 'promise';
+    const kind = stance === 'did' ? 'claim' : 'promise';
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   return found;
@@ -184,7 +190,7 @@ function requestTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   for (const verb of sentence.verbs) {
     if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
-    const before = sentence.terms.slice(0, verb.index).filter((t) => t.text !== '');
+    const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '');
     const asked = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) || t.tags.has('Adverb'));
     if (!asked) continue;
     const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });

@@ -21,12 +21,13 @@ const FILLER = new Set(`a an the and or but so to of in on at by for with from i
 there here i i'm i've i'll i'd me my we we're we've we'll our us you you're your he she they them their just really basically actually simply quickly
 again also now already still successfully fully completely totally definitely finally then very quite please thanks thank ok okay hi hello hey
 note fyi update status quick all both some any have has had do does did done will would shall should can could may might must not no yes
-sure well going about let know here's that's what's via per which who what when where how why if than too only even much more most`.split(/\s+/));
+sure well going about let know here's that's what's via per which who what when where how why if than too only even much more most
+nothing else final summary recap set side end there's`.split(/\s+/));
 
 /** Words that make a sentence a resend note rather than content ("In case my last message didn't arrive"). */
 const META = /^(?:resend|resending|re-sending|resent|repost|reposting|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
 
-const CODE_TOKEN = /`[^`\n]+`|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
+const CODE_TOKEN = /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
 
 function stem(word: string): string {
   if (word.length <= 4) return word;
@@ -39,10 +40,13 @@ function isMetaSentence(text: string): boolean {
   return words.length > 0 && words.every((w) => META.test(w) || FILLER.has(w));
 }
 
-/** A leading "Resending in case you missed it:" or "Reminder —" before the content. */
+/** A leading "Resending in case you missed it:", "Reminder —" or "Final status:" before the content. */
 function withoutPrefix(text: string): string {
   const prefix = /^([^:\n—–]{0,60})[:—–]\s+/.exec(text.trimStart());
-  return prefix && isMetaSentence(prefix[1]!) ? text.trimStart().slice(prefix[0].length) : text;
+  if (!prefix) return text;
+  const words = prefix[1]!.trim().split(/\s+/);
+  const header = words.length <= 3 && !/[\d`_./]/.test(prefix[1]!);
+  return header || isMetaSentence(prefix[1]!) ? text.trimStart().slice(prefix[0].length) : text;
 }
 
 export interface Content {
@@ -53,7 +57,7 @@ export interface Content {
 }
 
 export function contentOf(text: string): Content {
-  const prose = sentences(withoutPrefix(proseOf(text)))
+  const prose = sentences(withoutPrefix(proseOf(text).replace(/[’‘]/g, "'")))
     .map((s) => s.text)
     .filter((s) => !isMetaSentence(s))
     .join(' ');

@@ -2,15 +2,18 @@
 // message nearly halves the conflict rate). A sentence is a plan when one of its verbs is the
 // sender's own work to come or under way (language.ts: stance will or doing: "Unless you object,
 // I'll put…", "I'm planning to…", "Taking parser.py L40-60", "Proposed split: I take lines 1-60")
-// and the verb is work on the code or names code; a "## Plan" heading over a list is one too.
-// Offers ("I can add it if you want") and questions are not plans.
+// on code the sentence names (a file, a line range, a symbol); a "## Plan" heading over a list is
+// one too. Offers ("I can add it if you want"), questions, options offered for the partner to
+// choose from, and intentions that name no code ("Starting on the timeout feature") are not plans.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf } from '../text.ts';
 import { messageSentences, stanceOf, type Sentence, type VerbPhrase } from './language.ts';
 
-/** Verbs of talking and waiting: "I'll wait for your reply" and "I'll let you know" plan no code. */
-const NOT_WORK = /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|keep you|update you)$/;
+/** Verbs of talking, looking, waiting and wanting: "I'll wait for your reply", "I'll check the file" plan no code. */
+const NOT_WORK = /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|verify|test|run|try|go|come|finish|stop|pause|begin|start)$/;
+/** An option in a list of alternatives ("(1) I add IsHash; you add IsRegex"): a proposal to choose from, not a plan. */
+const OPTION = /^\s*(?:\(\s*(?:\d+|[a-c])\s*\)|(?:\d+|[a-c])\)|option\s+\w+\s*[:.)-])/i;
 /** Headings that introduce a plan: "## Plan", "Proposed split:", "My plan:", "Division of work:". */
 const PLAN_HEADING = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:(?:my|our|the|proposed|suggested|implementation|coordination|work)\s+)*(?:plan|proposal|split|division of (?:work|labou?r)|work split|ownership|assignments?)\b[^\n]{0,60}?(?:\*\*|__)?\s*:?\s*$/im;
 /** Lines of a list after a heading. */
@@ -23,21 +26,21 @@ function namesCode(sentence: Sentence, verb: VerbPhrase): boolean {
 function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
   const stance = stanceOf(sentence, verb);
   if (stance !== 'will' && stance !== 'doing') return false;
-  if (verb.lemma === 'update' && sentence.terms[verb.index + 1]?.normal === 'you') return false;
-  const names = namesCode(sentence, verb);
-  // "I will NOT edit lines 68–84" draws a boundary: a plan when it names the code it keeps out of.
-  if (verb.negative) return names;
-  return !NOT_WORK.test(verb.lemma) || names && !/^(?:wait|reply|respond|answer|ask|hope|thank|appreciate)$/.test(verb.lemma);
+  if (NOT_WORK.test(verb.lemma) || (verb.lemma === 'update' && sentence.terms[verb.index + 1]?.normal === 'you')) return false;
+  // A plan says where: it names a file, a line range or code (a boundary "I will NOT edit lines 68–84" included).
+  return namesCode(sentence, verb) || (!verb.negative && sentence.masks.length > 0);
 }
 
-function isPlanSentence(sentence: Sentence): boolean {
-  if (sentence.questionMark) return false;
+function isPlanSentence(sentence: Sentence, options: boolean): boolean {
+  if (sentence.questionMark || (options && OPTION.test(sentence.text))) return false;
   return sentence.verbs.some((v) => isPlanVerb(sentence, v));
 }
 
 /** The sentence (or heading) that makes the message a plan, if any. */
 export function planSentence(text: string): string | undefined {
-  const found = messageSentences(text).find(isPlanSentence);
+  const all = messageSentences(text);
+  const options = all.some((s) => s.questionMark);
+  const found = all.find((s) => isPlanSentence(s, options));
   if (found) return found.text;
   const prose = proseOf(text);
   const heading = PLAN_HEADING.exec(prose);

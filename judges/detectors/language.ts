@@ -43,7 +43,9 @@ export interface VerbPhrase {
   /** Auxiliaries and modals before the verb ("will", "can", "have", "am going to"). */
   auxiliary: string;
   subject: Person;
-  /** Index of the verb's first term in the sentence's terms. */
+  /** Index of the verb phrase's first term (an auxiliary, if any) in the sentence's terms. */
+  start: number;
+  /** Index of the main verb's term: its object follows it. */
   index: number;
   /** Index of the clause the verb belongs to. */
   clause: number;
@@ -89,8 +91,9 @@ function placeholderName(i: number): string {
 }
 
 /** Swaps code for placeholder nouns; `masks` keeps what each placeholder stands for. */
-export function maskCode(text: string): { masked: string; masks: Mask[] } {
+export function maskCode(original: string): { masked: string; masks: Mask[] } {
   const masks: Mask[] = [];
+  const text = original.replace(/[’‘]/g, "'");
   const swap = (kind: MaskKind, original: string) => {
     const placeholder = placeholderName(masks.length);
     masks.push({ kind, text: original, placeholder });
@@ -185,7 +188,7 @@ function subjectOf(terms: Term[], index: number): Person {
     if (t.clause !== terms[index]!.clause && i < index - 1) return 'none';
     if (t.tags.has('Pronoun')) return personOf(t);
     if (t.tags.has('Noun')) return INTENT_NOUN.test(t.normal) && /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') ? 'first' : personOf(t);
-    if (t.tags.has('Adverb') || t.tags.has('Negative') || t.tags.has('Auxiliary') || t.tags.has('Modal') || SKIPPED.test(t.normal) || t.text === '') continue;
+    if (t.tags.has('Adverb') || t.tags.has('Negative') || t.tags.has('Auxiliary') || t.tags.has('Modal') || t.tags.has('Copula') || SKIPPED.test(t.normal) || t.text === '') continue;
     if (t.tags.has('Conjunction') || t.tags.has('Preposition') || t.tags.has('Verb')) return 'none';
   }
   return 'none';
@@ -208,8 +211,11 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
   for (const v of doc.verbs().json({ offset: true }) as RawVerb[]) {
     const vTerms = v.terms ?? [];
     const first = vTerms[0]?.offset?.start ?? v.offset?.start ?? -1;
-    const index = starts.indexOf(first);
-    if (index === -1) continue;
+    const begin = starts.indexOf(first);
+    if (begin === -1) continue;
+    // The main verb: the phrase's last verb term ("add" in "will not add").
+    const heads = vTerms.map((t) => starts.indexOf(t.offset?.start ?? -1)).filter((i) => i >= 0 && terms[i]!.tags.has('Verb') && !terms[i]!.tags.has('Auxiliary') && !(terms[i]!.tags.has('Modal')));
+    const index = heads.at(-1) ?? begin;
     const g = v.verb?.grammar ?? {};
     const form = g.form ?? '';
     const lemma = (v.verb?.infinitive || v.verb?.root || v.text).toLowerCase().replace(/[^a-z' -]/g, '').trim();
@@ -220,7 +226,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
       progressive: Boolean(g.progressive),
       negative: Boolean(v.verb?.negative),
       auxiliary: (v.verb?.auxiliary ?? '').toLowerCase(),
-      subject: subjectOf(terms, index),
+      subject: subjectOf(terms, begin),
+      start: begin,
       index,
       clause: terms[index]!.clause,
     });
@@ -230,7 +237,7 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
     const before = terms[v.index - 1];
     if (!previous || previous.clause !== v.clause || !before) return;
     // "planning to add", "going to add", "want to add"; "let me add"; "is to insert" (my plan is to insert).
-    if (before.normal === 'to' || (previous.lemma === 'let' && (before.normal === 'me' || before.normal === 'us')) || v.index - previous.index === 1) {
+    if (before.normal === 'to' || (previous.lemma === 'let' && (before.normal === 'me' || before.normal === 'us')) || v.start - previous.index === 1) {
       v.governor = previous;
       if (v.subject === 'none') v.subject = previous.subject;
     }
@@ -282,8 +289,8 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   const governor = verb.governor;
   const auxiliary = `${verb.auxiliary} ${governor?.auxiliary ?? ''}`;
   const first = verb.subject === 'first';
-  const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.index;
-  if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.index - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
+  const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
+  if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
   if (governor && first && INTENT_VERB.test(governor.lemma)) {
     if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
     return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
@@ -302,7 +309,7 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
     if (sentence.terms[verb.index]?.tags.has('Gerund')) return 'doing';
   }
   // Passive claims about code: "`X` is now exported from Y", "`foo` was added".
-  if (verb.subject === 'other' && verb.tense === 'past' && /^(?:be|is|are|was|were|has|have)$/.test(sentence.terms[verb.index - 1]?.normal ?? '') ) return 'did';
+  if (verb.subject === 'other' && verb.tense === 'past' && sentence.terms.slice(Math.max(0, verb.index - 3), verb.index).some((t) => /^(?:be|is|are|was|were|has|have|been)$/.test(t.normal))) return 'did';
   return 'none';
 }
 

@@ -11,7 +11,7 @@ import { messageSentences, stanceOf, type Sentence } from './language.ts';
 /** Verbs that ask the partner for information or a decision when used as a request. */
 const REPLY_VERB = /^(?:tell|confirm|reply|respond|answer|decide|choose|pick|clarify|advise|share|explain|specify|ping|say|verify|let|send|paste|list|indicate|state|acknowledge|ack|check)$/;
 /** Words of a courtesy closing: nothing waits on its answer. */
-const COURTESY_WORD = /^(?:ok|okay|good|sound|sounds|fine|sense|make|makes|work|works|agree|agreed|right|alright|cool|questions?|concerns?|objections?|issues?|thoughts?|anything|else|all|set|clear|that|this|does|do|is|it|for|you|with|any|other|more|to|me|us|we|are|both|on|same|page|y'all|good\?|else\?)$/;
+const COURTESY_WORD = /^(?:need|needs|from|help|can|i|want|there|else|ok|okay|good|sound|sounds|fine|sense|make|makes|work|works|agree|agreed|right|alright|cool|questions?|concerns?|objections?|issues?|thoughts?|anything|else|all|set|clear|that|this|does|do|is|it|for|you|with|any|other|more|to|me|us|we|are|both|on|same|page|y'all|good\?|else\?)$/;
 const ANSWER_MARKER = /^(?:yes|no|nope|yep|yeah|answer|because|probably|likely|i think|i'd say|short answer)\b/i;
 const QUESTION_WORD = /^(?:which|what|where|when|how|who|whom|whose|why|whether)$/;
 const INVERTED = /^(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|may|might|have|has|must|am)$/;
@@ -36,7 +36,7 @@ function isInterrogative(s: Sentence): boolean {
   if (!first) return false;
   if (QUESTION_WORD.test(first.normal)) {
     // "What I'll do: …" and "Where I put it: …" tell, they do not ask.
-    return !(second && (second.normal === 'i' || second.normal === 'we') && !INVERTED.test(terms[2]?.normal ?? ''));
+    return !(second && /^(?:i|we)(?:'ll|'m|'ve|'d)?$/i.test(second.text));
   }
   if (INVERTED.test(first.normal) && second) {
     // "Should we …", "Can you …", "Is it …"; not "Will do", "Done".
@@ -54,7 +54,7 @@ function isReplyRequest(s: Sentence): boolean {
     if (!requested || !REPLY_VERB.test(v.lemma) || v.negative) continue;
     if (v.lemma === 'let' && !/^(?:me|us)$/.test(s.terms[v.index + 1]?.normal ?? '')) continue;
     if (v.lemma === 'let' && s.terms[v.index + 2]?.normal !== 'know') continue;
-    const before = s.terms.slice(0, v.index).filter((t) => t.text !== '');
+    const before = s.terms.slice(0, v.start).filter((t) => t.text !== '');
     const imperative = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|quickly|ok|okay)$/.test(t.normal) || t.tags.has('Adverb'));
     if (imperative && stanceOf(s, v) === 'none') return true;
   }
