@@ -140,19 +140,19 @@ function firstIdentifier(node: Node): Node | undefined {
   return undefined;
 }
 
-function parametersOf(node: Node): string[] | undefined {
+function parametersOf(node: Node): Node[] | undefined {
   const params = node.childForFieldName('parameters');
   if (!params) return undefined;
-  const names: string[] = [];
+  const names: Node[] = [];
   for (const p of params.namedChildren) {
     if (!p || p.type === 'comment') continue;
     if (p.type === 'parameter_declaration') {
-      for (const c of p.childrenForFieldName('name')) if (c) names.push(c.text);
+      for (const c of p.childrenForFieldName('name')) if (c) names.push(c);
       continue;
     }
     const named = p.childForFieldName('name') ?? p.childForFieldName('pattern') ?? p.childForFieldName('left');
     const id = named && IDENTIFIERS.has(named.type) ? named : firstIdentifier(named ?? p);
-    if (id && !['self', 'cls'].includes(id.text)) names.push(id.text);
+    if (id && !['self', 'cls'].includes(id.text)) names.push(id);
   }
   return names;
 }
@@ -222,8 +222,9 @@ export function outline(piece: Piece): Outline | undefined {
       if (name) {
         const definition: Definition = { name, kind, line: lineOf(node), endLine: piece.start + node.endPosition.row, exported: isExported(node, piece.language, name, scope), scope: [...outer, ...scope] };
         if (kind === 'function') {
-          definition.parameters = parametersOf(node);
-          for (const p of definition.parameters ?? []) result.definitions.push({ name: p, kind: 'parameter', line: lineOf(node), endLine: lineOf(node), exported: false, scope: [...outer, ...scope, name] });
+          const parameters = parametersOf(node);
+          definition.parameters = parameters?.map((p) => p.text);
+          for (const p of parameters ?? []) result.definitions.push({ name: p.text, kind: 'parameter', line: lineOf(p), endLine: lineOf(p), exported: false, scope: [...outer, ...scope, name] });
         }
         result.definitions.push(definition);
         if (kind === 'function' || kind === 'class') {
