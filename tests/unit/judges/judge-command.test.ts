@@ -34,12 +34,13 @@ describe('coop-bench judge', () => {
   it('labels a stored run without a model and shows each label with its evidence', async () => {
     const out = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir]);
     expect(out).toContain('task 1 ');
-    expect(out).toContain('  detectors: 5 messages, 1 questions, 6 line-number and 1 file-path mentions, first-turn plan: no, 2 commitments checked');
-    expect(out).toContain('    broken_commitment (message 4, agent2): agent2 claimed `max_batch_size`, missing from the merged code');
+    expect(out).toContain('  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 4 commitments checked');
+    expect(out).toContain('    broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code');
     expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');
-    expect(out).toContain('      missing: max_batch_size: no line added in the merged code contains `max_batch_size`');
+    expect(out).toContain('      missing: max_batch_size: `__init__` in the merged code (outlines/processors/base.py:22) has no parameter `max_batch_size`');
+    expect(out).toContain('      `max_batch_size` is still used in process() at outlines/processors/base.py:63');
     // Message ids are the store's: the second task's messages come after the first's five.
-    expect(out).toContain('    unanswered_question (message 6, agent1): agent1 asked agent2 a question and got no reply');
+    expect(out).toContain('    question_no_reply (message 6, agent1): agent1 asked agent2 a question and got no reply');
     expect(out).toContain('Judged 2 tasks (0 skipped): 4 labels, 0 dropped because their evidence did not check out, 0 judge errors.');
     expect(out).toContain('No --judge-model: only the deterministic detectors ran (no model calls, $0).');
     expect(process.exitCode).toBe(0);
@@ -70,12 +71,14 @@ describe('coop-bench judge', () => {
     });
   });
 
-  it('prints the calibration table of the detectors', async () => {
+  it('prints the definitions and the calibration table of the detectors for both splits', async () => {
     const out = await runJudge(['--calibrate']);
-    expect(out).toMatch(/^Deterministic detectors on \d+ calibration conversations\n/);
-    expect(out).toContain('  label                  TP  FP  FN  precision  recall');
-    expect(out).toContain('  broken_commitment       7   0   0       1.00    1.00');
+    expect(out).toMatch(/^Detector labels \(judges\/definitions\.ts\):\n  first_turn_plan: /);
+    expect(out).toMatch(/\nDeterministic detectors, train split \(\d+ calibration conversations\)\n  label {26}TP  FP  FN  precision  recall\n/);
+    expect(out).toMatch(/\nDeterministic detectors, test split \(\d+ calibration conversations\)\n/);
+    expect(out).toMatch(/\n  broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/);
     expect(out).toContain('  line_number_mentions: exact on');
+    expect(out).toContain('  paraphrases labelled like their original: ');
   });
 
   it('prints the calibration table of the LLM judges too, with a judge model', async () => {
@@ -95,7 +98,7 @@ describe('coop-bench judge', () => {
       const out = await runJudge(['--calibrate', '--judge-model', `openai:judge@${server.url}`]);
       const clean = cases.filter((c) => c.gold.communication === null).length;
       const plans = cases.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
-      expect(out).toContain(`LLM judges (openai:judge@${server.url})`);
+      expect(out).toContain(`LLM judges (openai:judge@${server.url}), train split`);
       expect(out).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
       expect(out).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
       expect(out).toMatch(/communication\s+C1a\s+0\s+0\s+3\s+-\s+0\.00/);
