@@ -37,6 +37,11 @@ const commitmentSchema = z.object({
   /** What it commits to, as the author wrote it (a symbol, a line range, a place). */
   target: z.string().default(''),
   kept: z.boolean(),
+  /** The later message in which the sender took the promise back: then it is not broken. */
+  withdrawn: z.number().int().optional(),
+  /** accepted_request: the requesting message, and the kind the request reduces to. */
+  request: z.number().int().optional(),
+  as: z.enum(COMMITMENT_KINDS).optional(),
 });
 
 export const SPLITS = ['train', 'test'] as const;

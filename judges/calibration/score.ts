@@ -88,7 +88,7 @@ export function goldQuestionsWithoutReply(c: CalibrationCase, input: JudgeInput 
 
 /** Gold of broken_checkable_commitment: the broken gold commitments, else the broken promises and claims. */
 export function goldBrokenCommitments(c: CalibrationCase): number[] {
-  return c.gold.commitments ? [...new Set(c.gold.commitments.filter((x) => !x.kept).map((x) => x.message))] : c.gold.broken_commitment;
+  return c.gold.commitments ? [...new Set(c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => x.message))] : c.gold.broken_commitment;
 }
 
 interface CaseResult {
