@@ -171,9 +171,65 @@ function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined
   return CREATE.test(verb.lemma) ? { kind: 'exists', names, files } : undefined;
 }
 
+/** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
+const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
+const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
+
+/** Claims and promises whose subject is code: "`FormatSize` stays as it is", "`ParseSize` is done and exported". */
+function codeSubjectTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const files = fileMasks(sentence);
+  const clauses = new Set(sentence.terms.map((t) => t.clause));
+  let previous: string[] = [];
+  for (const clause of clauses) {
+    const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    const firstWord = terms.findIndex((t) => !t.mask);
+    // "`X` is done and exported": the clause after "and" keeps the subject.
+    const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0;
+    if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
+    const names = continued ? previous : codeOf(terms.slice(0, firstWord));
+    if (names.length === 0) continue;
+    previous = names;
+    const rest = terms.slice(continued ? 1 : firstWord);
+    const words = rest.map((t) => t.normal);
+    if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
+    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as it is|as is|as-is|as they are|won't change|will not change|not change|remains?|stays?)\b/i.test(rest.map((t) => t.text).join(' '))) {
+      targets.push({ kind: 'untouched_symbol', names, files });
+    } else if (words.includes('exported') || words.includes('export')) {
+      const moduleTerm = rest.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(rest[i - 1]?.normal ?? ''));
+      targets.push({ kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] });
+    } else if (words.some((w) => PRESENT.test(w)) && /^(?:is|are|was|were|be|been|now|has|have|'s)$/.test(words[0] ?? '')) {
+      targets.push({ kind: 'exists', names, files });
+    }
+  }
+  return targets;
+}
+
+/** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */
+function untouchedPhrases(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  sentence.terms.forEach((t, i) => {
+    const next = sentence.terms.slice(i + 1, i + 4);
+    const negated = /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
+    if (!negated) return;
+    const code = next.slice(1).find((x) => x.mask && x.mask.kind !== 'lines');
+    const lines = next.slice(1).find((x) => x.mask?.kind === 'lines');
+    if (lines) {
+      const range = lineRange(lines.mask!.text);
+      if (range) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), lines: range });
+    } else if (code?.mask?.kind === 'code') {
+      const names = symbolsIn(code.mask.text);
+      if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
+    }
+  });
+  return targets;
+}
+
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
+  const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
+  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence)]) found.push({ kind: stated, target });
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
     const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
@@ -199,7 +255,7 @@ function requestTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
-const ACCEPTANCE = /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|👍)\b/i;
+const ACCEPTANCE = /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {

@@ -118,7 +118,7 @@ function stripDecoration(text: string): string {
     .replace(/[✓✔✅☑]/gu, '')
     // Shouting and capitals after a colon ("Line 26: Added BOTH") are not names.
     .replace(/\b[A-Z]{2,}\b/g, (w) => w.toLowerCase())
-    .replace(/([:;—–]\s*)([A-Z][a-z]+)\b/g, (_, lead: string, w: string) => lead + w.toLowerCase());
+    .replace(/([:;—–]\s*)([A-Z][a-z]+)\b/g, (_, lead: string, w: string) => lead + (w.startsWith('Zq') ? w : w.toLowerCase()));
 }
 
 const FIRST_PERSON = new Set(['i', 'we', 'me', 'us', 'my', 'our', 'myself', 'ourselves', "i'm", "i'll", "i've", "i'd", "we're", "we'll", "we've"]);
