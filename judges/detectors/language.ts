@@ -203,6 +203,8 @@ interface RawVerb {
 
 function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhrase[] } {
   const doc = model()(masked);
+  // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
+  doc.match('^/^[a-z]+ing$/').tag('Gerund');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);
   const terms = toTerms(raw, masks);
   markClauses(terms);
@@ -291,6 +293,8 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   const first = verb.subject === 'first';
   const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
   if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
+  // "Going to add …", "Planning to add …" without a subject: the sender's own intent.
+  if (governor && governor.subject === 'none' && /^(?:go|plan|intend|aim)$/.test(governor.lemma) && (governor.progressive || sentence.terms[governor.index]?.tags.has('Gerund')) && !sentence.questionMark) return 'will';
   if (governor && first && INTENT_VERB.test(governor.lemma)) {
     if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
     return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
