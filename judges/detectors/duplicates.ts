@@ -7,12 +7,15 @@
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
+import { messageSentences, stanceOf } from './language.ts';
 import { FILE_PATH } from './mentions.ts';
 
 /** Messages with fewer content words (a "thanks", an "ok, done") are never called repeats. */
 const MIN_CONTENT = 3;
 /** At most this share of the later message's content may be new. */
 const MAX_NOVELTY = 0.2;
+/** And it restates most of the earlier one: a short report is no near-duplicate of a long plan. */
+const MAX_LEFT_OUT = 0.5;
 /** A short line whose content all occurs in a long report is not a repeat of it. */
 const MIN_SIZE_RATIO = 0.35;
 
@@ -25,7 +28,7 @@ sure well going about let know here's that's what's via per which who what when 
 nothing else final summary recap set side end there's`.split(/\s+/));
 
 /** Words that make a sentence a resend note rather than content ("In case my last message didn't arrive"). */
-const META = /^(?:resend|resending|re-sending|resent|repost|reposting|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
+const META = /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
 
 const CODE_TOKEN = /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
 
@@ -42,11 +45,22 @@ function isMetaSentence(text: string): boolean {
 
 /** A leading "Resending in case you missed it:", "Reminder —" or "Final status:" before the content. */
 function withoutPrefix(text: string): string {
-  const prefix = /^([^:\n—–]{0,60})[:—–]\s+/.exec(text.trimStart());
-  if (!prefix) return text;
-  const words = prefix[1]!.trim().split(/\s+/);
-  const header = words.length <= 3 && !/[\d`_./]/.test(prefix[1]!);
-  return header || isMetaSentence(prefix[1]!) ? text.trimStart().slice(prefix[0].length) : text;
+  let rest = text.trimStart();
+  // Up to two: "Re-posting in case it got buried: Update: …", "[resent] Update: …".
+  for (let i = 0; i < 2; i++) {
+    const bracket = /^[[(]([^\])\n]{1,30})[\])]\s*/.exec(rest);
+    if (bracket && isMetaSentence(bracket[1]!)) {
+      rest = rest.slice(bracket[0].length);
+      continue;
+    }
+    const prefix = /^([^:\n—–]{0,60})[:—–]\s+/.exec(rest);
+    if (!prefix) break;
+    const words = prefix[1]!.trim().split(/\s+/);
+    const header = words.length <= 3 && !/[\d`_./]/.test(prefix[1]!);
+    if (!header && !isMetaSentence(prefix[1]!)) break;
+    rest = rest.slice(prefix[0].length);
+  }
+  return rest;
 }
 
 export interface Content {
@@ -70,20 +84,24 @@ export function contentOf(text: string): Content {
     if (!FILLER.has(word)) tokens.add(stem(word.replace(/'s$/, '')));
   }
   const lower = prose.toLowerCase();
+  const stances = messageSentences(prose).flatMap((s) => s.verbs.map((v) => stanceOf(s, v)));
   return {
     tokens,
-    future: /\b(?:i'll|i will|we'll|we will|i'm going to|i am going to|going to|plan to|about to|will)\b/.test(lower),
-    past: /\b(?:done|finished|complete|completed|added|implemented|created|updated|fixed|landed|pushed|committed|merged)\b|✓|✅/.test(lower),
+    future: stances.some((x) => x === 'will' || x === 'doing') || /\b(?:i'll|i will|we'll|we will|going to|plan to|about to|will)\b/.test(lower),
+    past: stances.includes('did') || /\b(?:done|finished|complete|completed|landed|pushed|committed|merged|in)\b[.;,!]?|✓|✅/.test(lower),
   };
 }
 
 /** Whether `later` repeats `earlier`. */
 export function repeats(later: Content, earlier: Content): boolean {
   if (later.tokens.size < MIN_CONTENT || later.tokens.size < MIN_SIZE_RATIO * earlier.tokens.size) return false;
-  if (earlier.future && !earlier.past && later.past) return false;
+  // A plan, then the report that it is done: news, not a repeat.
+  if (earlier.future && !earlier.past && later.past && !later.future) return false;
   let novel = 0;
   for (const t of later.tokens) if (!earlier.tokens.has(t)) novel++;
-  return novel / later.tokens.size <= MAX_NOVELTY;
+  let leftOut = 0;
+  for (const t of earlier.tokens) if (!later.tokens.has(t)) leftOut++;
+  return novel / later.tokens.size <= MAX_NOVELTY && leftOut / earlier.tokens.size <= MAX_LEFT_OUT;
 }
 
 /** One label per message that repeats an earlier message of the same sender. */
