@@ -119,7 +119,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const lemma = verb.lemma;
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched = (verb.negative && TOUCH.test(lemma))
-    || (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || /\bas[ -]is\b/i.test(sentence.text)));
+    || (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
   if (untouched) {
     if (lineMask && !codeOf(object).length) {
       const lines = lineRange(lineMask.mask!.text);
@@ -130,7 +130,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   }
   if (verb.negative) return undefined;
   const objectNames = codeOf(object);
-  if (EXPORT.test(lemma) || (CREATE.test(lemma) && object.some((t) => t.mask?.text === '__all__' || /^exports?$/.test(t.normal)))) {
+  if (EXPORT.test(lemma) || (CREATE.test(lemma) && all.some((t) => t.mask?.text === '__all__' || /^(?:exports?|exported|public)$/.test(t.normal)))) {
     const names = objectNames.filter((n) => n !== '__all__');
     const moduleTerm = place.find((t, i) => t.mask && /^(?:from|in|via|through|of)$/.test(place[i - 1]?.normal ?? ''));
     return names.length ? { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] } : undefined;
@@ -179,11 +179,19 @@ const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|fi
 function codeSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const files = fileMasks(sentence);
+  // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
+  const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  if (guardAt > 0 && sentence.terms.slice(guardAt).some((t) => FIRST_WORD.test(t.normal))) {
+    const scope = placeFunction(sentence.terms.slice(guardAt + 1).filter((t) => t.text !== ''));
+    const words = sentence.terms.slice(0, guardAt).filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask)).flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
+    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
+  }
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   let previous: string[] = [];
   for (const clause of clauses) {
     const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
-    const firstWord = terms.findIndex((t) => !t.mask);
+    // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
+    const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
     const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0;
     if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
@@ -193,7 +201,7 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     const rest = terms.slice(continued ? 1 : firstWord);
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
-    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as it is|as is|as-is|as they are|won't change|will not change|not change|remains?|stays?)\b/i.test(rest.map((t) => t.text).join(' '))) {
+    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as it is|as is|as-is|as they are|won't change|will not change|not change|remains?|stays?|remain)\b/i.test(rest.map((t) => t.text).join(' '))) {
       targets.push({ kind: 'untouched_symbol', names, files });
     } else if (words.includes('exported') || words.includes('export')) {
       const moduleTerm = rest.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(rest[i - 1]?.normal ?? ''));

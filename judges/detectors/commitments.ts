@@ -128,7 +128,7 @@ function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string)
     for (const h of file.hunks) {
       for (const [side, outline] of [['new', h.after], ['old', h.before]] as const) {
         const changed = h.hunk[side].changed;
-        const definition = outline?.definitions.find((d) => d.name === short && d.kind !== 'parameter' && [...changed].some((l) => l > d.line && l <= d.endLine || l === d.line));
+        const definition = outline?.definitions.find((d) => d.name === short && [...changed].some((l) => (l > d.line && l <= d.endLine) || l === d.line));
         const line = definition && [...changed].find((l) => (l > definition.line && l <= definition.endLine) || l === definition.line);
         if (definition && line !== undefined) {
           const text = lineText(file, side, line).trim();

@@ -74,6 +74,8 @@ export interface Sentence {
   verbs: VerbPhrase[];
   /** Ends with a question mark. */
   questionMark: boolean;
+  /** An item of a bulleted or numbered list. */
+  listItem: boolean;
 }
 
 const CODE_SPAN = /`([^`\n]+)`/g;
@@ -252,7 +254,7 @@ export function analyseSentence(text: string, start = 0): Sentence {
   const { masked: code, masks } = maskCode(text);
   const masked = stripDecoration(code);
   const { terms, verbs } = masked.trim() ? analyse(masked, masks) : { terms: [], verbs: [] };
-  return { text, start, masks, terms, verbs, questionMark: /\?["')\]*_]*$/.test(text.trim()) };
+  return { text, start, masks, terms, verbs, questionMark: /\?["')\]*_]*$/.test(text.trim()), listItem: /^\s*(?:[-*+•]|\d+[.)])\s/.test(text) };
 }
 
 /** The sentences of a message's prose (pasted code and quoted lines left out), analysed. */
@@ -311,6 +313,8 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
     if (verb.tense === 'past') return 'did';
     if (verb.tense === 'future') return 'will';
     if (sentence.terms[verb.index]?.tags.has('Gerund')) return 'doing';
+    // A bare verb heading a list item is the sender's next step ("- lib/compare.js: add `satisfies()`").
+    if (sentence.listItem && !verb.negative && /^(?:imperative|infinitive|simple-present)$/.test(verb.form)) return 'will';
   }
   // Passive claims about code: "`X` is now exported from Y", "`foo` was added".
   if (verb.subject === 'other' && verb.tense === 'past' && sentence.terms.slice(Math.max(0, verb.index - 3), verb.index).some((t) => /^(?:be|is|are|was|were|has|have|been)$/.test(t.normal))) return 'did';
