@@ -282,6 +282,19 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
       if (alias) result.exportList.add(alias.text.replace(/^.*\./, ''));
     }
+  } else if (type === 'assignment_expression' && family(piece.language) === 'js') {
+    // CommonJS: `module.exports = { a, b: c }`, `module.exports.a = …`, `exports.a = …`.
+    const left = node.childForFieldName('left')?.text ?? '';
+    const member = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(left);
+    if (member) result.exportList.add(member[1]!);
+    else if (/^module\.exports$/.test(left)) {
+      const right = node.childForFieldName('right');
+      for (const key of right?.type === 'object' ? right.namedChildren : []) {
+        if (key?.type === 'shorthand_property_identifier') result.exportList.add(key.text);
+        else if (key?.type === 'pair') result.exportList.add(key.childForFieldName('key')?.text ?? '');
+      }
+      if (right?.type === 'identifier') result.exportList.add(right.text);
+    }
   } else if (type === 'export_specifier') {
     const name = node.childForFieldName('alias') ?? node.childForFieldName('name');
     if (name) result.exportList.add(name.text);

@@ -59,6 +59,9 @@ function ownPatchNote(c: Commitment, code: CodeUnderCheck, name: string): Eviden
   return [codeQuote('patch', defined, c.agent), { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` }];
 }
 
+/** Files without a grammar: there a name on an added line is all the checker can see. */
+const textOnly = (files: readonly FileCode[]) => files.filter((f) => !f.language);
+
 function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
   const files = inFiles(code.files, c.target.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
@@ -68,7 +71,8 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
   if (scope) {
     const functions = definitions.filter((d) => d.kind === 'function' && sameFunction(d.name, scope) && d.parameters);
     const parameter = definitions.find((d) => (d.kind === 'parameter' || d.kind === 'field') && d.name === short && d.scope.some((s) => sameFunction(s, scope)));
-    if (parameter || functions.length === 0) return parameter || addedLinesNaming(files, short).length ? undefined : absent(c, code, name);
+    if (parameter) return undefined;
+    if (functions.length === 0) return definitions.some((d) => d.name === short) || textOnly(files).some((f) => addedLinesNaming([f], short).length > 0) ? undefined : absent(c, code, name);
     // The function is shown and lacks the parameter: say where the name is still used.
     const signature = functions[0]!;
     const used = usagesIn(code.files).filter((u) => u.name === short && !u.scope.some((s) => sameFunction(s, scope)));
@@ -82,7 +86,7 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       ],
     };
   }
-  if (definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0) return undefined;
+  if (definitions.some((d) => d.name === short) || textOnly(files).some((f) => addedLinesNaming([f], short).length > 0)) return undefined;
   return absent(c, code, name);
 }
 
@@ -103,21 +107,30 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
   const module = c.target.module;
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const moduleFiles = module ? inFiles(code.files, [/\.\w+$/.test(module) ? module : `${module.replace(/\./g, '/')}/__init__.py`]) : code.files;
+  const isPythonPackage = !!module && (!/\.\w+$/.test(module) || /__init__\.py$/.test(module));
   const listed = exportListed(moduleFiles, short);
   const definitions = definitionsIn(code.files).filter((d) => d.name === short && d.kind !== 'parameter');
   const exportedHere = definitionsIn(moduleFiles).find((d) => d.name === short && d.exported);
   if (listed || exportedHere) return undefined;
-  const isPythonPackage = !!module && (!/\.\w+$/.test(module) || /__init__\.py$/.test(module));
   if (!module && definitions.some((d) => d.exported)) return undefined;
-  if (definitions.length === 0 && addedLinesNaming(code.files, short).length === 0) return absent(c, code, name);
   const definition = definitions[0];
-  if (!definition) return undefined;
+  const target = `${module ? ` from ${module}` : ''} in ${describeTarget(code)}`;
+  if (definition) {
+    return {
+      missing: name,
+      evidence: [
+        { kind: 'absence', source, text: name, note: `\`${short}\` exists (${definition.path}:${definition.line}) but is not exported${target}${isPythonPackage ? ' (no import or __all__ entry for it there)' : ''}` },
+        codeQuote(source, definition),
+      ],
+    };
+  }
+  // Defined outside the patches: broken when the module's changes show no export of it, or a
+  // promised export never touched the module (a claim about an unchanged module may be old news).
+  const moduleChanged = module !== undefined && moduleFiles.length > 0;
+  if (!moduleChanged && (c.kind === 'claim' || module === undefined)) return addedLinesNaming(code.files, short).length ? undefined : absent(c, code, name);
   return {
     missing: name,
-    evidence: [
-      { kind: 'absence', source, text: name, note: `\`${short}\` exists (${definition.path}:${definition.line}) but is not exported${module ? ` from ${module}` : ''} in ${describeTarget(code)}${isPythonPackage ? ' (no import or __all__ entry for it there)' : ''}` },
-      codeQuote(source, definition),
-    ],
+    evidence: [{ kind: 'absence', source, text: name, note: `no export of \`${short}\`${target}` }, ...ownPatchNote(c, code, name)],
   };
 }
 
