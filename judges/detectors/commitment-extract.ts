@@ -130,7 +130,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   }
   if (verb.negative) return undefined;
   const objectNames = codeOf(object);
-  if (EXPORT.test(lemma) || (CREATE.test(lemma) && all.some((t) => t.mask?.text === '__all__' || /^(?:exports?|exported|public)$/.test(t.normal)))) {
+  if (EXPORT.test(lemma) || (CREATE.test(lemma) && all.some((t) => t.mask?.text === '__all__' || /^(?:exports?|exported)$/.test(t.normal)))) {
     const names = objectNames.filter((n) => n !== '__all__');
     const moduleTerm = place.find((t, i) => t.mask && /^(?:from|in|via|through|of)$/.test(place[i - 1]?.normal ?? ''));
     return names.length ? { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] } : undefined;
@@ -201,12 +201,13 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     const rest = terms.slice(continued ? 1 : firstWord);
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
-    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as it is|as is|as-is|as they are|won't change|will not change|not change|remains?|stays?|remain)\b/i.test(rest.map((t) => t.text).join(' '))) {
+    const said = rest.map((t) => t.text).join(' ');
+    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as (?:it|they) (?:is|are)|as[ -]is|won't change|will not change|not change)\b/i.test(said)) {
       targets.push({ kind: 'untouched_symbol', names, files });
     } else if (words.includes('exported') || words.includes('export')) {
       const moduleTerm = rest.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(rest[i - 1]?.normal ?? ''));
       targets.push({ kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] });
-    } else if (words.some((w) => PRESENT.test(w)) && /^(?:is|are|was|were|be|been|now|has|have|'s)$/.test(words[0] ?? '')) {
+    } else if (/^(?:is|are|was|were|'s)$/.test(words[0] ?? '') && PRESENT.test(words.find((w, i) => i > 0 && !/^(?:now|already|also|all|both|finally)$/.test(w)) ?? '')) {
       targets.push({ kind: 'exists', names, files });
     }
   }

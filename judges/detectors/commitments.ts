@@ -59,9 +59,6 @@ function ownPatchNote(c: Commitment, code: CodeUnderCheck, name: string): Eviden
   return [codeQuote('patch', defined, c.agent), { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` }];
 }
 
-/** Files without a grammar: there a name on an added line is all the checker can see. */
-const textOnly = (files: readonly FileCode[]) => files.filter((f) => !f.language);
-
 function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
   const files = inFiles(code.files, c.target.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
@@ -72,7 +69,7 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
     const functions = definitions.filter((d) => d.kind === 'function' && sameFunction(d.name, scope) && d.parameters);
     const parameter = definitions.find((d) => (d.kind === 'parameter' || d.kind === 'field') && d.name === short && d.scope.some((s) => sameFunction(s, scope)));
     if (parameter) return undefined;
-    if (functions.length === 0) return definitions.some((d) => d.name === short) || textOnly(files).some((f) => addedLinesNaming([f], short).length > 0) ? undefined : absent(c, code, name);
+    if (functions.length === 0) return definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0 ? undefined : absent(c, code, name);
     // The function is shown and lacks the parameter: say where the name is still used.
     const signature = functions[0]!;
     const used = usagesIn(code.files).filter((u) => u.name === short && !u.scope.some((s) => sameFunction(s, scope)));
@@ -86,7 +83,8 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       ],
     };
   }
-  if (definitions.some((d) => d.name === short) || textOnly(files).some((f) => addedLinesNaming([f], short).length > 0)) return undefined;
+  // A name used on an added line may be defined outside the hunks (a parameter whose signature is not shown).
+  if (definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0) return undefined;
   return absent(c, code, name);
 }
 
