@@ -206,12 +206,17 @@ export interface Piece {
 export function outline(piece: Piece): Outline | undefined {
   const parser = loaded.get(piece.language);
   if (!parser) return undefined;
-  const tree = parser.parse(dedent(piece.lines));
+  // A hunk that starts inside a Python docstring would read its closing quotes as an opening.
+  const source = dedent(piece.lines);
+  const quotes = piece.language === 'python' ? /"{3}|'{3}/.exec(source) : null;
+  const insideString = quotes !== null && source.split(quotes[0]).length % 2 === 0;
+  const tree = parser.parse(insideString ? `${quotes![0]}\n${source}` : source);
   if (!tree) return undefined;
+  const shift = insideString ? 1 : 0;
   const kinds = DEFINITIONS[family(piece.language)];
   const result: Outline = { definitions: [], calls: [], guards: [], usages: [], exportList: new Set() };
   const outer = piece.scope ?? [];
-  const lineOf = (node: Node) => piece.start + node.startPosition.row;
+  const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
 
   const visit = (node: Node, scope: string[], bodies: { body: Node | null }[]) => {
     const kind = kinds[node.type];
@@ -220,7 +225,7 @@ export function outline(piece: Piece): Outline | undefined {
     if (kind) {
       const name = nameOf(node);
       if (name) {
-        const definition: Definition = { name, kind, line: lineOf(node), endLine: piece.start + node.endPosition.row, exported: isExported(node, piece.language, name, scope), scope: [...outer, ...scope] };
+        const definition: Definition = { name, kind, line: lineOf(node), endLine: piece.start + node.endPosition.row - shift, exported: isExported(node, piece.language, name, scope), scope: [...outer, ...scope] };
         if (kind === 'function') {
           const parameters = parametersOf(node);
           definition.parameters = parameters?.map((p) => p.text);
