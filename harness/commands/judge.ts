@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../judges/calibration/cases.ts';
 import { scoreDetectors, scoreLlmJudges } from '../../judges/calibration/score.ts';
+import { computeStoredScores, STORED_SCORES_FILE, writeStoredScores } from '../../judges/calibration/stored-scores.ts';
 import { formatDefinitions, formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
 import { addUsage, NO_USAGE } from '../../judges/llm/ask.ts';
 import { judgeRun } from '../../judges/judge-task.ts';
@@ -31,6 +32,7 @@ interface JudgeCommandOptions {
   concurrency: number;
   timeout: number;
   calibrate: boolean;
+  writeScores: boolean;
 }
 
 const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
@@ -43,6 +45,10 @@ async function calibrate(o: JudgeCommandOptions): Promise<number> {
   const cases = loadCalibrationSet();
   print(formatDefinitions());
   for (const split of SPLITS) print(['', ...formatDetectorScores(split, await scoreDetectors(casesOfSplit(cases, split)))]);
+  if (o.writeScores) {
+    writeStoredScores(await computeStoredScores(cases));
+    print(['', `Wrote the detectors' calibration figures (shown in reports) to ${STORED_SCORES_FILE}`]);
+  }
   const model = judgeModel(o.judgeModel, o.timeout * 1000);
   if (!model) return 0;
   const cache = memoryCache();
@@ -98,7 +104,8 @@ export function judgeCommand(): Command {
     .option('--only <judges>', `only these judges (${JUDGE_NAMES.join(', ')})`, judgeNames)
     .option('--concurrency <n>', 'tasks judged at the same time', positiveInt, 4)
     .option('--timeout <seconds>', "time limit of one judge's question to the model", positiveInt, 300)
-    .option('--calibrate', 'print precision and recall on the calibration set (detectors; with --judge-model, the LLM judges too)', false)
+    .option('--calibrate', 'print precision and recall on the calibration set, train and test split (detectors; with --judge-model, the LLM judges too)', false)
+    .option('--write-scores', "with --calibrate: save the detectors' figures that reports show beside their counts", false)
     .action(async (o: JudgeCommandOptions) => {
       process.exitCode = await (o.calibrate ? calibrate(o) : judgeStoredRun(o));
     });
