@@ -181,7 +181,8 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const files = fileMasks(sentence);
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
   const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
-  if (guardAt > 0 && sentence.terms.slice(guardAt).some((t) => FIRST_WORD.test(t.normal))) {
+  const guardIsSubject = sentence.terms.slice(0, guardAt).every((t) => !t.tags.has('Verb') && !t.tags.has('Pronoun'));
+  if (guardAt > 0 && guardIsSubject && sentence.terms.slice(guardAt).some((t) => FIRST_WORD.test(t.normal))) {
     const scope = placeFunction(sentence.terms.slice(guardAt + 1).filter((t) => t.text !== ''));
     const words = sentence.terms.slice(0, guardAt).filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask)).flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
@@ -193,7 +194,7 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
-    const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0;
+    const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0 && (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
     if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
     const names = continued ? previous : codeOf(terms.slice(0, firstWord));
     if (names.length === 0) continue;
@@ -255,7 +256,7 @@ function requestTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   for (const verb of sentence.verbs) {
     if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
-    const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '');
+    const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
     const asked = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) || t.tags.has('Adverb'));
     if (!asked) continue;
     const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });

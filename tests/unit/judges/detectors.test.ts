@@ -128,15 +128,18 @@ describe('first-turn plan', () => {
       '## Plan\n- parser.py: tokenizer\n- lexer.py: keywords',
       "parser.py: I'm adding the tokenizer after line 40.",
       'Hi! I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() after line 84.',
+      // Options of who does what propose a split too (paper 6.4, negotiation).
+      'Two options:\n(1) I add IsHash in _strings.py; you add IsRegex.\n(2) You add IsHash; I add IsRegex.\nWhich do you prefer?',
+      '`max_length` for `slugify()` is mine (slugkit/slug.py).',
+      'Retries with exponential backoff go into `request()` in src/client.ts.',
     ]) expect(planSentence(plan), plan).toBeDefined();
     expect(firstTurnPlan(conversation(['agent1', 'Hi! I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() after line 84.']))[0]!.evidence[0])
       .toMatchObject({ text: 'I will NOT edit lines 68–84.' });
   });
 
-  it('rejects offers, questions, options to choose from and intentions that name no code', () => {
+  it('rejects offers, questions and intentions that name no code', () => {
     expect(firstTurnPlan(conversation(['agent1', 'If you want, I can add the helper to utils.py.']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Will you add the helper to utils.py?']))).toEqual([]);
-    expect(firstTurnPlan(conversation(['agent1', 'Two options:\n(1) I add IsHash in _strings.py; you add IsRegex.\n(2) You add IsHash; I add IsRegex.\nWhich do you prefer?']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Hello! Starting on the timeout feature now.']))).toEqual([]);
     expect(firstTurnPlan([])).toEqual([]);
   });
