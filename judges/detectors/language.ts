@@ -187,7 +187,7 @@ function tenseOf(form: string, tense: string): VerbPhrase['tense'] {
 function subjectOf(terms: Term[], index: number): Person {
   for (let i = index - 1; i >= 0; i--) {
     const t = terms[i]!;
-    if (t.clause !== terms[index]!.clause && i < index - 1) return 'none';
+    if (t.clause !== terms[index]!.clause) return 'none';
     if (t.tags.has('Pronoun')) return personOf(t);
     if (t.tags.has('Noun')) return INTENT_NOUN.test(t.normal) && /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') ? 'first' : personOf(t);
     if (t.tags.has('Adverb') || t.tags.has('Negative') || t.tags.has('Auxiliary') || t.tags.has('Modal') || t.tags.has('Copula') || SKIPPED.test(t.normal) || t.text === '') continue;
