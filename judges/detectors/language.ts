@@ -222,7 +222,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
     const index = heads.at(-1) ?? begin;
     const g = v.verb?.grammar ?? {};
     const form = g.form ?? '';
-    const lemma = (v.verb?.infinitive || v.verb?.root || v.text).toLowerCase().replace(/[^a-z' -]/g, '').trim();
+    // One word: compromise sometimes folds the next word in ("change that").
+    const lemma = (v.verb?.infinitive || v.verb?.root || v.text).toLowerCase().replace(/[^a-z' -]/g, '').trim().split(/\s+/)[0] ?? '';
     verbs.push({
       lemma,
       form,
