@@ -131,7 +131,9 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   if (verb.negative) return undefined;
   const objectNames = codeOf(object);
   if (EXPORT.test(lemma) || (CREATE.test(lemma) && all.some((t) => t.mask?.text === '__all__' || /^(?:exports?|exported)$/.test(t.normal)))) {
-    const names = objectNames.filter((n) => n !== '__all__');
+    // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
+    const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
+    const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
     const moduleTerm = place.find((t, i) => t.mask && /^(?:from|in|via|through|of)$/.test(place[i - 1]?.normal ?? ''));
     return names.length ? { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] } : undefined;
   }
