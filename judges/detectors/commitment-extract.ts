@@ -237,11 +237,27 @@ function untouchedPhrases(sentence: Sentence): Target[] {
   return targets;
 }
 
+/** A plan's noun phrase for new code: "size.go: new exported func `ParseSize()`", "a new `tick()` method in batcher.py". */
+function newCodeTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  sentence.terms.forEach((t, i) => {
+    if (t.normal !== 'new' || sentence.verbs.some((v) => v.clause === t.clause && v.index < i)) return;
+    const phrase = sentence.terms.slice(i + 1, i + 5).filter((x) => x.clause === t.clause);
+    const code = phrase.find((x) => x.mask?.kind === 'code');
+    if (!code) return;
+    const names = symbolsIn(code.mask!.text);
+    if (names.length === 0) return;
+    const exported = phrase.some((x) => /^(?:exported|public)$/.test(x.normal));
+    targets.push(exported ? { kind: 'exported', names, files: fileMasks(sentence), module: fileMasks(sentence)[0] } : { kind: 'exists', names, files: fileMasks(sentence) });
+  });
+  return targets;
+}
+
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
-  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence)]) found.push({ kind: stated, target });
+  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
     const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
