@@ -258,9 +258,18 @@ export function analyseSentence(text: string, start = 0): Sentence {
   return { text, start, masks, terms, verbs, questionMark: /\?["')\]*_]*$/.test(text.trim()), listItem: /^\s*(?:[-*+•]|\d+[.)])\s/.test(text) };
 }
 
+/** Analyses are pure: the detectors read the same message several times (questions, plans, commitments, repeats). */
+const analysed = new Map<string, Sentence[]>();
+const MAX_CACHED = 5000;
+
 /** The sentences of a message's prose (pasted code and quoted lines left out), analysed. */
 export function messageSentences(message: string): Sentence[] {
-  return sentences(proseOf(message)).map((s) => analyseSentence(message.slice(s.start, s.start + s.text.length), s.start));
+  const hit = analysed.get(message);
+  if (hit) return hit;
+  const result = sentences(proseOf(message)).map((s) => analyseSentence(message.slice(s.start, s.start + s.text.length), s.start));
+  if (analysed.size >= MAX_CACHED) analysed.delete(analysed.keys().next().value!);
+  analysed.set(message, result);
+  return result;
 }
 
 /** The masked code of a sentence of one kind. */

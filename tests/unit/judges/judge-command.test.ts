@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
-import { loadCalibrationSet } from '../../../judges/calibration/cases.ts';
+import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 
@@ -71,7 +71,7 @@ describe('coop-bench judge', () => {
     });
   });
 
-  it('prints the definitions and the calibration table of the detectors for both splits', async () => {
+  it('prints the definitions and the calibration table of the detectors for both splits', { timeout: 600_000 }, async () => {
     const out = await runJudge(['--calibrate']);
     expect(out).toMatch(/^Detector labels \(judges\/definitions\.ts\):\n  first_turn_plan: /);
     expect(out).toMatch(/\nDeterministic detectors, train split \(\d+ calibration conversations\)\n  label {26}TP  FP  FN  precision  recall\n/);
@@ -81,7 +81,7 @@ describe('coop-bench judge', () => {
     expect(out).toContain('  paraphrases labelled like their original: ');
   });
 
-  it('prints the calibration table of the LLM judges too, with a judge model', async () => {
+  it('prints the calibration table of the LLM judges too, with a judge model, split by split', { timeout: 900_000 }, async () => {
     // A judge that calls every message a plan and finds no communication error or symptom.
     const server = await startFakeOpenAI({
       handler: (request) => {
@@ -96,13 +96,17 @@ describe('coop-bench judge', () => {
     try {
       const cases = loadCalibrationSet();
       const out = await runJudge(['--calibrate', '--judge-model', `openai:judge@${server.url}`]);
-      const clean = cases.filter((c) => c.gold.communication === null).length;
-      const plans = cases.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
-      expect(out).toContain(`LLM judges (openai:judge@${server.url}), train split`);
-      expect(out).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
-      expect(out).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
-      expect(out).toMatch(/communication\s+C1a\s+0\s+0\s+3\s+-\s+0\.00/);
-      expect(out).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
+      for (const split of SPLITS) {
+        const part = out.slice(out.indexOf(`LLM judges (openai:judge@${server.url}), ${split} split`));
+        const mine = casesOfSplit(cases, split);
+        const clean = mine.filter((c) => c.gold.communication === null).length;
+        const plans = mine.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
+        const c1a = mine.filter((c) => c.gold.communication === 'C1a').length;
+        expect(part).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
+        expect(part).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
+        expect(part).toMatch(new RegExp(`communication\\s+C1a\\s+0\\s+0\\s+${c1a}\\s+-\\s+0\\.00`));
+        expect(part).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
+      }
     } finally {
       warn.mockRestore();
       await server.close();
