@@ -2,7 +2,7 @@
 // commitment checker asks about (definitions, exports, calls, guards, names used) located by file
 // and line, and the text of any shown line for evidence.
 import { patchFiles, pathMatches, type Hunk, type PatchFile } from '../patch-lines.ts';
-import { contextScope, languageOf, loadGrammars, outline, type Call, type CodeLanguage, type Definition, type Guard, type Outline, type Usage } from './syntax.ts';
+import { contextIsFunction, contextScope, languageOf, loadGrammars, outline, type Call, type CodeLanguage, type Definition, type Guard, type Outline, type Usage } from './syntax.ts';
 
 export interface HunkCode {
   hunk: Hunk;
@@ -40,10 +40,11 @@ export function fileCode(file: PatchFile): FileCode {
     hunks: file.hunks.map((hunk) => {
       if (!language) return { hunk };
       const scope = contextScope(hunk.context);
+      const scopeIsFunction = contextIsFunction(hunk.context);
       return {
         hunk,
-        before: hunk.old.lines.length ? outline({ language, lines: hunk.old.lines, start: hunk.old.start, scope, initModule }) : undefined,
-        after: outline({ language, lines: hunk.new.lines, start: hunk.new.start, scope, initModule }),
+        before: hunk.old.lines.length ? outline({ language, lines: hunk.old.lines, start: hunk.old.start, scope, scopeIsFunction, initModule }) : undefined,
+        after: outline({ language, lines: hunk.new.lines, start: hunk.new.start, scope, scopeIsFunction, initModule }),
       };
     }),
   };

@@ -198,6 +198,8 @@ export interface Piece {
   start: number;
   /** Names of the functions or classes that enclose the piece (from the hunk's context). */
   scope?: string[];
+  /** The context is a function: a definition at the piece's top level is its sibling, not inside it. */
+  scopeIsFunction?: boolean;
   /** Whether it is a package's `__init__.py`, whose imports are its exports. */
   initModule?: boolean;
 }
@@ -215,11 +217,13 @@ export function outline(piece: Piece): Outline | undefined {
   const shift = insideString ? 1 : 0;
   const kinds = DEFINITIONS[family(piece.language)];
   const result: Outline = { definitions: [], calls: [], guards: [], usages: [], exportList: new Set() };
-  const outer = piece.scope ?? [];
+  let outer = piece.scope ?? [];
   const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
 
   const visit = (node: Node, scope: string[], bodies: { body: Node | null }[]) => {
     const kind = kinds[node.type];
+    // A hunk that starts in `New()` and goes on to `func (l *Limiter) Allow()`: the enclosing function has ended.
+    if (kind === 'function' && piece.scopeIsFunction && node.parent?.id === tree.rootNode.id) outer = [];
     let inner = scope;
     let innerBodies = bodies;
     if (kind) {
@@ -311,7 +315,18 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
 
 /** The names a hunk's context line (`def flush(self):`, `func (c *Cache) Get(`, `class Cache:`) declares. */
 export function contextScope(context: string): string[] {
-  const match = /\b(?:def|class|function|func|fn|struct|impl|interface|trait|enum|type|mod)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?([A-Za-z_$][\w$]*)/.exec(context)
+  return contextMatch(context)?.slice(1, 2) ?? [];
+}
+
+
+/** Whether a hunk's context line declares a function or method (not a class, struct, impl or module). */
+export function contextIsFunction(context: string): boolean {
+  const match = contextMatch(context);
+  return match !== null && !/\b(?:class|struct|impl|interface|trait|enum|type|mod)\s/.test(match[0]);
+}
+
+
+function contextMatch(context: string): RegExpExecArray | null {
+  return /\b(?:def|class|function|func|fn|struct|impl|interface|trait|enum|type|mod)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?([A-Za-z_$][\w$]*)/.exec(context)
     ?? /^\s*(?:(?:public|private|protected|static|async|export|default|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{?\s*$/.exec(context);
-  return match ? [match[1]!] : [];
 }

@@ -253,11 +253,86 @@ function newCodeTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
+/** Words that call, apply or run code: "calling it from `parse_line()`", "`handle()` runs `use()`". */
+const CALLING = /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|apply|applies|applying|applied)$/;
+const FROM_PLACE = /^(?:from|in|inside|within)$/;
+/** A place verb a guard's claim uses: "the guard `if l.disabled` sits in `Allow()`". */
+const SITS = /^(?:sits|sit|is|lives|live|goes|go|runs|run|happens|happen|comes|come|stays)$/;
+
+/** The function a code term names, when the sentence means a function there (`get()`, `Cache.get`, `parseDuration`). */
+function functionName(term: Term | undefined): string | undefined {
+  if (term?.mask?.kind !== 'code') return undefined;
+  const name = symbolsIn(term.mask.text)[0];
+  return name && IDENTIFIER.test(term.mask.text.trim()) ? name.replace(/^.*[.:]/, '') : undefined;
+}
+
+/**
+ * Where the sender says a call sits, whatever the clause's verb: "calling it from `parse_line()`",
+ * "`parseIsoDuration()`, called from `parseDuration`", "`create_jinja_env()` now calls `apply()`".
+ * "It"/"them" refer to the code named before in the sentence.
+ */
+function callPlacementTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const files = fileMasks(sentence);
+  const targets: Target[] = [];
+  const push = (names: string[], scope: string | undefined) => {
+    const called = names.map((n) => n.replace(/^.*[.:]/, '')).filter((n) => n !== scope);
+    if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope });
+  };
+  terms.forEach((t, i) => {
+    if (!CALLING.test(t.normal)) return;
+    const next = terms[i + 1];
+    if (t.normal === 'called' && next && FROM_PLACE.test(next.normal)) {
+      // Passive: the code named last before "called" is what is called.
+      const before = terms.slice(0, i).reverse().find((x) => x.mask?.kind === 'code');
+      push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[i + 2]));
+      return;
+    }
+    // Active: "calling `X` from `Y`", "calling it from `Y`".
+    const objectAt = next && /^(?:the|a|an|my|our|new)$/.test(next.normal) ? i + 2 : i + 1;
+    const object = terms[objectAt];
+    const names = object?.mask?.kind === 'code'
+      ? symbolsIn(object.mask.text)
+      : object && /^(?:it|them|both|this)$/.test(object.normal) ? codeOf(terms.slice(0, i)).slice(-1) : [];
+    const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
+    if (from >= 0) return push(names, functionName(terms[from + 1]));
+    // Code subject: "`Y()` (now) calls `X`".
+    const subject = terms.slice(Math.max(0, i - 2), i).reverse().find((x) => x.mask?.kind === 'code');
+    const between = subject ? terms.slice(terms.indexOf(subject) + 1, i) : [];
+    if (subject && /\(\)$/.test(subject.mask!.text.trim()) && /^(?:calls|invokes|applies)$/.test(t.normal) && between.every((x) => /^(?:now|also|then|already)$/.test(x.normal))) {
+      push(names, functionName(subject));
+    }
+  });
+  return targets;
+}
+
+/** A guard said to sit in a function, with its condition or what it checks: "The guard `if l.disabled …` sits … in `Allow()`". */
+function guardPlacementTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  if (at < 0) return [];
+  const described = terms.slice(Math.max(0, at - 2), at).filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
+  const shown = terms[at + 1]?.mask?.kind === 'code' && /^\s*if\b/.test(terms[at + 1]!.mask!.text) ? [terms[at + 1]!] : [];
+  const words = [...described, ...shown].flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal])).filter((w) => w.length >= 3);
+  const verbAt = at + 1 + shown.length;
+  if (!words.length || !SITS.test(terms[verbAt]?.normal ?? '')) return [];
+  const rest = terms.slice(verbAt + 1);
+  const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
+  if (scopeAt < 0) return [];
+  const first = rest.slice(0, scopeAt).some((t) => FIRST_WORD.test(t.normal));
+  const relative = rest.findIndex((t, i) => i < scopeAt && /^(?:before|after)$/.test(t.normal));
+  const anchor = relative >= 0 ? codeOf(rest.slice(relative + 1, relative + 3))[0] : undefined;
+  const position = first ? 'first' as const : anchor ? rest[relative]!.normal as 'before' | 'after' : undefined;
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...(position && { position }), ...(anchor && { anchor }) }];
+}
+
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
-  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
+  const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence)];
+  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...placements, ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
     const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;

@@ -151,6 +151,33 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     ]);
   });
 
+  it('finds a call claimed in one function that sits in another, whatever the wording', async () => {
+    const helper = ['+def _read_quoted(text):', '+    return text'];
+    const inParse = diff('logfmt/parser.py', 10, 10, [...helper, ' def parse_line(line):', '+    value = _read_quoted(line)', '     return line']);
+    const inSplit = diff('logfmt/parser.py', 10, 10, [...helper, ' def split_pairs(line):', '+    value = _read_quoted(line)', '     return line']);
+    for (const said of [
+      "I'm adding a `_read_quoted()` helper to logfmt/parser.py and calling it from `parse_line()`.",
+      'Added `_read_quoted()` to logfmt/parser.py, called from `parse_line()` for quoted values.',
+      '`parse_line()` now calls `_read_quoted()`.',
+    ]) {
+      const messages = conversation(['agent1', said]);
+      expect(await judge(input(messages, { agent1: inParse }, inParse)), said).toEqual([]);
+      const [label] = await judge(input(messages, { agent1: inSplit }, inSplit));
+      expect(label?.evidence[1], said).toMatchObject({ kind: 'absence', note: 'a call to `_read_quoted` is in `split_pairs()` (logfmt/parser.py:13), not in `parse_line()`' });
+    }
+  });
+
+  it('places code of a hunk that starts in one Go function and runs into the next in the right function', async () => {
+    const messages = conversation(['agent1', 'The guard `if l.disabled { return true }` sits right after `defer l.mu.Unlock()` in `Allow()`.']);
+    const code = diff('limiter.go', 20, 20, [
+      ' \treturn &Limiter{}', ' }', ' ', ' func (l *Limiter) Allow() bool {', ' \tl.mu.Lock()', ' \tdefer l.mu.Unlock()', '+\tif l.disabled {', '+\t\treturn true', '+\t}', ' \treturn false',
+    ], 'func New(rate float64) *Limiter {');
+    expect(await judge(input(messages, { agent1: code }, code))).toEqual([]);
+    const elsewhere = code.replace('func (l *Limiter) Allow() bool {', 'func (l *Limiter) Take() bool {');
+    const [label] = await judge(input(messages, { agent1: elsewhere }, elsewhere));
+    expect(label?.evidence[1]).toMatchObject({ kind: 'absence', note: 'a check on disabled is in `Take()` (limiter.go:26), not in `Allow()`' });
+  });
+
   it('checks Go and Rust code too', async () => {
     const go = conversation(['agent1', "I've added `MaxRetries` to client.go."]);
     const goCode = newFile('client.go', ['package client', '', 'const maxRetries = 3']);
