@@ -126,7 +126,10 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
       return lines ? { kind: 'untouched_lines', names: [], files, lines } : undefined;
     }
     const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
-    return names.length ? { kind: 'untouched_symbol', names, files } : undefined;
+    if (names.length) return { kind: 'untouched_symbol', names, files };
+    // "I won't edit slug.py": the whole file (a bare path, no symbol).
+    const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
+    return objectFiles.length ? { kind: 'untouched_symbol', names: [], files: objectFiles } : undefined;
   }
   if (verb.negative) return undefined;
   const objectNames = codeOf(object);
@@ -177,6 +180,11 @@ function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined
 const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
 const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
 
+/** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
+function stateWord(words: readonly string[]): string | undefined {
+  return words.find((w) => !/^(?:is|are|was|were|'s|has|have|been|now|already|also|all|both|finally|just)$/.test(w));
+}
+
 /** Claims and promises whose subject is code: "`FormatSize` stays as it is", "`ParseSize` is done and exported". */
 function codeSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
@@ -198,6 +206,12 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     // "`X` is done and exported": the clause after "and" keeps the subject.
     const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0 && (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
     if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
+    // "lines 24–28 untouched": a line range as the subject.
+    const range = !continued && terms.slice(0, firstWord).length === 1 && terms[0]!.mask?.kind === 'lines' ? lineRange(terms[0]!.mask.text) : undefined;
+    if (range && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))) {
+      targets.push({ kind: 'untouched_lines', names: [], files, lines: range });
+      continue;
+    }
     const names = continued ? previous : codeOf(terms.slice(0, firstWord));
     if (names.length === 0) continue;
     previous = names;
@@ -210,7 +224,8 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     } else if (words.includes('exported') || words.includes('export')) {
       const moduleTerm = rest.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(rest[i - 1]?.normal ?? ''));
       targets.push({ kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] });
-    } else if (/^(?:is|are|was|were|'s)$/.test(words[0] ?? '') && PRESENT.test(words.find((w, i) => i > 0 && !/^(?:now|already|also|all|both|finally)$/.test(w)) ?? '')) {
+    } else if (PRESENT.test(stateWord(words) ?? '') && (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') || /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))) {
+      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
       targets.push({ kind: 'exists', names, files });
     }
   }
@@ -232,6 +247,8 @@ function untouchedPhrases(sentence: Sentence): Target[] {
     } else if (code?.mask?.kind === 'code') {
       const names = symbolsIn(code.mask.text);
       if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
+    } else if (code?.mask?.kind === 'file') {
+      targets.push({ kind: 'untouched_symbol', names: [], files: [code.mask.text] });
     }
   });
   return targets;

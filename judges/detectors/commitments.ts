@@ -8,7 +8,7 @@
 // get()" with get's start outside every hunk) is not decided: precision comes first.
 import { isTestPath } from '../../resolver/test-files.ts';
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
-import { patchFiles } from '../patch-lines.ts';
+import { patchFiles, pathMatches } from '../patch-lines.ts';
 import { addedLinesNaming, callsIn, codeOf, definitionsIn, exportListed, guardsIn, inFiles, lineText, usagesIn, type FileCode } from '../code/patch-code.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
 
@@ -157,6 +157,26 @@ function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string)
   return undefined;
 }
 
+/** A whole file promised untouched ("I won't edit slug.py"): any change the agent's own patch makes to it. */
+function checkUntouchedFile(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const own = (code.byAgent.get(c.agent) ?? []).filter((f) => c.target.files.some((n) => pathMatches(f.path, n)));
+  for (const file of own) {
+    for (const { hunk } of file.hunks) {
+      const side = hunk.new.changed.size ? 'new' : 'old';
+      const line = [...hunk[side].changed][0];
+      if (line === undefined) continue;
+      return {
+        missing: file.path,
+        evidence: [
+          { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: file.path, note: `${c.agent}'s patch changes ${file.path} (line ${line})` },
+          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, side, line).trim() || '(blank line)' },
+        ],
+      };
+    }
+  }
+  return undefined;
+}
+
 /** The file a line range refers to: named in the sentence, else in the message or the agent's last message naming one. */
 function rangeFiles(c: Commitment, input: JudgeInput, own: readonly FileCode[]): FileCode[] {
   if (c.target.files.length) return inFiles(own, c.target.files);
@@ -241,8 +261,13 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
       return t.names.filter((n) => !keptBack(n)).map((n) => checkExists(c, code, n)).filter((f): f is Finding => f !== undefined);
     case 'exported':
       return t.names.filter((n) => !keptBack(n)).map((n) => checkExported(c, code, n)).filter((f): f is Finding => f !== undefined);
-    case 'untouched_symbol':
+    case 'untouched_symbol': {
+      if (t.names.length === 0) {
+        const f = checkUntouchedFile(c, code);
+        return f ? [f] : [];
+      }
       return t.names.map((n) => checkUntouchedSymbol(c, code, n)).filter((f): f is Finding => f !== undefined);
+    }
     case 'untouched_lines': {
       const f = checkUntouchedLines(c, code, input);
       return f ? [f] : [];

@@ -178,6 +178,35 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     expect(label?.evidence[1]).toMatchObject({ kind: 'absence', note: 'a check on disabled is in `Take()` (limiter.go:26), not in `Allow()`' });
   });
 
+  it('finds an edit to a whole file the agent promised to stay out of', async () => {
+    const edits = diff('slugkit/slug.py', 10, 10, ['     text = text.lower()', '+    text = text.strip()', '     return text']);
+    const words = newFile('slugkit/words.py', ['STOP_WORDS = {"a", "the"}']);
+    for (const said of ["I won't edit slug.py, so no overlap.", 'No edits to slugkit/slug.py from me.']) {
+      const messages = conversation(['agent1', said]);
+      const [label] = await judge(input(messages, { agent1: words + edits }, words + edits));
+      expect(label?.evidence.slice(1), said).toEqual([
+        { kind: 'absence', source: 'patch', agent: 'agent1', file: 'slugkit/slug.py', text: 'slugkit/slug.py', note: "agent1's patch changes slugkit/slug.py (line 11)" },
+        { kind: 'quote', source: 'patch', agent: 'agent1', file: 'slugkit/slug.py', text: 'text = text.strip()' },
+      ]);
+      // The partner's edits to the file are not the promiser's.
+      expect(await judge(input(messages, { agent1: words, agent2: edits }, words + edits)), said).toEqual([]);
+    }
+  });
+
+  it('reads short status claims about code as claims that it exists', () => {
+    const found = extractCommitments(conversation(
+      ['agent1', '`tick()` landed, tests included.'],
+      ['agent1', '`max_length` done.'],
+      ['agent1', '`get_image_mimetype()` is in; lines 24–28 untouched.'],
+    ));
+    expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names.length ? c.target.names : c.target.lines])).toEqual([
+      [1, 'claim', 'exists', ['tick']],
+      [2, 'claim', 'exists', ['max_length']],
+      [3, 'claim', 'exists', ['get_image_mimetype']],
+      [3, 'claim', 'untouched_lines', [24, 28]],
+    ]);
+  });
+
   it('checks Go and Rust code too', async () => {
     const go = conversation(['agent1', "I've added `MaxRetries` to client.go."]);
     const goCode = newFile('client.go', ['package client', '', 'const maxRetries = 3']);
