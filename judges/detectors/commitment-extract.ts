@@ -44,6 +44,10 @@ export interface Commitment {
 const CREATE = /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide)$/;
 const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+/** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
+const MAKE = /^(?:make|turn|convert|mark|change)$/;
+/** Words that say a symbol is visible from its module. */
+const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|importable|public)$/;
 const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 const CALL = /^(?:call|invoke|apply|run)$/;
 const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
@@ -103,7 +107,8 @@ const codeOf = (terms: readonly Term[]) => terms.filter((t) => t.mask?.kind === 
 function placeFunction(place: readonly Term[]): string | undefined {
   for (let i = 0; i < place.length; i++) {
     const t = place[i]!;
-    if (t.mask?.kind === 'code' && (i === 0 || LOCATION.test(place[i - 1]!.normal) || /^(?:the|top|start|beginning|of)$/.test(place[i - 1]!.normal))) {
+    const previous = place[i - 1]?.normal ?? '';
+    if (t.mask?.kind === 'code' && !/^(?:before|after)$/.test(previous) && (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))) {
       const name = symbolsIn(t.mask.text)[0];
       if (name) return name.replace(/^.*[.:]/, '');
     }
@@ -119,6 +124,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const lemma = verb.lemma;
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched = (verb.negative && TOUCH.test(lemma))
+    || (/^(?:stay|keep)$/.test(lemma) && /^(?:away|out|clear)$/.test(object[0]?.normal ?? ''))
     || (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
   if (untouched) {
     if (lineMask && !codeOf(object).length) {
@@ -133,12 +139,13 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   }
   if (verb.negative) return undefined;
   const objectNames = codeOf(object);
-  if (EXPORT.test(lemma) || (CREATE.test(lemma) && all.some((t) => t.mask?.text === '__all__' || /^(?:exports?|exported)$/.test(t.normal)))) {
+  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
+  const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
+  if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
     const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
-    const moduleTerm = place.find((t, i) => t.mask && /^(?:from|in|via|through|of)$/.test(place[i - 1]?.normal ?? ''));
-    return names.length ? { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] } : undefined;
+    return names.length ? { kind: 'exported', names, files, module: moduleAfter(place) ?? files[0] } : undefined;
   }
   const where = placeFunction(place);
   const first = all.some((t) => FIRST_WORD.test(t.normal));
@@ -162,6 +169,11 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   return undefined;
 }
 
+/** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
+function moduleAfter(terms: readonly Term[]): string | undefined {
+  return terms.find((t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''))?.mask?.text;
+}
+
 /** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
 function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause);
@@ -170,8 +182,7 @@ function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined
   const files = fileMasks(sentence);
   const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
   if (EXPORT.test(verb.lemma)) {
-    const moduleTerm = after.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(after[i - 1]?.normal ?? ''));
-    return { kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] };
+    return { kind: 'exported', names, files, module: moduleAfter(after) ?? files[0] };
   }
   return CREATE.test(verb.lemma) ? { kind: 'exists', names, files } : undefined;
 }
@@ -192,8 +203,17 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
   const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
   const guardIsSubject = sentence.terms.slice(0, guardAt).every((t) => !t.tags.has('Verb') && !t.tags.has('Pronoun'));
-  if (guardAt > 0 && guardIsSubject && sentence.terms.slice(guardAt).some((t) => FIRST_WORD.test(t.normal))) {
-    const scope = placeFunction(sentence.terms.slice(guardAt + 1).filter((t) => t.text !== ''));
+  const subjectCode = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.mask?.kind === 'code').at(-1);
+  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
+  const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
+  if (guardAt > 0 && checker && /^(?:checks|guards|validates)$/.test(sentence.terms[guardAt]!.normal)) {
+    // "`request()` now checks `self._closed` first": the function is the subject, the condition its object.
+    const words = after.filter((t) => t.mask?.kind === 'code').slice(0, 1).flatMap((t) => namesIn(t.mask!.text)).filter((w) => w.length >= 3 && w !== 'self');
+    const first = after.some((t) => FIRST_WORD.test(t.normal));
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...(first && { position: 'first' as const }) });
+  } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
+    // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
+    const scope = placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean);
     const words = sentence.terms.slice(0, guardAt).filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask)).flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
   }
@@ -221,9 +241,9 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     const said = rest.map((t) => t.text).join(' ');
     if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as (?:it|they) (?:is|are)|as[ -]is|won't change|will not change|not change)\b/i.test(said)) {
       targets.push({ kind: 'untouched_symbol', names, files });
-    } else if (words.includes('exported') || words.includes('export')) {
-      const moduleTerm = rest.find((t, i) => t.mask && /^(?:from|in|via|of)$/.test(rest[i - 1]?.normal ?? ''));
-      targets.push({ kind: 'exported', names, files, module: moduleTerm?.mask?.text ?? files[0] });
+    } else if (words.some((w) => EXPORTED_WORD.test(w)) || (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))) {
+      // "`X` is exported", "`X` is importable from `pkg`", "`X` is available from src/index.ts".
+      targets.push({ kind: 'exported', names, files, module: moduleAfter(rest) ?? files[0] });
     } else if (PRESENT.test(stateWord(words) ?? '') && (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') || /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))) {
       // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
       targets.push({ kind: 'exists', names, files });
@@ -349,7 +369,9 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
   const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence)];
-  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...placements, ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...placements, ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  }
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
     const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;

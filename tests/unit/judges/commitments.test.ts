@@ -207,6 +207,26 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     ]);
   });
 
+  it('gives each wording of a promise the same kind and target', () => {
+    const targets = (...said: string[]) => said.map((text) => extractCommitments(conversation(['agent1', text])).map((c) => ({ kind: c.target.kind, names: c.target.names, guard: c.target.guard, scope: c.target.scope, module: c.target.module })));
+    const exported = { kind: 'exported', names: ['LRUCache'], guard: undefined, scope: undefined, module: 'cachekit/__init__.py' };
+    for (const found of targets(
+      "I'll export `LRUCache` from cachekit/__init__.py.",
+      "I'll make `LRUCache` importable from cachekit/__init__.py.",
+      '`LRUCache` is now importable from cachekit/__init__.py.',
+      '`LRUCache` is public now, re-exported in cachekit/__init__.py.',
+    )) expect(found).toContainEqual(exported);
+    for (const found of targets("I won't touch `parse()`.", "I'll stay away from `parse()`.", '`parse()` stays as it is.', 'No edits to `parse()` from me.')) {
+      expect(found).toEqual([{ kind: 'untouched_symbol', names: ['parse'], guard: undefined, scope: undefined, module: undefined }]);
+    }
+    for (const found of targets('`request()` now checks `self._closed` first.', 'I put the `if self._closed` check at the start of `request()`.')) {
+      expect(found).toEqual([expect.objectContaining({ kind: 'placement', guard: ['_closed'], scope: 'request' })]);
+    }
+    // "A public method" is no export; "before `save()`" is where, not which function.
+    expect(targets("I'm adding a public `register()` method to `Renderer` in src/render.ts.")[0]).not.toContainEqual(expect.objectContaining({ kind: 'exported' }));
+    expect(targets("I'll call `validate()` before `save()` in `commit()`.")[0]!.map((t) => t.scope)).not.toContain('save');
+  });
+
   it('checks Go and Rust code too', async () => {
     const go = conversation(['agent1', "I've added `MaxRetries` to client.go."]);
     const goCode = newFile('client.go', ['package client', '', 'const maxRetries = 3']);
