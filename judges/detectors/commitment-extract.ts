@@ -363,12 +363,29 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
   return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...(position && { position }), ...(anchor && { anchor }) }];
 }
 
+/**
+ * New code placed in a file: "`BatchConfig` lives in a new batchkit/config.py", "In a new words.py:
+ * `STOP_WORDS` and `drop_stop_words()`", "`tick()` goes into batcher.py". The partner's code ("your
+ * `ParseSize`") and called code are not the sender's to add.
+ */
+function newFileTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const fileAt = terms.findIndex((t, i) => t.mask?.kind === 'file' && (terms.slice(Math.max(0, i - 2), i).some((x) => x.normal === 'new') || /^\(?new\)?$/.test(terms[i + 1]?.normal ?? '')));
+  const goesAt = terms.findIndex((t, i) => /^(?:goes|go|lands|land)$/.test(t.normal) && /^(?:in|into|to)$/.test(terms[i + 1]?.normal ?? '') && terms[i + 2]?.mask?.kind === 'file');
+  const at = fileAt >= 0 ? fileAt : goesAt >= 0 ? goesAt + 2 : -1;
+  if (at < 0) return [];
+  const names = terms
+    .filter((t, i) => t.mask?.kind === 'code' && !/^(?:your|their|his|her|calls?|calling|uses?|using|from|after|before|below|above)$/.test(terms[i - 1]?.normal ?? ''))
+    .flatMap((t) => symbolsIn(t.mask!.text));
+  return names.length ? [{ kind: 'exists', names: [...new Set(names)], files: [terms[at]!.mask!.text] }] : [];
+}
+
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
   const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
-  const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence)];
+  const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...placements, ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   }

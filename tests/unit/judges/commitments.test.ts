@@ -222,6 +222,10 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     for (const found of targets('`request()` now checks `self._closed` first.', 'I put the `if self._closed` check at the start of `request()`.')) {
       expect(found).toEqual([expect.objectContaining({ kind: 'placement', guard: ['_closed'], scope: 'request' })]);
     }
+    for (const found of targets('`BatchConfig` lives in a new batchkit/config.py.', 'New file batchkit/config.py for `BatchConfig`.', 'In a new batchkit/config.py: `BatchConfig`.')) {
+      expect(found).toEqual([{ kind: 'exists', names: ['BatchConfig'], guard: undefined, scope: undefined, module: undefined }]);
+    }
+    expect(targets('My test in a new tests/test_iec.py calls your `ParseSize`.')[0]).toEqual([]);
     // "A public method" is no export; "before `save()`" is where, not which function.
     expect(targets("I'm adding a public `register()` method to `Renderer` in src/render.ts.")[0]).not.toContainEqual(expect.objectContaining({ kind: 'exported' }));
     expect(targets("I'll call `validate()` before `save()` in `commit()`.")[0]!.map((t) => t.scope)).not.toContain('save');
