@@ -121,7 +121,7 @@ export const DETECTOR_DEFINITIONS = [
   },
   {
     id: 'question_no_reply', name: 'Question with no reply', source: 'appendix F (C1a)',
-    definition: 'A message asks the partner a direct question, or asks it for an answer, a decision or a confirmation (with or without a question mark), and the partner sends no message after the question reached it. A question its sender answers in the same message, or a courtesy closing ("Sounds good?"), asks nothing.',
+    definition: 'A message asks the partner a direct question, or asks it for an answer, a decision or a confirmation (with or without a question mark), and the partner sends no message after the question reached it. A question its sender answers in the same message or takes back later ("Never mind, found it"), a rhetorical question, or a courtesy closing ("Sounds good?") asks nothing.',
     covers: { label: 'C1 (unanswered direct question: C1a no reply, C1b ignored)', leavesOut: 'a partner who writes again but ignores the question (C1b) or answers vaguely (C2): the communication judge labels those' },
   },
   {

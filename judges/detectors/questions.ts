@@ -3,7 +3,8 @@
 // a question word or an inverted auxiliary: "Should we bump the version … or leave that") or
 // asks for an answer, a decision or a confirmation ("Tell me which line…", "Please confirm…").
 // The label needs the partner to have sent nothing after the question reached it; a partner who
-// writes but ignores the question (C1b) is left to the communication judge.
+// writes but ignores the question (C1b) is left to the communication judge. A question its sender
+// answers in the same message, or takes back in a later one ("Never mind, found it"), asks nothing.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { messageSentences, stanceOf, type Sentence } from './language.ts';
@@ -102,9 +103,18 @@ export function partnerWroteAfter(conversation: readonly ConversationMessage[], 
   return reached !== null && repliedAfter(conversation, recipient, reached);
 }
 
+/** The sender takes its question back: nothing waits on an answer any more. */
+const WITHDRAWN = /\b(?:never ?mind|nvm|disregard|ignore (?:my|that|the) (?:last |earlier |previous )?question|(?:found|figured) (?:it|that|this) out|found it|no need to (?:answer|reply|respond))\b/i;
+
+/** A later message of the sender withdraws the question ("Never mind, found it"). */
+function withdrawn(conversation: readonly ConversationMessage[], message: ConversationMessage): boolean {
+  return conversation.some((m) => m.id > message.id && m.from === message.from && WITHDRAWN.test(messageSentences(m.message)[0]?.text ?? ''));
+}
+
 export function questionsWithoutReply(conversation: readonly ConversationMessage[]): JudgeLabel[] {
   const labels: JudgeLabel[] = [];
   for (const message of conversation) {
+    if (withdrawn(conversation, message)) continue;
     const recipients = message.to.filter((r) => r !== message.from);
     // With several recipients, one reply is enough.
     const silent = recipients.filter((r) => !partnerWroteAfter(conversation, message, r));

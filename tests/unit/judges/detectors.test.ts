@@ -98,6 +98,11 @@ describe('questions with no reply', () => {
     expect(labels[0]!.evidence[1]).toEqual({ kind: 'fact', text: 'the message was never delivered to agent2, and agent2 sent nothing later' });
     expect(questionsWithoutReply(conversation(['agent1', 'Validate in __init__ or lazily?'], ['agent2', 'I am adding ttl to cache.py.']))).toEqual([]);
   });
+
+  it('leaves out a question its sender takes back later', () => {
+    expect(questionsWithoutReply(conversation(['agent1', 'Which line does `flush()` start at?'], ['agent1', 'Never mind, found it: line 40.']))).toEqual([]);
+    expect(questionsWithoutReply(conversation(['agent1', 'Which line does `flush()` start at?'], ['agent1', 'Starting on `tick()` now.']))).toHaveLength(1);
+  });
 });
 
 describe('near-duplicate messages', () => {
