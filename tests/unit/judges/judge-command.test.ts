@@ -34,7 +34,7 @@ describe('coop-bench judge', () => {
   it('labels a stored run without a model and shows each label with its evidence', async () => {
     const out = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir]);
     expect(out).toContain('task 1 ');
-    expect(out).toContain('  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 4 commitments checked');
+    expect(out).toContain('  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 6 commitments checked');
     expect(out).toContain('    broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code');
     expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');
     expect(out).toContain('      missing: max_batch_size: `__init__` in the merged code (outlines/processors/base.py:22) has no parameter `max_batch_size`');
@@ -88,8 +88,9 @@ describe('coop-bench judge', () => {
         const system = String(request.body.messages[0].content);
         const user = String(request.body.messages.at(-1).content);
         if (!system.startsWith('You classify')) return '{"evidence": [], "issue": null, "primary": null}';
-        const messages = [...user.matchAll(/<<<\w+ BEGIN message id=(\d+)[^\n]*>>>\n([^\n]{8,40})/g)];
-        return JSON.stringify({ messages: messages.map((m) => ({ id: Number(m[1]), act: 'plan', quote: m[2] })) });
+        // The quote: the message's first 40 characters, lines joined (quotes are compared whitespace-normalised).
+        const messages = [...user.matchAll(/<<<\w+ BEGIN message id=(\d+)[^\n]*>>>\n((?:(?!\n<<<)[\s\S]){1,40})/g)];
+        return JSON.stringify({ messages: messages.map((m) => ({ id: Number(m[1]), act: 'plan', quote: m[2]!.replace(/\s+/g, ' ').trim() })) });
       },
     });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
