@@ -5,15 +5,15 @@
 // of the pool folder is only the Docker build context (e.g. a repo/ folder): there a symbolic link
 // may point inside the pool (Docker receives it as a link) but never out of it. No device, FIFO or
 // socket anywhere. `pools validate` and `run` load pools here, so both refuse the same pools.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Feature, Pool } from './types.ts';
 import { UserError, quoted } from '../harness/errors.ts';
 
 const TASK_DIR = /^task(\d+)$/;
 const FEATURE_DIR = /^feature(\d+)$/;
-/** Repository folder names become parts of paths and messages: CooperBench's are like `pallets_jinja_task`. */
-const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** Repository folder names become parts of paths, messages and reports: no line breaks or terminal controls. */
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const FEATURE_FILES = ['feature.md', 'feature.patch', 'tests.patch'];
 
 const KiB = 1024;
@@ -77,7 +77,14 @@ function readByCoopBench(rel: string): boolean {
 
 /** Links and special files anywhere in the pool folder, one problem each. */
 function inspectTree(poolDir: string, rel: string, problems: string[]): void {
-  for (const entry of readdirSync(join(poolDir, rel), { withFileTypes: true })) {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(join(poolDir, rel), { withFileTypes: true });
+  } catch (error) {
+    problems.push(`${shown(rel || '.')} cannot be read: ${(error as Error).message}`);
+    return;
+  }
+  for (const entry of entries) {
     const path = join(rel, entry.name);
     if (entry.isDirectory()) {
       inspectTree(poolDir, path, problems);
@@ -157,7 +164,7 @@ export function loadPool(dir: string): Pool {
   const taskId = Number(taskMatch[1]);
   const key = `${shown(repo)}/task${taskId}`;
   const problems: string[] = [];
-  if (!REPO_NAME.test(repo)) problems.push(`its repository folder's name ${quoted(repo)} is not allowed: use letters, digits, '.', '_' or '-'`);
+  if (CONTROL_CHARACTERS.test(repo)) problems.push(`its repository folder's name ${quoted(repo)} holds control characters: rename the folder`);
   const poolDir = resolve(dir);
   inspectTree(poolDir, '', problems);
 
@@ -221,14 +228,16 @@ export function scanPools(root: string): PoolScan {
       scan.invalid.push(error);
     }
   };
-  const linked = (dir: string, name: string) => {
-    const target = readlinkSync(join(dir, name));
-    scan.invalid.push(new InvalidPoolError(shown(name), shown(join(dir, name)), [`${shown(join(dir, name))} is a symbolic link to ${quoted(target)}: pools are read only from real folders of the dataset; replace the link by the folder itself`]));
+  /** A pool folder (`<repo>/task<id>`) or a repository folder (`<repo>/*`) that is a link. */
+  const linked = (dir: string, name: string, key: string) => {
+    const path = join(dir, name);
+    const problem = `${shown(path)} is a symbolic link to ${quoted(readlinkSync(path))}: pools are read only from real folders of the dataset; replace the link by the folder itself`;
+    scan.invalid.push(new InvalidPoolError(shown(key), shown(path), [problem]));
   };
   /** task<id> folders of a folder; links among them are refused. */
   const poolsIn = (dir: string) => {
     const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => TASK_DIR.test(e.name) && (e.isDirectory() || (e.isSymbolicLink() && isDir(join(dir, e.name)))));
-    for (const e of entries) (e.isSymbolicLink() ? linked(dir, e.name) : load(join(dir, e.name)));
+    for (const e of entries) (e.isSymbolicLink() ? linked(dir, e.name, `${basename(resolve(dir))}/${e.name}`) : load(join(dir, e.name)));
     return entries.length;
   };
   if (TASK_DIR.test(basename(resolve(root)))) load(root);
@@ -236,7 +245,7 @@ export function scanPools(root: string): PoolScan {
     for (const e of readdirSync(root, { withFileTypes: true })) {
       const path = join(root, e.name);
       if (e.isDirectory()) poolsIn(path);
-      else if (e.isSymbolicLink() && isDir(path) && readdirSync(path).some((name) => TASK_DIR.test(name))) linked(root, e.name);
+      else if (e.isSymbolicLink() && isDir(path) && readdirSync(path).some((name) => TASK_DIR.test(name))) linked(root, e.name, `${e.name}/*`);
     }
   }
   scan.pools.sort((a, b) => a.repo.localeCompare(b.repo) || a.taskId - b.taskId);

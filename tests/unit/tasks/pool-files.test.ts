@@ -83,10 +83,19 @@ describe('symbolic links', () => {
     symlinkSync(real, join(dataset, 'argkit_task', 'task1'));
     const scan = scanPools(dataset);
     expect(scan.pools).toEqual([]);
+    expect(scan.invalid.map((e) => e.pool)).toEqual(['argkit_task/task1']);
     expect(scan.invalid.map((e) => e.problems[0])).toEqual([`${join(dataset, 'argkit_task', 'task1')} is a symbolic link to "${real}": pools are read only from real folders of the dataset; replace the link by the folder itself`]);
     const rootLink = join(root, 'root-link');
     symlinkSync(join(real, '..', '..'), rootLink);
     expect(discoverPools(rootLink).map((p) => p.features.length)).toEqual([6]);
+  });
+});
+
+describe('names', () => {
+  it('refuses a repository folder whose name would break a line, and shows it escaped', () => {
+    const dir = join(root, 'names', 'evil\n_task', 'task1');
+    cpSync(argkit, dir, { recursive: true });
+    expect(() => loadPool(dir)).toThrow(/^pool "evil\\n_task"\/task1: its repository folder's name "evil\\n_task" holds control characters: rename the folder$/);
   });
 });
 
