@@ -15,6 +15,7 @@ import { readyEngines } from '../docker/images.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
+import { storageFailure, type StorageError } from '../store/storage-errors.ts';
 import { EngineScheduler } from './engine-scheduler.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
@@ -259,6 +260,8 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${verdicts}; merge ${result.merge.status}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
+      // Not this task's failure: the run stops (below) and this task runs again on resume.
+      if (storageFailure(error)) throw error;
       store.markError(id, errorMessage(error));
       counts.done++;
       counts.errors++;
@@ -273,10 +276,40 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     await options.afterTask?.(store, id).catch((error) => progress.log(`after ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`));
   };
 
+  // The run folder cannot take writes (a full disk...): every task would fail the same way, so the
+  // run stops as on Ctrl-C, its finished tasks kept, and says why in one line.
+  let storeFailure: StorageError | undefined;
+  const stranded = new Set<number>();
+  const stopOnStorageFailure = async (error: unknown, id: number) => {
+    const failure = storageFailure(error, store.dir);
+    if (!failure) throw error;
+    stranded.add(id);
+    if (storeFailure) return;
+    storeFailure = failure;
+    for (const other of running) stranded.add(other);
+    controller.abort();
+    progress.log(`stopping: ${failure.message}; removing containers...`);
+    await removeTrackedContainers();
+    await removeLabelledContainers(engines, options.name).catch(() => 0);
+  };
   try {
-    await Promise.all(todo.map(({ task, row }) => limit(() => runOne(task, row.id))));
+    await Promise.all(todo.map(({ task, row }) => limit(() => runOne(task, row.id).catch((error) => stopOnStorageFailure(error, row.id)))));
   } finally {
     interrupt.dispose();
+  }
+  if (storeFailure) {
+    progress.stop();
+    // A failed write is rolled back, so these few bytes may still fit; if not, resuming marks the tasks.
+    try {
+      store.setRunStatus('interrupted');
+      for (const id of stranded) store.markError(id, `stopped: ${storeFailure.message}`, 'interrupted');
+    } catch {
+      // The store stays as the last committed write left it.
+    }
+    store.close();
+    throw new UserError(
+      `run ${options.name} stopped: ${storeFailure.message}: free space (or fix the device) and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
+    );
   }
   if (controller.signal.aborted) return interrupt.exitCode;
   progress.stop();
