@@ -28,5 +28,7 @@ export function storageFailure(error: unknown, dir?: string): StorageError | und
   const cause = CAUSES.find(([pattern]) => pattern.test(code))?.[1];
   if (!cause) return undefined;
   const where = dir ? ` in ${dir}` : '';
-  return new StorageError(`cannot write${where}: ${cause} (${code}: ${errorMessage(error).split('\n')[0]})`, code);
+  // Node's messages start with their code already ("ENOSPC: no space left on device, write").
+  const detail = errorMessage(error).split('\n')[0];
+  return new StorageError(`cannot write${where}: ${cause} (${detail.startsWith(code) ? detail : `${code}: ${detail}`})`, code);
 }

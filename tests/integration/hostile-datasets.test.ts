@@ -158,3 +158,29 @@ describe('careless operators', () => {
     expect(await containersOf(run)).toEqual([]);
   });
 });
+
+describe('store failures', () => {
+  // A file system of its own in a mount namespace; entering it needs root (Docker must stay reachable).
+  it.skipIf(process.getuid?.() !== 0)('a full disk stops the run in one line naming the cause; a resume once there is room finishes it', async () => {
+    const disk = join(root, 'small-disk');
+    mkdirSync(disk);
+    const runsDir = join(disk, 'runs');
+    const run = uniqueRun('full');
+    const cli = `node ${CLI} run --models oracle --pool argkit --setting solo --name ${run} --runs-dir ${runsDir}`;
+    // Room for the store and a task or two of logs; then room for everything.
+    const script = `mount -t tmpfs -o size=600k tmpfs "$0" && ${cli}; echo "first exit $?"; mount -o remount,size=64m "$0" && ${cli}; echo "second exit $?"`;
+    const result = await execa('unshare', ['--mount', 'sh', '-c', script, disk], { reject: false, all: true });
+    const [first, second] = result.all.split(/^first exit \d+$/m);
+    expect(result.all, result.all).toMatch(/^first exit 2$/m);
+    const failure = first.trim().split('\n').filter((line) => line.startsWith('coop-bench:'));
+    expect(failure, first).toHaveLength(1);
+    expect(failure[0]).toMatch(
+      new RegExp(`^coop-bench: run ${run} stopped: cannot write in ${join(runsDir, run)}: the disk is full \\((ENOSPC|SQLITE_FULL)[^)]*\\): free space \\(or fix the device\\) and run the same command again to resume; \\d+ of 15 tasks are finished and stored$`),
+    );
+    expect(first).not.toMatch(/unexpected error|^\s+at /m);
+    // Once there is room, the same command finishes the run: no task lost, none left running.
+    expect(second, second).toMatch(/^second exit 0$/m);
+    expect(second).toMatch(/oracle\s+solo\s+15\s+15\s+15\/15 \(100\.0%\)\s+0\s+0/);
+    expect(await containersOf(run)).toEqual([]);
+  });
+});
