@@ -1,6 +1,7 @@
 // The end-of-run summary, computed from the store so it covers tasks finished by earlier attempts too.
 import type { RunStore } from '../store/run-store.ts';
 import { teamName } from '../../tasks/types.ts';
+import { STRING_LIST, fromTaskKey, jsonOr } from '../store/columns.ts';
 
 export interface SettingSummary {
   models: string;
@@ -16,13 +17,14 @@ export interface SettingSummary {
 export function summarize(store: RunStore): SettingSummary[] {
   const rows = store.db
     .prepare(
-      `SELECT t.models, t.setting, t.variant, t.status, t.both_passed, m.status AS merge_status
+      `SELECT t.key, t.models, t.setting, t.variant, t.status, t.both_passed, m.status AS merge_status
        FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id`,
     )
-    .all() as { models: string; setting: string; variant: string; status: string; both_passed: number | null; merge_status: string | null }[];
+    .all() as { key: string; models: string; setting: string; variant: string; status: string; both_passed: number | null; merge_status: string | null }[];
   const groups = new Map<string, SettingSummary>();
   for (const row of rows) {
-    const models = teamName(JSON.parse(row.models) as string[]);
+    // A damaged models column (the report names it) is read from the task's key.
+    const models = teamName(jsonOr(row.models, STRING_LIST, fromTaskKey(row.key).models));
     const setting = row.variant ? `${row.setting}-${row.variant}` : row.setting;
     const key = `${models}|${setting}`;
     let s = groups.get(key);
