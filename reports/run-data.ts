@@ -3,6 +3,7 @@
 import type { RunStore, TaskErrorKind, TaskStatus } from '../harness/store/run-store.ts';
 import { naiveWasClean } from '../harness/store/records.ts';
 import { attemptsByTask, type StoredAttempt } from '../harness/store/merge-attempts.ts';
+import { ANY_JSON, DamagedRowError, NUMBER_LIST, STRING_LIST, fromTaskKey, jsonColumn } from '../harness/store/columns.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
 
 export interface JudgeLabel {
@@ -68,6 +69,8 @@ export interface RunInfo {
 export interface RunData {
   run: RunInfo;
   tasks: TaskOutcome[];
+  /** Damaged rows, one line each saying what became of them (none when absent); a task with one is counted as an error. */
+  damaged?: string[];
 }
 
 export function pairName(repo: string, taskId: number, features: number[]): string {
@@ -136,26 +139,42 @@ export function loadRunData(store: RunStore): RunData {
     labels.set(l.task as number, list);
   }
 
+  const damaged: string[] = [];
+  /** A damaged row costs its task (an error naming the row), never the report. */
+  const checked = <T>(read: () => T, fallback: T, consequence = 'that task is reported as an error'): { value: T; damage?: string } => {
+    try {
+      return { value: read() };
+    } catch (error) {
+      if (!(error instanceof DamagedRowError)) throw error;
+      damaged.push(`${error.message}: ${consequence}`);
+      return { value: fallback, damage: error.message };
+    }
+  };
   const tasks = store.tasks().map((t): TaskOutcome => {
-    const features = JSON.parse(t.features) as number[];
+    const where = (column: string) => ({ table: 'tasks', column, of: `task ${t.key}` });
+    const models = checked(() => jsonColumn(t.models, STRING_LIST, where('models')), fromTaskKey(t.key).models);
+    const featureList = checked(() => jsonColumn(t.features, NUMBER_LIST, where('features')), fromTaskKey(t.key).features);
+    const features = featureList.value;
+    const damage = models.damage ?? featureList.damage;
+    const status = damage ? 'error' : t.status;
     const merge = merges.get(t.id);
     const u = usage.get(t.id);
     return {
       id: t.id,
       key: t.key,
-      team: teamName(JSON.parse(t.models) as string[]),
+      team: teamName(models.value),
       setting: t.setting,
       variant: t.variant,
       repo: t.repo,
       taskId: t.task_id,
       features,
       pair: pairName(t.repo, t.task_id, features),
-      status: t.status,
-      error: t.error,
+      status,
+      error: damage ?? t.error,
       errorKind: t.error_kind,
       agentConfig: t.agent_config,
       agentEndings: endings.get(t.id) ?? [],
-      passed: t.status === 'done' ? t.both_passed === 1 : null,
+      passed: status === 'done' ? t.both_passed === 1 : null,
       mergeStatus: merge?.status ?? null,
       naiveClean: merge ? naiveWasClean(attempts.get(t.id) ?? []) : null,
       mergeAttempts: (attempts.get(t.id) ?? []).map(({ stage, outcome, passed, final }) => ({ stage, outcome, passed, final })),
@@ -177,8 +196,9 @@ export function loadRunData(store: RunStore): RunData {
       status: runRow?.status ?? null,
       createdAt: runRow?.created_at ?? null,
       updatedAt: runRow?.updated_at ?? null,
-      options: runRow ? (JSON.parse(runRow.options) as unknown) : null,
+      options: runRow ? checked(() => jsonColumn(runRow.options, ANY_JSON, { table: 'runs', column: 'options', of: `run ${store.name}` }), null, 'the report shows no run options').value : null,
     },
     tasks,
+    damaged,
   };
 }

@@ -4,7 +4,7 @@ import { runBenchmark } from '../run/run-benchmark.ts';
 import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-config.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addContainerOptions, addEngineOptions, addModelOptions, containerLimits, dockerHosts, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
-import { parseShard } from '../../tasks/plan.ts';
+import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
@@ -55,6 +55,7 @@ export function runCommand(): Command {
     .option('--judge', 'judge each Coop task as it finishes (deterministic detectors; LLM judges too with --judge-model)', false)
     .option('--judge-model <spec>', 'model of the LLM judges, as for --models')
     .option('--concurrency <n>', 'tasks run at the same time (over all Docker engines)', positiveInt, 2)
+    .option('--max-tasks <n>', 'refuse a plan of more tasks than this (the count is printed without making them)', positiveInt, DEFAULT_MAX_TASKS)
     .option('--shard <i/n>', "run only this machine's share of the tasks (the i-th of n); combine the shards with merge-runs", parseShard)
     .option('--name <name>', 'run name (default: the models); a run with the same name resumes')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
@@ -82,6 +83,7 @@ export function runCommand(): Command {
       concurrency: o.concurrency,
       dockerHosts: dockerHosts(o),
       shard: o.shard,
+      maxTasks: o.maxTasks,
       force: o.force,
       dryRun: o.dryRun,
       image: o.image,

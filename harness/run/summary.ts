@@ -6,6 +6,7 @@ import { attemptsByTask } from '../store/merge-attempts.ts';
 import { teamName } from '../../tasks/types.ts';
 import { MERGE_STATUSES, orderEffect } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
+import { STRING_LIST, fromTaskKey, jsonOr } from '../store/columns.ts';
 
 export interface SettingSummary {
   models: string;
@@ -29,15 +30,16 @@ export interface SettingSummary {
 export function summarize(store: RunStore): SettingSummary[] {
   const rows = store.db
     .prepare(
-      `SELECT t.id, t.models, t.setting, t.variant, t.status, t.error_kind, t.agent_config, t.both_passed, m.status AS merge_status
+      `SELECT t.id, t.key, t.models, t.setting, t.variant, t.status, t.error_kind, t.agent_config, t.both_passed, m.status AS merge_status
        FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id`,
     )
-    .all() as { id: number; models: string; setting: string; variant: string; status: string; error_kind: TaskErrorKind | null; agent_config: string | null; both_passed: number | null; merge_status: string | null }[];
+    .all() as { id: number; key: string; models: string; setting: string; variant: string; status: string; error_kind: TaskErrorKind | null; agent_config: string | null; both_passed: number | null; merge_status: string | null }[];
   const endings = store.db.prepare(`SELECT DISTINCT task, status FROM agents WHERE status != 'finished'`).all() as { task: number; status: string }[];
   const attempts = attemptsByTask(store.db);
   const groups = new Map<string, SettingSummary>();
   for (const row of rows) {
-    const models = teamName(JSON.parse(row.models) as string[]);
+    // A damaged models column (the report names it) is read from the task's key.
+    const models = teamName(jsonOr(row.models, STRING_LIST, fromTaskKey(row.key).models));
     const setting = row.variant ? `${row.setting}-${row.variant}` : row.setting;
     const key = `${models}|${setting}`;
     let s = groups.get(key);

@@ -1,15 +1,15 @@
 // runs/<name>/run.db: tasks and everything they produced. A task's results are written in one
 // transaction, so a crash leaves either a finished task or one that will be run again.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { migrations } from './schema.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { TaskResult } from '../run/types.ts';
 import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { Usage } from '../models/types.ts';
-import { UserError, boundText } from '../errors.ts';
+import { UserError, boundText, quoted } from '../errors.ts';
 import { lockRun, type RunLock } from './run-lock.ts';
 import { saveAttempts } from './merge-attempts.ts';
 import { MERGE_STATUSES } from '../../resolver/index.ts';
@@ -60,7 +60,7 @@ const MAX_STORED_OUTPUT = 64 * 1024;
 
 export function checkRunName(name: string): void {
   if (!RUN_NAME.test(name) || name.includes('..')) {
-    throw new UserError(`run name "${name}" is not allowed: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+    throw new UserError(`run name ${quoted(name)} is not allowed: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`);
   }
 }
 
@@ -70,6 +70,37 @@ export function runDir(runsRoot: string, name: string): string {
 }
 
 const now = () => new Date().toISOString();
+
+/**
+ * mkdir -p, one folder at a time: Node's recursive mkdir reports a read-only file system as ENOENT;
+ * made step by step, the failing step says EROFS or EACCES.
+ */
+function createDir(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  try {
+    for (const d of missing) {
+      try {
+        mkdirSync(d);
+      } catch (error) {
+        // Made meanwhile by another process (two runs starting at once).
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      }
+    }
+  } catch (error) {
+    throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
+  }
+}
+
+/** Why nothing can be written in a folder (EROFS, EACCES), or undefined when it can. */
+function folderNotWritable(dir: string): string | undefined {
+  try {
+    accessSync(dir, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 export class RunStore {
   private constructor(
@@ -88,11 +119,7 @@ export class RunStore {
     const path = join(dir, 'run.db');
     if (!existsSync(path)) {
       if (!create) throw new UserError(`no run named "${name}" under ${resolve(runsRoot)} (start one with coop-bench run --name ${name})`);
-      try {
-        mkdirSync(dir, { recursive: true });
-      } catch (error) {
-        throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
-      }
+      createDir(dir);
     }
     let db: Database.Database;
     try {
@@ -114,6 +141,9 @@ export class RunStore {
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
         throw new UserError(`${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`);
       }
+      // SQLite only says it cannot open or write the file; the folder says why (EROFS, EACCES).
+      const unwritable = code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') ? folderNotWritable(dir) : undefined;
+      if (unwritable) throw new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
       throw error;
     }
     return new RunStore(db, name, dir, lock);
