@@ -219,7 +219,7 @@ export function importUpstreamFolder(folder: TaskFolder, runModel: string | unde
   }
   const e = evaluation.value;
   if (e.error) {
-    notes.push('the CooperBench evaluation failed');
+    notes.push(`the CooperBench evaluation failed: ${e.error.slice(0, 300)}`);
     return { task: { ...task, error: { agents, message: boundText(`CooperBench evaluation error: ${e.error}`, 4000) } }, notes };
   }
   const evaluations = evaluationsOf(e, folder.features, notes);
