@@ -82,14 +82,19 @@ function agentStatus(status: string | null | undefined): AgentStatus {
   return 'error';
 }
 
-/** A trajectory's chat messages as steps: the model's turns, and the rest as notes named by role. */
-function stepsOf(messages: unknown[], at: string, notes: string[], who: string): TrajectoryStep[] {
+/**
+ * A trajectory's chat messages as steps: the model's turns, and the rest as notes named by role.
+ * An entry without a time takes the one before it (the task's start for the first), keeping order.
+ */
+function stepsOf(messages: unknown[], start: string, notes: string[], who: string): TrajectoryStep[] {
   if (messages.length > LIMITS.steps) notes.push(`${who}: trajectory has ${messages.length} entries, the first ${LIMITS.steps} kept`);
+  let at = start;
   return messages.slice(0, LIMITS.steps).map((entry, index) => {
     const m = (entry && typeof entry === 'object' ? entry : { content: entry }) as { role?: unknown; content?: unknown; timestamp?: unknown };
     const role = typeof m.role === 'string' ? m.role.slice(0, 40) : 'entry';
     const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? m);
-    return { index, at: isoTime(m.timestamp) ?? at, kind: role === 'assistant' ? 'model' : 'note', name: role, output: boundText(content, 16 * 1024) };
+    at = isoTime(m.timestamp) ?? at;
+    return { index, at, kind: role === 'assistant' ? 'model' : 'note', name: role, output: boundText(content, 16 * 1024) };
   });
 }
 
