@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../harness/paths.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
+import { uniqueRun } from '../helpers/run-db.ts';
 
 const FIXTURES = join(PROJECT_ROOT, 'tests/fixtures/cooperbench-logs');
 const runsDir = tempDir('import');
@@ -72,11 +73,13 @@ describe('import of CooperBench logs, then report', () => {
 
 describe('round trip of a coop-bench run (Docker)', () => {
   it('imports its log tree to the report numbers of its run.db', async () => {
-    const run = await coopBench(['run', '--models', 'oracle', '--pool', 'argkit_task', '--features', '1,2', '--name', 'oracle', '--runs-dir', runsDir]);
+    // Containers are labelled by run name: one no other test process uses.
+    const name = uniqueRun('import-oracle');
+    const run = await coopBench(['run', '--models', 'oracle', '--pool', 'argkit_task', '--features', '1,2', '--name', name, '--runs-dir', runsDir]);
     expect(run.exitCode, run.all).toBe(0);
-    const imported = await coopBench(['import', join(runsDir, 'oracle'), '--name', 'oracle-again', '--runs-dir', runsDir]);
+    const imported = await coopBench(['import', join(runsDir, name), '--name', 'oracle-again', '--runs-dir', runsDir]);
     expect(imported.exitCode, imported.all).toBe(0);
-    const original = await reportJson('oracle');
+    const original = await reportJson(name);
     const again = await reportJson('oracle-again');
     const numbers = (r: typeof original) => ({
       taskCounts: r.summary.taskCounts,
