@@ -1,6 +1,7 @@
 // Every container coop-bench creates carries its labels and is tracked until removed, so that
 // an interrupted run can remove its own and `coop-bench clean` can find leftovers of any run.
 import type Docker from 'dockerode';
+import { hostname } from 'node:os';
 import type { Engine } from './engine.ts';
 
 export const LABEL = 'coop-bench';
@@ -9,11 +10,22 @@ export const ROLE_LABEL = 'coop-bench.role';
 export const TASK_LABEL = 'coop-bench.task';
 export const AGENT_LABEL = 'coop-bench.agent';
 
+/** The machine and process that created the container: `clean` leaves those of a live process alone. */
+export const HOST_LABEL = 'coop-bench.host';
+export const PID_LABEL = 'coop-bench.pid';
+
 export type ContainerRole = 'agent' | 'test' | 'extract';
 
 /** An agent's container also names its task (the store's id) and agent: `docker ps` tells them apart. */
 export function containerLabels(run: string, role: ContainerRole, owner?: { task: number; agent: string }): Record<string, string> {
-  return { [LABEL]: 'true', [RUN_LABEL]: run, [ROLE_LABEL]: role, ...(owner && { [TASK_LABEL]: String(owner.task), [AGENT_LABEL]: owner.agent }) };
+  return {
+    [LABEL]: 'true',
+    [RUN_LABEL]: run,
+    [ROLE_LABEL]: role,
+    [HOST_LABEL]: hostname(),
+    [PID_LABEL]: String(process.pid),
+    ...(owner && { [TASK_LABEL]: String(owner.task), [AGENT_LABEL]: owner.agent }),
+  };
 }
 
 /** Containers created and not yet removed, with the client of the engine they live on. */
@@ -66,15 +78,52 @@ export async function removeTrackedContainers(): Promise<number> {
   return ids.length;
 }
 
-/** Removes leftovers by label on every given engine; `run` narrows to one run. Returns how many were removed. */
-export async function removeLabelledContainers(engines: Engine[], run?: string): Promise<number> {
+/** A container of coop-bench's, as its labels describe it. */
+export interface LabelledContainer {
+  engine: Engine;
+  id: string;
+  run: string;
+  /** Who created it, when its labels say (containers of older versions do not). */
+  creator?: { host: string; pid: number };
+}
+
+/** coop-bench's containers on every given engine (`run`: of that run only), in any state. */
+export async function labelledContainers(engines: Engine[], run?: string): Promise<LabelledContainer[]> {
   const label = run ? [`${RUN_LABEL}=${run}`] : [LABEL];
-  const removed = await Promise.all(
-    engines.map(async ({ docker }) => {
-      const containers = await docker.listContainers({ all: true, filters: { label } });
-      await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
-      return containers.length;
-    }),
+  const lists = await Promise.all(
+    engines.map(async (engine) =>
+      (await engine.docker.listContainers({ all: true, filters: { label } })).map(({ Id, Labels }): LabelledContainer => {
+        const pid = Number(Labels[PID_LABEL]);
+        const creator = Labels[HOST_LABEL] && Number.isInteger(pid) && pid > 0 ? { host: Labels[HOST_LABEL], pid } : undefined;
+        return { engine, id: Id, run: Labels[RUN_LABEL] ?? '', creator };
+      }),
+    ),
   );
-  return removed.reduce((sum, n) => sum + n, 0);
+  return lists.flat();
+}
+
+/** Whether another process of this machine that is still alive created the container. */
+export function madeByAnotherLiveProcess(container: LabelledContainer): boolean {
+  const { creator } = container;
+  if (!creator || creator.host !== hostname() || creator.pid === process.pid) return false;
+  try {
+    process.kill(creator.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, someone else's.
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+export async function removeContainers(containers: LabelledContainer[]): Promise<number> {
+  await Promise.all(containers.map(({ engine, id }) => engine.docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined)));
+  return containers.length;
+}
+
+/**
+ * Removes leftovers of a run by label on every given engine, by the process that holds the run's
+ * lock: only another live process's containers (a run of the same name in another --runs-dir) stay.
+ */
+export async function removeLabelledContainers(engines: Engine[], run: string): Promise<number> {
+  return removeContainers((await labelledContainers(engines, run)).filter((c) => !madeByAnotherLiveProcess(c)));
 }

@@ -2,7 +2,7 @@
 // of the pool's Dockerfile tagged by the content hash of its folder (so an unchanged pool is never
 // rebuilt). Each engine of a run has its own images: a pool is built on an engine at its first task there.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Pool } from '../../tasks/types.ts';
 import { poolKey } from '../../tasks/types.ts';
@@ -12,20 +12,30 @@ import { UserError, boundText } from '../errors.ts';
 /** A pool whose image can neither be found nor built (e.g. dataset samples without a Dockerfile). */
 export class CannotBuildError extends UserError {}
 
-function filesUnder(dir: string): string[] {
+/**
+ * The build context: regular files, and symbolic links as links (tar never follows them, so nothing
+ * outside the pool folder is read or sent; loadPool refuses links leading out of it anyway).
+ */
+export function contextEntries(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
+    return entry.isDirectory() ? contextEntries(path) : entry.isFile() || entry.isSymbolicLink() ? [path] : [];
   });
 }
 
-/** Hash of every file of the build context, with its path and executable bit. */
+/** Hash of every entry of the build context, with its path and executable bit (a link: its target). */
 export function contextHash(dir: string): string {
   const hash = createHash('sha256');
-  for (const path of filesUnder(dir).sort()) {
+  for (const path of contextEntries(dir).sort()) {
     hash.update(relative(dir, path));
-    hash.update(statSync(path).mode & 0o111 ? 'x' : '-');
-    hash.update(readFileSync(path));
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) {
+      hash.update('l');
+      hash.update(readlinkSync(path));
+    } else {
+      hash.update(stat.mode & 0o111 ? 'x' : '-');
+      hash.update(readFileSync(path));
+    }
   }
   return hash.digest('hex').slice(0, 12);
 }
@@ -52,7 +62,7 @@ export async function imageId(engine: Engine, name: string): Promise<string | un
 
 async function build(engine: Engine, pool: Pool, tag: string, log: (line: string) => void): Promise<void> {
   const context = pool.dir;
-  const src = filesUnder(context).map((p) => relative(context, p));
+  const src = contextEntries(context).map((p) => relative(context, p));
   log(`building image ${tag} for ${poolKey(pool)} on ${engine.host} (first use of this pool version there)`);
   const stream = await engine.docker.buildImage({ context, src }, { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true });
   const output: string[] = [];

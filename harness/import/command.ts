@@ -9,13 +9,13 @@ export function formatImportReport(report: ImportReport, name: string): string[]
   const lines: string[] = [];
   for (const t of report.tasks) {
     const what = [t.reason, ...t.notes].filter(Boolean).join('; ');
-    if (t.outcome !== 'done' || what) lines.push(`${t.outcome.padEnd(9)} ${t.folder}${what ? `: ${what}` : ''}`);
+    if (t.outcome !== 'done' || what) lines.push(`${t.outcome.padEnd(11)} ${t.folder}${what ? `: ${what}` : ''}`);
   }
-  for (const i of report.ignored) lines.push(`ignored   ${i}`);
+  for (const i of report.ignored) lines.push(`${'ignored'.padEnd(11)} ${i}`);
   const count = (outcome: string) => report.tasks.filter((t) => t.outcome === outcome).length;
   lines.push(
     `imported ${report.tasks.length} task folder${report.tasks.length === 1 ? '' : 's'} of ${report.runs.join(', ')} into ${report.dir}: ` +
-      `${count('done')} evaluated, ${count('error')} stored as errors (counted as unfinished), ${count('skipped')} skipped, ${count('duplicate')} duplicates`,
+      `${count('done')} evaluated, ${count('interrupted')} never evaluated and ${count('error')} whose evaluation failed (both outside the rates), ${count('skipped')} skipped, ${count('duplicate')} duplicates`,
     `the list above is kept in ${report.dir}/import-report.json; next: coop-bench report ${name}, coop-bench judge --name ${name}`,
   );
   return lines;

@@ -32,8 +32,8 @@ export interface ImportOptions {
 
 export interface TaskReport {
   folder: string;
-  /** done/error: stored with that status; skipped: not stored (`reason`); duplicate: the run already had the task. */
-  outcome: 'done' | 'error' | 'skipped' | 'duplicate';
+  /** done/error/interrupted: stored with that status; skipped: not stored (`reason`); duplicate: the run already had the task. */
+  outcome: 'done' | 'error' | 'interrupted' | 'skipped' | 'duplicate';
   key?: string;
   reason?: string;
   notes: string[];
@@ -173,5 +173,6 @@ function storeFolder(store: RunStore, folder: TaskFolder, runModel: string | und
   const key = taskKey(imported.task.spec);
   const id = saveImportedTask(store, imported.task);
   if (id === undefined) return { folder: folder.rel, outcome: 'duplicate', key, reason: `the run already holds task ${key} (from another folder): not imported twice`, notes };
-  return { folder: folder.rel, outcome: imported.task.result ? 'done' : 'error', key, notes };
+  const outcome = imported.task.result ? 'done' : imported.task.error?.kind === 'interrupted' ? 'interrupted' : 'error';
+  return { folder: folder.rel, outcome, key, notes };
 }

@@ -1,8 +1,9 @@
 // One task folder of coop-bench's own log tree, as harness/store/log-tree.ts writes it:
 // agent<N>.patch, agent<N>_traj.json, conversation.json, merged.patch, eval.json, result.json.
 import { z } from 'zod';
+import { AGENT_STATUSES } from '../agents/types.ts';
 import type { AgentResult, FeatureEvaluation, TaskResult } from '../run/types.ts';
-import type { MergeResult } from '../../resolver/types.ts';
+import { ATTEMPT_OUTCOMES, MERGE_STATUSES, stageNamed, type AttemptOutcome, type MergeAttempt, type MergeResult } from '../../resolver/index.ts';
 import type { ImportedMessage } from '../store/imported-task.ts';
 import { boundText } from '../errors.ts';
 import { LIMITS, isoTime, readJson, readText } from './log-files.ts';
@@ -11,6 +12,7 @@ import { taskSpec } from './task-spec.ts';
 
 const agentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const text = z.string().max(1_000_000);
+const stage = z.string().refine((s) => stageNamed(s) !== undefined, 'not a merge stage');
 
 export const ownResult = z.object({
   repo: z.string(),
@@ -24,7 +26,7 @@ export const ownResult = z.object({
   base_rev: z.string().max(200),
   both_passed: z.boolean(),
   merge_status: z.string(),
-  agents: z.array(z.object({ agent: agentId, model: z.string(), features: z.array(z.number().int()), status: z.enum(['finished', 'step_limit', 'cost_limit', 'error']), error: text.nullish() })),
+  agents: z.array(z.object({ agent: agentId, model: z.string(), features: z.array(z.number().int()), status: z.enum(AGENT_STATUSES), error: text.nullish() })),
 });
 
 const step = z.object({
@@ -51,20 +53,32 @@ const ownConversation = z.array(
 const ownEval = z.object({
   both_passed: z.boolean(),
   merge: z.object({
-    status: z.enum(['clean', 'union', 'llm', 'conflict', 'missing_input']),
-    strategy: z.enum(['naive', 'union', 'llm']).nullable(),
+    status: z.string().refine((s) => MERGE_STATUSES.includes(s), 'not a merge status'),
+    strategy: stage.nullable(),
     reason: text.nullable(),
     files: z.array(
       z.object({
         path: z.string().max(4096),
         touchedBy: z.array(z.number().int()),
         naiveConflicts: z.number().int(),
-        outcome: z.enum(['one_side', 'identical', 'merged', 'union', 'llm', 'conflict']).optional(),
+        outcome: z.string().max(100).optional(),
         conflictReason: text.optional(),
       }),
     ),
     timings_ms: z.record(z.string(), z.number()),
   }),
+  merge_attempts: z
+    .array(
+      z.object({
+        stage,
+        outcome: z.string().refine((o) => ATTEMPT_OUTCOMES.includes(o as AttemptOutcome), 'not an attempt outcome'),
+        reason: text.nullable(),
+        patch_hash: z.string().max(200).nullable(),
+        passed: z.boolean().nullable(),
+        final: z.boolean(),
+      }),
+    )
+    .optional(),
   features: z.array(
     z.object({
       feature: z.number().int(),
@@ -116,7 +130,7 @@ export function importOwnFolder(folder: TaskFolder): FolderImport {
   if (!evaluation.ok || !merged.ok) {
     const why = !evaluation.ok ? evaluation.problem : merged.ok ? '' : merged.problem;
     notes.push(why);
-    return { task: { ...task, error: { agents, message: `imported: ${why}` } }, notes };
+    return { task: { ...task, error: { agents, message: `imported: ${why}`, kind: 'infrastructure' } }, notes };
   }
   const e = evaluation.value;
   const merge: MergeResult = {
@@ -127,7 +141,7 @@ export function importOwnFolder(folder: TaskFolder): FolderImport {
     files: e.merge.files,
     conflictRegions: [],
     droppedTestFiles: [],
-    timingsMs: { naive: 0, ...e.merge.timings_ms },
+    timingsMs: e.merge.timings_ms,
   };
   const evaluations: FeatureEvaluation[] = e.features.map((f) => ({
     feature: f.feature,
@@ -140,6 +154,17 @@ export function importOwnFolder(folder: TaskFolder): FolderImport {
     durationMs: f.duration_ms,
     cached: f.cached,
   }));
-  const taskResult: TaskResult = { image: r.image, dockerHost: r.docker_host ?? '', baseRev: r.base_rev, agents, merge, evaluations, bothPassed: e.both_passed };
+  if (!e.merge_attempts) notes.push('eval.json has no merge_attempts (written by an older coop-bench): the naive merge counts as clean only if the merge is');
+  // The log keeps each attempt's verdict; per-feature results only for the final one (eval.json's features).
+  const attempts: MergeAttempt<FeatureEvaluation[]>[] = (e.merge_attempts ?? [{ stage: 'naive', outcome: merge.status === 'clean' ? 'merged' : 'conflict', reason: null, patch_hash: null, passed: null, final: merge.status === 'clean' }]).map((a) => ({
+    stage: a.stage,
+    outcome: a.outcome as AttemptOutcome,
+    reason: a.reason ?? undefined,
+    patchHash: a.patch_hash ?? undefined,
+    tested: a.passed === null ? undefined : { passed: a.passed, verdict: a.final ? evaluations : [] },
+    final: a.final,
+    durationMs: 0,
+  }));
+  const taskResult: TaskResult = { image: r.image, dockerHost: r.docker_host ?? '', baseRev: r.base_rev, agents, merge, attempts, evaluations, bothPassed: e.both_passed };
   return { task: { ...task, result: taskResult }, notes };
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AgentStatus } from '../agents/types.ts';
 import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { AgentResult, FeatureEvaluation, TaskResult } from '../run/types.ts';
-import type { MergeResult } from '../../resolver/types.ts';
+import type { MergeAttempt, MergeResult } from '../../resolver/index.ts';
 import type { ImportedMessage, ImportedUsage } from '../store/imported-task.ts';
 import { boundText } from '../errors.ts';
 import { LIMITS, isoTime, readJson, readText } from './log-files.ts';
@@ -98,25 +98,31 @@ function stepsOf(messages: unknown[], start: string, notes: string[], who: strin
   });
 }
 
+type Attempts = MergeAttempt<FeatureEvaluation[]>[];
+
 /**
- * CooperBench's merge outcome in coop-bench's terms. Upstream's `conflicts` means the naive merge
- * conflicted; what was tested then is in `strategy`: `union` (older harness) or the lead's patch
- * alone (`solo-agent1`, newer harness), which coop-bench has no stage for: a conflict whose tests
- * ran on agent1's patch. `identical` patches merge cleanly.
+ * CooperBench's merge outcome in coop-bench's terms, with the cascade attempts it implies.
+ * Upstream's `conflicts` means the naive merge conflicted; what was tested then is in `strategy`:
+ * `union` (older harness) or the lead's patch alone (`solo-agent1`, newer harness), which coop-bench
+ * has no stage for: a conflict whose tests ran on agent1's patch. `identical` patches merge cleanly.
  */
-function mergeOf(merge: { status: string; strategy?: string | null; diff?: string | null }): { merge: Pick<MergeResult, 'status' | 'strategy' | 'reason'>; problem?: string } {
+function mergeOf(merge: { status: string; strategy?: string | null }, tested: Attempts[number]['tested']): { merge: Pick<MergeResult, 'status' | 'strategy' | 'reason'>; attempts: Attempts; problem?: string } {
   const upstream = `CooperBench merge status ${merge.status}, strategy ${merge.strategy ?? 'none'}`;
+  const naiveConflict: Attempts[number] = { stage: 'naive', outcome: 'conflict', reason: upstream, final: false, durationMs: 0 };
   switch (merge.status) {
     case 'clean':
     case 'identical':
-      return { merge: { status: 'clean', strategy: 'naive', reason: merge.status === 'identical' ? `${upstream}: both patches identical` : undefined } };
+      return {
+        merge: { status: 'clean', strategy: 'naive', reason: merge.status === 'identical' ? `${upstream}: both patches identical` : undefined },
+        attempts: [{ stage: 'naive', outcome: 'merged', tested, final: true, durationMs: 0 }],
+      };
     case 'conflicts':
-      if (merge.strategy === 'union') return { merge: { status: 'union', strategy: 'union' } };
-      return { merge: { status: 'conflict', reason: merge.strategy?.startsWith('solo-') ? `${upstream}: the tests ran on ${merge.strategy.slice(5)}'s patch alone` : upstream } };
+      if (merge.strategy === 'union') return { merge: { status: 'union', strategy: 'union' }, attempts: [naiveConflict, { stage: 'union', outcome: 'merged', tested, final: true, durationMs: 0 }] };
+      return { merge: { status: 'conflict', reason: merge.strategy?.startsWith('solo-') ? `${upstream}: the tests ran on ${merge.strategy.slice(5)}'s patch alone` : upstream }, attempts: [naiveConflict] };
     case 'missing_input':
-      return { merge: { status: 'missing_input', reason: upstream } };
+      return { merge: { status: 'missing_input', reason: upstream }, attempts: [] };
     default:
-      return { merge: { status: 'conflict', reason: upstream }, problem: `unknown merge status "${merge.status.slice(0, 40)}"` };
+      return { merge: { status: 'conflict', reason: upstream }, attempts: [], problem: `unknown merge status "${merge.status.slice(0, 40)}"` };
   }
 }
 
@@ -220,30 +226,35 @@ export function importUpstreamFolder(folder: TaskFolder, runModel: string | unde
   if (!evaluation.ok) {
     const why = evaluation.missing ? 'not evaluated: no eval.json (run `cooperbench eval` on it, then import again)' : evaluation.problem;
     notes.push(why);
-    return { task: { ...task, error: { agents, message: `imported: ${why}` } }, notes };
+    // Never evaluated: the CooperBench run stopped before its evaluation.
+    return { task: { ...task, error: { agents, message: `imported: ${why}`, kind: evaluation.missing ? 'interrupted' : 'infrastructure' } }, notes };
   }
   const e = evaluation.value;
   if (e.error) {
     notes.push(`the CooperBench evaluation failed: ${e.error.slice(0, 300)}`);
-    return { task: { ...task, error: { agents, message: boundText(`CooperBench evaluation error: ${e.error}`, 4000) } }, notes };
+    return { task: { ...task, error: { agents, message: boundText(`CooperBench evaluation error: ${e.error}`, 4000), kind: 'infrastructure' } }, notes };
   }
   const evaluations = evaluationsOf(e, folder.features, notes);
-  if (!evaluations) return { task: { ...task, error: { agents, message: 'imported: eval.json lacks a feature\u2019s result' } }, notes };
+  if (!evaluations) return { task: { ...task, error: { agents, message: 'imported: eval.json lacks a feature\u2019s result', kind: 'infrastructure' } }, notes };
 
+  const tested = { passed: e.both_passed, verdict: evaluations };
   let merge: MergeResult;
+  let attempts: Attempts;
   if (setting === 'coop') {
     if (!e.merge) {
       notes.push('eval.json has no merge');
-      return { task: { ...task, error: { agents, message: 'imported: eval.json of a Coop task has no merge' } }, notes };
+      return { task: { ...task, error: { agents, message: 'imported: eval.json of a Coop task has no merge', kind: 'infrastructure' } }, notes };
     }
-    const mapped = mergeOf(e.merge);
+    const mapped = mergeOf(e.merge, tested);
     if (mapped.problem) notes.push(mapped.problem);
     const diff = e.merge.diff ?? '';
     if (diff.length >= UPSTREAM_DIFF_LIMIT) notes.push(`merged diff cut at ${UPSTREAM_DIFF_LIMIT} characters by CooperBench: judges see only that part`);
-    merge = { ...mapped.merge, patch: diff, files: [], conflictRegions: [], droppedTestFiles: [], timingsMs: { naive: 0 } };
+    merge = { ...mapped.merge, patch: diff, files: [], conflictRegions: [], droppedTestFiles: [], timingsMs: {} };
+    attempts = mapped.attempts;
   } else {
-    merge = { status: 'clean', strategy: 'naive', patch: agents[0]?.patch ?? '', files: [], conflictRegions: [], droppedTestFiles: [], timingsMs: { naive: 0 } };
+    merge = { status: 'clean', strategy: 'naive', patch: agents[0]?.patch ?? '', files: [], conflictRegions: [], droppedTestFiles: [], timingsMs: {} };
+    attempts = [{ stage: 'naive', outcome: 'merged', tested, final: true, durationMs: 0 }];
   }
-  const taskResult: TaskResult = { image: '', dockerHost: '', baseRev: '', agents, merge, evaluations, bothPassed: e.both_passed };
+  const taskResult: TaskResult = { image: '', dockerHost: '', baseRev: '', agents, merge, attempts, evaluations, bothPassed: e.both_passed };
   return { task: { ...task, finishedAt: isoTime(e.evaluated_at) ?? finishedAt, result: taskResult }, notes };
 }

@@ -5,6 +5,7 @@ import pLimit from 'p-limit';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { findFeature, loadPool } from '../../tasks/pools.ts';
 import { RunStore, type TaskRow } from '../store/run-store.ts';
+import { NUMBER_LIST, STRING_LIST, jsonColumn } from '../store/columns.ts';
 import { taskLogDir, writeEvaluationFiles } from '../store/log-tree.ts';
 import { poolImage, readyEngines } from '../docker/images.ts';
 import { baseRepo } from '../docker/base-repo.ts';
@@ -13,7 +14,7 @@ import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { evaluatePatches } from '../evaluation/evaluate.ts';
 import { storeTestCache } from '../store/test-cache.ts';
 import { EngineScheduler } from './engine-scheduler.ts';
-import { formatSummary, summarize } from './summary.ts';
+import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { describeTask } from './run-benchmark.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -34,9 +35,9 @@ export interface ReEvaluateOptions {
 export function taskFromRow(row: TaskRow): TaskSpec {
   return {
     pool: loadPool(row.pool_dir),
-    features: JSON.parse(row.features) as number[],
+    features: jsonColumn(row.features, NUMBER_LIST, { table: 'tasks', column: 'features', of: `task ${row.key}` }),
     setting: row.setting,
-    models: JSON.parse(row.models) as string[],
+    models: jsonColumn(row.models, STRING_LIST, { table: 'tasks', column: 'models', of: `task ${row.key}` }),
     variant: row.variant,
   };
 }
@@ -72,7 +73,8 @@ export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
           store.saveEvaluation(row.id, result);
           writeEvaluationFiles(taskLogDir(store.dir, task), result);
           const cached = result.evaluations.filter((e) => e.cached).length;
-          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'} (merge ${result.merge.status}${cached ? `; ${cached} of ${result.evaluations.length} test runs cached` : ''})\n`);
+          const notes = [mergeProgress(task.setting, result), cached ? `${cached} of ${result.evaluations.length} test runs cached` : undefined].filter(Boolean);
+          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
         } catch (error) {
           errors++;
           process.stderr.write(`error ${label}: ${errorMessage(error).split('\n')[0]}\n`);

@@ -6,23 +6,26 @@ import type { Setting, TaskSpec } from '../../tasks/types.ts';
 import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts';
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
-import { planTasks, selectShard, subsetPoolsMissing, type Shard } from '../../tasks/plan.ts';
-import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
-import type { ModelOptions } from '../models/index.ts';
+import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type Shard } from '../../tasks/plan.ts';
+import { checkAgentSpecs, createAgent, isBuiltinAgent } from '../agents/registry.ts';
+import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
+import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import type { Engine } from '../docker/engine.ts';
 import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
 import { readyEngines } from '../docker/images.ts';
 import type { ContainerLimits } from '../docker/sandbox.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
+import { storageFailure, type StorageError } from '../store/storage-errors.ts';
 import { EngineScheduler } from './engine-scheduler.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { createProgress, type Progress } from './progress.ts';
-import { formatSummary, summarize } from './summary.ts';
+import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { UserError, errorMessage } from '../errors.ts';
+import { taskErrorKind } from './error-kind.ts';
 
 export interface RunOptions {
   name: string;
@@ -40,7 +43,8 @@ export interface RunOptions {
   mix: boolean;
   messaging: boolean;
   git: boolean;
-  maxSteps: number;
+  /** The LLM agents' configuration (prompts, tools, limits), --max-steps already applied. */
+  agentConfig: AgentConfig;
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
   maxCost?: number;
   concurrency: number;
@@ -48,6 +52,8 @@ export interface RunOptions {
   dockerHosts: string[];
   /** This machine's share of the plan, when several machines run it. */
   shard?: Shard;
+  /** The largest plan this command makes: a larger one is refused before any task is made. */
+  maxTasks: number;
   force: boolean;
   dryRun: boolean;
   image?: string;
@@ -64,13 +70,14 @@ export function variantOf(options: Pick<RunOptions, 'messaging' | 'git'>): strin
   return [options.messaging ? '' : 'no-messaging', options.git ? 'git' : ''].filter(Boolean).join('+');
 }
 
-/** Self-play teams, or with --mix every ordered pair of different models. */
+/** Self-play teams, or with --mix every ordered pair of different models. A model given twice counts once. */
 export function teamsOf(models: string[], mix: boolean): string[][] {
-  if (!mix) return models.map((m) => [m]);
-  return models.flatMap((a) => models.filter((b) => b !== a).map((b) => [a, b]));
+  const distinct = [...new Set(models)];
+  if (!mix) return distinct.map((m) => [m]);
+  return distinct.flatMap((a) => distinct.filter((b) => b !== a).map((b) => [a, b]));
 }
 
-export function planRun(options: RunOptions): TaskSpec[] {
+export function planRun(options: RunOptions): Plan {
   checkRunName(options.name);
   const pools = discoverPools(options.poolsDir);
   const subset = options.subset ? loadSubset(options.subset, options.poolsDir) : undefined;
@@ -91,11 +98,54 @@ export function planRun(options: RunOptions): TaskSpec[] {
 }
 
 /**
- * What identifies a plan whatever machine made it: its size and a hash of its task keys in order.
- * Stored with the run's options, so that merge-runs only combines shards of one plan.
+ * What identifies a plan whatever machine made it: its size and a hash of its task keys in order
+ * (one per line). Stored with the run's options, so that merge-runs only combines shards of one plan.
  */
-export function planIdentity(plan: TaskSpec[]): { tasks: number; hash: string } {
-  return { tasks: plan.length, hash: createHash('sha256').update(plan.map(taskKey).join('\n')).digest('hex') };
+export function planIdentity(plan: Plan): { tasks: number; hash: string } {
+  const hash = createHash('sha256');
+  let tasks = 0;
+  for (const task of plan.tasks()) hash.update(`${tasks++ ? '\n' : ''}${taskKey(task)}`);
+  return { tasks, hash: hash.digest('hex') };
+}
+
+/** Refuses a plan over --max-tasks before any task is made; says how many tasks it would have. */
+export function checkPlanSize(plan: Plan, options: Pick<RunOptions, 'maxTasks' | 'shard'>): void {
+  if (plan.size <= options.maxTasks) return;
+  const share = options.shard ? ` (${shardSize(plan.size, options.shard).toLocaleString('en')} of them in shard ${options.shard.index}/${options.shard.count})` : '';
+  throw new UserError(
+    `this command would plan ${plan.size.toLocaleString('en')} tasks${share}, more than --max-tasks ${options.maxTasks.toLocaleString('en')}: narrow it (--pool, --task, --features, --subset, --setting, --agents, fewer --models) or pass --max-tasks ${plan.size} to plan them all`,
+  );
+}
+
+/**
+ * The dry run's listing and its count, one task at a time, waiting for a slow reader: memory stays
+ * flat however long it is. A reader that goes away (`| head`) ends it quietly.
+ */
+async function listTasks(tasks: Iterable<TaskSpec>, footer: (count: number) => string, out: NodeJS.WriteStream = process.stdout): Promise<void> {
+  let failure: NodeJS.ErrnoException | undefined;
+  // Left in place: an error of the last write arrives after this function returns.
+  out.on('error', (error: NodeJS.ErrnoException) => void (failure ??= error));
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done).off('close', done);
+        resolve();
+      };
+      out.on('drain', done).on('close', done);
+    });
+  let count = 0;
+  let chunk = '';
+  for (const task of tasks) {
+    count++;
+    chunk += `${describeTask(task)}\n`;
+    if (chunk.length < 64 * 1024) continue;
+    if (!out.write(chunk)) await drained();
+    chunk = '';
+    if (failure) break;
+  }
+  if (!failure && !out.write(`${chunk}${footer(count)}\n`)) await drained();
+  await new Promise((resolve) => setImmediate(resolve));
+  if (failure && failure.code !== 'EPIPE') throw failure;
 }
 
 export function describeTask(task: TaskSpec): string {
@@ -108,23 +158,31 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   checkAgentSpecs(options.models, options.modelOptions);
   const plan = planRun(options);
-  const tasks = selectShard(plan, options.shard);
-  if (tasks.length === 0) {
+  checkPlanSize(plan, options);
+  const size = options.shard ? shardSize(plan.size, options.shard) : plan.size;
+  if (size === 0) {
     process.stderr.write('nothing to run: no task matches the given pools, features and subset\n');
     return 1;
   }
+  const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
   if (options.dryRun) {
-    for (const task of tasks) process.stdout.write(`${describeTask(task)}\n`);
-    process.stdout.write(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
+    await listTasks(shardTasks(plan, options.shard), (count) => `${count} tasks${share}`);
     return 0;
   }
+  // An agent compacts ahead of its model's window: every window is known before anything starts.
+  const contextWindows = await findContextWindows(options.models.filter((spec) => !isBuiltinAgent(spec)), options.modelOptions);
+  const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
+  const tasks = [...shardTasks(plan, options.shard)];
   const engines = await readyEngines(options.dockerHosts, options.image);
   const scheduler = new EngineScheduler(engines);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, engines, log);
+  const config = options.agentConfig;
+  if (!options.force) refuseOtherAgentConfig(store, config);
   const testCache = storeTestCache(store);
-  store.startRun({ ...options, plan: planIdentity(plan) });
+  const { agentConfig: _, afterTask: __, ...stored } = options;
+  store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
@@ -141,6 +199,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     costUsd: store.agentCostUsd(),
   };
   const progress: Progress = createProgress(rows.length);
+  progress.log(`run ${options.name}: ${rows.length} tasks${share}`);
   if (skipped > 0) progress.log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
   progress.update(counts);
 
@@ -170,7 +229,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const runOne = async (task: TaskSpec, id: number) => {
     if (controller.signal.aborted || overBudget()) return;
     running.add(id);
-    store.markRunning(id);
+    store.markRunning(id, config.hash);
     counts.running++;
     progress.update(counts);
     const started = Date.now();
@@ -187,15 +246,23 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
         log: (line) => progress.log(line),
         createAgent: (spec) =>
           createAgent(spec, {
-            maxSteps: options.maxSteps,
-            model: options.modelOptions,
+            config,
+            model: modelOptions,
             log: (line) => progress.log(line),
-            onModelCall: ({ agentId, model, usage }) => {
-              store.recordModelCall(id, agentId, model, usage);
+            onModelCall: ({ agentId, model, usage, stopReason }) => {
+              store.recordModelCall(id, agentId, model, usage, stopReason);
               counts.costUsd += usage.costUsd;
               progress.update(counts);
             },
           }),
+        recordStep: (agentId, step) => {
+          // The task's result holds every step too: a step the store cannot take now is not lost.
+          try {
+            store.recordStep(id, agentId, step);
+          } catch (error) {
+            if (!controller.signal.aborted) progress.log(`step ${step.index} of ${agentId} in ${describeTask(task)} not stored yet: ${errorMessage(error)}`);
+          }
+        },
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
         merge: options.merge,
@@ -208,13 +275,16 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       if (result.bothPassed) counts.passed++;
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
       const where = engines.length > 1 ? ` on ${engine.host}` : '';
-      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${verdicts}; merge ${result.merge.status}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
+      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${[verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ')}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
-      store.markError(id, errorMessage(error));
+      // Not this task's failure: the run stops (below) and this task runs again on resume.
+      if (storageFailure(error)) throw error;
+      const kind = taskErrorKind(error);
+      store.markError(id, errorMessage(error), kind);
       counts.done++;
       counts.errors++;
-      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`);
+      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]} [${kind}: not scored; run again to retry]`);
       return;
     } finally {
       scheduler.release(engine);
@@ -225,10 +295,40 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     await options.afterTask?.(store, id).catch((error) => progress.log(`after ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`));
   };
 
+  // The run folder cannot take writes (a full disk...): every task would fail the same way, so the
+  // run stops as on Ctrl-C, its finished tasks kept, and says why in one line.
+  let storeFailure: StorageError | undefined;
+  const stranded = new Set<number>();
+  const stopOnStorageFailure = async (error: unknown, id: number) => {
+    const failure = storageFailure(error, store.dir);
+    if (!failure) throw error;
+    stranded.add(id);
+    if (storeFailure) return;
+    storeFailure = failure;
+    for (const other of running) stranded.add(other);
+    controller.abort();
+    progress.log(`stopping: ${failure.message}; removing containers...`);
+    await removeTrackedContainers();
+    await removeLabelledContainers(engines, options.name).catch(() => 0);
+  };
   try {
-    await Promise.all(todo.map(({ task, row }) => limit(() => runOne(task, row.id))));
+    await Promise.all(todo.map(({ task, row }) => limit(() => runOne(task, row.id).catch((error) => stopOnStorageFailure(error, row.id)))));
   } finally {
     interrupt.dispose();
+  }
+  if (storeFailure) {
+    progress.stop();
+    // A failed write is rolled back, so these few bytes may still fit; if not, resuming marks the tasks.
+    try {
+      store.setRunStatus('interrupted');
+      for (const id of stranded) store.markError(id, `stopped: ${storeFailure.message}`, 'interrupted');
+    } catch {
+      // The store stays as the last committed write left it.
+    }
+    store.close();
+    throw new UserError(
+      `run ${options.name} stopped: ${storeFailure.message}: free space (or fix the device) and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
+    );
   }
   if (controller.signal.aborted) return interrupt.exitCode;
   progress.stop();
@@ -241,6 +341,18 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   process.stdout.write(`results: ${store.dir}\n`);
   store.close();
   return counts.errors > 0 || unfinished > 0 ? 1 : 0;
+}
+
+/**
+ * Results of different agent configurations must not be pooled in one run without the user
+ * choosing so: a resumed run keeps the configuration its finished tasks ran with.
+ */
+function refuseOtherAgentConfig(store: RunStore, config: AgentConfig): void {
+  const other = store.tasks().filter((t) => t.status === 'done' && t.agent_config !== null && t.agent_config !== config.hash);
+  if (other.length === 0) return;
+  throw new UserError(
+    `run ${store.name} has ${other.length} finished task(s) made with agent configuration ${shortHash(other[0]!.agent_config!)}, not with this one (${shortHash(config.hash)}, ${config.source}): use another --name, the same configuration, or --force to run the tasks again with this one`,
+  );
 }
 
 /**

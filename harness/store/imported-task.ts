@@ -1,6 +1,6 @@
 // Writing a task that ran elsewhere (`coop-bench import`): the same rows a run writes, plus what a
 // run records as it happens (messages, model usage, times), in one transaction per task.
-import type { RunStore } from './run-store.ts';
+import type { RunStore, TaskErrorKind } from './run-store.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { AgentResult, TaskResult } from '../run/types.ts';
@@ -29,7 +29,7 @@ export interface ImportedTask {
   /** Finished and evaluated: stored as done. */
   result?: TaskResult;
   /** Not evaluated (or its evaluation failed): stored as an error with these agents and this reason. */
-  error?: { agents: AgentResult[]; message: string };
+  error?: { agents: AgentResult[]; message: string; kind: TaskErrorKind };
   conversation: ImportedMessage[];
   usage: ImportedUsage[];
   startedAt: string | null;
@@ -46,7 +46,7 @@ export function saveImportedTask(store: RunStore, task: ImportedTask): number | 
       store.saveResult(id, task.result);
     } else if (task.error) {
       store.saveAgents(id, task.error.agents);
-      store.markError(id, task.error.message);
+      store.markError(id, task.error.message, task.error.kind);
     }
     const insertMessage = db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)');
     const insertDelivery = db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)');

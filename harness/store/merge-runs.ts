@@ -24,6 +24,7 @@ export const TABLE_POLICIES: Record<string, Policy> = {
   tasks: { kind: 'renumbered', refs: {} },
   agents: { kind: 'rows', refs: { task: 'tasks' } },
   merges: { kind: 'rows', refs: { task: 'tasks' } },
+  merge_attempts: { kind: 'rows', refs: { task: 'tasks' } },
   evaluations: { kind: 'rows', refs: { task: 'tasks' } },
   steps: { kind: 'rows', refs: { task: 'tasks' } },
   model_calls: { kind: 'rows', refs: { task: 'tasks' } },
@@ -37,7 +38,7 @@ export const TABLE_POLICIES: Record<string, Policy> = {
 };
 
 /** Options that must be equal for runs to be shards of one measurement. */
-const MUST_MATCH = ['plan', 'maxSteps', 'limits', 'testTimeoutMs', 'image'] as const;
+const MUST_MATCH = ['plan', 'maxSteps', 'agentConfigHash', 'limits', 'testTimeoutMs', 'image'] as const;
 
 interface StoredOptions {
   plan?: { tasks: number; hash: string };

@@ -54,7 +54,7 @@ describe('import of CooperBench logs, then report', () => {
 
   it('says per task what the logs lack, and compares the imported runs', async () => {
     const imported = await coopBench(['import', FIXTURES, '--name', 'both', '--runs-dir', runsDir]);
-    expect(imported.stdout).toMatch(/^error +gpt5-coop\/coop\/go_chi_task\/26\/f1_f3: not evaluated: no eval\.json/m);
+    expect(imported.stdout).toMatch(/^interrupted +gpt5-coop\/coop\/go_chi_task\/26\/f1_f3: not evaluated: no eval\.json/m);
     expect(imported.stdout).toMatch(/^done +gpt5-coop\/coop\/dspy_task\/8394\/f2_f3: no conversation\.json/m);
     expect(imported.stdout).toContain('9 task folders of gpt5-coop, gpt5-solo');
     const judged = await coopBench(['judge', '--name', 'both', '--runs-dir', runsDir]);

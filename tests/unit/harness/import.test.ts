@@ -52,7 +52,11 @@ describe('import of CooperBench logs', () => {
     expect(clean).toMatchObject({ status: 'done', bothPassed: true, merge: { status: 'clean', naiveClean: true } });
     expect(clean.evaluations.map((e) => [e.feature, e.passed])).toEqual([[1, true], [2, true]]);
     const union = byKey(records, 'gpt-5+gpt-5|coop|dspy_task/task8394|f1_f3');
-    expect(union).toMatchObject({ bothPassed: false, merge: { status: 'union', naiveClean: false, unionUsed: true } });
+    expect(union).toMatchObject({ bothPassed: false, merge: { status: 'union', naiveClean: false } });
+    expect(union.merge!.attempts.map((a) => [a.stage, a.outcome, a.passed, a.final])).toEqual([
+      ['naive', 'conflict', null, false],
+      ['union', 'merged', false, true],
+    ]);
     expect(union.evaluations.map((e) => [e.feature, e.passed])).toEqual([[1, true], [3, false]]);
     expect(byKey(records, 'gpt-5+gpt-5|coop|dspy_task/task8394|f2_f3').merge).toMatchObject({ status: 'clean', reason: expect.stringContaining('identical') });
     const lead = byKey(records, 'gpt-5+gpt-5|coop|go_chi_task/task26|f1_f2');
@@ -80,12 +84,12 @@ describe('import of CooperBench logs', () => {
     expect(limits).toMatchObject({ status: 'step_limit', error: 'CooperBench status LimitsExceeded' });
   });
 
-  it('stores an unevaluated task and a failed evaluation as errors, saying why, instead of guessing verdicts', () => {
+  it('stores an unevaluated task as interrupted and a failed evaluation as an error, saying why, instead of guessing verdicts', () => {
     const unevaluated = byKey(records, 'gpt-5+gpt-5|coop|go_chi_task/task26|f1_f3');
-    expect(unevaluated).toMatchObject({ status: 'error', bothPassed: null, evaluations: [] });
+    expect(unevaluated).toMatchObject({ status: 'interrupted', bothPassed: null, evaluations: [] });
     expect(unevaluated.error).toMatch(/no eval\.json/);
     expect(unevaluated.agents).toHaveLength(2);
-    expect(byFolder(report, 'gpt5-coop/coop/go_chi_task/26/f1_f3')).toMatchObject({ outcome: 'error', notes: [expect.stringMatching(/no eval\.json/)] });
+    expect(byFolder(report, 'gpt5-coop/coop/go_chi_task/26/f1_f3')).toMatchObject({ outcome: 'interrupted', notes: [expect.stringMatching(/no eval\.json/)] });
     const failed = byKey(records, 'gpt-5+gpt-5|coop|go_chi_task/task26|f2_f3');
     expect(failed).toMatchObject({ status: 'error', error: 'CooperBench evaluation error: Sandbox timed out' });
   });
