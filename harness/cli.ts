@@ -11,6 +11,7 @@ import { mergeRunsCommand } from './commands/merge-runs.ts';
 import { reportCommand } from './commands/report.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { judgeCommand } from './commands/judge.ts';
+import { importCommand } from './import/command.ts';
 import { UserError } from './errors.ts';
 import { storageFailure } from './store/storage-errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -28,6 +29,7 @@ export function program(): Command {
       .addCommand(reportCommand())
       .addCommand(mergeCommand())
       .addCommand(mergeRunsCommand())
+      .addCommand(importCommand())
       .addCommand(cleanCommand())
       .addCommand(doctorCommand()),
   );
