@@ -32,7 +32,7 @@ describe('coop-bench clean during a run', () => {
     server = await startFakeOpenAI({
       handler: scriptsByModel(pool, { waiter: (p, prompt) => [bash('while [ ! -e /tmp/go ]; do sleep 0.2; done; echo go', 600), ...implement(p, prompt), finish] }, () => void (waiting = true)),
     });
-    const child = execa('node', [CLI, 'run', '--models', `openai:waiter@${server.url}`, '--setting', 'solo', '--pool', 'argkit', '--features', '1,2', '--name', run, '--runs-dir', runs], { reject: false, all: true });
+    const child = execa('node', [CLI, 'run', '--models', `openai:waiter@${server.url}`, '--setting', 'solo', '--pool', 'argkit', '--features', '1,2', '--context-window', '100000', '--name', run, '--runs-dir', runs], { reject: false, all: true });
     for (let i = 0; !waiting && i < 3000; i++) await sleep(100);
     const agents = (await containersOf(run)).filter((c) => c.Labels[ROLE_LABEL] === 'agent');
     agentContainers = agents.length;
