@@ -10,7 +10,6 @@ import { finishTool } from './tools/finish.ts';
 import { parseArguments, toolSpec, type Tool, type ToolResult } from './tools/tool.ts';
 import { formatIncoming } from '../messaging/bus.ts';
 import { ModelError } from '../models/index.ts';
-import { isEngineError } from '../docker/engine.ts';
 import { errorMessage } from '../errors.ts';
 
 export const DEFAULT_MAX_STEPS = 100;
@@ -103,7 +102,7 @@ export class LlmAgent implements Agent {
     } catch (error) {
       // What the agent asked for went wrong (a file too large to read, a directory given as a file):
       // the model is told and carries on. A stop or a failing engine ends the agent.
-      if (context.signal.aborted || isEngineError(error)) throw error;
+      if (context.signal.aborted || context.isInfrastructureError(error)) throw error;
       return { output: `Error: ${errorMessage(error)}`, exitCode: 1 };
     }
   }

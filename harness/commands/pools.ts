@@ -6,19 +6,18 @@ import { combinations } from '../../tasks/plan.ts';
 import { poolKey, type Pool } from '../../tasks/types.ts';
 import { validatePool, type PoolChecks } from '../../tasks/validate.ts';
 import { mergePatches } from '../../resolver/index.ts';
-import { engineAt, requireEngine } from '../docker/engine.ts';
-import { poolImage } from '../docker/images.ts';
-import { baseRepo } from '../docker/base-repo.ts';
 import { runFeatureTests } from '../evaluation/run-tests.ts';
+import { createBackend } from '../sandbox/registry.ts';
+import type { BackendSlot } from '../sandbox/types.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
-import { addContainerOptions, containerLimits } from './options.ts';
+import { addBackendOptions, addContainerOptions, backendChoice, containerLimits } from './options.ts';
 import { errorMessage } from '../errors.ts';
 
 const VALIDATE_RUN = 'pools-validate';
 
-async function dockerChecks(pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
-  const image = await poolImage(engineAt(), pool, { log });
-  const base = await baseRepo(image, VALIDATE_RUN);
+async function sandboxChecks(slot: BackendSlot, pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
+  const image = await slot.prepareImage(pool, VALIDATE_RUN, log);
+  const base = await slot.baseRepo(image, VALIDATE_RUN);
   const limit = pLimit(4);
   return {
     async applyError(patch) {
@@ -27,7 +26,7 @@ async function dockerChecks(pool: Pool, o: { memory: number; cpus: number; pids:
     },
     runTests: (feature, patch) =>
       limit(async () => {
-        const run = await runFeatureTests(feature, patch, { image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000 });
+        const run = await runFeatureTests(feature, patch, { slot, image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000 });
         const counts = run.counts ? `${run.counts.passed} passed, ${run.counts.failed} failed` : `exit ${run.exitCode}`;
         return { passed: run.passed, summary: run.cause ? `${counts}: ${run.cause}` : counts, output: run.output };
       }),
@@ -59,16 +58,19 @@ function validateCommand(): Command {
   const command = new Command('validate')
     .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix')
     .argument('<dirs...>', 'pool folders (a dataset, a repo folder or one task<id> folder)');
-  return addContainerOptions(command).action(async (dirs: string[], o) => {
+  return addContainerOptions(addBackendOptions(command)).action(async (dirs: string[], o) => {
     const pools = dirs.flatMap((dir) => discoverPools(dir));
-    await requireEngine();
+    const { name, ...where } = backendChoice(o);
+    const backend = await createBackend(name, { ...where, log: (line) => process.stderr.write(`${line}\n`) });
+    await backend.prepareRun(VALIDATE_RUN, pools);
+    const slot = backend.acquire();
     let failed = 0;
     for (const pool of pools) {
       const log = (line: string) => process.stderr.write(`  ${line}\n`);
       process.stdout.write(`${poolKey(pool)} (${pool.dir})\n`);
       let failures: string[];
       try {
-        const report = await validatePool(pool, await dockerChecks(pool, o, log), log);
+        const report = await validatePool(pool, await sandboxChecks(slot, pool, o, log), log);
         report.lines.forEach((line) => process.stdout.write(`  ${line}\n`));
         report.warnings.forEach((w) => process.stdout.write(`  warning: ${w}\n`));
         failures = report.failures;

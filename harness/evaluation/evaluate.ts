@@ -5,9 +5,9 @@
 // time on top of the tests; they are skipped when the cache is expected to answer.
 import type { Feature } from '../../tasks/types.ts';
 import type { EvaluationResult, FeatureEvaluation, LlmStageRecord } from '../run/types.ts';
-import type { BaseRepo } from '../docker/base-repo.ts';
+import type { BaseRepo } from '../sandbox/types.ts';
 import { mergePatches, resolveWithModel, type MergeResult, type ResolverModel } from '../../resolver/index.ts';
-import { TestContainer, cachedTestRun, runFeatureTests, type TestRunOptions } from './run-tests.ts';
+import { FeatureTests, cachedTestRun, runFeatureTests, type TestRunOptions } from './run-tests.ts';
 import { errorMessage } from '../errors.ts';
 
 export interface MergeStageOptions {
@@ -34,7 +34,7 @@ function notRun(feature: Feature, cause: string): FeatureEvaluation {
   return { feature: feature.id, passed: false, exitCode: null, timedOut: false, cause, output: '', durationMs: 0 };
 }
 
-type Started = Promise<TestContainer>;
+type Started = Promise<FeatureTests>;
 
 async function discard(started: Started | undefined): Promise<void> {
   await started?.then((container) => container.discard(), () => undefined);
@@ -69,7 +69,7 @@ async function expectCacheHits(input: EvaluationInput): Promise<boolean> {
 
 export async function evaluatePatches(input: EvaluationInput): Promise<EvaluationResult> {
   const mergeInput = { repoDir: input.base.dir, baseRev: input.base.rev, patches: input.patches };
-  const started = (await expectCacheHits(input)) ? [] : input.features.map((feature) => TestContainer.start(feature, input.tests));
+  const started = (await expectCacheHits(input)) ? [] : input.features.map((feature) => FeatureTests.start(feature, input.tests));
   // Awaited later; a failed start is reported when its container is used.
   for (const container of started) container.catch(() => undefined);
   let merge: MergeResult;

@@ -1,28 +1,26 @@
 // `coop-bench eval`: merge and test the stored patches of a run again (new runner, fixed pool,
 // another merge stage) without running any agent. Test results whose inputs did not change come
-// from the run's test cache: evaluating an unchanged run again starts no container.
+// from the run's test cache: evaluating an unchanged run again starts no sandbox.
 import pLimit from 'p-limit';
-import type { TaskSpec } from '../../tasks/types.ts';
+import type { Pool, TaskSpec } from '../../tasks/types.ts';
 import { findFeature, loadPool } from '../../tasks/pools.ts';
 import { RunStore, type TaskRow } from '../store/run-store.ts';
 import { taskLogDir, writeEvaluationFiles } from '../store/log-tree.ts';
-import { poolImage, readyEngines } from '../docker/images.ts';
-import { baseRepo } from '../docker/base-repo.ts';
-import type { ContainerLimits } from '../docker/sandbox.ts';
+import type { ContainerLimits } from '../sandbox/types.ts';
+import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { evaluatePatches } from '../evaluation/evaluate.ts';
 import { storeTestCache } from '../store/test-cache.ts';
-import { EngineScheduler } from './engine-scheduler.ts';
 import { formatSummary, summarize } from './summary.ts';
-import { describeTask } from './run-benchmark.ts';
+import { describeTask, type RunDependencies } from './run-benchmark.ts';
 import { errorMessage } from '../errors.ts';
 
 export interface ReEvaluateOptions {
   name: string;
   runsDir: string;
   concurrency: number;
-  /** Docker engines to spread the tasks over (empty: the local engine); a task goes back to the engine it ran on when listed. */
-  dockerHosts: string[];
+  /** --backend and its options; a task goes back to the place (Docker engine) it ran on when the backend has it. */
+  backend: BackendChoice;
   /** Use cached test results (false: run every test again, e.g. to check for flaky tests). */
   cache: boolean;
   image?: string;
@@ -41,12 +39,25 @@ export function taskFromRow(row: TaskRow): TaskSpec {
   };
 }
 
-export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
-  const engines = await readyEngines(options.dockerHosts, options.image);
+/** The pools of the rows that still load (a task whose pool is gone fails on its own below). */
+function poolsOf(rows: TaskRow[]): Pool[] {
+  const dirs = [...new Set(rows.map((row) => row.pool_dir))];
+  return dirs.flatMap((dir) => {
+    try {
+      return [loadPool(dir)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependencies = {}): Promise<number> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
-  const scheduler = new EngineScheduler(engines);
   const cache = options.cache ? storeTestCache(store) : undefined;
   const rows = store.tasks().filter((row) => row.status === 'done');
+  await backend.prepareRun(options.name, poolsOf(rows));
   if (rows.length === 0) process.stderr.write(`run ${options.name} has no finished task to evaluate\n`);
   let errors = 0;
   const limit = pLimit(Math.max(1, options.concurrency));
@@ -55,17 +66,17 @@ export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
       limit(async () => {
         let label = `task ${row.key}`;
         // Its own engine keeps the image id, hence the cached results, of the task's earlier evaluation.
-        const engine = scheduler.acquire(row.docker_host);
+        const slot = backend.acquire(row.docker_host);
         try {
           const task = taskFromRow(row);
           label = describeTask(task);
-          const image = await poolImage(engine, task.pool, { image: options.image, log: (l) => process.stderr.write(`${l}\n`) });
-          const base = await baseRepo(image, options.name);
+          const image = await slot.prepareImage(task.pool, options.name, log);
+          const base = await slot.baseRepo(image, options.name);
           const result = await evaluatePatches({
             features: task.features.map((id) => findFeature(task.pool, id)),
             patches: store.agents(row.id).map((a) => a.patch),
             base,
-            tests: { image, run: options.name, limits: options.limits, timeoutMs: options.testTimeoutMs, cache },
+            tests: { slot, image, run: options.name, task: row.id, limits: options.limits, timeoutMs: options.testTimeoutMs, cache },
             merge: options.merge,
             previousMergedPatch: store.mergedPatch(row.id),
           });
@@ -77,7 +88,7 @@ export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
           errors++;
           process.stderr.write(`error ${label}: ${errorMessage(error).split('\n')[0]}\n`);
         } finally {
-          scheduler.release(engine);
+          backend.release(slot);
         }
       }),
     ),

@@ -9,13 +9,10 @@ import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, selectShard, subsetPoolsMissing, type Shard } from '../../tasks/plan.ts';
 import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
 import type { ModelOptions } from '../models/index.ts';
-import type { Engine } from '../docker/engine.ts';
-import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
-import { readyEngines } from '../docker/images.ts';
-import type { ContainerLimits } from '../docker/sandbox.ts';
+import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
+import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
-import { EngineScheduler } from './engine-scheduler.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
@@ -44,8 +41,8 @@ export interface RunOptions {
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
   maxCost?: number;
   concurrency: number;
-  /** Docker engines to spread the tasks over (empty: the local engine). */
-  dockerHosts: string[];
+  /** --backend and its options (Docker engines to spread the tasks over, a Kubernetes namespace). */
+  backend: BackendChoice;
   /** This machine's share of the plan, when several machines run it. */
   shard?: Shard;
   force: boolean;
@@ -103,8 +100,13 @@ export function describeTask(task: TaskSpec): string {
   return `${setting} ${teamName(task.models)} ${poolKey(task.pool)} ${featureDirName(task.features)}`;
 }
 
+export interface RunDependencies {
+  /** The sandbox backend by name (default: the registry's). */
+  createBackend?: typeof createBackend;
+}
+
 /** Runs the benchmark; resolves with the process exit code. */
-export async function runBenchmark(options: RunOptions): Promise<number> {
+export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   checkAgentSpecs(options.models, options.modelOptions);
   const plan = planRun(options);
@@ -118,11 +120,13 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     process.stdout.write(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
     return 0;
   }
-  const engines = await readyEngines(options.dockerHosts, options.image);
-  const scheduler = new EngineScheduler(engines);
-  const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, engines, log);
+  const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
+  const gitProblem = options.git ? backend.gitUnsupported() : undefined;
+  if (gitProblem) throw new UserError(gitProblem);
+  await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
+  const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
+  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
   const testCache = storeTestCache(store);
   store.startRun({ ...options, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
@@ -148,9 +152,9 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     controller.abort();
     // Taken now: tasks leave `running` as their containers disappear below.
     const interrupted = [...running];
-    progress.log(`${signal}: stopping; removing containers...`);
-    await removeTrackedContainers();
-    await removeLabelledContainers(engines, options.name).catch(() => 0);
+    progress.log(`${signal}: stopping; removing sandboxes...`);
+    await backend.removeOwn();
+    await backend.removeLeftovers(options.name).catch(() => 0);
     for (const id of interrupted) store.markError(id, `interrupted by ${signal}`, 'interrupted');
     store.setRunStatus('interrupted');
     progress.stop();
@@ -174,13 +178,13 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
     counts.running++;
     progress.update(counts);
     const started = Date.now();
-    const engine = scheduler.acquire();
+    const slot = backend.acquire();
     try {
       const result = await executeTask(task, {
         runName: options.name,
         taskId: id,
-        engine,
-        image: options.image,
+        backend,
+        slot,
         limits: options.limits,
         testTimeoutMs: options.testTimeoutMs,
         signal: controller.signal,
@@ -207,7 +211,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       counts.done++;
       if (result.bothPassed) counts.passed++;
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
-      const where = engines.length > 1 ? ` on ${engine.host}` : '';
+      const where = backend.placeCount > 1 ? ` on ${slot.where}` : '';
       progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${verdicts}; merge ${result.merge.status}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -217,7 +221,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
       progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`);
       return;
     } finally {
-      scheduler.release(engine);
+      backend.release(slot);
       running.delete(id);
       counts.running--;
       progress.update(counts);
@@ -245,12 +249,12 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
 
 /**
  * The run's last process died mid-run (kill -9, a crash, a power cut): its unfinished tasks will run
- * again, and the containers it left are removed first (we hold the run's lock: none is in use).
+ * again, and the sandboxes it left are removed first (we hold the run's lock: none is in use).
  */
-async function removeLeftovers(store: RunStore, name: string, engines: Engine[], log: (line: string) => void): Promise<void> {
+async function removeLeftovers(store: RunStore, name: string, backend: SandboxBackend, log: (line: string) => void): Promise<void> {
   const stale = store.markStaleRunningInterrupted();
-  const removed = await removeLabelledContainers(engines, name);
-  log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover container(s) removed` : ''}`);
+  const removed = await backend.removeLeftovers(name);
+  log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover sandbox(es) removed` : ''}`);
 }
 
 /**

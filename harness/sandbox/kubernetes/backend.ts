@@ -7,6 +7,7 @@ import type { Pool } from '../../../tasks/types.ts';
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 import { UserError } from '../../errors.ts';
 import { cachedBaseRepo } from '../base-repo-cache.ts';
+import { SandboxStoppedError } from '../errors.ts';
 import type { BackendOptions, BackendSlot, BaseRepo, ContainerLimits, SandboxBackend, SandboxImage } from '../types.ts';
 import { api, connectCluster, hasStatus, KubernetesError, type Cluster } from './cluster.ts';
 import { clusterImageName } from './images.ts';
@@ -103,6 +104,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
 
   return {
     name: 'kubernetes',
+    placeCount: 1,
     async prepareRun(run: string, pools: Pool[]) {
       if (pools.length === 0) return;
       await isolate(run, clusterImageName(pools[0], options));
@@ -132,6 +134,6 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
       return podList.items.length;
     },
     removeOwn: () => pods.deleteAll(),
-    isInfrastructureError: (error) => error instanceof KubernetesError,
+    isInfrastructureError: (error) => error instanceof KubernetesError || error instanceof SandboxStoppedError,
   };
 }

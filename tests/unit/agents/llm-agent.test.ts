@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LlmAgent } from '../../../harness/agents/llm-agent.ts';
 import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import type { AgentContext } from '../../../harness/agents/types.ts';
-import type { ExecResult, Sandbox } from '../../../harness/docker/sandbox.ts';
+import type { ExecResult, Sandbox } from '../../../harness/sandbox/types.ts';
 import { createModel } from '../../../harness/models/index.ts';
 import { MessageBus } from '../../../harness/messaging/bus.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
@@ -58,7 +58,7 @@ function agent(options: { maxSteps?: number; pricesFile?: string } = {}) {
 }
 
 function context(overrides: Partial<AgentContext> = {}): AgentContext {
-  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, ...overrides };
+  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: () => false, ...overrides };
 }
 
 /** The messages the model was sent in request i. */
@@ -113,14 +113,14 @@ describe('the agent loop', () => {
     expect(sent(1).at(-1)?.content).toBe('Error: /workspace/repo/huge.bin is 20971520 bytes, over the 16777216-byte limit');
   });
 
-  it('ends on an error of the Docker engine: the agent cannot go on without its container', async () => {
+  it('ends on an error of the sandbox backend (a Docker engine): the agent cannot go on without its sandbox', async () => {
     const sandbox = new MemorySandbox();
     const gone = Object.assign(new Error('(HTTP code 409) container is not running'), { statusCode: 409 });
     sandbox.exec = async () => {
       throw gone;
     };
     server.enqueue(call('bash', { command: 'ls' }), finish());
-    await expect(agent().run(context({ sandbox }))).rejects.toBe(gone);
+    await expect(agent().run(context({ sandbox, isInfrastructureError: (error) => error === gone }))).rejects.toBe(gone);
   });
 
   it('keeps huge tool arguments from the model as bounded text in the trajectory', async () => {

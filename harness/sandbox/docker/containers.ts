@@ -2,19 +2,7 @@
 // an interrupted run can remove its own and `coop-bench clean` can find leftovers of any run.
 import type Docker from 'dockerode';
 import type { Engine } from './engine.ts';
-
-export const LABEL = 'coop-bench';
-export const RUN_LABEL = 'coop-bench.run';
-export const ROLE_LABEL = 'coop-bench.role';
-export const TASK_LABEL = 'coop-bench.task';
-export const AGENT_LABEL = 'coop-bench.agent';
-
-export type ContainerRole = 'agent' | 'test' | 'extract';
-
-/** An agent's container also names its task (the store's id) and agent: `docker ps` tells them apart. */
-export function containerLabels(run: string, role: ContainerRole, owner?: { task: number; agent: string }): Record<string, string> {
-  return { [LABEL]: 'true', [RUN_LABEL]: run, [ROLE_LABEL]: role, ...(owner && { [TASK_LABEL]: String(owner.task), [AGENT_LABEL]: owner.agent }) };
-}
+import { LABEL, RUN_LABEL } from '../labels.ts';
 
 /** Containers created and not yet removed, with the client of the engine they live on. */
 const live = new Map<string, Docker>();
