@@ -1,7 +1,8 @@
 // What the report's statistics need about every task of a run, read from run.db in a few bulk
 // queries (a run can hold thousands of tasks). Per-task pages read their details separately.
 import type { RunStore, TaskStatus } from '../harness/store/run-store.ts';
-import type { StoredMerge } from '../harness/store/records.ts';
+import { naiveWasClean } from '../harness/store/records.ts';
+import { attemptsByTask, type StoredAttempt } from '../harness/store/merge-attempts.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
 
 export interface JudgeLabel {
@@ -33,8 +34,11 @@ export interface TaskOutcome {
   error: string | null;
   /** Both (all) features' tests pass on the merged code; null unless done. */
   passed: boolean | null;
-  mergeStatus: StoredMerge['status'] | null;
+  /** The merge's status (the final stage's, `conflict`, `missing_input`); null without a merge. */
+  mergeStatus: string | null;
   naiveClean: boolean | null;
+  /** The merge cascade's attempts (stage, outcome, tests' verdict), in order. */
+  mergeAttempts: Pick<StoredAttempt, 'stage' | 'outcome' | 'passed' | 'final'>[];
   steps: number;
   messages: number;
   modelCalls: number;
@@ -86,9 +90,8 @@ export function loadRunData(store: RunStore): RunData {
   const runRow = store.db.prepare('SELECT * FROM runs WHERE name = ?').get(store.name) as
     | { status: string; created_at: string; updated_at: string; options: string }
     | undefined;
-  const merges = new Map(
-    (store.db.prepare('SELECT task, status, naive_clean FROM merges').all() as { task: number; status: StoredMerge['status']; naive_clean: number }[]).map((m) => [m.task, m]),
-  );
+  const merges = new Map((store.db.prepare('SELECT task, status FROM merges').all() as { task: number; status: string }[]).map((m) => [m.task, m]));
+  const attempts = attemptsByTask(store.db);
   const steps = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM steps GROUP BY task');
   const messages = countsByTask(store, 'SELECT task, COUNT(*) AS n FROM messages GROUP BY task');
   const usage = new Map(
@@ -133,7 +136,8 @@ export function loadRunData(store: RunStore): RunData {
       error: t.error,
       passed: t.status === 'done' ? t.both_passed === 1 : null,
       mergeStatus: merge?.status ?? null,
-      naiveClean: merge ? merge.naive_clean === 1 : null,
+      naiveClean: merge ? naiveWasClean(attempts.get(t.id) ?? []) : null,
+      mergeAttempts: (attempts.get(t.id) ?? []).map(({ stage, outcome, passed, final }) => ({ stage, outcome, passed, final })),
       steps: steps.get(t.id) ?? 0,
       messages: messages.get(t.id) ?? 0,
       modelCalls: u?.calls ?? 0,

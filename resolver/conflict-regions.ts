@@ -1,7 +1,7 @@
-// Finds the conflict regions `git merge-file` left in a file and cuts them out with their context,
-// as the LLM stage sees them (paper appendix B: the marked block plus c lines before and after).
+// Finds the conflict regions a merge left in a file and cuts them out with their context, as the
+// LLM stage sees them (paper appendix B: the marked block plus c lines before and after).
 import type { ConflictRegion } from './types.ts';
-import type { MergeLabels } from './merge-file.ts';
+import type { MergeLabels } from './types.ts';
 
 export const DEFAULT_CONTEXT_LINES = 5;
 
@@ -53,4 +53,18 @@ export function toConflictRegion(filePath: string, lines: string[], region: Loca
     after: lines.slice(region.end + 1, region.afterEnd).join(''),
     startLine: region.start + 1,
   };
+}
+
+/**
+ * Git labels markers with what it merged: here the commit ids of the two sides, followed by
+ * `:<path>` after a rename. Those lines get the patches' names instead; other bytes are kept.
+ */
+export function relabelMarkers(content: Buffer, commits: { ours: string; theirs: string }, labels: MergeLabels): Buffer {
+  const markers: [string, string][] = [[`<<<<<<< ${commits.ours}`, `<<<<<<< ${labels.ours}`], [`>>>>>>> ${commits.theirs}`, `>>>>>>> ${labels.theirs}`]];
+  const relabelled = content.toString('latin1').split(/(?<=\n)/).map((line) => {
+    const bareLine = bare(line);
+    const marker = markers.find(([git]) => bareLine === git || bareLine.startsWith(`${git}:`));
+    return marker ? marker[1] + line.slice(bareLine.length) : line;
+  });
+  return Buffer.from(relabelled.join(''), 'latin1');
 }

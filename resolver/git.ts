@@ -4,7 +4,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, mkdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { oneLine } from './bounded-text.ts';
@@ -28,12 +29,16 @@ const LOCATION_VARIABLES = [
   'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX', 'GIT_QUARANTINE_PATH',
 ];
 
+/**
+ * The environment git runs in: no variable pointing it elsewhere, and no system or user configuration
+ * (upstream runs git in a fresh container where there is none); the repository's own applies.
+ */
 export function cleanGitEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !LOCATION_VARIABLES.includes(key)) env[key] = value;
+    if (value !== undefined && !LOCATION_VARIABLES.includes(key) && !key.startsWith('GIT_CONFIG')) env[key] = value;
   }
-  return { ...env, GIT_TERMINAL_PROMPT: '0', ...extra };
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...extra };
 }
 
 interface SpawnerReply {
@@ -70,11 +75,15 @@ function gitSpawner(): ChildProcess {
   return child;
 }
 
+export interface GitCommand {
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  input?: string | Buffer;
+}
+
 /** Runs git (through the git-spawner process) with its input on stdin and its output as bytes. */
-export function git(
-  args: string[],
-  options: { cwd: string; env: Record<string, string>; input?: string | Buffer },
-): Promise<GitOutput> {
+export function git(args: string[], options: Omit<GitCommand, 'args'>): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
     const child = gitSpawner();
     const id = nextId++;
@@ -95,67 +104,122 @@ export interface TreeChange {
 
 export const ABSENT_MODE = '000000';
 
+/** An entry of a tree listing. */
+export interface TreeEntry {
+  path: string;
+  mode: string;
+  sha: string;
+}
+
+/** Sees every git command a merge runs, the files it copies, and its scratch folder before removal (the benchmark replays them). */
+export interface GitTrace {
+  command(command: GitCommand): void;
+  copy?(from: string, to: string): void;
+  scratch?(dir: string): Promise<void>;
+}
+
+export interface CommitObject {
+  id: string;
+  body: Buffer;
+}
+
+// Commits made for `git merge-tree` (it merges commits): a fixed identity and date, so the same
+// trees always give the same commits.
+const COMMIT_IDENTITY = 'coop-bench <merge@coop-bench.invalid> 1700000000 +0000';
+
+/** A commit of `tree` with these parents, and its id, computed as git does (so a child can name it before it is written). */
+export function commitObject(tree: string, parents: string[]): CommitObject {
+  const body = Buffer.from([`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${COMMIT_IDENTITY}`, `committer ${COMMIT_IDENTITY}`, '', 'coop-bench merge', ''].join('\n'));
+  // The repository's object format: SHA-1 ids have 40 digits, SHA-256 ids 64.
+  const id = createHash(tree.length === 64 ? 'sha256' : 'sha1').update(`commit ${body.length}\0`).update(body).digest('hex');
+  return { id, body };
+}
+
 /** A scratch area over one repository; `dispose()` removes every temporary file. */
 export class GitScratch {
-  private indexCount = 0;
+  private count = 0;
   private readonly changeCache = new Map<string, Promise<Map<string, TreeChange>>>();
 
   private constructor(
     readonly gitDir: string,
     readonly dir: string,
     private readonly env: Record<string, string>,
+    private readonly trace?: GitTrace,
   ) {}
 
-  static async open(repoDir: string): Promise<GitScratch> {
+  /**
+   * A scratch area over the repository at `repoDir`, with the tree of `baseRev` and whether the
+   * repository tracks executable bits (core.fileMode). Throws MergeSetupError naming what is wrong.
+   */
+  static async open(repoDir: string, baseRev: string, trace?: GitTrace): Promise<{ scratch: GitScratch; baseTree: string; fileMode: boolean }> {
     if (!existsSync(repoDir)) throw new MergeSetupError(`repository directory not found: ${oneLine(repoDir, 200)}`);
-    const probe = await git(['rev-parse', '--absolute-git-dir', '--git-path', 'objects'], {
-      cwd: repoDir,
-      env: cleanGitEnv(),
-    }).catch((error: unknown) => {
-      throw new MergeSetupError(`cannot use ${repoDir}: ${oneLine(String((error as Error).message))}`);
-    });
-    if (probe.exitCode !== 0) {
-      throw new MergeSetupError(`${repoDir} is not a git repository (${oneLine(probe.stderr, 200)})`);
-    }
-    const [gitDir, objects] = probe.stdout.toString('utf8').trim().split('\n') as [string, string];
+    const inRepo = (args: string[]): Promise<GitOutput> => {
+      const command = { args, cwd: repoDir, env: cleanGitEnv() };
+      trace?.command(command);
+      return git(args, command).catch((error: unknown) => {
+        throw new MergeSetupError(`cannot use ${repoDir}: ${oneLine(String((error as Error).message))}`);
+      });
+    };
+    const [probe, fileMode] = await Promise.all([
+      inRepo(['rev-parse', '--absolute-git-dir', '--git-path', 'objects', '--verify', '--quiet', '--end-of-options', `${baseRev}^{tree}`]),
+      inRepo(['config', '--type=bool', '--get', 'core.fileMode']),
+    ]);
+    const [gitDir, objects, baseTree] = probe.stdout.toString('utf8').trim().split('\n');
+    if (!gitDir || !objects) throw new MergeSetupError(`${repoDir} is not a git repository (${oneLine(probe.stderr, 200)})`);
+    if (probe.exitCode !== 0 || !baseTree) throw new MergeSetupError(`unknown base revision '${oneLine(baseRev, 100)}'`);
     const dir = await mkdtemp(path.join(tmpdir(), 'coop-bench-merge-'));
     await mkdir(path.join(dir, 'objects'));
     const env = cleanGitEnv({
       GIT_DIR: gitDir,
       GIT_OBJECT_DIRECTORY: path.join(dir, 'objects'),
       GIT_ALTERNATE_OBJECT_DIRECTORIES: path.resolve(repoDir, objects),
+      // No index unless one is given: git must not read the repository's own (attributes fall back to it).
+      GIT_INDEX_FILE: path.join(dir, 'no-index'),
     });
-    return new GitScratch(gitDir, dir, env);
+    // Unset, git's default: executable bits are tracked.
+    return { scratch: new GitScratch(gitDir, dir, env, trace), baseTree, fileMode: fileMode.exitCode !== 0 || fileMode.stdout.toString('utf8').trim() === 'true' };
   }
 
   async dispose(): Promise<void> {
+    await this.trace?.scratch?.(this.dir);
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  /** Runs git in the scratch area, with `index` as the index file when given. */
-  run(args: string[], options: { index?: string; input?: string | Buffer } = {}): Promise<GitOutput> {
-    const env = options.index ? { ...this.env, GIT_INDEX_FILE: options.index } : this.env;
-    return git(args, { cwd: this.dir, env, input: options.input });
+  /** A new path inside the scratch folder. */
+  newPath(prefix: string): string {
+    return path.join(this.dir, `${prefix}-${this.count++}`);
   }
 
-  async runOk(args: string[], options: { index?: string; input?: string | Buffer } = {}): Promise<Buffer> {
+  /**
+   * Runs git in the scratch area, with `index` as the index file when given, and `workTree` as the
+   * work tree (where git reads .gitattributes) when given.
+   */
+  run(args: string[], options: { index?: string; input?: string | Buffer; workTree?: string } = {}): Promise<GitOutput> {
+    const env = { ...this.env, ...(options.index ? { GIT_INDEX_FILE: options.index } : {}), ...(options.workTree ? { GIT_WORK_TREE: options.workTree } : {}) };
+    const command = { args, cwd: options.workTree ?? this.dir, env, input: options.input };
+    this.trace?.command(command);
+    return git(args, command);
+  }
+
+  async runOk(args: string[], options: { index?: string; input?: string | Buffer; workTree?: string } = {}): Promise<Buffer> {
     const out = await this.run(args, options);
     if (out.exitCode !== 0) throw new Error(`git ${args[0]} failed: ${oneLine(out.stderr)}`);
     return out.stdout;
   }
 
-  /** The tree of a revision, or a MergeSetupError naming it. */
-  async resolveTree(rev: string): Promise<string> {
-    const out = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{tree}`]);
-    if (out.exitCode !== 0) throw new MergeSetupError(`unknown base revision '${oneLine(rev, 100)}'`);
-    return out.stdout.toString('utf8').trim();
-  }
-
   /** A fresh temporary index holding `tree`. */
   async indexOf(tree: string): Promise<string> {
-    const index = path.join(this.dir, `index-${this.indexCount++}`);
+    const index = this.newPath('index');
     await this.runOk(['read-tree', tree], { index });
     return index;
+  }
+
+  /** A copy of an index (cheaper than reading its tree again). */
+  async copyIndex(index: string): Promise<string> {
+    const copy = this.newPath('index');
+    this.trace?.copy?.(index, copy);
+    await copyFile(index, copy);
+    return copy;
   }
 
   /** Applies a patch to the index; returns git's message when it does not apply. */
@@ -168,28 +232,47 @@ export class GitScratch {
     return (await this.runOk(['write-tree'], { index })).toString('utf8').trim();
   }
 
+  /** Writes commit objects (from commitObject) with one git command. */
+  async writeCommits(commits: CommitObject[]): Promise<void> {
+    if (commits.length === 0) return;
+    const files = await Promise.all(commits.map(async ({ body }) => {
+      const file = this.newPath('commit');
+      await writeFile(file, body);
+      return file;
+    }));
+    await this.runOk(['hash-object', '-t', 'commit', '-w', '--stdin-paths'], { input: files.join('\n') + '\n' });
+  }
+
   /** Paths that differ between two trees (memoized: trees are immutable). */
   changes(fromTree: string, toTree: string): Promise<Map<string, TreeChange>> {
-    const key = `${fromTree}..${toTree}`;
-    if (!this.changeCache.has(key)) this.changeCache.set(key, this.diffTrees(fromTree, toTree));
-    return this.changeCache.get(key)!;
+    return this.changesFrom(fromTree, [toTree]).then(([changes]) => changes!);
   }
 
-  private async diffTrees(fromTree: string, toTree: string): Promise<Map<string, TreeChange>> {
-    const raw = await this.runOk(['diff-tree', '-r', '-z', '--no-renames', fromTree, toTree]);
-    const fields = raw.toString('utf8').split('\0');
-    const changes = new Map<string, TreeChange>();
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const [oldMode, newMode, oldSha, newSha] = fields[i]!.slice(1).split(' ') as [string, string, string, string];
-      const file = fields[i + 1]!;
-      changes.set(file, { path: file, oldMode, newMode, oldSha, newSha });
+  /** The changes from one tree to each of several, with one `git diff-tree --stdin`. */
+  changesFrom(fromTree: string, toTrees: string[]): Promise<Map<string, TreeChange>[]> {
+    const key = (to: string) => `${fromTree}..${to}`;
+    const missing = [...new Set(toTrees)].filter((to) => !this.changeCache.has(key(to)));
+    if (missing.length > 0) {
+      const diffed = this.runOk(['diff-tree', '-r', '-z', '--no-renames', '--stdin'], { input: missing.map((to) => `${fromTree} ${to}\n`).join('') }).then(parseDiffTrees);
+      missing.forEach((to, i) => this.changeCache.set(key(to), diffed.then((all) => all[i] ?? new Map())));
     }
-    return changes;
+    return Promise.all(toTrees.map((to) => this.changeCache.get(key(to))!));
   }
 
-  /** Reads blobs with one `git cat-file --batch`. */
-  async readBlobs(shas: string[]): Promise<Map<string, Buffer>> {
-    const unique = [...new Set(shas)];
+  /** The files of a tree (all, or those at `paths`). */
+  async listTree(tree: string, paths: string[] = []): Promise<TreeEntry[]> {
+    const pathspec = paths.length > 0 ? ['--', ...paths] : [];
+    const raw = (await this.runOk(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', tree, ...pathspec])).toString('utf8');
+    return raw.split('\0').filter(Boolean).map((line) => {
+      const tab = line.indexOf('\t');
+      const [mode, , sha] = line.slice(0, tab).split(' ') as [string, string, string];
+      return { path: line.slice(tab + 1), mode, sha };
+    });
+  }
+
+  /** Reads blobs, named by id or as `<tree>:<path>` (no line break), with one `git cat-file --batch`. */
+  async readBlobs(names: string[]): Promise<Map<string, Buffer>> {
+    const unique = [...new Set(names)];
     const blobs = new Map<string, Buffer>();
     if (unique.length === 0) return blobs;
     const out = await this.runOk(['cat-file', '--batch'], { input: unique.join('\n') + '\n' });
@@ -197,7 +280,7 @@ export class GitScratch {
     for (const sha of unique) {
       const headerEnd = out.indexOf(0x0a, at);
       const [, type, size] = out.subarray(at, headerEnd).toString('utf8').split(' ');
-      if (type !== 'blob') throw new Error(`object ${sha} is not a blob`);
+      if (type !== 'blob') throw new Error(`object ${oneLine(sha, 200)} is not a blob`);
       const start = headerEnd + 1;
       blobs.set(sha, out.subarray(start, start + Number(size)));
       at = start + Number(size) + 1;
@@ -211,7 +294,7 @@ export class GitScratch {
   }
 
   /** Sets index entries: mode '000000' removes the path. */
-  async updateIndex(index: string, entries: { path: string; mode: string; sha: string }[]): Promise<void> {
+  async updateIndex(index: string, entries: TreeEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const input = entries
       .map((entry) => entry.mode === ABSENT_MODE ? `0 ${'0'.repeat(entry.sha.length)}\t${entry.path}\0` : `${entry.mode} ${entry.sha}\t${entry.path}\0`)
@@ -219,12 +302,38 @@ export class GitScratch {
     await this.runOk(['update-index', '-z', '--index-info'], { index, input });
   }
 
-  /** `git diff --binary` between two trees, with options fixed so user configuration cannot change it. */
-  async diffPatch(fromTree: string, toTree: string): Promise<string> {
+  /**
+   * `git diff <from> <to>` as upstream writes the merged patch (renames detected, git's default
+   * options), but with --binary, so that a binary file changes instead of reading "Binary files
+   * differ". Format options are fixed so that the repository's configuration cannot change them;
+   * attributes (diff drivers, binary) come from `workTree`, as they come from upstream's checkout.
+   */
+  async diffPatch(fromTree: string, toTree: string, workTree: string): Promise<string> {
     const out = await this.runOk([
-      'diff', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--no-relative',
-      '-U3', '--src-prefix=a/', '--dst-prefix=b/', fromTree, toTree,
-    ]);
+      'diff', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--no-relative', '-U3',
+      '--diff-algorithm=myers', '--indent-heuristic', '--src-prefix=a/', '--dst-prefix=b/', fromTree, toTree,
+    ], { workTree });
     return out.toString('utf8');
   }
+}
+
+/** `git diff-tree -r -z --stdin` output: per input pair a `<from> <to>\n` line, then `:<modes> <ids> <status>\0<path>\0` records. */
+function parseDiffTrees(out: Buffer): Map<string, TreeChange>[] {
+  const text = out.toString('utf8');
+  const all: Map<string, TreeChange>[] = [];
+  let at = 0;
+  while (at < text.length) {
+    if (text[at] !== ':') {
+      at = text.indexOf('\n', at) + 1;
+      all.push(new Map());
+      continue;
+    }
+    const metaEnd = text.indexOf('\0', at);
+    const pathEnd = text.indexOf('\0', metaEnd + 1);
+    const [oldMode, newMode, oldSha, newSha] = text.slice(at + 1, metaEnd).split(' ') as [string, string, string, string];
+    const file = text.slice(metaEnd + 1, pathEnd);
+    all[all.length - 1]!.set(file, { path: file, oldMode, newMode, oldSha, newSha });
+    at = pathEnd + 1;
+  }
+  return all;
 }

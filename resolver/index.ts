@@ -1,8 +1,12 @@
 // The merge stage's public entry points.
 export type * from './types.ts';
 export { mergePatches, type MergeOptions } from './merge.ts';
-export { resolveWithModel, NO_RESOLVER, type LlmStageOptions } from './llm-stage.ts';
-export { MergeSetupError } from './git.ts';
+export { runCascade, patchHash, type CascadeOptions, type CascadeResult, type Tester } from './cascade.ts';
+export { MERGE_STAGES, MERGE_STATUSES, NO_CODE_STATUSES, stageNamed } from './stages/index.ts';
+export { ATTEMPT_OUTCOMES, attemptOf, type AttemptOutcome, type MergeAttempt, type MergeStage } from './stages/stage.ts';
+export { NO_RESOLVER } from './stages/llm.ts';
+export { orderEffect } from './stages/union-reversed.ts';
+export { MergeSetupError, type GitTrace, type GitCommand } from './git.ts';
 export { isTestPath, dropTestFiles } from './test-files.ts';
 export { DEFAULT_CONTEXT_LINES } from './conflict-regions.ts';
 export {

@@ -1,13 +1,11 @@
-// The merge stage's interface: two agents' patches in, one merged patch out.
-
-/** Which stage produced the tested code (paper, table 6). */
-export type MergeStrategy = 'naive' | 'union' | 'llm';
+// The merge stage's interface: agents' patches in, the code to test out.
 
 /**
- * clean: naive merge had no conflict. union/llm: naive conflicted and that stage produced the code.
- * conflict: no stage produced conflict-free code. missing_input: a patch did not apply to the base.
+ * The status of a merge: the status of the stage whose code is the result (`clean` for the naive
+ * merge, `union`, `llm`: see stages/index.ts), `conflict` when no stage produced code, or
+ * `missing_input` when a patch did not apply to the base.
  */
-export type MergeStatus = 'clean' | 'union' | 'llm' | 'conflict' | 'missing_input';
+export type MergeStatus = string;
 
 export interface MergeInput {
   /** A git repository on the host holding the base commit. */
@@ -18,24 +16,28 @@ export interface MergeInput {
   patches: string[];
 }
 
+/** Labels of a conflict's sides in markers and prompts: `patch_2` (the checked-out side) and `patch_1`. */
+export interface MergeLabels {
+  ours: string;
+  base: string;
+  theirs: string;
+}
+
 export interface FileMerge {
   path: string;
   /** Indices of the patches that touch this file. */
   touchedBy: number[];
-  /** Conflict regions left by the naive merge (0 when clean or touched by one patch). */
+  /** Conflict regions the naive merge left in it. */
   naiveConflicts: number;
-  /** How this file's merged content was obtained. */
-  outcome?: FileOutcome;
+  /**
+   * How its merged content was obtained. one_side: one patch touched it. identical: the patches made
+   * the same change. merged: git merged it without conflict. A stage name (union, llm): that stage
+   * resolved its conflicts. conflict: nothing could (delete vs modify, binary, ...).
+   */
+  outcome?: string;
   /** Why this file could not be merged (outcome 'conflict'), for people; bounded. */
   conflictReason?: string;
 }
-
-/**
- * one_side: only one patch touched the file. identical: both made the same change.
- * merged: `git merge-file` merged it without conflict. union/llm: that stage resolved its conflicts.
- * conflict: no stage can merge it (delete vs modify, binary, mode or file/directory clash).
- */
-export type FileOutcome = 'one_side' | 'identical' | 'merged' | 'union' | 'llm' | 'conflict';
 
 /** A naive-merge conflict region with its surrounding context, as the LLM stage sees it. */
 export interface ConflictRegion {
@@ -51,8 +53,8 @@ export interface ConflictRegion {
 
 export interface MergeResult {
   status: MergeStatus;
-  /** Strategy that produced `patch`; undefined for conflict and missing_input. */
-  strategy?: MergeStrategy;
+  /** The stage that produced `patch`; undefined for conflict and missing_input. */
+  strategy?: string;
   /** Unified diff of the merged tree against the base; '' when there is nothing to test. */
   patch: string;
   files: FileMerge[];
@@ -61,7 +63,8 @@ export interface MergeResult {
   droppedTestFiles: string[][];
   /** Why the merge is conflict/missing_input, for people. */
   reason?: string;
-  timingsMs: { naive: number; union?: number; llm?: number; apply?: number; total?: number };
+  /** Milliseconds: `apply`, each stage that ran, `total`. */
+  timingsMs: Record<string, number>;
 }
 
 /** The small model behind the LLM stage: one prompt in, one completion out (temperature 0). */
@@ -82,18 +85,4 @@ export interface RegionResolution {
   /** The model's answer, bounded, for people. */
   answer?: string;
   latencyMs: number;
-}
-
-/** Outcome of the LLM stage (paper appendix B). */
-export interface LlmStageResult {
-  /** The merge with every conflict region resolved by the model; undefined: keep the union result. */
-  resolved?: MergeResult;
-  accepted: boolean;
-  /** The stage did not run: no model configured, or nothing for it to resolve. */
-  skippedReason?: string;
-  /** The first region whose answer was rejected, and why. */
-  rejectedReason?: string;
-  regions: RegionResolution[];
-  latencyMs: number;
-  model?: string;
 }

@@ -1,18 +1,43 @@
 // `coop-bench pools validate`: is a pool fit to measure with? Gold patches apply; each feature's
-// tests fail on the base and pass with its gold patch; the combined patch passes them all; plus the
-// naive-merge conflict matrix of all pairs and warnings about what silently weakens a pool.
+// tests fail on the base and pass with its gold patch; the combined patch passes them all (its
+// test files dropped, as the evaluation drops agents'); the gold merge of every pair (naive clean,
+// union outcome in both orders, whether the union breaks the build, so a maintainer sees which
+// pairs only the LLM stage could rescue); plus warnings about what silently weakens a pool.
 import { readFileSync } from 'node:fs';
 import type { Feature, Pool } from './types.ts';
 import { poolKey } from './types.ts';
 import { combinations } from './plan.ts';
 
+/** One feature's tests on one patch. */
+export interface TestVerdict {
+  passed: boolean;
+  /** Counts and cause, one line. */
+  summary: string;
+  output: string;
+  /** Tests that passed, when the output says. */
+  testsPassed?: number;
+}
+
+/** The union merge of a pair in one order: a conflict, or every feature's verdict on the code (in pair order). */
+export type UnionOutcome = { conflict: string } | { verdicts: TestVerdict[] };
+
+/** How the gold patches of a pair merge, as the evaluation's cascade merges them. */
+export interface GoldMerge {
+  naiveClean: boolean;
+  /** In the order of a run (the pair's first feature is agent 1); absent when the naive merge was clean. */
+  union?: UnionOutcome;
+  /** The other order. */
+  unionReversed?: UnionOutcome;
+}
+
 /** What validation needs from the later stages (containers, tests, merge), injected by the CLI. */
 export interface PoolChecks {
   /** Why `patch` does not apply to the base, or undefined when it does. */
   applyError(patch: string): Promise<string | undefined>;
-  runTests(feature: Feature, patch: string): Promise<{ passed: boolean; summary: string; output: string }>;
-  /** Naive merge of two gold patches: true when it conflicts. */
-  conflicts(patchA: string, patchB: string): Promise<boolean>;
+  runTests(feature: Feature, patch: string): Promise<TestVerdict>;
+  goldMerge(features: [Feature, Feature], patches: [string, string]): Promise<GoldMerge>;
+  /** A patch without its test files, as the evaluation tests an agent's patch. */
+  codeOf(patch: string): string;
 }
 
 export interface PoolReport {
@@ -24,9 +49,20 @@ export interface PoolReport {
   lines: string[];
 }
 
-/** Paths a patch adds or modifies (`+++ b/<path>`). */
-export function patchedPaths(patch: string): string[] {
-  return [...patch.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((m) => m[1].trim());
+/** Paths a patch adds or modifies (`+++ b/<path>`), and whether it adds them (`--- /dev/null`). */
+export function patchedPaths(patch: string): { path: string; added: boolean }[] {
+  return [...patch.matchAll(/^--- (.+)\n\+\+\+ b\/(.+)$/gm)].map((m) => ({ path: m[2]!.trim(), added: m[1]!.trim() === '/dev/null' }));
+}
+
+/** No test of any feature passes: the code does not even build or import. */
+const breaksBuild = (verdicts: TestVerdict[]): boolean => verdicts.every((v) => !v.passed && (v.testsPassed ?? 0) === 0);
+const unionPasses = (outcome: UnionOutcome | undefined): boolean => !!outcome && 'verdicts' in outcome && outcome.verdicts.every((v) => v.passed);
+
+function unionText(outcome: UnionOutcome | undefined): string {
+  if (!outcome) return '-';
+  if ('conflict' in outcome) return 'conflict';
+  if (unionPasses(outcome)) return 'pass';
+  return breaksBuild(outcome.verdicts) ? 'FAIL, build broken' : 'FAIL';
 }
 
 export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: string) => void = () => undefined): Promise<PoolReport> {
@@ -46,33 +82,51 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
     if (error) fail(`${name} does not apply to the base: ${error}`);
   }
 
-  await Promise.all(
-    pool.features.map(async (feature) => {
+  // The Solo setting tests combined.patch as it tests an agent's patch: without its test files
+  // (each feature's tests.patch brings the tests).
+  const combinedCode = combined === undefined ? undefined : checks.codeOf(combined);
+  const features = [...pool.features].sort((a, b) => a.id - b.id);
+  const checked = await Promise.all(
+    features.map(async (feature) => {
       const [onBase, withGold, withCombined] = await Promise.all([
         checks.runTests(feature, ''),
         checks.runTests(feature, gold.get(feature.id)!),
-        combined ? checks.runTests(feature, combined) : undefined,
+        combinedCode === undefined ? undefined : checks.runTests(feature, combinedCode),
       ]);
-      const name = `feature${feature.id}`;
-      if (onBase.passed) fail(`${name}: its tests already pass on the base, so they cannot tell an implementation from none`);
-      if (!withGold.passed) fail(`${name}: its tests fail with its own feature.patch (${withGold.summary})`);
-      if (withCombined && !withCombined.passed) fail(`${name}: its tests fail with combined.patch (${withCombined.summary})`);
-      const unrun = patchedPaths(read(feature.testsPatchPath)).filter((p) => !withGold.output.includes(p.split('/').pop()!));
-      if (unrun.length) report.warnings.push(`${name}: tests.patch adds ${unrun.join(', ')} but the runner's output never mentions it: is it run?`);
-      log(`${name}: base ${onBase.passed ? 'PASS (bad)' : 'fail'}, gold ${withGold.passed ? 'pass' : 'FAIL'}, combined ${withCombined ? (withCombined.passed ? 'pass' : 'FAIL') : '-'}`);
+      return { feature, onBase, withGold, withCombined };
     }),
   );
+  for (const { feature, onBase, withGold, withCombined } of checked) {
+    const name = `feature${feature.id}`;
+    if (onBase.passed) fail(`${name}: its tests already pass on the base, so they cannot tell an implementation from none`);
+    if (!withGold.passed) fail(`${name}: its tests fail with its own feature.patch (${withGold.summary})`);
+    if (withCombined && !withCombined.passed) fail(`${name}: its tests fail with combined.patch (${withCombined.summary})`);
+    const unrun = patchedPaths(read(feature.testsPatchPath)).filter((p) => !withGold.output.includes(p.path.split('/').pop()!));
+    for (const { path, added } of unrun) report.warnings.push(`${name}: tests.patch ${added ? 'adds' : 'modifies'} ${path} but the runner's output never mentions it: is it run?`);
+    log(`${name}: base ${onBase.passed ? 'PASS (bad)' : 'fail'}, gold ${withGold.passed ? 'pass' : 'FAIL'}, combined ${withCombined ? (withCombined.passed ? 'pass' : 'FAIL') : '-'}`);
+  }
 
-  const ids = pool.features.map((f) => f.id);
+  const ids = features.map((f) => f.id);
   report.conflictMatrix = ids.map(() => ids.map(() => false));
   const pairs = combinations(ids.map((_, i) => i), 2);
-  for (const [i, j] of pairs) {
-    const conflict = await checks.conflicts(gold.get(ids[i])!, gold.get(ids[j])!);
-    report.conflictMatrix[i][j] = report.conflictMatrix[j][i] = conflict;
-  }
-  const conflicting = pairs.filter(([i, j]) => report.conflictMatrix[i][j]).length;
+  const merges = await Promise.all(pairs.map(([i, j]) => checks.goldMerge([features[i]!, features[j]!], [gold.get(ids[i]!)!, gold.get(ids[j]!)!])));
+  pairs.forEach(([i, j], k) => (report.conflictMatrix[i]![j] = report.conflictMatrix[j]![i] = !merges[k]!.naiveClean));
+  const conflicting = pairs.filter(([i, j]) => report.conflictMatrix[i]![j]).length;
   report.lines.push(`naive-merge conflicts of gold patches (X = conflict): ${conflicting}/${pairs.length} pairs (${pairs.length ? Math.round((100 * conflicting) / pairs.length) : 0}%)`);
   report.lines.push(['    ', ...ids.map((id) => `f${id}`.padStart(4))].join(''));
-  ids.forEach((id, i) => report.lines.push([`f${id}`.padEnd(4), ...ids.map((_, j) => (i === j ? '-' : report.conflictMatrix[i][j] ? 'X' : '.').padStart(4))].join('')));
+  ids.forEach((id, i) => report.lines.push([`f${id}`.padEnd(4), ...ids.map((_, j) => (i === j ? '-' : report.conflictMatrix[i]![j] ? 'X' : '.').padStart(4))].join('')));
+
+  report.lines.push('gold merge per pair (union: agent 1 has the first feature, as in a run; other order: swapped):');
+  const rows = pairs.map(([i, j], k) => {
+    const merge = merges[k]!;
+    return [`f${ids[i]}+f${ids[j]}`, merge.naiveClean ? 'clean' : 'conflict', unionText(merge.union), unionText(merge.unionReversed)];
+  });
+  const header = ['pair', 'naive', 'union', 'union, other order'];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  for (const row of [header, ...rows]) report.lines.push(`  ${row.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()}`);
+  const llmOnly = pairs.filter((_, k) => !merges[k]!.naiveClean && !unionPasses(merges[k]!.union)).map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
+  const orderDecides = pairs.filter((_, k) => merges[k]!.union && unionPasses(merges[k]!.union) !== unionPasses(merges[k]!.unionReversed)).map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
+  report.lines.push(`pairs only the LLM stage could rescue (naive conflicts, union fails): ${llmOnly.length ? llmOnly.join(', ') : 'none'}`);
+  report.lines.push(`pairs whose union outcome depends on the order: ${orderDecides.length ? orderDecides.join(', ') : 'none'}`);
   return report;
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { reEvaluate } from '../run/re-evaluate.ts';
 import { addContainerOptions, addBackendOptions, containerLimits, backendChoice, positiveInt } from './options.ts';
-import { addResolverOptions, mergeStageOptions } from './merge.ts';
+import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 
 export function evalCommand(): Command {
   const command = new Command('eval')
@@ -11,7 +11,7 @@ export function evalCommand(): Command {
     .option('--concurrency <n>', 'tasks evaluated at the same time', positiveInt, 2)
     .option('--image <name>', 'use this image for every pool instead of building')
     .option('--no-cache', 'run every test again instead of reusing results for unchanged image, tests and code');
-  return addResolverOptions(addContainerOptions(addBackendOptions(command))).action(async (o) => {
+  return addMergeStageOptions(addContainerOptions(addBackendOptions(command))).action(async (o) => {
     process.exitCode = await reEvaluate({
       name: o.name,
       runsDir: o.runsDir,

@@ -8,9 +8,9 @@ import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { oneLine } from '../../resolver/bounded-text.ts';
 import {
-  DEFAULT_CONTEXT_LINES, DEFAULT_RESOLVER_MODEL, mergePatches, MergeSetupError, resolveWithModel,
+  attemptOf, DEFAULT_CONTEXT_LINES, DEFAULT_RESOLVER_MODEL, MergeSetupError, runCascade,
   resolverModelFromOptions, ResolverModelError,
-  type LlmStageResult, type MergeInput, type MergeResult, type ResolverCliOptions,
+  type CascadeResult, type MergeAttempt, type ResolverCliOptions, type RegionResolution,
 } from '../../resolver/index.ts';
 
 export interface CommandIO {
@@ -37,6 +37,11 @@ export function addResolverOptions(command: Command): Command {
     .option('--resolver-timeout <seconds>', 'per-request timeout of the resolver endpoint', nonNegativeInt);
 }
 
+/** The merge stage options of `run` and `eval`: the resolver's, and --no-order-probe. */
+export function addMergeStageOptions(command: Command): Command {
+  return addResolverOptions(command).option('--no-order-probe', 'do not build and test the other union order of union-merged tasks (saves their second test run; the report then cannot say how many outcomes the order decided)');
+}
+
 /** The resolver options as commander parsed them, for resolverModelFromOptions. */
 export function resolverOptionsOf(options: { resolverUrl?: string; resolverModel?: string; resolverGguf?: string; resolverTimeout?: number }): ResolverCliOptions {
   return {
@@ -47,10 +52,10 @@ export function resolverOptionsOf(options: { resolverUrl?: string; resolverModel
   };
 }
 
-/** The LLM merge stage of `run` and `eval`: a resolver model if one is configured. */
-export function mergeStageOptions(options: Parameters<typeof resolverOptionsOf>[0] & { contextLines: number }): MergeStageOptions {
+/** The merge stages of `run` and `eval`: a resolver model if one is configured, and the order probe. */
+export function mergeStageOptions(options: Parameters<typeof resolverOptionsOf>[0] & { contextLines: number; orderProbe?: boolean }): MergeStageOptions {
   try {
-    return { resolver: resolverModelFromOptions(resolverOptionsOf(options)), contextLines: options.contextLines };
+    return { resolver: resolverModelFromOptions(resolverOptionsOf(options)), contextLines: options.contextLines, orderProbe: options.orderProbe !== false };
   } catch (error) {
     if (error instanceof ResolverModelError) throw new UserError(error.message);
     throw error;
@@ -70,10 +75,10 @@ interface MergeCommandOptions {
 
 export function mergeCommand(io: CommandIO = processIO): Command {
   const command = new Command('merge')
-    .description('merge agents\' patches as the benchmark does (test files dropped, git merge-file, union, optional LLM resolver)')
+    .description('merge agents\' patches as the benchmark does (test files dropped, CooperBench\'s git merge, union, optional LLM resolver)')
     .argument('<patch1>', 'first patch (unified diff against the base)')
     .argument('<patch2>', 'second patch')
-    .argument('[more...]', 'further patches, merged sequentially')
+    .argument('[more...]', 'further patches (each one\'s branch gets the merge of the ones before it)')
     .requiredOption('--repo <dir>', 'git repository holding the base revision')
     .option('--base <rev>', 'base revision', 'HEAD')
     .option('--out <file>', 'write the merged patch here instead of stdout');
@@ -99,16 +104,15 @@ async function runMergeCommand(patchFiles: string[], options: MergeCommandOption
   );
   const model = resolverModelFromOptions(resolverOptionsOf(options));
   try {
-    const input: MergeInput = { repoDir: options.repo, baseRev: options.base, patches };
-    const merged = await mergePatches(input, { contextLines: options.contextLines });
-    // No tests to run here: a conflicted merge goes straight to the model when one is configured.
-    const llm = merged.status === 'union' ? await resolveWithModel(input, merged, { model, contextLines: options.contextLines }) : undefined;
-    const final = llm?.resolved ?? merged;
-
-    io.stderr.write(summary(merged, llm, patchFiles, options));
-    if (final.status === 'conflict' || final.status === 'missing_input') return 1;
-    if (options.out) await writeFile(options.out, final.patch);
-    else io.stdout.write(final.patch);
+    // No tests to run here: a union merge goes straight to the model when one is configured.
+    const cascade = await runCascade({ repoDir: options.repo, baseRev: options.base, patches }, { model, contextLines: options.contextLines });
+    const llm = attemptOf(cascade.attempts, 'llm');
+    if (llm?.outcome === 'error') throw new ResolverModelError(llm.reason ?? 'the resolver failed');
+    io.stderr.write(summary(cascade, patchFiles, options));
+    const { merge } = cascade;
+    if (merge.status === 'conflict' || merge.status === 'missing_input') return 1;
+    if (options.out) await writeFile(options.out, merge.patch);
+    else io.stdout.write(merge.patch);
     return 0;
   } finally {
     await model?.close?.();
@@ -117,36 +121,37 @@ async function runMergeCommand(patchFiles: string[], options: MergeCommandOption
 
 const ms = (value: number | undefined): string => (value === undefined ? '-' : `${Math.round(value)} ms`);
 
-function summary(merged: MergeResult, llm: LlmStageResult | undefined, patchFiles: string[], options: MergeCommandOptions): string {
-  const final = llm?.resolved ?? merged;
+function summary({ merge, attempts }: CascadeResult<unknown>, patchFiles: string[], options: MergeCommandOptions): string {
   const lines: string[] = [];
-  lines.push(`merge: ${final.status}${final.strategy ? ` (strategy ${final.strategy})` : ''}, ${patchFiles.length} patches on ${oneLine(options.base, 60)}`);
-  if (final.reason) lines.push(`  reason: ${final.reason}`);
-  lines.push(`files (${merged.files.length}):`);
-  for (const file of final.files) {
+  lines.push(`merge: ${merge.status}${merge.strategy ? ` (strategy ${merge.strategy})` : ''}, ${patchFiles.length} patches on ${oneLine(options.base, 60)}`);
+  if (merge.reason) lines.push(`  reason: ${merge.reason}`);
+  lines.push(`files (${merge.files.length}):`);
+  for (const file of merge.files) {
     const by = file.touchedBy.map((i) => i + 1).join('+');
     lines.push(`  ${oneLine(file.path, 120)}  patch ${by}  naive conflicts ${file.naiveConflicts}  ${file.outcome ?? ''}${file.conflictReason ? `: ${file.conflictReason}` : ''}`);
   }
-  merged.droppedTestFiles.forEach((dropped, i) => {
+  merge.droppedTestFiles.forEach((dropped, i) => {
     if (dropped.length > 0) lines.push(`dropped test files, patch ${i + 1}: ${dropped.map((p) => oneLine(p, 120)).join(', ')}`);
   });
-  lines.push(`conflict regions: ${merged.conflictRegions.length} (${options.contextLines} lines of context)`);
-  for (const region of merged.conflictRegions) {
+  lines.push(`conflict regions: ${merge.conflictRegions.length} (${options.contextLines} lines of context)`);
+  for (const region of merge.conflictRegions) {
     const size = region.marked.split('\n').filter(Boolean).length;
     lines.push(`  ${oneLine(region.path, 120)}:${region.startLine ?? '?'}  ${size} marked lines`);
   }
-  lines.push(`llm stage: ${llmLine(merged, llm)}`);
-  for (const region of llm?.regions ?? []) {
+  const llm = attemptOf(attempts, 'llm');
+  lines.push(`llm stage: ${llmLine(merge.status, llm)}`);
+  for (const region of (llm?.details?.regions ?? []) as RegionResolution[]) {
     lines.push(`  ${oneLine(region.region.path, 120)}:${region.region.startLine ?? '?'}  ${region.accepted ? 'accepted' : `rejected (${region.rejectedReason})`}  ${ms(region.latencyMs)}`);
   }
-  const t = final.timingsMs;
-  lines.push(`timings: apply ${ms(t.apply)}, naive ${ms(merged.timingsMs.naive)}, union ${ms(merged.timingsMs.union)}, llm ${ms(llm?.latencyMs || undefined)}, merge total ${ms(merged.timingsMs.total)}`);
+  const stageTimes = attempts.map((a) => `${a.stage} ${ms(a.durationMs)}`).join(', ');
+  lines.push(`timings: apply ${ms(merge.timingsMs.apply)}, ${stageTimes}, merge total ${ms(merge.timingsMs.total)}`);
   return lines.join('\n') + '\n';
 }
 
-function llmLine(merged: MergeResult, llm: LlmStageResult | undefined): string {
-  if (!llm) return `not needed (merge is ${merged.status})`;
-  if (llm.skippedReason) return `skipped: ${llm.skippedReason}`;
-  if (llm.accepted) return `accepted (${oneLine(llm.model ?? '', 120)}, ${llm.regions.length} regions)`;
-  return `rejected, union result kept: ${llm.rejectedReason}`;
+function llmLine(status: string, llm: MergeAttempt | undefined): string {
+  if (!llm) return `not needed (merge is ${status})`;
+  if (llm.outcome === 'skipped') return `skipped: ${llm.reason}`;
+  const regions = (llm.details?.regions ?? []) as unknown[];
+  if (llm.outcome === 'merged') return `accepted (${oneLine(String(llm.details?.model ?? ''), 120)}, ${regions.length} regions)`;
+  return `${llm.outcome}, union result kept: ${llm.reason}`;
 }

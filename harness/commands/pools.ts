@@ -3,10 +3,11 @@ import { execa } from 'execa';
 import pLimit from 'p-limit';
 import { discoverPools } from '../../tasks/pools.ts';
 import { combinations } from '../../tasks/plan.ts';
-import { poolKey, type Pool } from '../../tasks/types.ts';
-import { validatePool, type PoolChecks } from '../../tasks/validate.ts';
-import { mergePatches } from '../../resolver/index.ts';
-import { runFeatureTests } from '../evaluation/run-tests.ts';
+import { poolKey, type Feature, type Pool } from '../../tasks/types.ts';
+import { validatePool, type PoolChecks, type TestVerdict, type UnionOutcome } from '../../tasks/validate.ts';
+import { attemptOf, dropTestFiles, runCascade } from '../../resolver/index.ts';
+import { runFeatureTests, type TestRun } from '../evaluation/run-tests.ts';
+import type { TestCache } from '../evaluation/test-cache.ts';
 import { createBackend } from '../sandbox/registry.ts';
 import type { BackendSlot } from '../sandbox/types.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
@@ -19,21 +20,36 @@ async function sandboxChecks(slot: BackendSlot, pool: Pool, o: { memory: number;
   const image = await slot.prepareImage(pool, VALIDATE_RUN, log);
   const base = await slot.baseRepo(image, VALIDATE_RUN);
   const limit = pLimit(4);
+  // The same code is tested once (the two union orders often give the same code).
+  const results = new Map<string, TestRun>();
+  const cache: TestCache = { get: (key) => results.get(JSON.stringify(key)), put: (key, run) => results.set(JSON.stringify(key), run) };
+  const options = { slot, image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000, cache };
+  const test = (feature: Feature, patch: string) => limit(() => runFeatureTests(feature, patch, options));
+  const verdict = (run: TestRun): TestVerdict => {
+    const counts = run.counts ? `${run.counts.passed} passed, ${run.counts.failed} failed` : `exit ${run.exitCode}`;
+    return { passed: run.passed, summary: run.cause ? `${counts}: ${run.cause}` : counts, output: run.output, testsPassed: run.counts?.passed };
+  };
   return {
     async applyError(patch) {
       const result = await execa('git', ['-c', 'safe.directory=*', 'apply', '--check', '-'], { cwd: base.dir, input: patch, reject: false });
       return result.exitCode === 0 ? undefined : result.stderr.trim().split('\n')[0];
     },
-    runTests: (feature, patch) =>
-      limit(async () => {
-        const run = await runFeatureTests(feature, patch, { slot, image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000 });
-        const counts = run.counts ? `${run.counts.passed} passed, ${run.counts.failed} failed` : `exit ${run.exitCode}`;
-        return { passed: run.passed, summary: run.cause ? `${counts}: ${run.cause}` : counts, output: run.output };
-      }),
-    async conflicts(a, b) {
-      const merge = await mergePatches({ repoDir: base.dir, baseRev: base.rev, patches: [a, b] });
-      return merge.status !== 'clean';
+    runTests: async (feature, patch) => verdict(await test(feature, patch)),
+    async goldMerge(features, patches) {
+      const { attempts } = await runCascade<TestRun[]>({ repoDir: base.dir, baseRev: base.rev, patches }, {
+        test: async (patch) => {
+          const runs = await Promise.all(features.map((feature) => test(feature, patch)));
+          return { passed: runs.every((run) => run.passed), verdict: runs };
+        },
+      });
+      const outcome = (stage: string): UnionOutcome | undefined => {
+        const attempt = attemptOf(attempts, stage);
+        if (!attempt) return undefined;
+        return attempt.tested ? { verdicts: attempt.tested.verdict.map(verdict) } : { conflict: attempt.reason ?? attempt.outcome };
+      };
+      return { naiveClean: attemptOf(attempts, 'naive')?.outcome === 'merged', union: outcome('union'), unionReversed: outcome('union-reversed') };
     },
+    codeOf: (patch) => dropTestFiles(patch).patch,
   };
 }
 
@@ -56,7 +72,7 @@ function listCommand(): Command {
 
 function validateCommand(): Command {
   const command = new Command('validate')
-    .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix')
+    .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix and how each pair\'s gold patches merge')
     .argument('<dirs...>', 'pool folders (a dataset, a repo folder or one task<id> folder)');
   return addContainerOptions(addBackendOptions(command)).action(async (dirs: string[], o) => {
     const pools = dirs.flatMap((dir) => discoverPools(dir));

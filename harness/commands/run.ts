@@ -5,7 +5,7 @@ import { DEFAULT_MAX_STEPS } from '../agents/llm-agent.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addContainerOptions, addBackendOptions, addModelOptions, containerLimits, backendChoice, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
 import { parseShard } from '../../tasks/plan.ts';
-import { addResolverOptions, mergeStageOptions } from './merge.ts';
+import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
 import type { RunStore } from '../store/run-store.ts';
@@ -60,7 +60,7 @@ export function runCommand(): Command {
     .option('--image <name>', 'use this image for every pool instead of building')
     .option('--force', 'run tasks again even if finished', false)
     .option('--dry-run', 'print the tasks that would run and stop', false);
-  addModelOptions(addResolverOptions(addContainerOptions(addBackendOptions(command))));
+  addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
     process.exitCode = await runBenchmark({
       name: o.name ?? defaultName(o.models),

@@ -11,7 +11,7 @@ import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { evaluatePatches } from '../evaluation/evaluate.ts';
 import { storeTestCache } from '../store/test-cache.ts';
-import { formatSummary, summarize } from './summary.ts';
+import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { describeTask, type RunDependencies } from './run-benchmark.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -83,7 +83,8 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
           store.saveEvaluation(row.id, result);
           writeEvaluationFiles(taskLogDir(store.dir, task), result);
           const cached = result.evaluations.filter((e) => e.cached).length;
-          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'} (merge ${result.merge.status}${cached ? `; ${cached} of ${result.evaluations.length} test runs cached` : ''})\n`);
+          const notes = [mergeProgress(task.setting, result), cached ? `${cached} of ${result.evaluations.length} test runs cached` : undefined].filter(Boolean);
+          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
         } catch (error) {
           errors++;
           process.stderr.write(`error ${label}: ${errorMessage(error).split('\n')[0]}\n`);

@@ -18,7 +18,7 @@ import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { createProgress, type Progress } from './progress.ts';
-import { formatSummary, summarize } from './summary.ts';
+import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { UserError, errorMessage } from '../errors.ts';
 
 export interface RunOptions {
@@ -212,7 +212,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       if (result.bothPassed) counts.passed++;
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
       const where = backend.placeCount > 1 ? ` on ${slot.where}` : '';
-      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${verdicts}; merge ${result.merge.status}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
+      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${[verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ')}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
       store.markError(id, errorMessage(error));

@@ -27,6 +27,7 @@ function evalJson(result: EvaluationResult) {
   return {
     both_passed: result.bothPassed,
     merge: { status: result.merge.status, strategy: result.merge.strategy ?? null, reason: result.merge.reason ?? null, files: result.merge.files, timings_ms: result.merge.timingsMs },
+    merge_attempts: result.attempts.map((a) => ({ stage: a.stage, outcome: a.outcome, reason: a.reason ?? null, patch_hash: a.patchHash ?? null, passed: a.tested?.passed ?? null, final: a.final })),
     features: result.evaluations.map((e) => ({
       feature: e.feature,
       passed: e.passed,

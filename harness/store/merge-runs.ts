@@ -24,6 +24,7 @@ export const TABLE_POLICIES: Record<string, Policy> = {
   tasks: { kind: 'renumbered', refs: {} },
   agents: { kind: 'rows', refs: { task: 'tasks' } },
   merges: { kind: 'rows', refs: { task: 'tasks' } },
+  merge_attempts: { kind: 'rows', refs: { task: 'tasks' } },
   evaluations: { kind: 'rows', refs: { task: 'tasks' } },
   steps: { kind: 'rows', refs: { task: 'tasks' } },
   model_calls: { kind: 'rows', refs: { task: 'tasks' } },

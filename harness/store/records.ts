@@ -1,5 +1,6 @@
 // One task as later stages read it (judges, reports): everything stored about it, parsed.
 import type { RunStore, TaskRow } from './run-store.ts';
+import { attemptsOf, type StoredAttempt } from './merge-attempts.ts';
 
 export interface ConversationMessage {
   id: number;
@@ -22,16 +23,20 @@ export interface StoredAgent {
 }
 
 export interface StoredMerge {
-  status: 'clean' | 'union' | 'llm' | 'conflict' | 'missing_input';
+  /** The final stage's status (`clean`, `union`, `llm`), `conflict` or `missing_input`. */
+  status: string;
   strategy: string | null;
   naiveClean: boolean;
-  unionUsed: boolean;
-  llmUsed: boolean;
   conflictRegions: number;
   reason: string | null;
   patch: string;
   timingsMs: Record<string, number>;
+  /** Every stage of the merge cascade that ran, in order. */
+  attempts: StoredAttempt[];
 }
+
+/** The naive merge was clean (false also when it never ran: a patch did not apply). */
+export const naiveWasClean = (attempts: StoredAttempt[]): boolean => attempts.some((a) => a.stage === 'naive' && a.outcome === 'merged');
 
 export interface StoredEvaluation {
   feature: number;
@@ -115,6 +120,7 @@ export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
   const row = store.db.prepare('SELECT * FROM tasks WHERE id = ?').get(taskId) as TaskRow | undefined;
   if (!row) throw new Error(`run ${store.name} has no task ${taskId}`);
   const merge = store.db.prepare('SELECT * FROM merges WHERE task = ?').get(taskId) as Record<string, unknown> | undefined;
+  const attempts = attemptsOf(store.db, taskId);
   const evaluations = store.db.prepare('SELECT * FROM evaluations WHERE task = ? ORDER BY feature').all(taskId) as Record<string, unknown>[];
   const steps = store.db.prepare('SELECT * FROM steps WHERE task = ? ORDER BY at, agent, idx').all(taskId) as Record<string, unknown>[];
   const calls = store.db.prepare('SELECT * FROM model_calls WHERE task = ? ORDER BY at, agent, idx').all(taskId) as Record<string, unknown>[];
@@ -134,15 +140,14 @@ export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
     finishedAt: row.finished_at,
     agents: store.agents(taskId).map((a) => ({ ...a, features: JSON.parse(a.features) as number[] })),
     merge: merge && {
-      status: merge.status as StoredMerge['status'],
+      status: merge.status as string,
       strategy: merge.strategy as string | null,
-      naiveClean: merge.naive_clean === 1,
-      unionUsed: merge.union_used === 1,
-      llmUsed: merge.llm_used === 1,
+      naiveClean: naiveWasClean(attempts),
       conflictRegions: merge.conflict_regions as number,
       reason: merge.reason as string | null,
       patch: merge.patch as string,
       timingsMs: JSON.parse(merge.timings as string) as Record<string, number>,
+      attempts,
     },
     evaluations: evaluations.map((e) => ({
       feature: e.feature as number,

@@ -9,6 +9,9 @@ import { taskKey } from '../../tasks/types.ts';
 import type { TaskResult } from '../run/types.ts';
 import { UserError, boundText } from '../errors.ts';
 import { lockRun, type RunLock } from './run-lock.ts';
+import { saveAttempts } from './merge-attempts.ts';
+import { MERGE_STATUSES } from '../../resolver/index.ts';
+import { createHash } from 'node:crypto';
 
 export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
@@ -198,40 +201,20 @@ export class RunStore {
     write();
   }
 
-  /** Replaces a task's merge and evaluation rows (used by `coop-bench eval`). */
-  saveEvaluation(id: number, result: Pick<TaskResult, 'merge' | 'evaluations' | 'bothPassed' | 'llm'>): void {
+  /** Replaces a task's merge, attempt and evaluation rows (used by `coop-bench eval`). */
+  saveEvaluation(id: number, result: Pick<TaskResult, 'merge' | 'attempts' | 'evaluations' | 'bothPassed'>): void {
     const write = this.db.transaction(() => {
       this.db.prepare('DELETE FROM merges WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM evaluations WHERE task = ?').run(id);
       const m = result.merge;
-      if (m) {
-        this.db
-          .prepare(
-            `INSERT INTO merges (task, status, strategy, naive_clean, union_used, llm_used, conflict_regions, files, dropped_test_files, reason, patch, timings,
-                                 llm_outcome, llm_reason, llm_latency_ms, llm_model, llm_regions)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            id,
-            m.status,
-            m.strategy ?? null,
-            m.status === 'clean' ? 1 : 0,
-            // The LLM stage only runs after a union merge failed the tests.
-            m.status === 'union' || m.status === 'llm' ? 1 : 0,
-            m.status === 'llm' ? 1 : 0,
-            m.conflictRegions.length,
-            JSON.stringify(m.files),
-            JSON.stringify(m.droppedTestFiles),
-            m.reason ?? null,
-            m.patch,
-            JSON.stringify(m.timingsMs),
-            result.llm?.outcome ?? null,
-            result.llm?.reason ? boundText(result.llm.reason, 2000) : null,
-            result.llm?.latencyMs ?? null,
-            result.llm?.model ?? null,
-            result.llm ? boundText(JSON.stringify(result.llm.regions), MAX_STORED_OUTPUT) : null,
-          );
-      }
+      if (!MERGE_STATUSES.includes(m.status)) throw new Error(`unknown merge status ${m.status}`);
+      this.db
+        .prepare(
+          `INSERT INTO merges (task, status, strategy, conflict_regions, files, dropped_test_files, reason, patch, timings)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, m.status, m.strategy ?? null, m.conflictRegions.length, JSON.stringify(m.files), JSON.stringify(m.droppedTestFiles), m.reason ?? null, m.patch, JSON.stringify(m.timingsMs));
+      saveAttempts(this.db, id, result.attempts);
       const insertEval = this.db.prepare(
         `INSERT INTO evaluations (task, feature, passed, exit_code, timed_out, framework, tests_passed, tests_failed, cause, output, duration_ms, cached)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -287,6 +270,8 @@ export class RunStore {
 }
 
 function migrate(db: Database.Database): void {
+  // Used by migrations that hash stored patches as the harness does.
+  db.function('sha256_hex', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? createHash('sha256').update(text).digest('hex') : null));
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > migrations.length) {
     throw new UserError(`run.db was written by a newer coop-bench (schema ${version}, this one knows ${migrations.length}): upgrade coop-bench`);

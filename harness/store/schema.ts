@@ -191,4 +191,61 @@ export const migrations: string[] = [
     PRIMARY KEY (image_id, tests_hash, patch_hash, settings)
   );
   `,
+  // The merge cascade as data: one row per stage attempt (stage, outcome, merged-patch hash, test
+  // results), so that adding a stage changes no table. Earlier runs' merges become attempts (their
+  // order probe was never run); `merges` loses its stage columns and its CHECK on the stage names.
+  // sha256_hex is a function the store registers (run-store.ts).
+  `
+  CREATE TABLE merge_attempts (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    reason TEXT,
+    patch_hash TEXT,
+    tests TEXT,
+    passed INTEGER,
+    final INTEGER NOT NULL DEFAULT 0,
+    details TEXT,
+    duration_ms REAL,
+    PRIMARY KEY (task, idx)
+  );
+  CREATE TEMP VIEW legacy_merges AS
+    SELECT m.*, t.both_passed,
+      (SELECT json_group_array(json_object('feature', e.feature, 'passed', json(CASE WHEN e.passed = 1 THEN 'true' ELSE 'false' END), 'cached', json(CASE WHEN e.cached = 1 THEN 'true' ELSE 'false' END)))
+       FROM evaluations e WHERE e.task = m.task) AS tests
+    FROM merges m JOIN tasks t ON t.id = m.task WHERE m.status <> 'missing_input';
+  INSERT INTO merge_attempts (task, idx, stage, outcome, patch_hash, tests, passed, final, duration_ms)
+    SELECT task, 0, 'naive', CASE WHEN naive_clean = 1 THEN 'merged' ELSE 'conflict' END,
+      CASE WHEN naive_clean = 1 THEN sha256_hex(patch) END, CASE WHEN naive_clean = 1 THEN tests END,
+      CASE WHEN naive_clean = 1 THEN both_passed END, naive_clean, CASE WHEN json_valid(timings) THEN json_extract(timings, '$.naive') END
+    FROM legacy_merges;
+  INSERT INTO merge_attempts (task, idx, stage, outcome, patch_hash, tests, passed, final, duration_ms)
+    SELECT task, 1, 'union', CASE WHEN status IN ('union', 'llm') THEN 'merged' ELSE 'conflict' END,
+      CASE WHEN status = 'union' THEN sha256_hex(patch) END, CASE WHEN status = 'union' THEN tests END,
+      CASE status WHEN 'union' THEN both_passed WHEN 'llm' THEN 0 END, status = 'union', CASE WHEN json_valid(timings) THEN json_extract(timings, '$.union') END
+    FROM legacy_merges WHERE naive_clean = 0;
+  INSERT INTO merge_attempts (task, idx, stage, outcome, reason, patch_hash, tests, passed, final, details, duration_ms)
+    SELECT task, 2, 'llm', CASE llm_outcome WHEN 'accepted' THEN 'merged' ELSE llm_outcome END, llm_reason,
+      CASE WHEN status = 'llm' THEN sha256_hex(patch) END, CASE WHEN status = 'llm' THEN tests END,
+      CASE WHEN status = 'llm' THEN both_passed END, status = 'llm',
+      json_object('model', llm_model, 'latencyMs', llm_latency_ms, 'regions', json(CASE WHEN json_valid(llm_regions) THEN llm_regions ELSE '[]' END)),
+      llm_latency_ms
+    FROM legacy_merges WHERE llm_outcome IS NOT NULL;
+  DROP VIEW legacy_merges;
+  CREATE TABLE merges_by_stage (
+    task INTEGER PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    strategy TEXT,
+    conflict_regions INTEGER NOT NULL,
+    files TEXT NOT NULL,
+    dropped_test_files TEXT NOT NULL,
+    reason TEXT,
+    patch TEXT NOT NULL,
+    timings TEXT NOT NULL
+  );
+  INSERT INTO merges_by_stage SELECT task, status, strategy, conflict_regions, files, dropped_test_files, reason, patch, timings FROM merges;
+  DROP TABLE merges;
+  ALTER TABLE merges_by_stage RENAME TO merges;
+  `,
 ];

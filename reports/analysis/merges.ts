@@ -1,20 +1,25 @@
-// Table 6 (merge success after naive, union and LLM merging, with and without messaging) and
-// figure 5 (a) success and (b) naive-merge conflict rate, with and without messaging.
+// Table 6 (merge success after each stage of the merge cascade, with and without messaging),
+// figure 5 (a) success and (b) naive-merge conflict rate, with and without messaging, and how many
+// union outcomes the union's (arbitrary) order decided.
 import type { TaskOutcome } from '../run-data.ts';
+import { MERGE_STAGES, orderEffect } from '../../resolver/index.ts';
 import { difference, proportion, type Difference, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone } from './conditions.ts';
 
 /** The communication-off ablation's variant name. */
 export const NO_MESSAGING = 'no-messaging';
 
+/** The cascade's merge stages (not its probes), in order: the columns of table 6. */
+export const MERGE_COLUMNS = MERGE_STAGES.filter((s) => s.kind === 'merge').map(({ name, label, status }) => ({ name, label, status }));
+
 export interface MergeColumns {
   tasks: number;
-  /** Cumulative: tested code produced by the naive merge (and passing), then also union, then also LLM. */
-  naive: Proportion;
-  union: Proportion;
-  llm: Proportion;
-  /** Naive merge conflicted, among tasks whose patches both applied; null when none did. */
+  /** Per merge stage, cumulative: tasks whose tests pass on code from this stage or an earlier one. */
+  passedBy: { stage: string; label: string; rate: Proportion }[];
+  /** Naive merge conflicted, among tasks whose patches all applied; null when none did. */
   conflictRate: Proportion | null;
+  /** Union-merged tasks: with both orders tested (`measured`), those whose outcome the order changed (`decided`), and those whose other order was not built. */
+  order: { measured: number; decided: number; unmeasured: number };
 }
 
 export interface MergeRow {
@@ -35,6 +40,9 @@ export interface MergeAnalysis {
 
 export const ALL_MODELS = 'all models';
 
+/** Final success: tests pass on the code of the last merge stage's column (every stage counted). */
+export const finalSuccess = (c: MergeColumns): Proportion => c.passedBy[c.passedBy.length - 1]!.rate;
+
 export function mergeAnalysis(tasks: TaskOutcome[]): MergeAnalysis {
   const coop = tasks.filter((t) => t.setting === 'coop' && isDone(t));
   const rank = (v: string) => (v === NO_MESSAGING ? 0 : v === '' ? 1 : 2);
@@ -52,20 +60,28 @@ function mergeRow(team: string, tasks: TaskOutcome[]): MergeRow {
   return {
     team,
     byVariant,
-    successEffect: on && off ? difference(on.llm, off.llm) : null,
+    successEffect: on && off ? difference(finalSuccess(on), finalSuccess(off)) : null,
     conflictEffect: on?.conflictRate && off?.conflictRate ? difference(on.conflictRate, off.conflictRate) : null,
   };
 }
 
 function mergeColumns(tasks: TaskOutcome[]): MergeColumns {
   const n = tasks.length;
-  const passedWith = (statuses: string[]) => proportion(countWhere(tasks, (t) => t.passed === true && statuses.includes(t.mergeStatus ?? '')), n);
+  const statuses: string[] = [];
+  const passedBy = MERGE_COLUMNS.map(({ name, label, status }) => {
+    statuses.push(status);
+    return { stage: name, label, rate: proportion(countWhere(tasks, (t) => t.passed === true && statuses.includes(t.mergeStatus ?? '')), n) };
+  });
   const merged = tasks.filter((t) => t.mergeStatus !== null && t.mergeStatus !== 'missing_input');
+  const effects = tasks.map((t) => orderEffect(t.mergeAttempts));
   return {
     tasks: n,
-    naive: passedWith(['clean']),
-    union: passedWith(['clean', 'union']),
-    llm: passedWith(['clean', 'union', 'llm']),
+    passedBy,
     conflictRate: merged.length > 0 ? proportion(countWhere(merged, (t) => t.naiveClean === false), merged.length) : null,
+    order: {
+      measured: countWhere(effects, (e) => e === 'decided' || e === 'same'),
+      decided: countWhere(effects, (e) => e === 'decided'),
+      unmeasured: countWhere(effects, (e) => e === 'unmeasured'),
+    },
   };
 }

@@ -1,7 +1,10 @@
 // The core pipeline on real Docker, real git and real SQLite, driven through the CLI.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { copyFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import Docker from 'dockerode';
+import { builtImageName } from '../../harness/sandbox/image-name.ts';
+import { loadPool } from '../../tasks/pools.ts';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, containersOf, tempDir, CLI } from '../helpers/cli.ts';
@@ -107,6 +110,26 @@ describe('pools validate on a broken pool', () => {
     expect(result.exitCode, result.all).toBe(1);
     expect(result.stdout).toContain('FAIL: feature1: its tests fail with its own feature.patch');
     expect(result.stdout).toContain('argkit_task/task1: INVALID');
+  });
+});
+
+describe('pools validate on a pool whose combined.patch also edits the tests', () => {
+  // As on a real CooperBench task: combined.patch carries test hunks that the features' own
+  // tests.patch also make, so applying both fails unless the test files are dropped first.
+  const copy = join(tempDir('combined-edits-tests'), 'argkit_task', 'task1');
+  afterAll(async () => {
+    await new Docker().getImage(builtImageName(loadPool(copy))).remove().catch(() => undefined);
+  });
+
+  it('tests it as the Solo setting does (test files dropped) and calls the pool valid', async () => {
+    cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true, filter: (src) => !/feature[3-6]$/.test(src) });
+    const combined = join(copy, 'combined.patch');
+    writeFileSync(combined, readFileSync(combined, 'utf8') + readFileSync(join(copy, 'feature1', 'tests.patch'), 'utf8') + readFileSync(join(copy, 'feature2', 'tests.patch'), 'utf8'));
+    const result = await coopBench(['pools', 'validate', copy]);
+    expect(result.exitCode, result.all).toBe(0);
+    expect(result.stderr).toMatch(/feature1: base fail, gold pass, combined pass\n\s+feature2: base fail, gold pass, combined pass/);
+    expect(result.stdout).toMatch(/f1\+f2\s+conflict\s+(pass|FAIL)/);
+    expect(result.stdout).toContain('argkit_task/task1: valid');
   });
 });
 

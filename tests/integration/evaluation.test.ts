@@ -13,6 +13,8 @@ import { createBackend } from '../../harness/sandbox/registry.ts';
 import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
+import { SCHEMA_BEFORE_ATTEMPTS, writeLegacyRun } from '../helpers/legacy-run.ts';
+import { mergePatches } from '../../resolver/index.ts';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
@@ -48,7 +50,11 @@ describe('evaluation of merged work', () => {
       expect(e.exitCode).not.toBe(0);
       expect(e.cause).toMatch(/Error/);
     }
-    expect(result.llm).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(/^no resolver configured/) });
+    expect(result.attempts.map((a) => [a.stage, a.outcome, a.tested?.passed])).toEqual([
+      ['naive', 'conflict', undefined], ['union', 'merged', false], ['union-reversed', 'merged', false], ['llm', 'skipped', undefined],
+    ]);
+    expect(result.attempts[3]!.reason).toMatch(/^no resolver configured/);
+    expect(result.attempts[1]!.final).toBe(true);
   });
 
   it('a clean merge of compatible work passes', async () => {
@@ -72,7 +78,11 @@ describe('the LLM merge stage in a run', () => {
   const merges = (run: string) => {
     const db = new Database(join(runs, run, 'run.db'), { readonly: true });
     try {
-      return db.prepare('SELECT status, strategy, naive_clean, union_used, llm_used, llm_outcome, llm_reason, llm_latency_ms, llm_model FROM merges').all() as Record<string, unknown>[];
+      const merge = db.prepare('SELECT status, strategy FROM merges').get() as Record<string, unknown>;
+      const attempts = db.prepare('SELECT stage, outcome, reason, passed, final, details FROM merge_attempts ORDER BY idx').all() as Record<string, unknown>[];
+      const llm = attempts.find((a) => a.stage === 'llm')!;
+      const details = JSON.parse(llm.details as string) as { model: string; latencyMs: number };
+      return { ...merge, stages: attempts.map((a) => `${a.stage} ${a.outcome}${a.final ? ' (final)' : ''}`), llmReason: llm.reason, llmModel: details.model, llmLatencyMs: details.latencyMs };
     } finally {
       db.close();
     }
@@ -88,22 +98,53 @@ describe('the LLM merge stage in a run', () => {
     expect(run.exitCode, run.all).toBe(0);
     expect(resolver.requests.length).toBeGreaterThan(0);
     expect(resolver.requests[0].body).toMatchObject({ model: 'Qwen2.5-Coder-0.5B-Merge-Resolver', temperature: 0 });
-    expect(merges('resolved')).toEqual([
-      expect.objectContaining({ status: 'llm', strategy: 'llm', naive_clean: 0, union_used: 1, llm_used: 1, llm_outcome: 'accepted', llm_model: expect.stringContaining('Qwen2.5-Coder-0.5B-Merge-Resolver') }),
-    ]);
-    expect(merges('resolved')[0].llm_latency_ms).toBeGreaterThan(0);
+    expect(merges('resolved')).toMatchObject({
+      status: 'llm', strategy: 'llm', stages: ['naive conflict', 'union merged', 'union-reversed merged', 'llm merged (final)'],
+      llmModel: expect.stringContaining('Qwen2.5-Coder-0.5B-Merge-Resolver'),
+    });
+    expect(merges('resolved').llmLatencyMs).toBeGreaterThan(0);
   });
 
   it('a bad answer is rejected, the union result kept and the reason recorded (coop-bench eval)', async () => {
     resolver.handle(() => 'I cannot help with that.');
     const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', resolver.url]);
     expect(run.exitCode, run.all).toBe(0);
-    expect(merges('resolved')).toEqual([expect.objectContaining({ status: 'union', strategy: 'union', llm_used: 0, llm_outcome: 'rejected', llm_reason: expect.stringMatching(/./) })]);
+    expect(merges('resolved')).toMatchObject({ status: 'union', strategy: 'union', stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm rejected'], llmReason: expect.stringMatching(/./) });
   });
 
   it('an unreachable resolver is recorded, not a lost result', async () => {
     const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', 'http://127.0.0.1:9/v1', '--resolver-timeout', '2']);
     expect(run.exitCode, run.all).toBe(0);
-    expect(merges('resolved')).toEqual([expect.objectContaining({ status: 'union', llm_outcome: 'error', llm_reason: expect.stringContaining('127.0.0.1:9') })]);
+    expect(merges('resolved')).toMatchObject({ status: 'union', stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm error'], llmReason: expect.stringContaining('127.0.0.1:9') });
+  });
+});
+
+describe('coop-bench eval of a run made before merge attempts were stored', () => {
+  const runs = tempDir('legacy-eval');
+
+  it('migrates it, merges again as CooperBench does, and measures the union order', async () => {
+    const patches = [gold(2), gold(3)];
+    // What an older coop-bench stored: its own union (patch 1's lines first), no attempts.
+    writeLegacyRun(runs, 'legacy', [{ repo: 'tabulite_task', poolDir: pool.dir, features: [2, 3], patches, merge: { status: 'union', patch: 'an older union\n' }, passed: false }]);
+    const result = await coopBench(['eval', '--name', 'legacy', '--runs-dir', runs]);
+    expect(result.exitCode, result.all).toBe(0);
+    expect(result.stderr).toMatch(/evaluated coop oracle tabulite_task\/task1 f2_f3: not both \(merge union\)/);
+    expect(result.stdout).toMatch(/oracle\s+coop\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+0\/1\/0\/0\/0\s+0\/1/);
+    const db = new Database(join(runs, 'legacy', 'run.db'), { readonly: true });
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_BEFORE_ATTEMPTS + 1);
+      const merge = db.prepare('SELECT status, patch FROM merges').get() as { status: string; patch: string };
+      expect(merge.status).toBe('union');
+      expect(merge.patch).toBe((await mergePatches({ repoDir: base.dir, baseRev: base.rev, patches })).patch);
+      const attempts = db.prepare('SELECT stage, outcome, passed, final FROM merge_attempts ORDER BY idx').all();
+      expect(attempts).toEqual([
+        { stage: 'naive', outcome: 'conflict', passed: null, final: 0 },
+        { stage: 'union', outcome: 'merged', passed: 0, final: 1 },
+        { stage: 'union-reversed', outcome: 'merged', passed: 0, final: 0 },
+        { stage: 'llm', outcome: 'skipped', passed: null, final: 0 },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -48,9 +48,9 @@ export function openStoredRun(name = 'judged'): StoredRun {
       }
       if (input.merge) {
         db.prepare(
-          `INSERT INTO merges (task, status, strategy, naive_clean, union_used, llm_used, conflict_regions, files, dropped_test_files, reason, patch, timings)
-           VALUES (?, ?, ?, ?, ?, ?, 0, '[]', '[]', NULL, ?, '{}')`,
-        ).run(id, input.merge.status, input.merge.status, input.merge.status === 'clean' ? 1 : 0, input.merge.status === 'union' ? 1 : 0, input.merge.status === 'llm' ? 1 : 0, input.merge.patch);
+          `INSERT INTO merges (task, status, strategy, conflict_regions, files, dropped_test_files, reason, patch, timings)
+           VALUES (?, ?, ?, 0, '[]', '[]', NULL, ?, '{}')`,
+        ).run(id, input.merge.status, input.merge.status, input.merge.patch);
       }
       for (const e of input.evaluations) {
         db.prepare(

@@ -25,6 +25,7 @@ function outcome(o: Partial<TaskOutcome> & { team: string; setting: 'coop' | 'so
     passed: false,
     mergeStatus: o.setting === 'coop' ? 'union' : 'clean',
     naiveClean: o.setting === 'solo',
+    mergeAttempts: [],
     steps: 10,
     messages: 0,
     modelCalls: 0,
@@ -124,13 +125,34 @@ describe('merge strategies (table 6) and messaging on/off (figure 5 a, b)', () =
     expect(m.variants).toEqual(['no-messaging', '']);
     const row = m.rows[0];
     const on = row.byVariant[''];
-    expect([on.naive.k, on.union.k, on.llm.k, on.tasks]).toEqual([1, 2, 3, 4]);
+    expect(on.passedBy.map((p) => [p.stage, p.label])).toEqual([['naive', 'Naive'], ['union', 'Union'], ['llm', 'LLM']]);
+    expect([...on.passedBy.map((p) => p.rate.k), on.tasks]).toEqual([1, 2, 3, 4]);
     expect(on.conflictRate).toMatchObject({ k: 3, n: 4 });
     const off = row.byVariant['no-messaging'];
-    expect([off.naive.k, off.union.k, off.llm.k]).toEqual([0, 1, 1]);
+    expect(off.passedBy.map((p) => p.rate.k)).toEqual([0, 1, 1]);
     expect(off.conflictRate).toMatchObject({ k: 2, n: 2 });
     expect(row.successEffect!.diff).toBeCloseTo(3 / 4 - 1 / 3);
     expect(row.conflictEffect!.diff).toBeCloseTo(3 / 4 - 1);
+  });
+
+  it('counts the union outcomes the union order decided, and those it could not measure', () => {
+    const union = (passed: boolean, other?: boolean) => [
+      { stage: 'naive', outcome: 'conflict', passed: null, final: false },
+      { stage: 'union', outcome: 'merged', passed, final: true },
+      ...(other === undefined ? [] : [{ stage: 'union-reversed', outcome: 'merged', passed: other, final: false }]),
+    ];
+    const tasks = [
+      outcome({ team: 'A', setting: 'coop', pairNo: 1, passed: true, mergeStatus: 'union', mergeAttempts: union(true, false) }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 2, passed: false, mergeStatus: 'union', mergeAttempts: union(false, true) }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 3, passed: true, mergeStatus: 'union', mergeAttempts: union(true, true) }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 4, passed: true, mergeStatus: 'union', mergeAttempts: union(true) }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 5, passed: true, mergeStatus: 'clean', naiveClean: true, mergeAttempts: [{ stage: 'naive', outcome: 'merged', passed: true, final: true }] }),
+      outcome({
+        team: 'A', setting: 'coop', pairNo: 6, passed: false, mergeStatus: 'union',
+        mergeAttempts: [...union(false), { stage: 'union-reversed', outcome: 'conflict', passed: null, final: false }],
+      }),
+    ];
+    expect(mergeAnalysis(tasks).rows[0].byVariant[''].order).toEqual({ measured: 4, decided: 2, unmeasured: 1 });
   });
 
   it('adds a pooled row for several models and has no effect without the ablation', () => {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createLlamaCppResolverModel, createOpenAIResolverModel, DEFAULT_RESOLVER_MODEL, mergePatches, NO_RESOLVER,
-  resolverModelFromOptions, resolveWithModel, ResolverModelError, type MergeInput, type MergeResult,
+  attemptOf, createLlamaCppResolverModel, createOpenAIResolverModel, DEFAULT_RESOLVER_MODEL, mergePatches, NO_RESOLVER,
+  resolverModelFromOptions, runCascade, ResolverModelError, type MergeAttempt, type MergeInput, type MergeResult,
+  type RegionResolution, type ResolverModel,
 } from '../../../resolver/index.ts';
 import { errorReply, hangReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { bracesCase, importsCase, signatureCase, type CraftedCase } from './crafted-conflicts.ts';
@@ -35,6 +36,13 @@ async function conflicted(crafted: CraftedCase): Promise<{ repo: TestRepo; input
   return { repo, input, union };
 }
 
+/** The LLM stage as the cascade runs it after a union merge (without tests: no gate accepts the union). */
+async function resolveWithModel(input: MergeInput, options: { model?: ResolverModel; contextLines?: number } = {}): Promise<MergeAttempt & { regions: RegionResolution[] }> {
+  const { attempts } = await runCascade(input, options);
+  const llm = attemptOf(attempts, 'llm')!;
+  return { ...llm, regions: (llm.details?.regions ?? []) as RegionResolution[] };
+}
+
 /** The excerpt the model saw, resolved: its context from the region, the resolution in between. */
 function answerFor(union: MergeResult, resolution: string, k = 0): string {
   const region = union.conflictRegions[k]!;
@@ -45,17 +53,17 @@ describe('resolveWithModel', () => {
   it('accepts a correct answer: only the region is replaced, and the result is a patch on the base', async () => {
     const { repo, input, union } = await conflicted(signatureCase);
     server.enqueue(answerFor(union, 'def format_table(rows, headers=None, align=None, padding=1):\n'));
-    const result = await resolveWithModel(input, union, { model: model() });
+    const result = await resolveWithModel(input, { model: model() });
 
-    expect(result.accepted).toBe(true);
-    expect(result.rejectedReason).toBeUndefined();
-    expect(result.resolved).toMatchObject({ status: 'llm', strategy: 'llm' });
-    expect(result.resolved!.files[0]).toMatchObject({ path: signatureCase.path, outcome: 'llm', naiveConflicts: 1 });
-    expect(result.resolved!.timingsMs.llm).toBeGreaterThan(0);
+    expect(result).toMatchObject({ outcome: 'merged', final: true });
+    expect(result.reason).toBeUndefined();
+    expect(result.result).toMatchObject({ status: 'llm', strategy: 'llm' });
+    expect(result.result!.files[0]).toMatchObject({ path: signatureCase.path, outcome: 'llm', naiveConflicts: 1 });
+    expect(result.durationMs).toBeGreaterThan(0);
     expect(result.regions).toHaveLength(1);
     expect(result.regions[0]).toMatchObject({ accepted: true, region: union.conflictRegions[0] });
-    expect(result.model).toBe(`${DEFAULT_RESOLVER_MODEL}@${server.url}`);
-    const applied = await repo.applied(result.resolved!.patch, [signatureCase.path]);
+    expect(result.details!.model).toBe(`${DEFAULT_RESOLVER_MODEL}@${server.url}`);
+    const applied = await repo.applied(result.result!.patch, [signatureCase.path]);
     expect(applied[signatureCase.path]!.toString()).toBe(signatureCase.resolved);
 
     // One request per region, temperature 0, the marked block with 5 lines of context.
@@ -80,11 +88,11 @@ describe('resolveWithModel', () => {
       const endIndex = bracesCase.resolved.indexOf(region.after, startIndex);
       return answerFor(union, bracesCase.resolved.slice(startIndex, endIndex), k);
     });
-    const result = await resolveWithModel(input, union, { model: model() });
+    const result = await resolveWithModel(input, { model: model() });
     expect(resolvedLines.length).toBeGreaterThan(0);
-    expect(result.accepted).toBe(true);
+    expect(result.outcome).toBe('merged');
     expect(server.requests).toHaveLength(union.conflictRegions.length);
-    expect((await repo.applied(result.resolved!.patch, [bracesCase.path]))[bracesCase.path]!.toString()).toBe(bracesCase.resolved);
+    expect((await repo.applied(result.result!.patch, [bracesCase.path]))[bracesCase.path]!.toString()).toBe(bracesCase.resolved);
   });
 
   it.each([
@@ -92,31 +100,31 @@ describe('resolveWithModel', () => {
     ['control characters', '\u0000\u0001\u0002', /garbage: control character/],
     ['an empty answer', '', /empty answer$/],
   ])('rejects %s and keeps the union result', async (_name, answer, reason) => {
-    const { input, union } = await conflicted(importsCase);
+    const { input } = await conflicted(importsCase);
     server.enqueue(answer);
-    const result = await resolveWithModel(input, union, { model: model() });
-    expect(result.accepted).toBe(false);
-    expect(result.resolved).toBeUndefined();
-    expect(result.rejectedReason).toMatch(reason);
+    const result = await resolveWithModel(input, { model: model() });
+    expect(result).toMatchObject({ outcome: 'rejected', final: false });
+    expect(result.result).toBeUndefined();
+    expect(result.reason).toMatch(reason);
     expect(result.regions[0]).toMatchObject({ accepted: false, answer });
   });
 
   it('rejects an answer that leaves conflict markers in', async () => {
     const { input, union } = await conflicted(importsCase);
     server.enqueue(answerFor(union, union.conflictRegions[0]!.marked));
-    const result = await resolveWithModel(input, union, { model: model() });
-    expect(result.accepted).toBe(false);
-    expect(result.resolved).toBeUndefined();
-    expect(result.rejectedReason).toMatch(/conflict markers left in answer/);
+    const result = await resolveWithModel(input, { model: model() });
+    expect(result.outcome).toBe('rejected');
+    expect(result.result).toBeUndefined();
+    expect(result.reason).toMatch(/conflict markers left in answer/);
   });
 
   it('rejects an answer that edits outside the region', async () => {
     const { input, union } = await conflicted(importsCase);
     const region = union.conflictRegions[0]!;
     server.enqueue(region.before + 'import json\nimport logging\n' + region.after.replace('def render(value):', 'def render(value, width):'));
-    const result = await resolveWithModel(input, union, { model: model() });
-    expect(result.accepted).toBe(false);
-    expect(result.rejectedReason).toMatch(/changed text outside the region: context line \d after the conflict differs/);
+    const result = await resolveWithModel(input, { model: model() });
+    expect(result.outcome).toBe('rejected');
+    expect(result.reason).toMatch(/changed text outside the region: context line \d after the conflict differs/);
   });
 
   it('needs every region accepted, and stops at the first rejected one', async () => {
@@ -129,37 +137,37 @@ describe('resolveWithModel', () => {
     const { input, union } = await conflicted(twoRegions);
     expect(union.conflictRegions).toHaveLength(2);
     server.enqueue(answerFor(union, 'three AB\n', 0), 'nonsense', 'never asked');
-    const result = await resolveWithModel(input, union, { model: model() });
-    expect(result.accepted).toBe(false);
-    expect(result.rejectedReason).toMatch(/^two\.txt line 29: changed text outside the region/);
+    const result = await resolveWithModel(input, { model: model() });
+    expect(result.outcome).toBe('rejected');
+    expect(result.reason).toMatch(/^two\.txt line 29: changed text outside the region/);
     expect(result.regions.map((r) => r.accepted)).toEqual([true, false]);
     expect(server.requests).toHaveLength(2);
   });
 
-  it('is skipped without a model, and when there is nothing to resolve', async () => {
-    const { input, union } = await conflicted(importsCase);
-    expect(await resolveWithModel(input, union, {})).toMatchObject({ accepted: false, skippedReason: NO_RESOLVER, regions: [] });
-    const clean = { ...union, status: 'clean' as const, strategy: 'naive' as const, conflictRegions: [] };
-    expect((await resolveWithModel(input, clean, { model: model() })).skippedReason).toBe('nothing for the model to resolve: the merge status is clean');
+  it('is skipped without a model, and does not run when there is nothing to resolve', async () => {
+    const { input, repo } = await conflicted(importsCase);
+    expect(await resolveWithModel(input)).toMatchObject({ outcome: 'skipped', reason: NO_RESOLVER, regions: [] });
+    const clean = { ...input, patches: [input.patches[0]!, await repo.patch({ 'other.txt': 'changed\n' })] };
+    expect((await runCascade(clean, { model: model() })).attempts.map((a) => a.stage)).toEqual(['naive']);
     expect(server.requests).toHaveLength(0);
   });
 
   it('keeps CRLF line endings (git adds the final newline to conflicted sides, as for union)', async () => {
     const base = 'a\r\nb\r\nc\r\nlast';
     const crlf: CraftedCase = { name: 'crlf', path: 'win.txt', base, ours: base.replace('last', 'last A'), theirs: base.replace('last', 'last B'), resolved: '' };
-    const { repo, input, union } = await conflicted(crlf);
+    const { repo, input } = await conflicted(crlf);
     server.enqueue('a\nb\nc\nlast AB\n'); // models answer with \n; the file's own endings are kept
-    const result = await resolveWithModel(input, union, { model: model() });
-    expect(result.accepted).toBe(true);
-    expect((await repo.applied(result.resolved!.patch, ['win.txt']))['win.txt']!.toString()).toBe('a\r\nb\r\nc\r\nlast AB\r\n');
+    const result = await resolveWithModel(input, { model: model() });
+    expect(result.outcome).toBe('merged');
+    expect((await repo.applied(result.result!.patch, ['win.txt']))['win.txt']!.toString()).toBe('a\r\nb\r\nc\r\nlast AB\r\n');
   });
 
   it('honours the context size', async () => {
     const { input } = await conflicted(signatureCase);
     const union = await mergePatches(input, { contextLines: 1 });
     server.enqueue(answerFor(union, 'def format_table(rows, headers=None, align=None, padding=1):\n'));
-    const result = await resolveWithModel(input, union, { model: model(), contextLines: 1 });
-    expect(result.accepted).toBe(true);
+    const result = await resolveWithModel(input, { model: model(), contextLines: 1 });
+    expect(result.outcome).toBe('merged');
     expect(result.regions[0]!.region.before).toBe('\n');
     expect(server.requests[0]!.body.messages[0].content).toContain('1 unchanged line(s) before the conflict and 1 after it');
   });

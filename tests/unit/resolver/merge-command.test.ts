@@ -58,13 +58,14 @@ describe('coop-bench merge', () => {
     const { code, stdout, stderr } = await run(p1, p2, '--repo', repo.dir);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^diff --git a\/tabulate\/render\.py b\/tabulate\/render\.py\n/);
-    expect((await repo.applied(stdout, [importsCase.path]))[importsCase.path]!.toString()).toContain('import json\nimport logging\n');
+    // The union keeps both sides, patch 2's first (upstream checks out agent2 and merges agent1).
+    expect((await repo.applied(stdout, [importsCase.path]))[importsCase.path]!.toString()).toContain('import logging\nimport json\n');
     expect(stderr).toContain('merge: union (strategy union), 2 patches on HEAD');
     expect(stderr).toContain('tabulate/render.py  patch 1+2  naive conflicts 1  union');
     expect(stderr).toContain('dropped test files, patch 1: tests/test_new.py');
     expect(stderr).toContain('conflict regions: 1 (5 lines of context)');
     expect(stderr).toContain('llm stage: skipped: no resolver configured');
-    expect(stderr).toMatch(/timings: apply \d+ ms, naive \d+ ms, union \d+ ms/);
+    expect(stderr).toMatch(/timings: apply \d+ ms, naive \d+ ms, union \d+ ms, llm \d+ ms, merge total \d+ ms/);
   });
 
   it('runs the LLM stage directly when a resolver is configured, and writes --out', async () => {
@@ -72,7 +73,7 @@ describe('coop-bench merge', () => {
     server.handle((request) => {
       const prompt: string = request.body.messages[0].content;
       return prompt.replace(/^[\s\S]*?```\n/, '').replace(/```$/, '')
-        .replace(/<<<<<<< patch_1\n.*\n=======\n.*\n>>>>>>> patch_2\n/, 'def format_table(rows, headers=None, align=None, padding=1):\n');
+        .replace(/<<<<<<< patch_2\n.*\n=======\n.*\n>>>>>>> patch_1\n/, 'def format_table(rows, headers=None, align=None, padding=1):\n');
     });
     const out = path.join(work, 'merged.patch');
     const { code, stdout, stderr } = await run(p1, p2, '--repo', repo.dir, '--base', repo.base, '--resolver-url', server.url, '--context-lines', '3', '--out', out);
@@ -92,7 +93,7 @@ describe('coop-bench merge', () => {
     expect(code).toBe(0);
     expect(stderr).toContain('merge: union (strategy union)');
     expect(stderr).toMatch(/llm stage: rejected, union result kept: tabulate\/table\.py line \d+: changed text outside the region/);
-    expect(stdout).toContain('+def format_table(rows, headers=None, align=None):\n+def format_table(rows, headers=None, padding=1):');
+    expect(stdout).toContain('+def format_table(rows, headers=None, padding=1):\n+def format_table(rows, headers=None, align=None):');
     expect(server.requests[0]!.body.model).toBe('other');
   });
 

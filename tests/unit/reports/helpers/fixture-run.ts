@@ -1,7 +1,8 @@
 // Builds run stores for report tests through the run store's own API; messages, model calls and
 // judge labels (written by other stages) are inserted as those stages store them.
 import type { Pool } from '../../../../tasks/types.ts';
-import type { MergeStatus } from '../../../../resolver/types.ts';
+import type { MergeAttempt, MergeStatus } from '../../../../resolver/index.ts';
+import type { FeatureEvaluation } from '../../../../harness/run/types.ts';
 import { RunStore } from '../../../../harness/store/run-store.ts';
 
 export interface FixtureTask {
@@ -16,6 +17,8 @@ export interface FixtureTask {
   error?: string;
   passed?: boolean;
   merge?: MergeStatus;
+  /** A union-merged task's outcome in the other union order (undefined: not measured). */
+  otherOrderPasses?: boolean;
   /** Steps per agent (default 3). */
   steps?: number;
   stepOutput?: string;
@@ -78,6 +81,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       timingsMs: { naive: 1, ...(mergeStatus === 'clean' ? {} : { union: 1 }) },
     },
     evaluations: features.map((feature) => ({ feature, passed, exitCode: passed ? 0 : 1, timedOut: false, output: t.testOutput ?? `tests of feature ${feature}`, durationMs: 1000 })),
+    attempts: attemptsFor(mergeStatus, passed, features, t.otherOrderPasses),
     bothPassed: passed,
   });
   const messageIds = (t.messages ?? []).map((m, i) => {
@@ -96,4 +100,19 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       .prepare('INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(row.id, c.agent, i, at(base, i), t.models[0], c.inputTokens, c.outputTokens, c.costUsd, 100);
   });
+}
+
+/** The merge cascade's attempts that end in `status`, as the cascade records them. */
+function attemptsFor(status: MergeStatus, passed: boolean, features: number[], otherOrderPasses?: boolean): MergeAttempt<FeatureEvaluation[]>[] {
+  const tested = (ok: boolean) => ({ passed: ok, verdict: features.map((feature) => ({ feature, passed: ok, exitCode: ok ? 0 : 1, timedOut: false, output: '', durationMs: 1 })) });
+  const merged = (stage: string, ok: boolean, final: boolean): MergeAttempt<FeatureEvaluation[]> => ({ stage, outcome: 'merged', patchHash: `${stage}-hash`, tested: tested(ok), final, durationMs: 1 });
+  const conflict = (stage: string): MergeAttempt<FeatureEvaluation[]> => ({ stage, outcome: 'conflict', reason: 'a.py (CONFLICT (modify/delete))', final: false, durationMs: 1 });
+  const probe = otherOrderPasses === undefined ? [] : [merged('union-reversed', otherOrderPasses, false)];
+  switch (status) {
+    case 'clean': return [merged('naive', passed, true)];
+    case 'union': return [conflict('naive'), merged('union', passed, true), ...probe];
+    case 'llm': return [conflict('naive'), merged('union', false, false), ...probe, merged('llm', passed, true)];
+    case 'conflict': return [conflict('naive'), conflict('union')];
+    default: return [];
+  }
 }
