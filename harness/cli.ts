@@ -11,6 +11,7 @@ import { mergeRunsCommand } from './commands/merge-runs.ts';
 import { reportCommand } from './commands/report.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { judgeCommand } from './commands/judge.ts';
+import { imagesCommand } from './commands/images.ts';
 import { UserError } from './errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
@@ -27,6 +28,7 @@ export function program(): Command {
       .addCommand(reportCommand())
       .addCommand(mergeCommand())
       .addCommand(mergeRunsCommand())
+      .addCommand(imagesCommand())
       .addCommand(cleanCommand())
       .addCommand(doctorCommand()),
   );

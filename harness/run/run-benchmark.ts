@@ -1,6 +1,5 @@
 // `coop-bench run`: plan the tasks, skip the finished ones, run the rest N at a time, store each
 // result as it finishes, and stop cleanly on SIGINT/SIGTERM.
-import pLimit from 'p-limit';
 import { createHash } from 'node:crypto';
 import type { Setting, TaskSpec } from '../../tasks/types.ts';
 import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts';
@@ -17,9 +16,9 @@ import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
-import { createProgress, type Progress } from './progress.ts';
+import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
-import { UserError, errorMessage } from '../errors.ts';
+import { UserError } from '../errors.ts';
 
 export interface RunOptions {
   name: string;
@@ -103,24 +102,27 @@ export function describeTask(task: TaskSpec): string {
 export interface RunDependencies {
   /** The sandbox backend by name (default: the registry's). */
   createBackend?: typeof createBackend;
+  /** Where results and progress go (default: stdout, and stderr with a bar on a terminal). */
+  io?: RunIO;
 }
 
 /** Runs the benchmark; resolves with the process exit code. */
 export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   checkAgentSpecs(options.models, options.modelOptions);
+  const io = deps.io ?? processIO;
+  const log = (line: string) => io.log(line);
   const plan = planRun(options);
   const tasks = selectShard(plan, options.shard);
   if (tasks.length === 0) {
-    process.stderr.write('nothing to run: no task matches the given pools, features and subset\n');
+    log('nothing to run: no task matches the given pools, features and subset');
     return 1;
   }
   if (options.dryRun) {
-    for (const task of tasks) process.stdout.write(`${describeTask(task)}\n`);
-    process.stdout.write(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
+    for (const task of tasks) io.out(`${describeTask(task)}\n`);
+    io.out(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
     return 0;
   }
-  const log = (line: string) => process.stderr.write(`${line}\n`);
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
@@ -134,52 +136,12 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
   const skipped = rows.length - todo.length;
 
-  const controller = new AbortController();
-  const running = new Set<number>();
-  const counts = {
-    done: skipped,
-    total: rows.length,
-    passed: rows.filter(({ row }) => row.status === 'done' && row.both_passed === 1).length,
-    errors: 0,
-    running: 0,
-    costUsd: store.agentCostUsd(),
-  };
-  const progress: Progress = createProgress(rows.length);
-  if (skipped > 0) progress.log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
-  progress.update(counts);
+  if (skipped > 0) log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
 
-  const interrupt = installInterruptHandler(async (signal) => {
-    controller.abort();
-    // Taken now: tasks leave `running` as their containers disappear below.
-    const interrupted = [...running];
-    progress.log(`${signal}: stopping; removing sandboxes...`);
-    await backend.removeOwn();
-    await backend.removeLeftovers(options.name).catch(() => 0);
-    for (const id of interrupted) store.markError(id, `interrupted by ${signal}`, 'interrupted');
-    store.setRunStatus('interrupted');
-    progress.stop();
-    store.close();
-    process.stderr.write(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume\n`);
-  });
-
-  let costLimitLogged = false;
-  const overBudget = () => {
-    if (options.maxCost === undefined || counts.costUsd < options.maxCost) return false;
-    if (!costLimitLogged) progress.log(`cost limit reached ($${counts.costUsd.toFixed(2)} of --max-cost $${options.maxCost}): no new task starts; running ones finish`);
-    costLimitLogged = true;
-    return true;
-  };
-
-  const limit = pLimit(Math.max(1, options.concurrency));
-  const runOne = async (task: TaskSpec, id: number) => {
-    if (controller.signal.aborted || overBudget()) return;
-    running.add(id);
-    store.markRunning(id);
-    counts.running++;
-    progress.update(counts);
-    const started = Date.now();
-    const slot = backend.acquire();
-    try {
+  const stages: TaskStages<RunnerTask & { task: TaskSpec }> = {
+    finished: 'done',
+    start: ({ id }) => store.markRunning(id),
+    async execute({ id, task }, { slot, signal, log: taskLog, spent }) {
       const result = await executeTask(task, {
         runName: options.name,
         taskId: id,
@@ -187,17 +149,16 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         slot,
         limits: options.limits,
         testTimeoutMs: options.testTimeoutMs,
-        signal: controller.signal,
-        log: (line) => progress.log(line),
+        signal,
+        log: taskLog,
         createAgent: (spec) =>
           createAgent(spec, {
             maxSteps: options.maxSteps,
             model: options.modelOptions,
-            log: (line) => progress.log(line),
+            log: taskLog,
             onModelCall: ({ agentId, model, usage }) => {
               store.recordModelCall(id, agentId, model, usage);
-              counts.costUsd += usage.costUsd;
-              progress.update(counts);
+              spent(usage.costUsd);
             },
           }),
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
@@ -205,44 +166,42 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         merge: options.merge,
         testCache,
       });
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return { bothPassed: false, detail: '' };
       writeTaskFiles(taskLogDir(store.dir, task), task, result, bus.conversation(id));
       store.saveResult(id, result);
-      counts.done++;
-      if (result.bothPassed) counts.passed++;
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
-      const where = backend.placeCount > 1 ? ` on ${slot.where}` : '';
-      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${[verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ')}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      store.markError(id, errorMessage(error));
-      counts.done++;
-      counts.errors++;
-      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`);
-      return;
-    } finally {
-      backend.release(slot);
-      running.delete(id);
-      counts.running--;
-      progress.update(counts);
-    }
-    await options.afterTask?.(store, id).catch((error) => progress.log(`after ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`));
+      return { bothPassed: result.bothPassed, detail: [verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ') };
+    },
+    failed: ({ id }, message) => store.markError(id, message),
+    after: options.afterTask ? ({ id }) => options.afterTask!(store, id) : undefined,
+    interrupted(running, signal, counts) {
+      for (const { id } of running) store.markError(id, `interrupted by ${signal}`, 'interrupted');
+      store.setRunStatus('interrupted');
+      log(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume`);
+    },
   };
-
-  try {
-    await Promise.all(todo.map(({ task, row }) => limit(() => runOne(task, row.id))));
-  } finally {
-    interrupt.dispose();
-  }
-  if (controller.signal.aborted) return interrupt.exitCode;
-  progress.stop();
+  const { counts, interrupted } = await runTasks(
+    todo.map(({ task, row }) => ({ id: row.id, label: describeTask(task), task })),
+    stages,
+    {
+      run: options.name,
+      backend,
+      concurrency: options.concurrency,
+      maxCost: options.maxCost,
+      io,
+      skipped: { done: skipped, passed: rows.filter(({ row }) => row.status === 'done' && row.both_passed === 1).length },
+      costUsd: store.agentCostUsd(),
+      close: () => store.close(),
+    },
+  );
+  if (interrupted) return 130;
   const planned = new Set(rows.map(({ row }) => row.id));
   const unfinished = store.tasks().filter((t) => planned.has(t.id) && t.status !== 'done').length;
   store.setRunStatus(unfinished === 0 ? 'finished' : 'failed');
-  process.stdout.write(`${formatSummary(options.name, summarize(store))}\n`);
-  if (counts.costUsd > 0) process.stdout.write(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
-  if (unfinished > 0) process.stdout.write(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
-  process.stdout.write(`results: ${store.dir}\n`);
+  io.out(`${formatSummary(options.name, summarize(store))}\n`);
+  if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
+  if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
+  io.out(`results: ${store.dir}\n`);
   store.close();
   return counts.errors > 0 || unfinished > 0 ? 1 : 0;
 }
@@ -255,28 +214,4 @@ async function removeLeftovers(store: RunStore, name: string, backend: SandboxBa
   const stale = store.markStaleRunningInterrupted();
   const removed = await backend.removeLeftovers(name);
   log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover sandbox(es) removed` : ''}`);
-}
-
-/**
- * First SIGINT/SIGTERM: graceful stop (the handler removes containers and records the run as
- * interrupted), then exit 130. A second signal exits at once.
- */
-function installInterruptHandler(stop: (signal: NodeJS.Signals) => Promise<void>) {
-  let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    stop(signal)
-      .catch((error) => process.stderr.write(`while stopping: ${errorMessage(error)}\n`))
-      .finally(() => process.exit(130));
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    exitCode: 130,
-    dispose: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
 }
