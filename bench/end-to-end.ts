@@ -62,7 +62,7 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
   const cpuBefore = machineCpu();
   const childCpuBefore = finishedChildrenCpu();
   const started = performance.now();
-  await run('node', [CLI, 'run', '--models', models.join(','), '--setting', 'coop', '--pools', join(pool.dir, '..', '..'), '--pool', pool.repo, '--subset', subset, '--max-steps', String(STEPS), '--concurrency', String(level.concurrency), '--name', name, '--runs-dir', runsDir], {
+  await run('node', [CLI, 'run', '--models', models.join(','), '--context-window', '128000', '--setting', 'coop', '--pools', join(pool.dir, '..', '..'), '--pool', pool.repo, '--subset', subset, '--max-steps', String(STEPS), '--concurrency', String(level.concurrency), '--name', name, '--runs-dir', runsDir], {
     env: { ...process.env, OPENAI_API_KEY: 'bench-key' },
     maxBuffer: 64 * 1024 * 1024,
   }).catch((error: { stdout?: string; stderr?: string }) => {

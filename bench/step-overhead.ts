@@ -13,6 +13,7 @@ import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import { LlmAgent } from '../harness/agents/llm-agent.ts';
+import { loadAgentConfig } from '../harness/agents/config/agent-config.ts';
 import { Trajectory } from '../harness/agents/trajectory.ts';
 import type { CompletionRequest, Model, ModelResponse } from '../harness/models/types.ts';
 import { DockerSandbox } from '../harness/sandbox/docker/sandbox.ts';
@@ -87,7 +88,7 @@ export async function stepOverhead({ pool, image }: BenchFixture): Promise<Bench
   try {
     const model = new BenchModel(sandbox.container);
     const agent = new LlmAgent('bench', model, {
-      maxSteps: COMMANDS.length * ROUNDS + 1,
+      config: loadAgentConfig(undefined, { stepLimit: COMMANDS.length * ROUNDS + 1 }),
       onModelCall: ({ agentId, model: id, usage }) => store.recordModelCall(taskId, agentId, id, usage),
     });
     await agent.run({ agentId: 'agent1', sandbox, pool, features: [pool.features[0]!], partners: ['agent2'], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: isEngineError, mailbox });

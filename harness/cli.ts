@@ -13,6 +13,7 @@ import { doctorCommand } from './commands/doctor.ts';
 import { judgeCommand } from './commands/judge.ts';
 import { imagesCommand } from './commands/images.ts';
 import { UserError } from './errors.ts';
+import { storageFailure } from './store/storage-errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export function program(): Command {
@@ -57,6 +58,9 @@ export async function main(argv: string[]): Promise<void> {
     } else if (error instanceof UserError) {
       process.stderr.write(`coop-bench: ${error.message}\n`);
       process.exitCode = 2;
+    } else if (storageFailure(error)) {
+      process.stderr.write(`coop-bench: ${storageFailure(error)!.message}: free space (or fix the device) and run the command again\n`);
+      process.exitCode = 1;
     } else {
       process.stderr.write(`coop-bench: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = 1;

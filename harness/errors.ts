@@ -17,6 +17,14 @@ export function boundText(text: string, max: number): string {
   return `${text.slice(0, half)}\n[... ${dropped} characters omitted ...]\n${text.slice(-half)}`;
 }
 
+/**
+ * Text from outside (a run name, a file name, a link's target) quoted for a one-line message: line
+ * breaks, terminal escapes and bidirectional controls are shown escaped instead of acting.
+ */
+export function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

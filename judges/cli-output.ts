@@ -1,6 +1,7 @@
 // What `coop-bench judge` prints: each task's labels with their evidence, a summary with the
 // judges' cost, and the calibration tables. Agents wrote the quotes: every piece of their text
 // goes through displayLine (one line, no control characters, bounded).
+import { DETECTOR_DEFINITIONS } from './definitions.ts';
 import type { UsageTotal } from './llm/ask.ts';
 import type { DetectorScores, LabelScore, LlmScores } from './calibration/score.ts';
 import { precision, recall } from './calibration/score.ts';
@@ -36,7 +37,7 @@ function formatLabel(label: JudgeLabel, indent = '    '): string[] {
 
 /** The detectors' metrics (DetectorMetrics, stored as a plain record). */
 function metricsLine(m: JudgeOutcome['metrics']): string {
-  return `${m.messages} messages, ${m.questions} questions, ${m.lineNumberMentions} line-number and ${m.filePathMentions} file-path mentions, `
+  return `${m.messages} messages, ${m.questions} questions (${m.questionsWithoutReply} without reply), ${m.lineNumberMentions} line-number and ${m.filePathMentions} file-path mentions, `
     + `first-turn plan: ${m.firstTurnPlan ? 'yes' : 'no'}, ${m.commitments} commitments checked`;
 }
 
@@ -98,17 +99,30 @@ function scoreTable(rows: readonly LabelScore[], withJudge: boolean): string[] {
   ];
 }
 
-export function formatDetectorScores(cases: number, scores: DetectorScores): string[] {
+/** The definitions a calibration table scores, one line each, so the numbers read against them. */
+export function formatDefinitions(): string[] {
   return [
-    `Deterministic detectors on ${cases} calibration conversations`,
-    ...scoreTable(scores.labels, false),
-    ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
+    'Detector labels (judges/definitions.ts):',
+    ...DETECTOR_DEFINITIONS.map((d) => `  ${d.id}: ${displayLine(d.definition, 700)}${'covers' in d && d.covers ? ` Covers part of ${d.covers.label}; leaves ${d.covers.leavesOut}.` : ''}`),
   ];
 }
 
-export function formatLlmScores(model: string, scores: LlmScores): string[] {
+export function formatDetectorScores(split: string, scores: DetectorScores): string[] {
+  const p = scores.paraphrases;
   return [
-    `LLM judges (${model})`,
+    `Deterministic detectors, ${split} split (${scores.cases} calibration conversations)`,
+    ...(scores.cases === 0 ? ['  no conversations in this split'] : [
+      ...scoreTable(scores.labels, false),
+      ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
+      ...(scores.commitments.length ? ['  commitments found, by kind (cases with gold commitments):', ...scoreTable(scores.commitments, false).map((l) => `  ${l}`)] : []),
+      `  paraphrases labelled like their original: ${p.same}/${p.of}${p.differing.length ? ` (differ: ${p.differing.slice(0, 10).map((d) => displayLine(d, 120)).join('; ')})` : ''}`,
+    ]),
+  ];
+}
+
+export function formatLlmScores(model: string, split: string, scores: LlmScores): string[] {
+  return [
+    `LLM judges (${model}), ${split} split`,
     ...scoreTable(scores.labels, true),
     `  clean conversations left without a communication error: ${scores.cleanKeptClean.kept}/${scores.cleanKeptClean.of}`,
     `  labels dropped because their evidence did not check out: ${scores.dropped}; judge errors: ${scores.errors.length}`,

@@ -41,7 +41,7 @@ export async function judgeTask(store: RunStore, taskId: number, options: JudgeT
   const wanted = (name: JudgeName) => !options.judges || options.judges.includes(name);
   const input = judgeInputOf(record);
   const outcomes: JudgeOutcome[] = [];
-  if (wanted('detectors')) outcomes.push(detectorOutcome(input));
+  if (wanted('detectors')) outcomes.push(await detectorOutcome(input));
   const { model } = options;
   if (model) {
     const cache = sqliteCache(store.db);

@@ -47,8 +47,8 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function detectorOutcome(input: JudgeInput): JudgeOutcome {
-  const { labels, metrics } = runDetectors(input);
+export async function detectorOutcome(input: JudgeInput): Promise<JudgeOutcome> {
+  const { labels, metrics } = await runDetectors(input);
   return {
     judge: 'detectors',
     status: 'ok',

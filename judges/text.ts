@@ -29,10 +29,10 @@ export interface Sentence {
   start: number;
 }
 
-/** Sentences and list items: split after . ! ? followed by a space, and at line breaks. */
+/** Sentences and list items: split after . ! ? followed by a space, and at line breaks (a "2. " numbering is no end). */
 export function sentences(text: string): Sentence[] {
   const result: Sentence[] = [];
-  const pattern = /[^\n]*?(?:[.!?](?=\s)|\n|$)/g;
+  const pattern = /(?:^[ \t]*\d+[.)][ \t]+)?[^\n]*?(?:[.!?](?=\s)|\n|$)/gm;
   for (const match of text.matchAll(pattern)) {
     if (match[0] === '' && match.index >= text.length) break;
     const raw = match[0];

@@ -8,7 +8,8 @@ import { csv } from './export.ts';
 import { htmlDocument } from './html/document.ts';
 import { escapeHtml } from './html/escape.ts';
 import { differenceText, fixed, rateText } from './html/format.ts';
-import { note, num, section, table } from './html/markup.ts';
+import { note, num, section, table, warning } from './html/markup.ts';
+import { exclusionText } from './analysis/exclusions.ts';
 
 export interface ComparisonRow {
   team: string;
@@ -46,15 +47,28 @@ export function compareRuns(a: RunSummary, b: RunSummary): RunComparison {
   return { a, b, rows, retention };
 }
 
+/**
+ * Why the two runs' numbers may not be comparable: different agent configurations (prompts, tools,
+ * limits), told rather than hidden.
+ */
+export function comparisonWarnings(c: RunComparison): string[] {
+  const hashes = (s: RunSummary) => s.agentConfigs.map((a) => a.hash).sort().join(',');
+  if (hashes(c.a) === hashes(c.b)) return [];
+  const show = (s: RunSummary) => s.agentConfigs.map((a) => a.hash.slice(0, 12)).join(', ') || 'none recorded';
+  return [`The runs used different agent configurations (${c.a.run.name}: ${show(c.a)}; ${c.b.run.name}: ${show(c.b)}): their agents had other prompts, tools or limits.`];
+}
+
 export function comparisonHtml(c: RunComparison): string {
   const [na, nb] = [c.a.run.name, c.b.run.name];
   const header = `<header class="top"><strong>coop-bench comparison</strong><span>${escapeHtml(na)} vs ${escapeHtml(nb)}</span></header>`;
+  const left = (r: ConditionResult | null) => (r ? exclusionText(r.excluded) || '–' : '–');
   const body = [
     section('comparison', 'Success per model and condition', [
-      note(`Difference = ${nb} − ${na}, with Newcombe's 95% interval for a difference of two rates. Counts are finished tasks.`),
+      ...comparisonWarnings(c).map(warning),
+      note(`Difference = ${nb} − ${na}, with Newcombe's 95% interval for a difference of two rates. Counts are finished tasks; left out: tasks that did not finish, and why.`),
       table(
-        ['model', 'condition', num(`${na}`), num(`${nb}`), num('difference [95% CI]')],
-        c.rows.map((r) => [r.team, r.condition, rateText(r.a?.rate ?? null), rateText(r.b?.rate ?? null), differenceText(r.difference)]),
+        ['model', 'condition', num(`${na}`), `${na}: left out`, num(`${nb}`), `${nb}: left out`, num('difference [95% CI]')],
+        c.rows.map((r) => [r.team, r.condition, rateText(r.a?.rate ?? null), left(r.a), rateText(r.b?.rate ?? null), left(r.b), differenceText(r.difference)]),
       ),
     ]),
     section('retention', 'Retention', [
@@ -65,13 +79,13 @@ export function comparisonHtml(c: RunComparison): string {
 }
 
 export function comparisonJson(c: RunComparison): string {
-  return `${JSON.stringify({ runs: [c.a.run.name, c.b.run.name], rows: c.rows, retention: c.retention, summaries: [c.a, c.b] }, null, 2)}\n`;
+  return `${JSON.stringify({ runs: [c.a.run.name, c.b.run.name], warnings: comparisonWarnings(c), rows: c.rows, retention: c.retention, summaries: [c.a, c.b] }, null, 2)}\n`;
 }
 
 export function comparisonCsv(c: RunComparison): string {
-  const side = (r: ConditionResult | null) => [r?.passed ?? null, r?.done ?? null, r?.rate?.p ?? null];
+  const side = (r: ConditionResult | null) => [r?.passed ?? null, r?.done ?? null, r?.rate?.p ?? null, r?.excluded.total ?? null];
   return csv(
-    ['model', 'condition', 'a_run', 'a_passed', 'a_finished', 'a_rate', 'b_run', 'b_passed', 'b_finished', 'b_rate', 'difference', 'difference_low', 'difference_high'],
+    ['model', 'condition', 'a_run', 'a_passed', 'a_finished', 'a_rate', 'a_excluded', 'b_run', 'b_passed', 'b_finished', 'b_rate', 'b_excluded', 'difference', 'difference_low', 'difference_high'],
     c.rows.map((r) => [r.team, r.condition, c.a.run.name, ...side(r.a), c.b.run.name, ...side(r.b), r.difference?.diff ?? null, r.difference?.low ?? null, r.difference?.high ?? null]),
   );
 }

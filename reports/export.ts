@@ -26,12 +26,14 @@ export function csv(header: string[], rows: (string | number | boolean | null)[]
 export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
   const header = [
     'id', 'key', 'model', 'condition', 'setting', 'variant', 'repo', 'task_id', 'features', 'pair', 'difficulty', 'status', 'passed',
-    'merge_status', 'naive_clean', 'steps', 'messages', 'model_calls', 'input_tokens', 'output_tokens', 'cost_usd', 'labels', 'error',
+    'merge_status', 'naive_clean', 'steps', 'messages', 'model_calls', 'input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'output_tokens',
+    'cost_usd', 'labels', 'error_kind', 'agent_endings', 'agent_config', 'error',
   ];
   const rows = tasks.map((t) => [
     t.id, t.key, t.team, conditionOf(t), t.setting, t.variant, t.repo, t.taskId, t.features.join(' '), t.pair,
     summary.difficulty.difficulty[t.pair] ?? null, t.status, t.passed, t.mergeStatus, t.naiveClean, t.steps, t.messages,
-    t.modelCalls, t.inputTokens, t.outputTokens, t.costUsd, t.labels.map((l) => `${l.judge}:${l.label}`).join('; '), t.error,
+    t.modelCalls, t.inputTokens, t.cacheReadTokens, t.cacheWriteTokens, t.outputTokens, t.costUsd, t.labels.map((l) => `${l.judge}:${l.label}`).join('; '),
+    t.errorKind, t.agentEndings.join(' '), t.agentConfig, t.error,
   ]);
   return csv(header, rows);
 }

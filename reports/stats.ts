@@ -1,5 +1,8 @@
 // The paper's statistics (section 4, appendix C), as pure functions: Wilson intervals, relative
 // difficulty, difficulty buckets, trapezoid AUC and retention, pooled by summing counts.
+// Buckets are computed from the integer counts behind each difficulty, never from floating-point
+// values: 1 − 4/5 is 0.19999999999999996 in floating point, which a float bucket edge at 0.2 would
+// put in the wrong bucket.
 
 /** z for a two-sided 95% interval. */
 export const Z95 = 1.959963984540054;
@@ -51,15 +54,27 @@ export function difference(a: Proportion, b: Proportion): Difference {
   };
 }
 
-/** d(t) = 1 − mean over models of Solo success on t. */
-export function rawDifficulty(soloSuccesses: boolean[]): number {
+/** A difficulty as the counts it is made of: `failures` of `runs` Solo results failed. */
+export interface DifficultyCounts {
+  failures: number;
+  runs: number;
+}
+
+/** d(t) = 1 − mean over models of Solo success on t, as the counts behind it. */
+export function difficultyCounts(soloSuccesses: boolean[]): DifficultyCounts {
   if (soloSuccesses.length === 0) throw new RangeError('difficulty needs at least one Solo result');
-  return 1 - soloSuccesses.filter(Boolean).length / soloSuccesses.length;
+  return { failures: soloSuccesses.filter((s) => !s).length, runs: soloSuccesses.length };
+}
+
+/** d(t) as a number, for display. */
+export function rawDifficulty(soloSuccesses: boolean[]): number {
+  const { failures, runs } = difficultyCounts(soloSuccesses);
+  return failures / runs;
 }
 
 /**
- * Linear rescale to [0, 1] by the minimum and maximum over the benchmark. When every task has the
- * same difficulty the range is empty: the raw values (already in [0, 1]) are kept.
+ * Linear rescale to [0, 1] by the minimum and maximum over the benchmark, for display. When every
+ * task has the same difficulty the range is empty: the raw values (already in [0, 1]) are kept.
  */
 export function rescale(values: number[]): number[] {
   const min = Math.min(...values);
@@ -68,9 +83,24 @@ export function rescale(values: number[]): number[] {
   return values.map((v) => (v - min) / (max - min));
 }
 
-/** Equal-width bucket of a rescaled difficulty; 1.0 falls in the last bucket. */
-export function bucketOf(difficulty: number): number {
-  return Math.min(BUCKETS - 1, Math.max(0, Math.floor(difficulty * BUCKETS)));
+/**
+ * The bucket of each difficulty after the rescale to [0, 1] (Algorithm 1, lines 1-2: 10 equal
+ * buckets; 1.0 falls in the last), in exact integer arithmetic: with d = a/b, min = p/q and
+ * max = r/s, the rescaled value is (aq − pb)·s / (b·(rq − ps)) and its bucket the floor of 10 times
+ * that. When every difficulty is the same, the raw value decides (as `rescale` keeps it).
+ */
+export function difficultyBuckets(difficulties: DifficultyCounts[]): number[] {
+  if (difficulties.length === 0) return [];
+  const less = (x: DifficultyCounts, y: DifficultyCounts) => BigInt(x.failures) * BigInt(y.runs) < BigInt(y.failures) * BigInt(x.runs);
+  const min = difficulties.reduce((m, d) => (less(d, m) ? d : m));
+  const max = difficulties.reduce((m, d) => (less(m, d) ? d : m));
+  const cap = (bucket: bigint) => Math.min(BUCKETS - 1, Number(bucket));
+  if (!less(min, max)) return difficulties.map((d) => cap((BigInt(BUCKETS) * BigInt(d.failures)) / BigInt(d.runs)));
+  const [p, q, r, s] = [min.failures, min.runs, max.failures, max.runs].map(BigInt) as [bigint, bigint, bigint, bigint];
+  return difficulties.map(({ failures, runs }) => {
+    const [a, b] = [BigInt(failures), BigInt(runs)];
+    return cap((BigInt(BUCKETS) * (a * q - p * b) * s) / (b * (r * q - p * s)));
+  });
 }
 
 export function bucketMidpoint(bucket: number): number {
@@ -104,16 +134,17 @@ export function curvePoints(buckets: BucketCounts[]): CurvePoint[] {
 }
 
 /**
- * Trapezoid area under the points, divided by the span they cover, so that the AUC is on the scale
- * of a success rate (a flat curve at r has AUC r) and a single point's AUC is its rate. Solo and
- * Coop curves of one model share their buckets, so the normalisation cancels in the retention.
+ * Algorithm 1, line 9: "Compute AUC_Solo and AUC_Coop via trapezoidal integration", plainly: the
+ * trapezoids between the points at consecutive non-empty bucket midpoints, not divided by anything
+ * and not extended past the first and last point (so the curve's x range is at most [0.05, 0.95],
+ * and a flat curve at r has AUC 0.9·r when every bucket is filled). A single point has no area.
+ * Solo and Coop curves of one model share their points' x, so the retention compares like with like.
  */
 export function trapezoidAuc(points: { x: number; y: number }[]): number {
   if (points.length === 0) throw new RangeError('AUC of an empty curve');
-  if (points.length === 1) return points[0].y;
   let area = 0;
   for (let i = 1; i < points.length; i++) area += ((points[i].x - points[i - 1].x) * (points[i].y + points[i - 1].y)) / 2;
-  return area / (points[points.length - 1].x - points[0].x);
+  return area;
 }
 
 /** retention = AUC_coop / AUC_solo: the share of Solo performance that survives coordination. */

@@ -11,8 +11,10 @@ export interface RunSummary {
   run: RunInfo;
   generatedAt: string;
   taskCounts: Record<TaskStatus, number>;
-  /** Tasks that did not finish, with their errors. */
-  unfinished: Pick<TaskOutcome, 'id' | 'key' | 'status' | 'error'>[];
+  /** Tasks that did not finish, with their errors and why. */
+  unfinished: Pick<TaskOutcome, 'id' | 'key' | 'status' | 'error' | 'errorKind'>[];
+  /** The agent configurations the run's tasks ran with (hash, tasks); more than one: results are pooled. */
+  agentConfigs: { hash: string; tasks: number }[];
   headline: Headline;
   difficulty: DifficultyAnalysis;
   merges: MergeAnalysis;
@@ -27,11 +29,18 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     run: data.run,
     generatedAt: generatedAt.toISOString(),
     taskCounts,
-    unfinished: data.tasks.filter((t) => t.status !== 'done').map(({ id, key, status, error }) => ({ id, key, status, error })),
+    unfinished: data.tasks.filter((t) => t.status !== 'done').map(({ id, key, status, error, errorKind }) => ({ id, key, status, error, errorKind })),
+    agentConfigs: agentConfigs(data.tasks),
     headline: headline(data.tasks),
     difficulty: difficultyAnalysis(data.tasks),
     merges: mergeAnalysis(data.tasks),
     communication: communicationAnalysis(data.tasks),
     cost: costRows(data.tasks),
   };
+}
+
+function agentConfigs(tasks: TaskOutcome[]): { hash: string; tasks: number }[] {
+  const counts = new Map<string, number>();
+  for (const t of tasks) if (t.agentConfig) counts.set(t.agentConfig, (counts.get(t.agentConfig) ?? 0) + 1);
+  return [...counts].map(([hash, n]) => ({ hash, tasks: n }));
 }

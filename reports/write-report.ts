@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { RunStore, runDir } from '../harness/store/run-store.ts';
 import { loadTaskRecord } from '../harness/store/records.ts';
 import { UserError } from '../harness/errors.ts';
+import { DamagedRowError } from '../harness/store/columns.ts';
 import { loadRunData, type TaskOutcome } from './run-data.ts';
 import { summarizeRun, type RunSummary } from './summary.ts';
 import { taskDetail, type TaskDetail } from './task-detail.ts';
@@ -15,8 +16,20 @@ import { compareRuns, comparisonCsv, comparisonHtml, comparisonJson } from './co
 export const FORMATS = ['html', 'json', 'csv'] as const;
 export type ReportFormat = (typeof FORMATS)[number];
 
-function* details(store: RunStore, tasks: TaskOutcome[]): Generator<TaskDetail> {
-  for (const t of tasks) yield taskDetail(loadTaskRecord(store, t.id), t.labels, t.pair);
+/** Each task's page data; a task with a damaged row has no page (its row in the report names the damage). */
+function* details(store: RunStore, tasks: TaskOutcome[], damaged: string[]): Generator<TaskDetail> {
+  for (const t of tasks) {
+    let record;
+    try {
+      record = loadTaskRecord(store, t.id);
+    } catch (error) {
+      if (!(error instanceof DamagedRowError)) throw error;
+      // A task's own damaged row was named already, as an error.
+      if (!damaged.some((line) => line.startsWith(error.message))) damaged.push(`${error.message}: its page is left out of the report`);
+      continue;
+    }
+    yield taskDetail(record, t.labels, t.pair);
+  }
 }
 
 function write(path: string, content: string): string {
@@ -33,11 +46,13 @@ export function writeReport(o: { runsDir: string; name: string; format: ReportFo
   const store = RunStore.open(o.runsDir, o.name, { create: false });
   try {
     const data = loadRunData(store);
+    const damaged = [...(data.damaged ?? [])];
     const summary = summarizeRun(data);
     const path = resolve(o.out ?? join(store.dir, `report.${o.format}`));
-    if (o.format === 'json') return write(path, reportJson(summary, data.tasks));
-    if (o.format === 'csv') return write(path, tasksCsv(summary, data.tasks));
-    return write(path, renderReport(summary, data.tasks, details(store, data.tasks)));
+    const content =
+      o.format === 'json' ? reportJson(summary, data.tasks) : o.format === 'csv' ? tasksCsv(summary, data.tasks) : renderReport(summary, data.tasks, details(store, data.tasks, damaged));
+    for (const line of damaged) process.stderr.write(`coop-bench: ${line}\n`);
+    return write(path, content);
   } finally {
     store.close();
   }

@@ -8,12 +8,16 @@
 //     region does not hold.
 //  4. Rejected if it keeps conflict markers: a line `<<<<<<<…`, `>>>>>>>…` or exactly `=======` that is
 //     not also a content line of the region (so an rst underline of seven `=` stays allowed).
-//  5. Rejected as changing text outside the region unless it starts with the `before` context lines
-//     and ends with the `after` context lines. Lines compare without trailing whitespace; blank lines
-//     at the very start of `before` and the very end of `after` may be missing (servers trim answers).
-//  6. Rejected as garbage if the lines between the contexts (the resolution) outnumber both sides of
-//     the conflict together plus MAX_EXTRA_LINES: a merge of two versions should not be longer than
-//     keeping both.
+//  5. The answer is the whole excerpt (it starts with the `before` context lines and ends with the
+//     `after` ones: the resolution is what lies between), or the resolved block alone, without any
+//     context line (small models often answer so). Lines compare without trailing whitespace; blank
+//     lines at the very start of `before` and the very end of `after` may be missing (servers trim
+//     answers). Rejected as changing text outside the region: an answer with one context but not the
+//     other, or one that starts or ends like the context and then departs from it. A block given
+//     alone must be made of the region's own words (its two sides and their context): what else it
+//     says cannot be told apart from prose, so it is rejected too.
+//  6. Rejected as garbage if the resolution outnumbers both sides of the conflict together plus
+//     MAX_EXTRA_LINES: a merge of two versions should not be longer than keeping both.
 // Only the resolution is used: the context lines in the file are never replaced by the model's copy.
 import { splitLines } from './conflict-regions.ts';
 
@@ -65,22 +69,50 @@ export function checkAnswer(parts: RegionParts, answer: string): AnswerCheck {
   const before = dropWhile(parts.before.map(trimEnd), isBlank);
   const after = dropWhile(parts.after.map(trimEnd).reverse(), isBlank).reverse();
   const body = dropWhile(dropWhile(lines, isBlank).reverse(), isBlank).reverse();
-  if (body.length < before.length + after.length) {
-    return { ok: false, reason: 'changed text outside the region: answer is shorter than the context around it' };
-  }
-  const beforeDiff = before.findIndex((line, i) => trimEnd(body[i]!) !== line);
-  if (beforeDiff !== -1) return { ok: false, reason: `changed text outside the region: context line ${beforeDiff + 1} before the conflict differs` };
-  const tail = body.slice(body.length - after.length);
-  const afterDiff = after.findIndex((line, i) => trimEnd(tail[i]!) !== line);
-  if (afterDiff !== -1) return { ok: false, reason: `changed text outside the region: context line ${afterDiff + 1} after the conflict differs` };
+  const resolved = withoutContext(body, before, after, regionText);
+  if ('reason' in resolved) return { ok: false, reason: resolved.reason };
 
   // Step 6.
-  const resolution = body.slice(before.length, body.length - after.length);
+  const { resolution } = resolved;
   const limit = parts.ours.length + parts.theirs.length + MAX_EXTRA_LINES;
   if (resolution.length > limit) {
     return { ok: false, reason: `garbage: resolution has ${resolution.length} lines, more than both sides together plus ${MAX_EXTRA_LINES} (${limit})` };
   }
   return { ok: true, resolution };
+}
+
+/** Identifiers, keywords and numbers: what a merge of two versions of code is written with. */
+const words = (text: string): string[] => text.match(/[\p{L}_][\p{L}\p{N}_]*|\p{N}+/gu) ?? [];
+
+const outside = (reason: string) => ({ reason: `changed text outside the region: ${reason}` });
+
+/** How many leading lines of `lines` equal those of `context` (without trailing whitespace). */
+function sharedPrefix(lines: string[], context: string[]): number {
+  let n = 0;
+  while (n < context.length && n < lines.length && trimEnd(lines[n]!) === context[n]) n++;
+  return n;
+}
+
+/** Step 5: the resolution, whether the answer repeats the context lines or gives the block alone. */
+function withoutContext(body: string[], before: string[], after: string[], regionText: string): { resolution: string[] } | { reason: string } {
+  const fitsBoth = body.length >= before.length + after.length;
+  const hasBefore = fitsBoth && sharedPrefix(body, before) === before.length;
+  const tail = [...body].reverse();
+  const hasAfter = fitsBoth && sharedPrefix(tail, [...after].reverse()) === after.length;
+  if (hasBefore && hasAfter) return { resolution: body.slice(before.length, body.length - after.length) };
+
+  const echoedBefore = before.length > 0 && (hasBefore || sharedPrefix(body, before) > 0);
+  const echoedAfter = after.length > 0 && (hasAfter || sharedPrefix(tail, [...after].reverse()) > 0);
+  if (echoedBefore || echoedAfter) {
+    if (!fitsBoth) return outside('answer is shorter than the context around it');
+    if (!hasBefore) return outside(`context line ${sharedPrefix(body, before) + 1} before the conflict differs`);
+    return outside(`context line ${after.length - sharedPrefix(tail, [...after].reverse())} after the conflict differs`);
+  }
+  // The block alone: only the region's words.
+  const known = new Set(words(regionText));
+  const unknown = words(body.join('\n')).find((word) => !known.has(word));
+  if (unknown !== undefined) return outside(`the answer is neither the excerpt nor a block made of the conflict's own words ("${unknown.slice(0, 40)}" is not one)`);
+  return { resolution: body };
 }
 
 function dropWhile(lines: string[], predicate: (line: string) => boolean): string[] {

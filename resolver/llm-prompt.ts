@@ -1,10 +1,41 @@
-// The prompt for one conflict region (our wording; the paper's resolver is queried the same way:
-// the marked block with a fixed context window, temperature 0).
+// The prompt for one conflict region, from a template file (`--resolver-prompt`; default
+// llm-prompt.txt next to this file, our own wording: the published resolver's training format
+// could not be found). It is the one user message both backends send, with no system message: the
+// paper's resolver is queried the same way, the marked block with a fixed context window at
+// temperature 0. Values: {{file}}, {{ours_label}}, {{theirs_label}}, {{before_count}},
+// {{after_count}}, {{excerpt}} (the context and the marked block, each line ending in a newline)
+// and {{fence}} (backticks longer than any in the excerpt). One final newline of the file is not
+// part of the template.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { RegionParts } from './answer-check.ts';
 import type { MergeLabels } from './merge-file.ts';
 import { oneLine } from './bounded-text.ts';
+import { ResolverModelError } from './models/model-error.ts';
 
-export function buildPrompt(filePath: string, parts: RegionParts, labels: MergeLabels): string {
+const VALUES = ['file', 'ours_label', 'theirs_label', 'before_count', 'after_count', 'excerpt', 'fence'] as const;
+
+export const DEFAULT_PROMPT_FILE = fileURLToPath(new URL('./llm-prompt.txt', import.meta.url));
+
+/** The template of `file`; throws ResolverModelError (one line) for a file that cannot serve. */
+export function loadPromptTemplate(file = DEFAULT_PROMPT_FILE): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/\n$/, '');
+  } catch (error) {
+    throw new ResolverModelError(`cannot read the resolver prompt ${oneLine(file, 200)} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check --resolver-prompt`);
+  }
+  const unknown = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)].map((m) => m[1]!).find((name) => !(VALUES as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw new ResolverModelError(`resolver prompt ${oneLine(file, 200)}: unknown value {{${oneLine(unknown, 40)}}}; use ${VALUES.map((v) => `{{${v}}}`).join(', ')}`);
+  }
+  if (!text.includes('{{excerpt}}')) throw new ResolverModelError(`resolver prompt ${oneLine(file, 200)}: it never shows the conflict ({{excerpt}})`);
+  return text;
+}
+
+let defaultTemplate: string | undefined;
+
+export function buildPrompt(filePath: string, parts: RegionParts, labels: MergeLabels, template = (defaultTemplate ??= loadPromptTemplate())): string {
   const excerpt = [
     ...parts.before,
     `<<<<<<< ${labels.ours}\n`, ...parts.ours,
@@ -12,23 +43,16 @@ export function buildPrompt(filePath: string, parts: RegionParts, labels: MergeL
     `>>>>>>> ${labels.theirs}\n`,
     ...parts.after,
   ].map((line) => (line.endsWith('\n') ? line : `${line}\n`)).join('');
-  const fence = fenceFor(excerpt);
-  return [
-    `Resolve the merge conflict in this excerpt of the file ${oneLine(filePath, 200)}.`,
-    '',
-    'Two developers changed the same code on separate branches. The first version is between',
-    `"<<<<<<< ${labels.ours}" and "=======", the second between "=======" and ">>>>>>> ${labels.theirs}".`,
-    `The excerpt also shows ${parts.before.length} unchanged line(s) before the conflict and ${parts.after.length} after it.`,
-    '',
-    'Rewrite the excerpt with the conflict resolved:',
-    '- keep the changes of both developers, combined into one version, without duplicating code;',
-    '- copy the lines before and after the conflict exactly as they are;',
-    '- leave out the conflict markers;',
-    '- answer with the rewritten excerpt only, in one code block, without explanation.',
-    '',
-    fence,
-    excerpt + fence,
-  ].join('\n');
+  const values: Record<(typeof VALUES)[number], string> = {
+    file: oneLine(filePath, 200),
+    ours_label: labels.ours,
+    theirs_label: labels.theirs,
+    before_count: String(parts.before.length),
+    after_count: String(parts.after.length),
+    excerpt,
+    fence: fenceFor(excerpt),
+  };
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: (typeof VALUES)[number]) => values[name]);
 }
 
 /** A fence longer than any backtick run at the start of an excerpt line. */

@@ -71,6 +71,8 @@ export interface MergeResult {
 export interface ResolverModel {
   /** For reports, e.g. `Qwen2.5-Coder-0.5B-Merge-Resolver@http://127.0.0.1:8080/v1`. */
   name: string;
+  /** The prompt template it is asked with (llm-prompt.ts); default: the shipped one. */
+  promptTemplate?: string;
   /** Throws ResolverModelError (one line) when the backend is unavailable. */
   complete(prompt: string): Promise<string>;
   /** Frees the backend (the embedded model); optional. */

@@ -1,4 +1,5 @@
-// What an agent did, step by step, kept for agent<N>_traj.json and the store.
+// What an agent did, step by step, kept for agent<N>_traj.json and the store. Each step is handed to
+// a listener as it is recorded (the store writes it at once), so a crash loses no step.
 import { boundText } from '../errors.ts';
 
 export interface TrajectoryStep {
@@ -14,6 +15,8 @@ export interface TrajectoryStep {
 }
 
 const MAX_STEP_OUTPUT = 16 * 1024;
+/** Notes hold the exact prompts and summaries: a larger bound. */
+const MAX_NOTE_OUTPUT = 64 * 1024;
 /** Tool arguments come from the model: a huge one is kept as bounded text, not as an object. */
 const MAX_STEP_INPUT = 64 * 1024;
 
@@ -26,15 +29,18 @@ function boundInput(input: unknown): unknown {
 export class Trajectory {
   readonly steps: TrajectoryStep[] = [];
 
+  constructor(private readonly onStep?: (step: TrajectoryStep) => void) {}
+
   record(step: Omit<TrajectoryStep, 'index' | 'at'>): TrajectoryStep {
     const full: TrajectoryStep = {
       ...step,
       input: boundInput(step.input),
-      output: step.output === undefined ? undefined : boundText(step.output, MAX_STEP_OUTPUT),
+      output: step.output === undefined ? undefined : boundText(step.output, step.kind === 'note' ? MAX_NOTE_OUTPUT : MAX_STEP_OUTPUT),
       index: this.steps.length,
       at: new Date().toISOString(),
     };
     this.steps.push(full);
+    this.onStep?.(full);
     return full;
   }
 }

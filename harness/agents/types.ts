@@ -35,7 +35,17 @@ export interface AgentContext {
   gitRemotes?: { self: string; partners: string[] };
 }
 
-export type AgentStatus = 'finished' | 'step_limit' | 'cost_limit' | 'error';
+/**
+ * How an agent ended. `finished`: it called finish. The limits of its configuration: `step_limit`,
+ * `cost_limit`, `time_limit`. The model's own failures: `context_exhausted` (the conversation no
+ * longer fits the window, even summarised), `output_truncated` (its output kept hitting the output
+ * limit), `model_rejected` (the provider refused a request for what the conversation holds; also
+ * how a harness bug that still sends an invalid request shows). `error`: anything else that went
+ * wrong in the agent. Every one of them is scored with the agent's patch.
+ */
+export type AgentStatus = 'finished' | 'step_limit' | 'cost_limit' | 'time_limit' | 'context_exhausted' | 'output_truncated' | 'model_rejected' | 'error';
+
+export const AGENT_STATUSES: readonly AgentStatus[] = ['finished', 'step_limit', 'cost_limit', 'time_limit', 'context_exhausted', 'output_truncated', 'model_rejected', 'error'];
 
 export interface AgentOutcome {
   status: AgentStatus;

@@ -1,11 +1,13 @@
 // `coop-bench judge`: label a stored run (deterministic detectors; LLM judges with --judge-model),
 // or with --calibrate score the judges on the calibration set.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadCalibrationSet } from '../../judges/calibration/cases.ts';
+import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../judges/calibration/cases.ts';
 import { scoreDetectors, scoreLlmJudges } from '../../judges/calibration/score.ts';
-import { formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
+import { computeStoredScores, STORED_SCORES_FILE, writeStoredScores } from '../../judges/calibration/stored-scores.ts';
+import { formatDefinitions, formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
 import { addUsage, NO_USAGE } from '../../judges/llm/ask.ts';
 import { judgeRun } from '../../judges/judge-task.ts';
+import { memoryCache } from '../../judges/run-judge.ts';
 import { JUDGE_NAMES, type JudgeName } from '../../judges/types.ts';
 import { UserError } from '../errors.ts';
 import { createModel } from '../models/index.ts';
@@ -30,6 +32,7 @@ interface JudgeCommandOptions {
   concurrency: number;
   timeout: number;
   calibrate: boolean;
+  writeScores: boolean;
 }
 
 const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
@@ -40,13 +43,22 @@ function judgeModel(spec: string | undefined, timeoutMs: number): Model | undefi
 
 async function calibrate(o: JudgeCommandOptions): Promise<number> {
   const cases = loadCalibrationSet();
-  print(formatDetectorScores(cases.length, scoreDetectors(cases)));
+  print(formatDefinitions());
+  for (const split of SPLITS) print(['', ...formatDetectorScores(split, await scoreDetectors(casesOfSplit(cases, split)))]);
+  if (o.writeScores) {
+    writeStoredScores(await computeStoredScores(cases));
+    print(['', `Wrote the detectors' calibration figures (shown in reports) to ${STORED_SCORES_FILE}`]);
+  }
   const model = judgeModel(o.judgeModel, o.timeout * 1000);
   if (!model) return 0;
-  print(['']);
-  const scores = await scoreLlmJudges(cases, model, { timeoutMs: o.timeout * 1000 });
-  print(formatLlmScores(model.spec, scores));
-  return scores.errors.length > 0 ? 1 : 0;
+  const cache = memoryCache();
+  let errors = 0;
+  for (const split of SPLITS) {
+    const scores = await scoreLlmJudges(casesOfSplit(cases, split), model, { timeoutMs: o.timeout * 1000, cache });
+    print(['', ...formatLlmScores(model.spec, split, scores)]);
+    errors += scores.errors.length;
+  }
+  return errors > 0 ? 1 : 0;
 }
 
 async function judgeStoredRun(o: JudgeCommandOptions): Promise<number> {
@@ -92,7 +104,8 @@ export function judgeCommand(): Command {
     .option('--only <judges>', `only these judges (${JUDGE_NAMES.join(', ')})`, judgeNames)
     .option('--concurrency <n>', 'tasks judged at the same time', positiveInt, 4)
     .option('--timeout <seconds>', "time limit of one judge's question to the model", positiveInt, 300)
-    .option('--calibrate', 'print precision and recall on the calibration set (detectors; with --judge-model, the LLM judges too)', false)
+    .option('--calibrate', 'print precision and recall on the calibration set, train and test split (detectors; with --judge-model, the LLM judges too)', false)
+    .option('--write-scores', "with --calibrate: save the detectors' figures that reports show beside their counts", false)
     .action(async (o: JudgeCommandOptions) => {
       process.exitCode = await (o.calibrate ? calibrate(o) : judgeStoredRun(o));
     });

@@ -34,7 +34,8 @@ export function addResolverOptions(command: Command): Command {
     .option('--resolver-url <url>', 'OpenAI-compatible endpoint of the LLM merge resolver (llama.cpp, vLLM, Ollama)')
     .option('--resolver-model <name>', 'model name at --resolver-url', DEFAULT_RESOLVER_MODEL)
     .option('--resolver-gguf <path>', 'local GGUF file for the embedded resolver (node-llama-cpp)')
-    .option('--resolver-timeout <seconds>', 'per-request timeout of the resolver endpoint', nonNegativeInt);
+    .option('--resolver-timeout <seconds>', 'per-request timeout of the resolver endpoint', nonNegativeInt)
+    .option('--resolver-prompt <file>', 'prompt template of the resolver ({{excerpt}}, {{file}}, ...; default resolver/llm-prompt.txt)');
 }
 
 /** The merge stage options of `run` and `eval`: the resolver's, and --no-order-probe. */
@@ -43,12 +44,13 @@ export function addMergeStageOptions(command: Command): Command {
 }
 
 /** The resolver options as commander parsed them, for resolverModelFromOptions. */
-export function resolverOptionsOf(options: { resolverUrl?: string; resolverModel?: string; resolverGguf?: string; resolverTimeout?: number }): ResolverCliOptions {
+export function resolverOptionsOf(options: { resolverUrl?: string; resolverModel?: string; resolverGguf?: string; resolverTimeout?: number; resolverPrompt?: string }): ResolverCliOptions {
   return {
     resolverUrl: options.resolverUrl,
     resolverModel: options.resolverModel,
     resolverGguf: options.resolverGguf,
     resolverTimeout: options.resolverTimeout === undefined ? undefined : options.resolverTimeout * 1000,
+    resolverPrompt: options.resolverPrompt,
   };
 }
 
@@ -71,6 +73,7 @@ interface MergeCommandOptions {
   resolverModel?: string;
   resolverGguf?: string;
   resolverTimeout?: number;
+  resolverPrompt?: string;
 }
 
 export function mergeCommand(io: CommandIO = processIO): Command {

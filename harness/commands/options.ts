@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_LIMITS, type ContainerLimits } from '../sandbox/types.ts';
 import { backendNames, DEFAULT_BACKEND, type BackendChoice } from '../sandbox/registry.ts';
-import type { ModelOptions } from '../models/index.ts';
+import { REASONING_EFFORTS, type ModelOptions, type ReasoningEffort } from '../models/index.ts';
 import { UserError, errorMessage } from '../errors.ts';
 
 export function list(value: string): string[] {
@@ -52,15 +52,45 @@ export function containerLimits(options: { memory: number; cpus: number; pids: n
   return { memoryBytes: options.memory, nanoCpus: Math.round(options.cpus * 1e9), pids: options.pids };
 }
 
+function oneOf<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    if (!values.includes(value as T)) throw new InvalidArgumentError(`use ${values.join(', ')}`);
+    return value as T;
+  };
+}
+
 export function addModelOptions(command: Command): Command {
   return command
     .option('--prices <file>', 'JSON price table merged over the built-in one (default: $COOP_BENCH_PRICES)')
     .option('--model-retries <n>', 'retries of a failed model call (429, 5xx, timeouts) before the task errors', nonNegativeInt)
-    .option('--model-timeout <seconds>', 'time limit of one model call attempt', positiveInt);
+    .option('--model-timeout <seconds>', 'time limit of one model call attempt', positiveInt)
+    .option('--max-output-tokens <n>', "output tokens a model call may use (default: the model's limit, at most 32000)", positiveInt)
+    .option('--context-window <tokens>', 'context window of models the price table does not know (default: what the server says, e.g. vLLM\'s max_model_len)', positiveInt)
+    .option('--reasoning-effort <effort>', `reasoning effort of OpenAI reasoning models: ${REASONING_EFFORTS.join(', ')} (default: the model's)`, oneOf(REASONING_EFFORTS))
+    .option('--openai-api <api>', 'OpenAI endpoint: chat or responses (default: responses for gpt-5 and o-series models at OpenAI, chat otherwise)', oneOf(['chat', 'responses'] as const))
+    .option('--cache-ttl <ttl>', 'lifetime of Anthropic prompt cache entries: 5m or 1h (1h costs 2x the input price to write, 5m 1.25x)', oneOf(['5m', '1h'] as const), '5m');
 }
 
-export function modelOptions(options: { prices?: string; modelRetries?: number; modelTimeout?: number }): ModelOptions {
-  return { pricesFile: options.prices, maxRetries: options.modelRetries, timeoutMs: options.modelTimeout === undefined ? undefined : options.modelTimeout * 1000 };
+export function modelOptions(options: {
+  prices?: string;
+  modelRetries?: number;
+  modelTimeout?: number;
+  maxOutputTokens?: number;
+  contextWindow?: number;
+  reasoningEffort?: ReasoningEffort;
+  openaiApi?: 'chat' | 'responses';
+  cacheTtl?: '5m' | '1h';
+}): ModelOptions {
+  return {
+    pricesFile: options.prices,
+    maxRetries: options.modelRetries,
+    timeoutMs: options.modelTimeout === undefined ? undefined : options.modelTimeout * 1000,
+    maxOutputTokens: options.maxOutputTokens,
+    contextWindow: options.contextWindow,
+    reasoningEffort: options.reasoningEffort,
+    openaiApi: options.openaiApi,
+    cacheTtl: options.cacheTtl,
+  };
 }
 
 export function nonNegativeInt(value: string): number {

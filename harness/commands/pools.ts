@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { execa } from 'execa';
 import pLimit from 'p-limit';
-import { discoverPools } from '../../tasks/pools.ts';
+import { discoverPools, scanPools } from '../../tasks/pools.ts';
 import { combinations } from '../../tasks/plan.ts';
 import { poolKey, type Feature, type Pool } from '../../tasks/types.ts';
 import { validatePool, type PoolChecks, type TestVerdict, type UnionOutcome } from '../../tasks/validate.ts';
@@ -75,12 +75,18 @@ function validateCommand(): Command {
     .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix and how each pair\'s gold patches merge')
     .argument('<dirs...>', 'pool folders (a dataset, a repo folder or one task<id> folder)');
   return addContainerOptions(addBackendOptions(command)).action(async (dirs: string[], o) => {
-    const pools = dirs.flatMap((dir) => discoverPools(dir));
+    const scans = dirs.map((dir) => scanPools(dir));
+    const pools = scans.flatMap((scan) => scan.pools);
+    // Unusable files (links out of the pool, oversized or special files): invalid without a sandbox.
+    const invalid = scans.flatMap((scan) => scan.invalid);
+    for (const { pool, dir, problems } of invalid) {
+      process.stdout.write(`${pool} (${dir})\n${problems.map((p) => `  FAIL: ${p}\n`).join('')}  ${pool}: INVALID (${problems.length} problem${problems.length > 1 ? 's' : ''})\n`);
+    }
     const { name, ...where } = backendChoice(o);
     const backend = await createBackend(name, { ...where, log: (line) => process.stderr.write(`${line}\n`) });
-    await backend.prepareRun(VALIDATE_RUN, pools);
+    if (pools.length > 0) await backend.prepareRun(VALIDATE_RUN, pools);
     const slot = backend.acquire();
-    let failed = 0;
+    let failed = invalid.length;
     for (const pool of pools) {
       const log = (line: string) => process.stderr.write(`  ${line}\n`);
       process.stdout.write(`${poolKey(pool)} (${pool.dir})\n`);

@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Setting } from '../../tasks/types.ts';
 import { runBenchmark } from '../run/run-benchmark.ts';
-import { DEFAULT_MAX_STEPS } from '../agents/llm-agent.ts';
+import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-config.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addContainerOptions, addBackendOptions, addModelOptions, containerLimits, backendChoice, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
-import { parseShard } from '../../tasks/plan.ts';
+import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
@@ -49,11 +49,13 @@ export function runCommand(): Command {
     .option('--mix', 'mixed teams of the given models, in both orders, instead of self-play', false)
     .option('--no-messaging', 'Coop without the message tool (the "no comm" ablation)')
     .option('--git', 'agents can fetch each other\'s published branches (read-only; still no network)', false)
-    .option('--max-steps <n>', 'model turns per agent', positiveInt, DEFAULT_MAX_STEPS)
+    .option('--agent-config <file>', 'the LLM agents\' configuration: prompt templates, tools, limits, compaction (JSON; see the shipped one)', DEFAULT_AGENT_CONFIG)
+    .option('--max-steps <n>', 'model turns per agent (default: step_limit of the agent configuration, 100)', positiveInt)
     .option('--max-cost <usd>', 'stop starting new tasks once agents have spent this much', positiveNumber)
     .option('--judge', 'judge each Coop task as it finishes (deterministic detectors; LLM judges too with --judge-model)', false)
     .option('--judge-model <spec>', 'model of the LLM judges, as for --models')
     .option('--concurrency <n>', 'tasks run at the same time (over all Docker engines)', positiveInt, 2)
+    .option('--max-tasks <n>', 'refuse a plan of more tasks than this (the count is printed without making them)', positiveInt, DEFAULT_MAX_TASKS)
     .option('--shard <i/n>', "run only this machine's share of the tasks (the i-th of n); combine the shards with merge-runs", parseShard)
     .option('--name <name>', 'run name (default: the models); a run with the same name resumes')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
@@ -76,11 +78,12 @@ export function runCommand(): Command {
       mix: o.mix,
       messaging: o.messaging,
       git: o.git,
-      maxSteps: o.maxSteps,
+      agentConfig: loadAgentConfig(o.agentConfig, { stepLimit: o.maxSteps }),
       maxCost: o.maxCost,
       concurrency: o.concurrency,
       backend: backendChoice(o),
       shard: o.shard,
+      maxTasks: o.maxTasks,
       force: o.force,
       dryRun: o.dryRun,
       image: o.image,

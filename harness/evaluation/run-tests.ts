@@ -61,8 +61,7 @@ export class FeatureTests {
   /** Runs the tests on `patch`, stores the result in the cache; the sandbox is removed. */
   async run(patch: string): Promise<TestRun> {
     const result = testRun(await this.pending.run(patch), this.options.timeoutMs);
-    // A timeout says more about the machine's load than about the code: it is run again next time.
-    if (!result.timedOut) this.options.cache?.put(await testCacheKey(this.feature, patch, this.options), result);
+    if (reusable(result)) this.options.cache?.put(await testCacheKey(this.feature, patch, this.options), result);
     return result;
   }
 
@@ -86,10 +85,20 @@ function testRun(raw: RawTestRun, timeoutMs: number): TestRun {
   };
 }
 
+/**
+ * Whether a result says something about the code and may be reused. A timeout says more about the
+ * machine's load, and a runner killed by a signal (exit 128+n: a stopped run removing its
+ * containers, `docker kill`, the OOM killer) about what happened around it: such a run is done
+ * again next time, also when an earlier version of coop-bench cached it.
+ */
+function reusable(run: TestRun): boolean {
+  return !run.timedOut && run.exitCode !== null && run.exitCode < 128;
+}
+
 /** The cached result for these inputs, if any. */
 export async function cachedTestRun(feature: Feature, patch: string, options: TestRunOptions): Promise<TestRun | undefined> {
   const hit = options.cache?.get(await testCacheKey(feature, patch, options));
-  return hit && { ...hit, cached: true };
+  return hit && reusable(hit) ? { ...hit, cached: true } : undefined;
 }
 
 /** The feature's tests on `patch`: from the cache, or in a fresh sandbox. */

@@ -1,59 +1,50 @@
-// Model adapter for Anthropic's Messages API: the system prompt is a separate parameter,
-// tool calls are tool_use blocks, and tool results go back as tool_result blocks in a user turn.
+// Model adapter for Anthropic's Messages API: the system prompt is a separate parameter, tool calls
+// are tool_use blocks, and tool results go back as tool_result blocks in a user turn. Prompt caching
+// is on: a breakpoint after the system prompt (tools and system are the stable prefix) and a rolling
+// one on the last block of the conversation, so each step reads the previous steps from the cache
+// (prompt caching docs: cache reads cost 0.1x the input price, writes 1.25x for 5 minutes or 2x
+// for 1 hour; a breakpoint finds an earlier entry up to 20 blocks back).
 import Anthropic from '@anthropic-ai/sdk';
 import type {
-  ContentBlockParam, Message, MessageCreateParamsNonStreaming, Tool, ToolResultBlockParam,
+  CacheControlEphemeral, ContentBlockParam, Message, MessageCreateParamsNonStreaming, TextBlockParam, Tool, ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import { toModelError } from './errors.ts';
+import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
 import type { ResolvedModel } from './resolve.ts';
-import type { ChatMessage, CompletionRequest, Model, ModelResponse, ToolSpec } from './types.ts';
-
-/** Anthropic requires max_tokens; used when neither the request nor the options give one. */
-export const DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS = 8192;
+import { argumentsObject } from './tool-arguments.ts';
+import type { ChatMessage, CompletionRequest, ModelResponse, ToolSpec } from './types.ts';
 
 type Turn = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
 
-export class AnthropicModel implements Model {
-  readonly spec: string;
-  readonly id: string;
-  readonly contextWindow: number;
-  private readonly client: Anthropic;
-
-  constructor(private readonly config: ResolvedModel) {
-    this.spec = config.spec;
-    this.id = config.model;
-    this.contextWindow = config.contextWindow;
-    // The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential
-    // backoff (0.5 s doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
-    this.client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs });
-  }
+export class AnthropicModel extends ConfiguredModel {
+  // The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential
+  // backoff (0.5 s doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
+  private readonly client = new Anthropic({ apiKey: this.config.apiKey, baseURL: this.config.baseURL, maxRetries: this.config.maxRetries, timeout: this.config.timeoutMs });
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
+    const cacheControl: CacheControlEphemeral = this.config.cacheTtl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+    const messages = toAnthropicTurns(request.messages);
+    markLastBlock(messages, cacheControl);
+    const tools = request.tools?.length ? request.tools.map(toAnthropicTool) : undefined;
     const body: MessageCreateParamsNonStreaming = {
       model: this.id,
-      max_tokens: request.maxOutputTokens ?? this.config.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS,
-      messages: toAnthropicTurns(request.messages),
-      ...(request.system ? { system: request.system } : {}),
-      ...(request.tools?.length ? { tools: request.tools.map(toAnthropicTool) } : {}),
+      // The adapter always has a number here: the table's limit, or a fallback for unknown models.
+      max_tokens: request.maxOutputTokens ?? this.config.maxOutputTokens!,
+      messages,
+      ...(request.system?.trim() ? { system: [{ type: 'text', text: request.system, cache_control: cacheControl }] } : {}),
+      ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
-    const started = performance.now();
-    let message: Message;
-    try {
-      message = await this.client.messages.create(body, { signal: request.signal });
-    } catch (error) {
-      throw toModelError(error, this.config);
-    }
-    const latencyMs = Math.round(performance.now() - started);
-    return fromAnthropicMessage(message, this.config, latencyMs);
+    const { answer, latencyMs } = await this.timed(() => this.client.messages.create(body, { signal: request.signal }));
+    return fromAnthropicMessage(answer, this.config, latencyMs);
   }
 }
 
 /**
- * Consecutive messages of one role become one turn (tool results and injected partner
- * messages both travel as user turns), and in a user turn the tool_result blocks come first,
- * as the API requires. Empty text blocks are dropped: the API rejects them.
+ * Consecutive messages of one role become one turn (tool results and injected partner messages
+ * both travel as user turns), and in a user turn the tool_result blocks come first, as the API
+ * requires. Text that is empty or only whitespace is dropped: the API refuses it.
  */
 function toAnthropicTurns(messages: ChatMessage[]): Turn[] {
   const turns: Turn[] = [];
@@ -75,10 +66,11 @@ function toAnthropicTurns(messages: ChatMessage[]): Turn[] {
 
 function toBlocks(message: ChatMessage): ContentBlockParam[] {
   if (message.role === 'tool') return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
-  const blocks: ContentBlockParam[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  const blocks: ContentBlockParam[] = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
   if (message.role === 'assistant') {
     for (const call of message.toolCalls ?? []) {
-      blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInput(call.arguments) });
+      // The API wants an object: malformed arguments (already answered with an error) go back as {}.
+      blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) ?? {} });
     }
   }
   return blocks;
@@ -88,19 +80,10 @@ function isToolResult(block: ContentBlockParam): block is ToolResultBlockParam {
   return block.type === 'tool_result';
 }
 
-/**
- * The API wants the input as an object. Arguments that are not a JSON object (possible only
- * in a history edited by hand) go back as {}: the agent loop has already answered that call
- * with an error, and the history must stay valid.
- */
-function toolInput(argumentsText: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(argumentsText);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  return {};
+/** The rolling breakpoint: everything up to the newest block is cached for the next step. */
+function markLastBlock(turns: Turn[], cacheControl: CacheControlEphemeral): void {
+  const block = turns.at(-1)?.content.at(-1);
+  if (block) (block as TextBlockParam).cache_control = cacheControl;
 }
 
 function toAnthropicTool(tool: ToolSpec): Tool {
@@ -114,18 +97,24 @@ function fromAnthropicMessage(message: Message, config: ResolvedModel, latencyMs
     if (block.type === 'text') content += block.text;
     else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
   }
-  // input_tokens excludes cache reads and writes; cache writes are counted at the input price
-  // (they cost 25% more), which only matters if prompt caching is ever turned on.
-  const cacheRead = message.usage.cache_read_input_tokens ?? 0;
+  // input_tokens counts only the tokens after the last cache breakpoint: reads and writes come on top.
+  const read = message.usage.cache_read_input_tokens ?? 0;
+  const written = message.usage.cache_creation_input_tokens ?? 0;
+  const byTtl = message.usage.cache_creation;
+  const written1h = byTtl ? byTtl.ephemeral_1h_input_tokens : config.cacheTtl === '1h' ? written : 0;
   const usage = {
-    inputTokens: message.usage.input_tokens + (message.usage.cache_creation_input_tokens ?? 0) + cacheRead,
+    inputTokens: message.usage.input_tokens + read + written,
     outputTokens: message.usage.output_tokens,
-    cachedInputTokens: cacheRead,
+    cachedInputTokens: read,
+    cacheWriteTokens: written - written1h,
+    cacheWrite1hTokens: written1h,
   };
   return {
     content,
     toolCalls,
     usage: { ...usage, costUsd: costUsd(config.price, usage), latencyMs },
     stopReason: message.stop_reason ?? undefined,
+    // model_context_window_exceeded: the output ran into the end of the context window.
+    truncated: message.stop_reason === 'max_tokens' || message.stop_reason === 'model_context_window_exceeded',
   };
 }

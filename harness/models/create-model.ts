@@ -1,13 +1,15 @@
 // The entry points: check the specs before a run starts, then build one Model per agent or judge.
 import { AnthropicModel } from './anthropic-model.ts';
 import { OpenAIModel } from './openai-model.ts';
+import { OpenAIResponsesModel } from './openai-responses.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
 import type { Model } from './types.ts';
 
 /** Builds a model for `spec`; throws a one-line UserError for a bad spec, key or price file. */
 export function createModel(spec: string, options: ModelOptions = {}): Model {
   const resolved = resolveChecked(spec, options);
-  return resolved.provider === 'openai' ? new OpenAIModel(resolved) : new AnthropicModel(resolved);
+  if (resolved.api === 'messages') return new AnthropicModel(resolved);
+  return resolved.api === 'responses' ? new OpenAIResponsesModel(resolved) : new OpenAIModel(resolved);
 }
 
 /**

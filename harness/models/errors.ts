@@ -6,12 +6,21 @@ import type { ResolvedModel } from './resolve.ts';
 
 export type ModelErrorKind = 'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'context_too_long' | 'request';
 
+/**
+ * Failures that say nothing about the agent: the service could not be reached or kept failing after
+ * the retries, or refused the key. The others (a prompt too long, a request refused for what the
+ * conversation holds) happen because of what the model wrote: the agent loop handles them.
+ */
+export const INFRASTRUCTURE_KINDS: readonly ModelErrorKind[] = ['timeout', 'connection', 'rate_limit', 'server', 'auth'];
+
 export class ModelError extends Error {
   constructor(
     message: string,
     readonly kind: ModelErrorKind,
     /** HTTP status of the last attempt, when the server answered. */
     readonly status?: number,
+    /** context_too_long: the prompt's size and the limit, as far as the provider said. */
+    readonly overflow?: OverflowFigures,
   ) {
     super(message);
     this.name = 'ModelError';
@@ -21,7 +30,13 @@ export class ModelError extends Error {
 /** What an error message may name about the call (the key only to scrub it from provider text). */
 export type CallContext = Pick<ResolvedModel, 'model' | 'baseURL' | 'keyVariable' | 'apiKey' | 'maxRetries' | 'timeoutMs'>;
 
-const CONTEXT_TOO_LONG = /context[_ ](length|window|limit)|prompt is too long/i;
+/**
+ * The providers' words for a prompt over the window: OpenAI "maximum context length is", gpt-5
+ * "Input tokens exceed the configured limit of 272000 tokens", the Responses API "exceeds the context
+ * window", Anthropic "prompt is too long" and "input length and `max_tokens` exceed context limit",
+ * vLLM "maximum context length"; plus OpenAI's code `context_length_exceeded`.
+ */
+const CONTEXT_TOO_LONG = /context[_ ](length|window|limit)|prompt is too long|input tokens exceed the configured limit|input is too long|too many (input )?tokens/i;
 
 /** A ModelError for a failed call; a caller's abort is returned unchanged so it reads as an abort. */
 export function toModelError(error: unknown, call: CallContext): unknown {
@@ -53,12 +68,36 @@ export function toModelError(error: unknown, call: CallContext): unknown {
     if (status >= 500) {
       return new ModelError(`${where}: server error ${status} after ${attempts}: ${detail}; the provider is failing, retry later`, 'server', status);
     }
-    if (CONTEXT_TOO_LONG.test(detail)) {
-      return new ModelError(`${where}: the conversation does not fit the context window (${status}): ${detail}`, 'context_too_long', status);
+    if (status === 413 || CONTEXT_TOO_LONG.test(detail) || providerCode(error) === 'context_length_exceeded') {
+      return new ModelError(`${where}: the conversation does not fit the context window (${status}): ${detail}`, 'context_too_long', status, overflowFigures(detail));
     }
     return new ModelError(`${where}: request rejected (${status}): ${detail}`, 'request', status);
   }
   return error;
+}
+
+export interface OverflowFigures {
+  /** Tokens of the prompt that did not fit. */
+  prompt?: number;
+  /** Tokens the prompt may hold. */
+  limit?: number;
+}
+
+/** The numbers in the providers' overflow messages, so the agent can size its next prompt. */
+export function overflowFigures(message: string): OverflowFigures {
+  const number = (pattern: RegExp) => {
+    const match = pattern.exec(message);
+    return match ? Number(match[1]) : undefined;
+  };
+  return {
+    prompt:
+      number(/resulted in (\d+) tokens/) ?? number(/\((\d+) in the messages/) ?? number(/too long: (\d+) tokens/) ?? number(/context limit: (\d+) \+/),
+    limit: number(/configured limit of (\d+)/) ?? number(/maximum context length is (\d+)/) ?? number(/> (\d+) maximum/) ?? number(/> (\d+), decrease/),
+  };
+}
+
+function providerCode(error: { error?: unknown; code?: unknown }): unknown {
+  return error.code ?? (error.error as { code?: unknown } | undefined)?.code;
 }
 
 /** The server's own words: OpenAI puts them in `error.message`, Anthropic in `error.error.message`. */

@@ -1,48 +1,41 @@
-// Model adapter for OpenAI's chat completions API with function calling, and for any
+// Model adapter for OpenAI's Chat Completions API with function calling, and for any
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) named in the spec.
 import OpenAI from 'openai';
 import type {
   ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { toModelError } from './errors.ts';
+import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
 import type { ResolvedModel } from './resolve.ts';
-import type { ChatMessage, CompletionRequest, Model, ModelResponse, ToolCall, ToolSpec } from './types.ts';
+import { replayArguments } from './tool-arguments.ts';
+import type { ChatMessage, CompletionRequest, ModelResponse, ToolCall, ToolSpec } from './types.ts';
 
-export class OpenAIModel implements Model {
-  readonly spec: string;
-  readonly id: string;
-  readonly contextWindow: number;
-  private readonly client: OpenAI;
+/**
+ * The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff (0.5 s
+ * doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
+ */
+export function openAIClient(config: ResolvedModel): OpenAI {
+  return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs });
+}
 
-  constructor(private readonly config: ResolvedModel) {
-    this.spec = config.spec;
-    this.id = config.model;
-    this.contextWindow = config.contextWindow;
-    // The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential
-    // backoff (0.5 s doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
-    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs });
-  }
+export class OpenAIModel extends ConfiguredModel {
+  private readonly client = openAIClient(this.config);
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const maxOutputTokens = request.maxOutputTokens ?? this.config.maxOutputTokens;
+    const tools = request.tools?.length ? request.tools.map(toOpenAITool) : undefined;
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: this.id,
       messages: toOpenAIMessages(request.system, request.messages),
-      ...(request.tools?.length ? { tools: request.tools.map(toOpenAITool) } : {}),
+      ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
       // gpt-5 and the o-series reject any temperature but the default: send none unless asked.
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(maxOutputTokens !== undefined ? { max_completion_tokens: maxOutputTokens } : {}),
+      ...(this.config.reasoningEffort ? { reasoning_effort: this.config.reasoningEffort } : {}),
     };
-    const started = performance.now();
-    let completion: ChatCompletion;
-    try {
-      completion = await this.client.chat.completions.create(body, { signal: request.signal });
-    } catch (error) {
-      throw toModelError(error, this.config);
-    }
-    const latencyMs = Math.round(performance.now() - started);
-    return fromOpenAICompletion(completion, this.config, latencyMs);
+    const { answer, latencyMs } = await this.timed(() => this.client.chat.completions.create(body, { signal: request.signal }));
+    return fromOpenAICompletion(answer, this.config, latencyMs);
   }
 }
 
@@ -56,8 +49,8 @@ function toOpenAIMessages(system: string | undefined, messages: ChatMessage[]): 
     } else if (message.toolCalls?.length) {
       converted.push({
         role: 'assistant',
-        content: message.content === '' ? null : message.content,
-        tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+        content: message.content.trim() === '' ? null : message.content,
+        tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: replayArguments(call.arguments) } })),
       });
     } else {
       converted.push({ role: 'assistant', content: message.content });
@@ -81,11 +74,13 @@ function fromOpenAICompletion(completion: ChatCompletion, config: ResolvedModel,
     inputTokens: completion.usage?.prompt_tokens ?? 0,
     outputTokens: completion.usage?.completion_tokens ?? 0,
     cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
   };
   return {
     content: choice?.message.content ?? '',
     toolCalls,
     usage: { ...usage, costUsd: costUsd(config.price, usage), latencyMs },
     stopReason: choice?.finish_reason ?? undefined,
+    truncated: choice?.finish_reason === 'length',
   };
 }

@@ -7,41 +7,54 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../errors.ts';
+import type { Usage } from './types.ts';
 
 const modelPriceSchema = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
   outputPerMillion: z.number().nonnegative(),
-  /** Input tokens served from the provider's prompt cache; default: the input price. */
+  /** Input tokens read from the provider's prompt cache; default: the input price. */
   cachedInputPerMillion: z.number().nonnegative().optional(),
-  /** Input tokens the model accepts; default DEFAULT_CONTEXT_WINDOW. */
+  /** Input tokens written to the prompt cache for 5 minutes; default: 1.25x the input price (Anthropic's rate). */
+  cacheWritePerMillion: z.number().nonnegative().optional(),
+  /** Input tokens written to the prompt cache for 1 hour; default: 2x the input price (Anthropic's rate). */
+  cacheWrite1hPerMillion: z.number().nonnegative().optional(),
+  /** The model's context window: prompt and output together. */
   contextWindow: z.number().int().positive().optional(),
+  /** A limit of the prompt alone, where the provider sets one below the window (gpt-5: 272,000 of 400,000). */
+  inputLimit: z.number().int().positive().optional(),
+  /** The most output tokens one request may ask for. */
+  maxOutputTokens: z.number().int().positive().optional(),
 });
 const priceFileSchema = z.record(z.string().min(1), modelPriceSchema.partial());
 
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** Anthropic's prompt cache rates, as multiples of the input price (prompt caching docs, "Pricing"). */
+export const CACHE_WRITE_RATE = 1.25;
+export const CACHE_WRITE_1H_RATE = 2;
 
 /**
- * List prices as of November 2025 (standard tier, no batch discount); check the providers'
- * pages before trusting a cost. gpt-5 models: 400k context minus 128k reserved for output.
+ * List prices as of November 2025 (standard tier, no batch discount) and the limits of the
+ * providers' model pages; check them before trusting a cost. gpt-5 models: a 400k window of which
+ * the prompt may use 272k. Claude: cache writes 1.25x (5 minutes) or 2x (1 hour) the input price,
+ * cache reads 0.1x.
  */
 export const DEFAULT_PRICES: PriceTable = {
-  'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 272_000 },
-  'gpt-5-mini': { inputPerMillion: 0.25, outputPerMillion: 2, cachedInputPerMillion: 0.025, contextWindow: 272_000 },
-  'gpt-5-nano': { inputPerMillion: 0.05, outputPerMillion: 0.4, cachedInputPerMillion: 0.005, contextWindow: 272_000 },
-  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 1_047_576 },
-  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6, cachedInputPerMillion: 0.1, contextWindow: 1_047_576 },
-  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10, cachedInputPerMillion: 1.25, contextWindow: 128_000 },
-  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6, cachedInputPerMillion: 0.075, contextWindow: 128_000 },
-  o3: { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 200_000 },
-  'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4, cachedInputPerMillion: 0.275, contextWindow: 200_000 },
-  'claude-sonnet-4-5': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, contextWindow: 200_000 },
-  'claude-sonnet-4': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, contextWindow: 200_000 },
-  'claude-opus-4-5': { inputPerMillion: 5, outputPerMillion: 25, cachedInputPerMillion: 0.5, contextWindow: 200_000 },
-  'claude-opus-4-1': { inputPerMillion: 15, outputPerMillion: 75, cachedInputPerMillion: 1.5, contextWindow: 200_000 },
-  'claude-haiku-4-5': { inputPerMillion: 1, outputPerMillion: 5, cachedInputPerMillion: 0.1, contextWindow: 200_000 },
+  'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
+  'gpt-5-mini': { inputPerMillion: 0.25, outputPerMillion: 2, cachedInputPerMillion: 0.025, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
+  'gpt-5-nano': { inputPerMillion: 0.05, outputPerMillion: 0.4, cachedInputPerMillion: 0.005, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
+  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
+  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6, cachedInputPerMillion: 0.1, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
+  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10, cachedInputPerMillion: 1.25, contextWindow: 128_000, maxOutputTokens: 16_384 },
+  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6, cachedInputPerMillion: 0.075, contextWindow: 128_000, maxOutputTokens: 16_384 },
+  o3: { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 200_000, maxOutputTokens: 100_000 },
+  'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4, cachedInputPerMillion: 0.275, contextWindow: 200_000, maxOutputTokens: 100_000 },
+  'claude-sonnet-4-5': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, cacheWrite1hPerMillion: 6, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  'claude-sonnet-4': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, cacheWrite1hPerMillion: 6, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  'claude-opus-4-5': { inputPerMillion: 5, outputPerMillion: 25, cachedInputPerMillion: 0.5, cacheWritePerMillion: 6.25, cacheWrite1hPerMillion: 10, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  'claude-opus-4-1': { inputPerMillion: 15, outputPerMillion: 75, cachedInputPerMillion: 1.5, cacheWritePerMillion: 18.75, cacheWrite1hPerMillion: 30, contextWindow: 200_000, maxOutputTokens: 32_000 },
+  'claude-haiku-4-5': { inputPerMillion: 1, outputPerMillion: 5, cachedInputPerMillion: 0.1, cacheWritePerMillion: 1.25, cacheWrite1hPerMillion: 2, contextWindow: 200_000, maxOutputTokens: 64_000 },
 };
 
 /** The default table, with the entries of `file` (if any) merged over it field by field. */
@@ -76,7 +89,7 @@ function readPriceFile(file: string): z.infer<typeof priceFileSchema> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length > 0 ? `at ${issue.path.map(String).join('.')}: ` : '';
-    throw new UserError(`bad price file ${file}: ${where}${issue.message}; the format is {"<model>": {"inputPerMillion": n, "outputPerMillion": n, "cachedInputPerMillion"?: n, "contextWindow"?: n}}`);
+    throw new UserError(`bad price file ${file}: ${where}${issue.message}; the format is {"<model>": {"inputPerMillion": n, "outputPerMillion": n, "cachedInputPerMillion"?: n, "cacheWritePerMillion"?: n, "cacheWrite1hPerMillion"?: n, "contextWindow"?: n, "inputLimit"?: n, "maxOutputTokens"?: n}}`);
   }
   return parsed.data;
 }
@@ -88,10 +101,19 @@ export function priceFor(table: PriceTable, model: string): ModelPrice | undefin
 
 export function costUsd(
   price: ModelPrice | undefined,
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number },
+  usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens'>,
 ): number {
   if (!price) return 0;
-  const cached = usage.cachedInputTokens ?? 0;
-  const cachedPrice = price.cachedInputPerMillion ?? price.inputPerMillion;
-  return ((usage.inputTokens - cached) * price.inputPerMillion + cached * cachedPrice + usage.outputTokens * price.outputPerMillion) / 1e6;
+  const read = usage.cachedInputTokens ?? 0;
+  const write = usage.cacheWriteTokens ?? 0;
+  const write1h = usage.cacheWrite1hTokens ?? 0;
+  const uncached = usage.inputTokens - read - write - write1h;
+  const input = price.inputPerMillion;
+  return (
+    uncached * input +
+    read * (price.cachedInputPerMillion ?? input) +
+    write * (price.cacheWritePerMillion ?? CACHE_WRITE_RATE * input) +
+    write1h * (price.cacheWrite1hPerMillion ?? CACHE_WRITE_1H_RATE * input) +
+    usage.outputTokens * price.outputPerMillion
+  ) / 1e6;
 }

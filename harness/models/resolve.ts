@@ -3,13 +3,26 @@
 // so `checkModelSpecs` can report it before any container starts.
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { DEFAULT_CONTEXT_WINDOW, loadPriceTable, priceFor, type ModelPrice } from './prices.ts';
+import { loadPriceTable, priceFor, type ModelPrice } from './prices.ts';
 import { settingsReader, type SettingsSource } from './settings.ts';
 import { isHttpURL, parseModelSpec, type Provider } from './specs.ts';
 
 export const DEFAULT_MAX_RETRIES = 6;
 /** Per attempt: long agent turns with large outputs take minutes. */
 export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/**
+ * Output tokens asked for when the user gives no --max-output-tokens: the model's own limit, at most
+ * this (room for a large file in one tool call, or long reasoning, within the per-attempt timeout).
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
+/** Anthropic requires max_tokens: what a Claude model missing from the table is asked for. */
+export const UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS = 8192;
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
+/** Which of the provider's endpoints a model is called on. */
+export type ModelApi = 'chat' | 'responses' | 'messages';
+export type CacheTtl = '5m' | '1h';
 
 export interface ModelOptions extends SettingsSource {
   /** JSON price file merged over the built-in table (default: $COOP_BENCH_PRICES, if set). */
@@ -18,8 +31,18 @@ export interface ModelOptions extends SettingsSource {
   maxRetries?: number;
   /** Timeout of one attempt, in milliseconds. */
   timeoutMs?: number;
-  /** Output limit when a request gives none (Anthropic needs one: 8192 if unset; OpenAI: the model's own). */
+  /** Output limit when a request gives none; default: the model's, at most DEFAULT_MAX_OUTPUT_TOKENS. */
   maxOutputTokens?: number;
+  /** Context window of models the price table does not know (--context-window). */
+  contextWindow?: number;
+  /** Context windows found on the servers, by spec (context-window.ts). */
+  contextWindows?: Readonly<Record<string, number>>;
+  /** --reasoning-effort for OpenAI reasoning models. */
+  reasoningEffort?: ReasoningEffort;
+  /** --openai-api: force Chat Completions or the Responses API for OpenAI specs. */
+  openaiApi?: 'chat' | 'responses';
+  /** Lifetime of Anthropic prompt cache entries (default 5m). */
+  cacheTtl?: CacheTtl;
   /** Where the "no price for this model" warning goes (default: console.warn). */
   warn?: (message: string) => void;
 }
@@ -33,10 +56,15 @@ export interface ResolvedModel {
   apiKey: string;
   maxRetries: number;
   timeoutMs: number;
+  api: ModelApi;
+  /** Output tokens asked for; undefined: none sent (an OpenAI-compatible server sizes it itself). */
   maxOutputTokens?: number;
   /** Undefined when the model is not in the price table: its calls cost 0. */
   price?: ModelPrice;
-  contextWindow: number;
+  /** Tokens a prompt may hold, the output budget set aside; undefined: unknown. */
+  contextWindow?: number;
+  reasoningEffort?: ReasoningEffort;
+  cacheTtl: CacheTtl;
 }
 
 const PROVIDER_SETTINGS: Record<Provider, { keyVariable: string; baseURLVariable: string; defaultBaseURL: string }> = {
@@ -70,6 +98,7 @@ export function resolveModel(spec: string, options: ModelOptions = {}): Resolved
     throw new UserError(`${baseURLVariable} is not an http(s) URL ("${baseURL}"): fix it in the environment or in ./.env`);
   }
   const price = priceFor(prices, parsed.model);
+  const maxOutputTokens = outputBudget(spec, parsed.provider, parsed.model, price, options.maxOutputTokens);
   return {
     spec,
     provider: parsed.provider,
@@ -79,8 +108,43 @@ export function resolveModel(spec: string, options: ModelOptions = {}): Resolved
     apiKey,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxOutputTokens: options.maxOutputTokens,
+    api: parsed.provider === 'anthropic' ? 'messages' : (options.openaiApi ?? (parsed.baseURL === undefined && isOpenAIReasoningModel(parsed.model) ? 'responses' : 'chat')),
+    maxOutputTokens,
     price,
-    contextWindow: price?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    contextWindow: promptBudget(spec, price, options.contextWindow ?? options.contextWindows?.[spec], maxOutputTokens),
+    reasoningEffort: options.reasoningEffort,
+    cacheTtl: options.cacheTtl ?? '5m',
   };
+}
+
+/**
+ * OpenAI's reasoning models, which keep their reasoning between turns only on the Responses API
+ * (OpenAI's reasoning guide). A server named in the spec keeps Chat Completions: vLLM, Ollama and
+ * llama.cpp speak it, and few of them the Responses API.
+ */
+export function isOpenAIReasoningModel(model: string): boolean {
+  return /^(gpt-5|o1|o3|o4)(-|$)/.test(model);
+}
+
+function outputBudget(spec: string, provider: Provider, model: string, price: ModelPrice | undefined, asked: number | undefined): number | undefined {
+  const limit = price?.maxOutputTokens;
+  if (asked !== undefined) {
+    if (limit !== undefined && asked > limit) {
+      throw new UserError(`--max-output-tokens ${asked} is more than model ${model} (${spec}) can write (${limit}): give at most ${limit}`);
+    }
+    return asked;
+  }
+  if (limit !== undefined) return Math.min(limit, DEFAULT_MAX_OUTPUT_TOKENS);
+  return provider === 'anthropic' ? UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS : undefined;
+}
+
+/** The window less the output set aside, within the provider's input limit if it has one. */
+function promptBudget(spec: string, price: ModelPrice | undefined, givenWindow: number | undefined, maxOutputTokens: number | undefined): number | undefined {
+  const window = price?.contextWindow ?? givenWindow;
+  const fromWindow = window === undefined ? undefined : window - (maxOutputTokens ?? 0);
+  const budget = fromWindow === undefined ? price?.inputLimit : Math.min(fromWindow, price?.inputLimit ?? fromWindow);
+  if (budget !== undefined && budget <= 0) {
+    throw new UserError(`the output budget of ${maxOutputTokens} tokens leaves no room for a prompt in the ${window}-token context window of ${spec}: lower --max-output-tokens`);
+  }
+  return budget;
 }

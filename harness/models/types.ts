@@ -14,17 +14,34 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * What a provider needs back verbatim on later turns and nothing else can hold: the Responses API's
+ * reasoning items (with their encrypted content). Opaque to the agent; only the adapter that made it
+ * reads it.
+ */
+export interface ReplayItems {
+  api: 'openai-responses';
+  items: unknown[];
+}
+
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; replay?: ReplayItems }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
 export interface Usage {
-  /** All input tokens of the call, including those served from the provider's prompt cache. */
+  /** All input tokens of the call: uncached, read from the prompt cache and written to it. */
   inputTokens: number;
+  /** All output tokens, reasoning included. */
   outputTokens: number;
   /** The part of inputTokens read from the prompt cache (billed at a lower price). */
   cachedInputTokens?: number;
+  /** The part of inputTokens written to the prompt cache for 5 minutes (Anthropic: 1.25x the input price). */
+  cacheWriteTokens?: number;
+  /** The part of inputTokens written to the prompt cache for 1 hour (Anthropic: 2x the input price). */
+  cacheWrite1hTokens?: number;
+  /** The part of outputTokens the model spent reasoning. */
+  reasoningTokens?: number;
   /** From the price table; 0 when the model's price is unknown. */
   costUsd: number;
   latencyMs: number;
@@ -34,14 +51,20 @@ export interface ModelResponse {
   content: string;
   toolCalls: ToolCall[];
   usage: Usage;
-  /** Provider's reason for stopping (e.g. stop, tool_calls, length, end_turn). */
+  /** Provider's reason for stopping (e.g. stop, tool_calls, length, end_turn, max_tokens). */
   stopReason?: string;
+  /** The output was cut off at the output token limit: the last tool call may be incomplete. */
+  truncated?: boolean;
+  /** To be kept on the assistant message and sent back with it. */
+  replay?: ReplayItems;
 }
 
 export interface CompletionRequest {
   system?: string;
   messages: ChatMessage[];
   tools?: ToolSpec[];
+  /** `none`: the tools are defined (the history may hold tool calls) but the model may not call them. */
+  toolChoice?: 'auto' | 'none';
   temperature?: number;
   maxOutputTokens?: number;
   signal?: AbortSignal;
@@ -52,7 +75,12 @@ export interface Model {
   readonly spec: string;
   /** Concrete model id sent to the provider. */
   readonly id: string;
-  /** Context window in tokens, for compaction. */
-  readonly contextWindow: number;
+  /**
+   * Tokens a prompt may hold, the output budget already set aside; undefined when unknown (an agent
+   * needs it: `coop-bench run` finds it out before it starts, see context-window.ts).
+   */
+  readonly contextWindow?: number;
+  /** Output tokens a request asks for unless it says otherwise; undefined: the server decides. */
+  readonly maxOutputTokens?: number;
   complete(request: CompletionRequest): Promise<ModelResponse>;
 }

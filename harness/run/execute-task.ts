@@ -7,13 +7,13 @@ import type { Agent, AgentOutcome } from '../agents/types.ts';
 import type { AgentSandbox, BackendSlot, ContainerLimits, SandboxBackend, SandboxImage, TeamRepos } from '../sandbox/types.ts';
 import { SandboxStoppedError } from '../sandbox/errors.ts';
 import type { TestCache } from '../evaluation/test-cache.ts';
-import { Trajectory } from '../agents/trajectory.ts';
+import { Trajectory, type TrajectoryStep } from '../agents/trajectory.ts';
 import type { MessageBus } from '../messaging/bus.ts';
 import { evaluatePatches, type MergeStageOptions } from '../evaluation/evaluate.ts';
 import { diffAgainstBase, PatchError, snapshotBase } from './workspace.ts';
 import { configureTeamRemotes } from './git-remotes.ts';
 import { errorMessage } from '../errors.ts';
-import { ModelError } from '../models/index.ts';
+import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
 
 export interface TaskEnvironment {
   runName: string;
@@ -28,6 +28,8 @@ export interface TaskEnvironment {
   signal: AbortSignal;
   log: (line: string) => void;
   createAgent: (spec: string, agentId: string) => Agent;
+  /** Each trajectory step as it is recorded (the store keeps it at once). */
+  recordStep?: (agentId: string, step: TrajectoryStep) => void;
   /** Present when agents of a Coop task may message each other. */
   bus?: MessageBus;
   /** --git: agents can fetch each other's published branches. */
@@ -69,14 +71,15 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
     try {
       const base = await snapshotBase(sandbox);
       if (teamRepos) await configureTeamRemotes(sandbox, team);
-      const trajectory = new Trajectory();
+      const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
       let outcome: AgentOutcome;
       try {
         outcome = await agent.run({ ...context, sandbox, trajectory });
       } catch (error) {
         // A model API that keeps failing, a stop request: the task did not run, it is not a result.
+        // Anything else the agent threw ends the agent, and the task is scored with its patch.
         if (signal.aborted || isInfrastructureError(error, env.backend)) throw error;
-        outcome = { status: 'error', error: errorMessage(error) };
+        outcome = { status: error instanceof ModelError ? 'model_rejected' : 'error', error: errorMessage(error) };
       }
       // The patch is whatever the repository holds now, even after an agent error.
       const { patch, error } = await agentPatch(sandbox, base);
@@ -104,11 +107,12 @@ async function agentPatch(sandbox: AgentSandbox, base: string): Promise<{ patch:
 }
 
 /**
- * Errors that say nothing about the agent (a model API that kept failing, the sandbox backend's):
- * the task is marked error, not scored, and run again on resume.
+ * Errors that say nothing about the agent (a model API that could not be reached or kept failing
+ * after its retries, the sandbox backend's): the task is marked error, not scored, and run again on
+ * resume (run/error-kind.ts). A 4xx the model's own output caused is the agent's failure.
  */
 function isInfrastructureError(error: unknown, backend: SandboxBackend): boolean {
-  return error instanceof ModelError || backend.isInfrastructureError(error);
+  return (error instanceof ModelError && INFRASTRUCTURE_KINDS.includes(error.kind)) || backend.isInfrastructureError(error);
 }
 
 /**

@@ -4,6 +4,7 @@
 import type { Pool, TaskSpec } from '../../tasks/types.ts';
 import { findFeature, loadPool } from '../../tasks/pools.ts';
 import { RunStore, type TaskRow } from '../store/run-store.ts';
+import { NUMBER_LIST, STRING_LIST, jsonColumn } from '../store/columns.ts';
 import { taskLogDir, writeEvaluationFiles } from '../store/log-tree.ts';
 import type { ContainerLimits } from '../sandbox/types.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
@@ -31,9 +32,9 @@ export interface ReEvaluateOptions {
 export function taskFromRow(row: TaskRow): TaskSpec {
   return {
     pool: loadPool(row.pool_dir),
-    features: JSON.parse(row.features) as number[],
+    features: jsonColumn(row.features, NUMBER_LIST, { table: 'tasks', column: 'features', of: `task ${row.key}` }),
     setting: row.setting,
-    models: JSON.parse(row.models) as string[],
+    models: jsonColumn(row.models, STRING_LIST, { table: 'tasks', column: 'models', of: `task ${row.key}` }),
     variant: row.variant,
   };
 }

@@ -5,20 +5,23 @@ import type { Setting, TaskSpec } from '../../tasks/types.ts';
 import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts';
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
-import { planTasks, selectShard, subsetPoolsMissing, type Shard } from '../../tasks/plan.ts';
-import { checkAgentSpecs, createAgent } from '../agents/registry.ts';
-import type { ModelOptions } from '../models/index.ts';
+import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type Shard } from '../../tasks/plan.ts';
+import { checkAgentSpecs, createAgent, isBuiltinAgent } from '../agents/registry.ts';
+import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
+import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
+import { storageFailure } from '../store/storage-errors.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
-import { UserError } from '../errors.ts';
+import { UserError, errorMessage } from '../errors.ts';
+import { taskErrorKind } from './error-kind.ts';
 
 export interface RunOptions {
   name: string;
@@ -36,7 +39,8 @@ export interface RunOptions {
   mix: boolean;
   messaging: boolean;
   git: boolean;
-  maxSteps: number;
+  /** The LLM agents' configuration (prompts, tools, limits), --max-steps already applied. */
+  agentConfig: AgentConfig;
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
   maxCost?: number;
   concurrency: number;
@@ -44,6 +48,8 @@ export interface RunOptions {
   backend: BackendChoice;
   /** This machine's share of the plan, when several machines run it. */
   shard?: Shard;
+  /** The largest plan this command makes: a larger one is refused before any task is made. */
+  maxTasks: number;
   force: boolean;
   dryRun: boolean;
   image?: string;
@@ -60,13 +66,14 @@ export function variantOf(options: Pick<RunOptions, 'messaging' | 'git'>): strin
   return [options.messaging ? '' : 'no-messaging', options.git ? 'git' : ''].filter(Boolean).join('+');
 }
 
-/** Self-play teams, or with --mix every ordered pair of different models. */
+/** Self-play teams, or with --mix every ordered pair of different models. A model given twice counts once. */
 export function teamsOf(models: string[], mix: boolean): string[][] {
-  if (!mix) return models.map((m) => [m]);
-  return models.flatMap((a) => models.filter((b) => b !== a).map((b) => [a, b]));
+  const distinct = [...new Set(models)];
+  if (!mix) return distinct.map((m) => [m]);
+  return distinct.flatMap((a) => distinct.filter((b) => b !== a).map((b) => [a, b]));
 }
 
-export function planRun(options: RunOptions): TaskSpec[] {
+export function planRun(options: RunOptions): Plan {
   checkRunName(options.name);
   const pools = discoverPools(options.poolsDir);
   const subset = options.subset ? loadSubset(options.subset, options.poolsDir) : undefined;
@@ -87,11 +94,54 @@ export function planRun(options: RunOptions): TaskSpec[] {
 }
 
 /**
- * What identifies a plan whatever machine made it: its size and a hash of its task keys in order.
- * Stored with the run's options, so that merge-runs only combines shards of one plan.
+ * What identifies a plan whatever machine made it: its size and a hash of its task keys in order
+ * (one per line). Stored with the run's options, so that merge-runs only combines shards of one plan.
  */
-export function planIdentity(plan: TaskSpec[]): { tasks: number; hash: string } {
-  return { tasks: plan.length, hash: createHash('sha256').update(plan.map(taskKey).join('\n')).digest('hex') };
+export function planIdentity(plan: Plan): { tasks: number; hash: string } {
+  const hash = createHash('sha256');
+  let tasks = 0;
+  for (const task of plan.tasks()) hash.update(`${tasks++ ? '\n' : ''}${taskKey(task)}`);
+  return { tasks, hash: hash.digest('hex') };
+}
+
+/** Refuses a plan over --max-tasks before any task is made; says how many tasks it would have. */
+export function checkPlanSize(plan: Plan, options: Pick<RunOptions, 'maxTasks' | 'shard'>): void {
+  if (plan.size <= options.maxTasks) return;
+  const share = options.shard ? ` (${shardSize(plan.size, options.shard).toLocaleString('en')} of them in shard ${options.shard.index}/${options.shard.count})` : '';
+  throw new UserError(
+    `this command would plan ${plan.size.toLocaleString('en')} tasks${share}, more than --max-tasks ${options.maxTasks.toLocaleString('en')}: narrow it (--pool, --task, --features, --subset, --setting, --agents, fewer --models) or pass --max-tasks ${plan.size} to plan them all`,
+  );
+}
+
+/**
+ * The dry run's listing and its count, one task at a time, waiting for a slow reader: memory stays
+ * flat however long it is. A reader that goes away (`| head`) ends it quietly.
+ */
+async function listTasks(tasks: Iterable<TaskSpec>, footer: (count: number) => string, out: NodeJS.WriteStream = process.stdout): Promise<void> {
+  let failure: NodeJS.ErrnoException | undefined;
+  // Left in place: an error of the last write arrives after this function returns.
+  out.on('error', (error: NodeJS.ErrnoException) => void (failure ??= error));
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done).off('close', done);
+        resolve();
+      };
+      out.on('drain', done).on('close', done);
+    });
+  let count = 0;
+  let chunk = '';
+  for (const task of tasks) {
+    count++;
+    chunk += `${describeTask(task)}\n`;
+    if (chunk.length < 64 * 1024) continue;
+    if (!out.write(chunk)) await drained();
+    chunk = '';
+    if (failure) break;
+  }
+  if (!failure && !out.write(`${chunk}${footer(count)}\n`)) await drained();
+  await new Promise((resolve) => setImmediate(resolve));
+  if (failure && failure.code !== 'EPIPE') throw failure;
 }
 
 export function describeTask(task: TaskSpec): string {
@@ -113,34 +163,43 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const io = deps.io ?? processIO;
   const log = (line: string) => io.log(line);
   const plan = planRun(options);
-  const tasks = selectShard(plan, options.shard);
-  if (tasks.length === 0) {
+  checkPlanSize(plan, options);
+  const size = options.shard ? shardSize(plan.size, options.shard) : plan.size;
+  if (size === 0) {
     log('nothing to run: no task matches the given pools, features and subset');
     return 1;
   }
+  const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
   if (options.dryRun) {
-    for (const task of tasks) io.out(`${describeTask(task)}\n`);
-    io.out(`${tasks.length} tasks${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}\n`);
+    await listTasks(shardTasks(plan, options.shard), (count) => `${count} tasks${share}`);
     return 0;
   }
+  // An agent compacts ahead of its model's window: every window is known before anything starts.
+  const contextWindows = await findContextWindows(options.models.filter((spec) => !isBuiltinAgent(spec)), options.modelOptions);
+  const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
+  const tasks = [...shardTasks(plan, options.shard)];
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
   await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
+  const config = options.agentConfig;
+  if (!options.force) refuseOtherAgentConfig(store, config);
   const testCache = storeTestCache(store);
-  store.startRun({ ...options, plan: planIdentity(plan) });
+  const { agentConfig: _, afterTask: __, ...stored } = options;
+  store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
   const skipped = rows.length - todo.length;
 
+  log(`run ${options.name}: ${rows.length} tasks${share}`);
   if (skipped > 0) log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
 
   const stages: TaskStages<RunnerTask & { task: TaskSpec }> = {
     finished: 'done',
-    start: ({ id }) => store.markRunning(id),
+    start: ({ id }) => store.markRunning(id, config.hash),
     async execute({ id, task }, { slot, signal, log: taskLog, spent }) {
       const result = await executeTask(task, {
         runName: options.name,
@@ -153,14 +212,22 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         log: taskLog,
         createAgent: (spec) =>
           createAgent(spec, {
-            maxSteps: options.maxSteps,
-            model: options.modelOptions,
+            config,
+            model: modelOptions,
             log: taskLog,
-            onModelCall: ({ agentId, model, usage }) => {
-              store.recordModelCall(id, agentId, model, usage);
+            onModelCall: ({ agentId, model, usage, stopReason }) => {
+              store.recordModelCall(id, agentId, model, usage, stopReason);
               spent(usage.costUsd);
             },
           }),
+        recordStep: (agentId, step) => {
+          // The task's result holds every step too: a step the store cannot take now is not lost.
+          try {
+            store.recordStep(id, agentId, step);
+          } catch (error) {
+            if (!signal.aborted) taskLog(`step ${step.index} of ${agentId} in ${describeTask(task)} not stored yet: ${errorMessage(error)}`);
+          }
+        },
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
         merge: options.merge,
@@ -172,7 +239,14 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
       return { bothPassed: result.bothPassed, detail: [verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ') };
     },
-    failed: ({ id }, message) => store.markError(id, message),
+    failed({ id }, error) {
+      const kind = taskErrorKind(error, (cause) => backend.isInfrastructureError(cause));
+      store.markError(id, errorMessage(error), kind);
+      return ` [${kind}: not scored; run again to retry]`;
+    },
+    // The run folder cannot take writes (a full disk...): every task would fail the same way, so the
+    // run stops as on Ctrl-C, its finished tasks kept, and says why in one line.
+    fatal: (error) => storageFailure(error, store.dir),
     after: options.afterTask ? ({ id }) => options.afterTask!(store, id) : undefined,
     interrupted(running, signal, counts) {
       for (const { id } of running) store.markError(id, `interrupted by ${signal}`, 'interrupted');
@@ -180,7 +254,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       log(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume`);
     },
   };
-  const { counts, interrupted } = await runTasks(
+  const { counts, interrupted, stopped } = await runTasks(
     todo.map(({ task, row }) => ({ id: row.id, label: describeTask(task), task })),
     stages,
     {
@@ -194,6 +268,19 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       close: () => store.close(),
     },
   );
+  if (stopped) {
+    // A failed write is rolled back, so these few bytes may still fit; if not, resuming marks the tasks.
+    try {
+      store.setRunStatus('interrupted');
+      for (const { id } of stopped.stranded) store.markError(id, `stopped: ${stopped.error.message}`, 'interrupted');
+    } catch {
+      // The store stays as the last committed write left it.
+    }
+    store.close();
+    throw new UserError(
+      `run ${options.name} stopped: ${stopped.error.message}: free space (or fix the device) and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
+    );
+  }
   if (interrupted) return 130;
   const planned = new Set(rows.map(({ row }) => row.id));
   const unfinished = store.tasks().filter((t) => planned.has(t.id) && t.status !== 'done').length;
@@ -204,6 +291,18 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   io.out(`results: ${store.dir}\n`);
   store.close();
   return counts.errors > 0 || unfinished > 0 ? 1 : 0;
+}
+
+/**
+ * Results of different agent configurations must not be pooled in one run without the user
+ * choosing so: a resumed run keeps the configuration its finished tasks ran with.
+ */
+function refuseOtherAgentConfig(store: RunStore, config: AgentConfig): void {
+  const other = store.tasks().filter((t) => t.status === 'done' && t.agent_config !== null && t.agent_config !== config.hash);
+  if (other.length === 0) return;
+  throw new UserError(
+    `run ${store.name} has ${other.length} finished task(s) made with agent configuration ${shortHash(other[0]!.agent_config!)}, not with this one (${shortHash(config.hash)}, ${config.source}): use another --name, the same configuration, or --force to run the tasks again with this one`,
+  );
 }
 
 /**

@@ -1,9 +1,12 @@
 // The end-of-run summary, computed from the store so it covers tasks finished by earlier attempts too.
-import type { RunStore } from '../store/run-store.ts';
+// Beside each rate: the tasks left out of it and why, and the scored tasks in which an agent did not
+// end by calling finish.
+import type { RunStore, TaskErrorKind } from '../store/run-store.ts';
 import { attemptsByTask } from '../store/merge-attempts.ts';
 import { teamName } from '../../tasks/types.ts';
 import { MERGE_STATUSES, orderEffect } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
+import { STRING_LIST, fromTaskKey, jsonOr } from '../store/columns.ts';
 
 export interface SettingSummary {
   models: string;
@@ -11,30 +14,49 @@ export interface SettingSummary {
   tasks: number;
   done: number;
   bothPassed: number;
-  errors: number;
+  /** Tasks that did not finish, by why: not in the rate. */
+  excluded: Record<TaskErrorKind, number>;
   pending: number;
+  /** Finished tasks in which an agent ended otherwise than by finish, by how (a task once per way). */
+  agentEndings: Record<string, number>;
   /** Finished tasks per merge status (MERGE_STATUSES). */
   merge: Record<string, number>;
   /** Union-merged tasks whose other union order was tested, and those whose outcome it changed. */
   order: { measured: number; decided: number };
+  /** Agent configuration hashes of the finished tasks. */
+  agentConfigs: string[];
 }
 
 export function summarize(store: RunStore): SettingSummary[] {
   const rows = store.db
     .prepare(
-      `SELECT t.id, t.models, t.setting, t.variant, t.status, t.both_passed, m.status AS merge_status
+      `SELECT t.id, t.key, t.models, t.setting, t.variant, t.status, t.error_kind, t.agent_config, t.both_passed, m.status AS merge_status
        FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id`,
     )
-    .all() as { id: number; models: string; setting: string; variant: string; status: string; both_passed: number | null; merge_status: string | null }[];
+    .all() as { id: number; key: string; models: string; setting: string; variant: string; status: string; error_kind: TaskErrorKind | null; agent_config: string | null; both_passed: number | null; merge_status: string | null }[];
+  const endings = store.db.prepare(`SELECT DISTINCT task, status FROM agents WHERE status != 'finished'`).all() as { task: number; status: string }[];
   const attempts = attemptsByTask(store.db);
   const groups = new Map<string, SettingSummary>();
   for (const row of rows) {
-    const models = teamName(JSON.parse(row.models) as string[]);
+    // A damaged models column (the report names it) is read from the task's key.
+    const models = teamName(jsonOr(row.models, STRING_LIST, fromTaskKey(row.key).models));
     const setting = row.variant ? `${row.setting}-${row.variant}` : row.setting;
     const key = `${models}|${setting}`;
     let s = groups.get(key);
     if (!s) {
-      s = { models, setting, tasks: 0, done: 0, bothPassed: 0, errors: 0, pending: 0, merge: Object.fromEntries(MERGE_STATUSES.map((m) => [m, 0])), order: { measured: 0, decided: 0 } };
+      s = {
+        models,
+        setting,
+        tasks: 0,
+        done: 0,
+        bothPassed: 0,
+        excluded: { infrastructure: 0, harness: 0, interrupted: 0 },
+        pending: 0,
+        agentEndings: {},
+        merge: Object.fromEntries(MERGE_STATUSES.map((m) => [m, 0])),
+        order: { measured: 0, decided: 0 },
+        agentConfigs: [],
+      };
       groups.set(key, s);
     }
     s.tasks++;
@@ -45,17 +67,27 @@ export function summarize(store: RunStore): SettingSummary[] {
       const effect = row.setting === 'coop' ? orderEffect(attempts.get(row.id) ?? []) : undefined;
       if (effect === 'decided' || effect === 'same') s.order.measured++;
       if (effect === 'decided') s.order.decided++;
-    } else if (row.status === 'error') s.errors++;
-    else s.pending++;
+      for (const e of endings.filter((e) => e.task === row.id)) s.agentEndings[e.status] = (s.agentEndings[e.status] ?? 0) + 1;
+      if (row.agent_config && !s.agentConfigs.includes(row.agent_config)) s.agentConfigs.push(row.agent_config);
+    } else if (row.status === 'error' || row.status === 'interrupted') {
+      s.excluded[row.error_kind ?? (row.status === 'interrupted' ? 'interrupted' : 'harness')]++;
+    } else s.pending++;
   }
   return [...groups.values()];
 }
 
 const pct = (k: number, n: number) => (n === 0 ? '-' : `${((100 * k) / n).toFixed(1)}%`);
 
+/** `0`, or `3 (infrastructure 2, harness 1)`. */
+function counted(counts: Record<string, number>): string {
+  const parts = Object.entries(counts).filter(([, n]) => n > 0);
+  const total = parts.reduce((sum, [, n]) => sum + n, 0);
+  return total === 0 ? '0' : `${total} (${parts.map(([kind, n]) => `${kind} ${n}`).join(', ')})`;
+}
+
 export function formatSummary(runName: string, summaries: SettingSummary[]): string {
   const lines = [`Run ${runName}`];
-  const header = ['models', 'setting', 'pairs', 'done', 'both pass', 'errors', 'not run', `merge ${MERGE_STATUSES.join('/')}`, 'union order decided'];
+  const header = ['models', 'setting', 'pairs', 'done', 'both pass', 'excluded (why)', 'not run', 'agent endings (scored)', `merge ${MERGE_STATUSES.join('/')}`, 'union order decided'];
   const coop = (s: SettingSummary) => s.setting.startsWith('coop');
   const table = summaries.map((s) => [
     s.models,
@@ -63,14 +95,21 @@ export function formatSummary(runName: string, summaries: SettingSummary[]): str
     String(s.tasks),
     String(s.done),
     `${s.bothPassed}/${s.done} (${pct(s.bothPassed, s.done)})`,
-    String(s.errors),
+    counted(s.excluded),
     String(s.pending),
+    counted(s.agentEndings),
     coop(s) ? MERGE_STATUSES.map((m) => s.merge[m] ?? 0).join('/') : '-',
     coop(s) && s.order.measured > 0 ? `${s.order.decided}/${s.order.measured}` : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
   const format = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   lines.push(format(header), format(widths.map((w) => '-'.repeat(w))), ...table.map(format));
+  const excluded = summaries.reduce((n, s) => n + s.excluded.infrastructure + s.excluded.harness + s.excluded.interrupted + s.pending, 0);
+  if (excluded > 0) lines.push(`both pass counts finished tasks only: ${excluded} task(s) are left out (see excluded, not run); run the same command again to retry them`);
+  if (summaries.some((s) => s.excluded.harness > 0)) lines.push('excluded as harness: a coop-bench bug ended the task; please report it with the task\'s error');
+  if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0)) lines.push('model_rejected: the provider refused a request of the agent (scored as the agent\'s failure); check its trajectory');
+  const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
+  if (configs.length > 0) lines.push(`agent configuration ${configs.map((c) => c.slice(0, 12)).join(', ')}${configs.length > 1 ? ': tasks of different configurations are pooled here' : ''}`);
   return lines.join('\n');
 }
 

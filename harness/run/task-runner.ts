@@ -43,8 +43,13 @@ export interface TaskStages<T extends RunnerTask> {
   readonly finished: string;
   start?(task: T): void;
   execute(task: T, context: StageContext): Promise<{ bothPassed: boolean; detail: string }>;
-  /** A task that failed (the stages threw): what the store keeps of it. */
-  failed?(task: T, message: string): void;
+  /** A task that failed (the stages threw): what the store keeps of it; returns what its progress line adds. */
+  failed?(task: T, error: unknown): string | void;
+  /**
+   * An error that stops the whole run rather than fail one task (the store cannot take writes):
+   * the runner stops as on Ctrl-C (no new task, sandboxes removed) and returns it.
+   */
+  fatal?(error: unknown): Error | undefined;
   /** After the task's results are stored (judges); its failure is logged, the task stays done. */
   after?(task: T): Promise<void>;
   /** SIGINT: what the store keeps of the run and of the tasks that were running; the last words. */
@@ -66,10 +71,12 @@ export interface TaskRunnerOptions {
   close(): void;
 }
 
-export interface TaskRunnerResult {
+export interface TaskRunnerResult<T> {
   counts: ProgressCounts;
   /** A signal stopped the run: the handler is cleaning up and exits the process with 130. */
   interrupted: boolean;
+  /** A fatal error stopped the run: it, and the tasks it left unfinished. */
+  stopped?: { error: Error; stranded: T[] };
 }
 
 /**
@@ -77,7 +84,7 @@ export interface TaskRunnerResult {
  * tasks, removes the backend's sandboxes of the run, lets the stages record the interruption, and
  * exits the process with 130 (a second signal exits at once).
  */
-export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskStages<T>, options: TaskRunnerOptions): Promise<TaskRunnerResult> {
+export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskStages<T>, options: TaskRunnerOptions): Promise<TaskRunnerResult<T>> {
   const { backend, io } = options;
   const skipped = options.skipped ?? { done: 0, passed: 0 };
   const counts: ProgressCounts = { done: skipped.done, total: tasks.length + skipped.done, passed: skipped.passed, errors: 0, running: 0, costUsd: options.costUsd ?? 0 };
@@ -132,10 +139,12 @@ export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskSta
       progress.log(`${stages.finished.padEnd(5)} ${task.label}: ${verdict.bothPassed ? 'both pass' : 'not both'}${verdict.detail ? ` (${verdict.detail})` : ''} ${Math.round((Date.now() - started) / 1000)}s${where}`);
     } catch (error) {
       if (controller.signal.aborted) return;
-      stages.failed?.(task, errorMessage(error));
+      // Not this task's failure: the run stops (below) and this task runs again on resume.
+      if (stages.fatal?.(error)) throw error;
+      const note = stages.failed?.(task, error) ?? '';
       counts.done++;
       counts.errors++;
-      progress.log(`error ${task.label}: ${errorMessage(error).split('\n')[0]}`);
+      progress.log(`error ${task.label}: ${errorMessage(error).split('\n')[0]}${note}`);
       return;
     } finally {
       backend.release(slot);
@@ -146,11 +155,30 @@ export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskSta
     await stages.after?.(task).catch((error) => progress.log(`after ${task.label}: ${errorMessage(error).split('\n')[0]}`));
   };
 
+  let stopped: { error: Error; stranded: Map<number, T> } | undefined;
+  const stopOnFatal = async (error: unknown, task: T) => {
+    const fatal = stages.fatal?.(error);
+    if (!fatal) throw error;
+    if (stopped) {
+      stopped.stranded.set(task.id, task);
+      return;
+    }
+    stopped = { error: fatal, stranded: new Map([...running, [task.id, task]]) };
+    controller.abort();
+    progress.log(`stopping: ${fatal.message}; removing sandboxes...`);
+    await backend.removeOwn();
+    await backend.removeLeftovers(options.run).catch(() => 0);
+  };
+
   const limit = pLimit(Math.max(1, options.concurrency));
   try {
-    await Promise.all(tasks.map((task) => limit(() => runOne(task))));
+    await Promise.all(tasks.map((task) => limit(() => runOne(task).catch((error) => stopOnFatal(error, task)))));
   } finally {
     interrupt.dispose();
+  }
+  if (stopped) {
+    progress.stop();
+    return { counts, interrupted: false, stopped: { error: stopped.error, stranded: [...stopped.stranded.values()] } };
   }
   if (!controller.signal.aborted) progress.stop();
   return { counts, interrupted: controller.signal.aborted };

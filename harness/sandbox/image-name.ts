@@ -2,24 +2,34 @@
 // the content hash of its build context (so an unchanged pool is never rebuilt, and a changed one
 // never runs an old image).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Pool } from '../../tasks/types.ts';
 
-export function filesUnder(dir: string): string[] {
+/**
+ * The build context: regular files, and symbolic links as links (tar never follows them, so nothing
+ * outside the pool folder is read or sent; loadPool refuses links leading out of it anyway).
+ */
+export function contextEntries(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
+    return entry.isDirectory() ? contextEntries(path) : entry.isFile() || entry.isSymbolicLink() ? [path] : [];
   });
 }
 
-/** Hash of every file of the build context, with its path and executable bit. */
+/** Hash of every entry of the build context, with its path and executable bit (a link: its target). */
 export function contextHash(dir: string): string {
   const hash = createHash('sha256');
-  for (const path of filesUnder(dir).sort()) {
+  for (const path of contextEntries(dir).sort()) {
     hash.update(relative(dir, path));
-    hash.update(statSync(path).mode & 0o111 ? 'x' : '-');
-    hash.update(readFileSync(path));
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) {
+      hash.update('l');
+      hash.update(readlinkSync(path));
+    } else {
+      hash.update(stat.mode & 0o111 ? 'x' : '-');
+      hash.update(readFileSync(path));
+    }
   }
   return hash.digest('hex').slice(0, 12);
 }

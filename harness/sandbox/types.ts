@@ -3,6 +3,9 @@
 // and is registered by name in registry.ts; the pipeline receives it as a dependency, as
 // tasks/validate.ts receives PoolChecks.
 import type { Pool } from '../../tasks/types.ts';
+import type { Leftover } from './labels.ts';
+
+export type { Leftover };
 
 export interface ContainerLimits {
   memoryBytes: number;
@@ -156,8 +159,17 @@ export interface SandboxBackend {
   /** --git: why this backend cannot give a team shared repositories, or undefined when it can. */
   gitUnsupported(): string | undefined;
   createTeamRepos(agentIds: string[]): Promise<TeamRepos>;
-  /** Removes by label what runs left (one run's when named; all of coop-bench's otherwise); returns how many. */
-  removeLeftovers(run?: string): Promise<number>;
+  /** What `clean` counts: `container`, `pod`. */
+  readonly sandboxNoun: string;
+  /**
+   * Removes by label what a run left, by the process that holds the run's lock (an interrupted or
+   * crashed run); only what another live process made stays. Returns how many sandboxes.
+   */
+  removeLeftovers(run: string): Promise<number>;
+  /** `coop-bench clean`: what runs left (one run's when named), with who made each when known. */
+  listLeftovers(run?: string): Promise<Leftover[]>;
+  /** Removes what listLeftovers found (sandboxes first, then what kept them off the network); returns how many sandboxes. */
+  removeSandboxes(leftovers: Leftover[]): Promise<number>;
   /** Stops creating sandboxes and removes every one this process created and has not removed (SIGINT). */
   removeOwn(): Promise<number>;
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */

@@ -38,7 +38,7 @@ export const TABLE_POLICIES: Record<string, Policy> = {
 };
 
 /** Options that must be equal for runs to be shards of one measurement. */
-const MUST_MATCH = ['plan', 'maxSteps', 'limits', 'testTimeoutMs', 'image'] as const;
+const MUST_MATCH = ['plan', 'maxSteps', 'agentConfigHash', 'limits', 'testTimeoutMs', 'image'] as const;
 
 interface StoredOptions {
   plan?: { tasks: number; hash: string };

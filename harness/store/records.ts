@@ -1,6 +1,7 @@
 // One task as later stages read it (judges, reports): everything stored about it, parsed.
 import type { RunStore, TaskRow } from './run-store.ts';
 import { attemptsOf, type StoredAttempt } from './merge-attempts.ts';
+import { NUMBER_LIST, NUMBER_RECORD, STRING_LIST, jsonColumn } from './columns.ts';
 
 export interface ConversationMessage {
   id: number;
@@ -109,7 +110,7 @@ export function conversationOf(store: RunStore, taskId: number): ConversationMes
   return messages.map((m) => ({
     id: m.id,
     from: m.sender,
-    to: JSON.parse(m.recipients) as string[],
+    to: jsonColumn(m.recipients, STRING_LIST, { table: 'messages', column: 'recipients', of: `task #${taskId}` }),
     message: m.body,
     sentAt: m.sent_at,
     deliveredAt: Object.fromEntries(deliveries.filter((d) => d.message === m.id).map((d) => [d.recipient, d.delivered_at])),
@@ -119,6 +120,7 @@ export function conversationOf(store: RunStore, taskId: number): ConversationMes
 export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
   const row = store.db.prepare('SELECT * FROM tasks WHERE id = ?').get(taskId) as TaskRow | undefined;
   if (!row) throw new Error(`run ${store.name} has no task ${taskId}`);
+  const where = (table: string, column: string) => ({ table, column, of: `task ${row.key}` });
   const merge = store.db.prepare('SELECT * FROM merges WHERE task = ?').get(taskId) as Record<string, unknown> | undefined;
   const attempts = attemptsOf(store.db, taskId);
   const evaluations = store.db.prepare('SELECT * FROM evaluations WHERE task = ? ORDER BY feature').all(taskId) as Record<string, unknown>[];
@@ -127,18 +129,18 @@ export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
   return {
     id: row.id,
     key: row.key,
-    models: JSON.parse(row.models) as string[],
+    models: jsonColumn(row.models, STRING_LIST, where('tasks', 'models')),
     setting: row.setting,
     variant: row.variant,
     repo: row.repo,
     taskId: row.task_id,
-    features: JSON.parse(row.features) as number[],
+    features: jsonColumn(row.features, NUMBER_LIST, where('tasks', 'features')),
     status: row.status,
     error: row.error,
     bothPassed: row.both_passed === null ? null : row.both_passed === 1,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
-    agents: store.agents(taskId).map((a) => ({ ...a, features: JSON.parse(a.features) as number[] })),
+    agents: store.agents(taskId).map((a) => ({ ...a, features: jsonColumn(a.features, NUMBER_LIST, where('agents', 'features')) })),
     merge: merge && {
       status: merge.status as string,
       strategy: merge.strategy as string | null,
@@ -146,7 +148,7 @@ export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
       conflictRegions: merge.conflict_regions as number,
       reason: merge.reason as string | null,
       patch: merge.patch as string,
-      timingsMs: JSON.parse(merge.timings as string) as Record<string, number>,
+      timingsMs: jsonColumn(merge.timings, NUMBER_RECORD, where('merges', 'timings')),
       attempts,
     },
     evaluations: evaluations.map((e) => ({

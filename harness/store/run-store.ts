@@ -1,19 +1,23 @@
 // runs/<name>/run.db: tasks and everything they produced. A task's results are written in one
 // transaction, so a crash leaves either a finished task or one that will be run again.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { migrations } from './schema.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { TaskResult } from '../run/types.ts';
-import { UserError, boundText } from '../errors.ts';
+import type { TrajectoryStep } from '../agents/trajectory.ts';
+import type { Usage } from '../models/types.ts';
+import { UserError, boundText, quoted } from '../errors.ts';
 import { lockRun, type RunLock } from './run-lock.ts';
 import { saveAttempts } from './merge-attempts.ts';
 import { MERGE_STATUSES } from '../../resolver/index.ts';
 import { createHash } from 'node:crypto';
 
 export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
+/** Why a task did not finish (it is left out of the rates, and run again on resume). */
+export type TaskErrorKind = 'infrastructure' | 'harness' | 'interrupted';
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
 export interface TaskRow {
@@ -31,6 +35,9 @@ export interface TaskRow {
   docker_host: string | null;
   status: TaskStatus;
   error: string | null;
+  error_kind: TaskErrorKind | null;
+  /** Hash of the agent configuration the task ran with (null before it ran). */
+  agent_config: string | null;
   both_passed: number | null;
   started_at: string | null;
   finished_at: string | null;
@@ -53,7 +60,7 @@ const MAX_STORED_OUTPUT = 64 * 1024;
 
 export function checkRunName(name: string): void {
   if (!RUN_NAME.test(name) || name.includes('..')) {
-    throw new UserError(`run name "${name}" is not allowed: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+    throw new UserError(`run name ${quoted(name)} is not allowed: use 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`);
   }
 }
 
@@ -63,6 +70,37 @@ export function runDir(runsRoot: string, name: string): string {
 }
 
 const now = () => new Date().toISOString();
+
+/**
+ * mkdir -p, one folder at a time: Node's recursive mkdir reports a read-only file system as ENOENT;
+ * made step by step, the failing step says EROFS or EACCES.
+ */
+function createDir(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  try {
+    for (const d of missing) {
+      try {
+        mkdirSync(d);
+      } catch (error) {
+        // Made meanwhile by another process (two runs starting at once).
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      }
+    }
+  } catch (error) {
+    throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
+  }
+}
+
+/** Why nothing can be written in a folder (EROFS, EACCES), or undefined when it can. */
+function folderNotWritable(dir: string): string | undefined {
+  try {
+    accessSync(dir, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 export class RunStore {
   private constructor(
@@ -81,11 +119,7 @@ export class RunStore {
     const path = join(dir, 'run.db');
     if (!existsSync(path)) {
       if (!create) throw new UserError(`no run named "${name}" under ${resolve(runsRoot)} (start one with coop-bench run --name ${name})`);
-      try {
-        mkdirSync(dir, { recursive: true });
-      } catch (error) {
-        throw new UserError(`cannot create ${dir}: ${(error as Error).message} (choose a writable --runs-dir)`);
-      }
+      createDir(dir);
     }
     let db: Database.Database;
     try {
@@ -107,6 +141,9 @@ export class RunStore {
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
         throw new UserError(`${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`);
       }
+      // SQLite only says it cannot open or write the file; the folder says why (EROFS, EACCES).
+      const unwritable = code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') ? folderNotWritable(dir) : undefined;
+      if (unwritable) throw new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
       throw error;
     }
     return new RunStore(db, name, dir, lock);
@@ -154,27 +191,36 @@ export class RunStore {
   }
 
   /**
-   * A new attempt: what an earlier attempt left on the message bus, and the judges' view of it,
-   * are not this attempt's. Its model calls stay: that money was spent.
+   * A new attempt: what an earlier attempt left on the message bus, its steps, and the judges' view
+   * of it, are not this attempt's. Its model calls stay: that money was spent.
    */
-  markRunning(id: number): void {
+  markRunning(id: number, agentConfig: string | null = null): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM messages WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_labels WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_runs WHERE task = ?').run(id);
       this.db
-        .prepare(`UPDATE tasks SET status = 'running', error = NULL, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
-        .run(now(), id);
+        .prepare(`UPDATE tasks SET status = 'running', error = NULL, error_kind = NULL, agent_config = ?, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
+        .run(agentConfig, now(), id);
     })();
   }
 
-  markError(id: number, error: string, status: 'error' | 'interrupted' = 'error'): void {
-    this.db.prepare('UPDATE tasks SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, boundText(error, 4000), now(), id);
+  markError(id: number, error: string, kind: TaskErrorKind): void {
+    const status = kind === 'interrupted' ? 'interrupted' : 'error';
+    this.db.prepare('UPDATE tasks SET status = ?, error = ?, error_kind = ?, finished_at = ? WHERE id = ?').run(status, boundText(error, 4000), kind, now(), id);
   }
 
   /** Tasks left 'running' by a process that died: they will run again. */
   markStaleRunningInterrupted(): number {
-    return this.db.prepare(`UPDATE tasks SET status = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`).run().changes;
+    return this.db.prepare(`UPDATE tasks SET status = 'interrupted', error_kind = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`).run().changes;
+  }
+
+  /** One trajectory step, stored as it happens: a crash loses no step of the attempt. */
+  recordStep(taskId: number, agent: string, step: TrajectoryStep): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(...stepRow(taskId, agent, step));
   }
 
   /** Everything a task produced, replacing what an earlier attempt wrote. */
@@ -184,10 +230,7 @@ export class RunStore {
       this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
       const insertStep = this.db.prepare('INSERT INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       for (const a of result.agents) {
-        for (const step of a.steps) {
-          const input = step.input === undefined ? null : boundText(typeof step.input === 'string' ? step.input : JSON.stringify(step.input), MAX_STORED_OUTPUT);
-          insertStep.run(id, a.agentId, step.index, step.at, step.kind, step.name ?? null, input, step.output ?? null, step.exitCode ?? null);
-        }
+        for (const step of a.steps) insertStep.run(...stepRow(id, a.agentId, step));
       }
       const insertAgent = this.db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const a of result.agents) {
@@ -195,7 +238,7 @@ export class RunStore {
       }
       this.saveEvaluation(id, result);
       this.db
-        .prepare(`UPDATE tasks SET status = 'done', error = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
+        .prepare(`UPDATE tasks SET status = 'done', error = NULL, error_kind = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
         .run(result.image, result.baseRev, result.dockerHost, result.bothPassed ? 1 : 0, now(), id);
     });
     write();
@@ -241,13 +284,17 @@ export class RunStore {
   }
 
   /** One model call of an agent, stored as it happens: cost so far survives a crash. */
-  recordModelCall(taskId: number, agent: string, model: string, usage: { inputTokens: number; outputTokens: number; costUsd: number; latencyMs: number }): void {
+  recordModelCall(taskId: number, agent: string, model: string, usage: Usage, stopReason?: string): void {
     this.db
       .prepare(
-        `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms)
-         VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms,
+                                  cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, stop_reason)
+         VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(taskId, agent, taskId, agent, now(), model, usage.inputTokens, usage.outputTokens, usage.costUsd, Math.round(usage.latencyMs));
+      .run(
+        taskId, agent, taskId, agent, now(), model, usage.inputTokens, usage.outputTokens, usage.costUsd, Math.round(usage.latencyMs),
+        usage.cachedInputTokens ?? 0, usage.cacheWriteTokens ?? 0, usage.cacheWrite1hTokens ?? 0, usage.reasoningTokens ?? 0, stopReason ?? null,
+      );
   }
 
   /** USD spent on model calls by the agents of this run, across attempts kept in the store. */
@@ -267,6 +314,11 @@ export class RunStore {
   agents(taskId: number): AgentRow[] {
     return this.db.prepare('SELECT * FROM agents WHERE task = ? ORDER BY agent').all(taskId) as AgentRow[];
   }
+}
+
+function stepRow(taskId: number, agent: string, step: TrajectoryStep) {
+  const input = step.input === undefined ? null : boundText(typeof step.input === 'string' ? step.input : JSON.stringify(step.input), MAX_STORED_OUTPUT);
+  return [taskId, agent, step.index, step.at, step.kind, step.name ?? null, input, step.output ?? null, step.exitCode ?? null] as const;
 }
 
 function migrate(db: Database.Database): void {

@@ -248,4 +248,18 @@ export const migrations: string[] = [
   DROP TABLE merges;
   ALTER TABLE merges_by_stage RENAME TO merges;
   `,
+  // Error accounting and real model APIs. A task that did not finish says why: the infrastructure
+  // (engine, network, a provider failing after its retries), the harness itself, or an interruption;
+  // the report shows these beside every rate. The agent configuration's hash goes with each task, so
+  // results of different prompts are never pooled silently. Model calls keep the prompt cache's
+  // reads and writes (5-minute and 1-hour), the reasoning tokens and why the model stopped.
+  `
+  ALTER TABLE tasks ADD COLUMN error_kind TEXT CHECK (error_kind IN ('infrastructure', 'harness', 'interrupted'));
+  ALTER TABLE tasks ADD COLUMN agent_config TEXT;
+  ALTER TABLE model_calls ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE model_calls ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE model_calls ADD COLUMN cache_write_1h_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE model_calls ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE model_calls ADD COLUMN stop_reason TEXT;
+  `,
 ];

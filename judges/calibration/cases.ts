@@ -1,14 +1,15 @@
 // The calibration set: hand-written conversations (JSON files in ./cases), each with the gold
-// answer of every detector and judge it exercises. Patches, merge and tests are given where the
-// case exercises the commitment checker or the symptom judge.
+// answer of every detector and judge it exercises, written to the definitions in ../definitions.ts.
+// Patches, merge and tests are given where the case exercises the commitment checker or the symptom
+// judge. A file says which split its cases belong to: `train` (the detectors may be tuned on them;
+// the default) or `test` (held out: only their aggregate scores are looked at). A case written as
+// a paraphrase of another names it in `paraphrase_of` and must get the same labels.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { COMMUNICATION_ERRORS } from '../llm/communication.ts';
-import { SPEECH_ACTS } from '../llm/speech-acts.ts';
-import { SYMPTOMS } from '../llm/symptoms.ts';
+import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, SPEECH_ACTS, SYMPTOMS } from '../definitions.ts';
 import type { JudgeInput } from '../types.ts';
 
 export const CALIBRATION_DIR = fileURLToPath(new URL('./cases', import.meta.url));
@@ -28,8 +29,28 @@ const messageSchema = z.object({
   delivered: z.number().nullable().optional(),
 });
 
+/** A commitment the case's author found in a message, and whether the code keeps it. */
+const commitmentSchema = z.object({
+  /** Message number (1-based). */
+  message: z.number().int(),
+  kind: z.enum(COMMITMENT_KINDS),
+  /** What it commits to, as the author wrote it (a symbol, a line range, a place). */
+  target: z.string().default(''),
+  kept: z.boolean(),
+  /** The later message in which the sender took the promise back: then it is not broken. */
+  withdrawn: z.number().int().optional(),
+  /** accepted_request: the requesting message, and the kind the request reduces to. */
+  request: z.number().int().optional(),
+  as: z.enum(COMMITMENT_KINDS).optional(),
+});
+
+export const SPLITS = ['train', 'test'] as const;
+export type Split = (typeof SPLITS)[number];
+
 const caseSchema = z.object({
   id: z.string(),
+  /** The case this one rewords: it must get the same labels. */
+  paraphrase_of: z.string().optional(),
   /** What the case is (an appendix H shape, a clean conversation, a detector edge). */
   shape: z.string(),
   agents: z.array(z.string()).default(['agent1', 'agent2']),
@@ -38,7 +59,11 @@ const caseSchema = z.object({
   merge: z.object({ status: z.enum(['clean', 'union', 'llm', 'conflict', 'missing_input']), patch: text }).optional(),
   tests: z.array(z.object({ feature: z.number().int(), passed: z.boolean(), output: text })).optional(),
   gold: z.object({
-    /** Message numbers (1-based) whose question never got an answer. */
+    /**
+     * Message numbers (1-based) whose direct question or request for a decision never got an answer
+     * (C1a or C1b). The detector's question_no_reply is scored on those whose partner wrote nothing
+     * after the question reached it (C1a), which the case's timestamps decide.
+     */
     unanswered_question: z.array(z.number().int()),
     /**
      * Message numbers that restate an earlier message of the same sender in nearly the same words
@@ -48,6 +73,11 @@ const caseSchema = z.object({
     first_turn_plan: z.boolean(),
     /** Message numbers with a promise or claim the tested code does not keep (scored where patches are given). */
     broken_commitment: z.array(z.number().int()),
+    /**
+     * The checkable commitments (definitions.ts: commitment kinds), kept or not. Where given, the
+     * detector's broken_checkable_commitment is scored on the messages of those not kept.
+     */
+    commitments: z.array(commitmentSchema).optional(),
     line_number_mentions: z.number().int(),
     file_path_mentions: z.number().int(),
     communication: z.enum(COMMUNICATION_ERRORS).nullable(),
@@ -55,23 +85,36 @@ const caseSchema = z.object({
   }),
 });
 
-export type CalibrationCase = z.infer<typeof caseSchema>;
+export type CalibrationCase = z.infer<typeof caseSchema> & { split: Split; file: string };
 
-const fileSchema = z.object({ cases: z.array(caseSchema) });
+const fileSchema = z.object({ split: z.enum(SPLITS).default('train'), cases: z.array(caseSchema) });
 
 export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
   const cases: CalibrationCase[] = [];
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
-    const parsed = fileSchema.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+    } catch (error) {
+      throw new Error(`${name}: not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = fileSchema.safeParse(json);
     if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    cases.push(...parsed.data.cases);
+    cases.push(...parsed.data.cases.map((c) => ({ ...c, split: parsed.data.split, file: name })));
   }
   const ids = new Set<string>();
   for (const c of cases) {
     if (ids.has(c.id)) throw new Error(`calibration case ${c.id} appears twice`);
     ids.add(c.id);
   }
+  for (const c of cases) {
+    if (c.paraphrase_of && !ids.has(c.paraphrase_of)) throw new Error(`calibration case ${c.id} is a paraphrase of ${c.paraphrase_of}, which is not in the set`);
+  }
   return cases;
+}
+
+export function casesOfSplit(cases: readonly CalibrationCase[], split: Split): CalibrationCase[] {
+  return cases.filter((c) => c.split === split);
 }
 
 const START = Date.parse('2025-01-06T09:00:00Z');

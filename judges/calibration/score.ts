@@ -1,13 +1,19 @@
-// Precision and recall on the calibration set: for the deterministic detectors (per message, or
-// per conversation for the first-turn plan; mention counts as exact matches), and for the LLM
-// judges (communication error and primary symptom per conversation, speech act per message).
+// Precision and recall on the calibration set, one split at a time: for the deterministic
+// detectors (per message, or per conversation for the first-turn plan; mention counts as exact
+// matches; commitments found per kind; paraphrases labelled alike), and for the LLM judges
+// (communication error and primary symptom per conversation, speech act per message). Gold is
+// read through the definitions: a detector that covers part of a paper label is scored on that part.
 import type { Model } from '../../harness/models/types.ts';
-import { runDetectors } from '../detectors/index.ts';
+import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
+import { extractCommitments, type Commitment } from '../detectors/commitment-extract.ts';
+import { detect, prepareDetectors, type DetectorMetrics } from '../detectors/index.ts';
+import { partnerWroteAfter } from '../detectors/questions.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
-import { COMMUNICATION_ERRORS, communicationJudge } from '../llm/communication.ts';
-import { SPEECH_ACTS, speechActsJudge } from '../llm/speech-acts.ts';
-import { SYMPTOMS, symptomsJudge } from '../llm/symptoms.ts';
+import { communicationJudge } from '../llm/communication.ts';
+import { speechActsJudge } from '../llm/speech-acts.ts';
+import { symptomsJudge } from '../llm/symptoms.ts';
 import { llmOutcome, memoryCache, type AnswerCache } from '../run-judge.ts';
+import type { JudgeInput, JudgeLabel } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
 
 export interface LabelScore {
@@ -61,32 +67,109 @@ class Tally {
 }
 
 export interface DetectorScores {
+  cases: number;
   labels: LabelScore[];
   counts: CountScore[];
+  /** Commitments found per kind, against the cases' gold commitments (where given). */
+  commitments: LabelScore[];
+  /** Paraphrases of positive cases that got the same detector labels as their original. */
+  paraphrases: { same: number; of: number; differing: string[] };
 }
 
-export function scoreDetectors(cases: readonly CalibrationCase[]): DetectorScores {
+/** Gold of question_no_reply: the unanswered questions whose partner wrote nothing after (C1a). */
+export function goldQuestionsWithoutReply(c: CalibrationCase, input: JudgeInput = caseInput(c)): number[] {
+  return c.gold.unanswered_question.filter((id) => {
+    const message = input.conversation.find((m) => m.id === id);
+    if (!message) return false;
+    const recipients = message.to.filter((r) => r !== message.from);
+    return recipients.every((r) => !partnerWroteAfter(input.conversation, message, r));
+  });
+}
+
+/** Gold of broken_checkable_commitment: the broken gold commitments, else the broken promises and claims. */
+export function goldBrokenCommitments(c: CalibrationCase): number[] {
+  return c.gold.commitments ? [...new Set(c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => x.message))] : c.gold.broken_commitment;
+}
+
+interface CaseResult {
+  labels: JudgeLabel[];
+  metrics: DetectorMetrics;
+  commitments: Commitment[];
+}
+
+async function detectCase(c: CalibrationCase): Promise<CaseResult> {
+  const input = caseInput(c);
+  await prepareDetectors(input);
+  return { ...detect(input), commitments: extractCommitments(input.conversation) };
+}
+
+/** What a case's detector labels are, per label: the messages (or the conversation) they are on. */
+function labelItems(c: CalibrationCase, labels: readonly JudgeLabel[], metrics: DetectorMetrics): Record<DetectorLabel, (number | string)[]> {
+  const ids = (label: DetectorLabel) => [...new Set(labels.filter((l) => l.label === label).map((l) => l.messageId!))];
+  return {
+    question_no_reply: ids('question_no_reply'),
+    near_duplicate: ids('near_duplicate'),
+    first_turn_plan: metrics.firstTurnPlan ? [c.id] : [],
+    broken_checkable_commitment: c.patches ? ids('broken_checkable_commitment') : [],
+  };
+}
+
+export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise<DetectorScores> {
   const tally = new Tally('detectors');
+  const kinds = new Tally('commitments');
   const counts = { line_number_mentions: [] as number[][], file_path_mentions: [] as number[][] };
+  const results = new Map<string, CaseResult>();
   for (const c of cases) {
-    const { labels, metrics } = runDetectors(caseInput(c));
-    const ids = (label: string) => labels.filter((l) => l.label === label).map((l) => l.messageId!);
-    tally.compare('unanswered_question', ids('unanswered_question'), c.gold.unanswered_question);
-    tally.compare('near_duplicate', ids('near_duplicate'), c.gold.near_duplicate);
-    tally.compare('first_turn_plan', metrics.firstTurnPlan ? [c.id] : [], c.gold.first_turn_plan ? [c.id] : []);
-    if (c.patches) tally.compare('broken_commitment', ids('broken_commitment'), c.gold.broken_commitment);
-    counts.line_number_mentions.push([metrics.lineNumberMentions, c.gold.line_number_mentions]);
-    counts.file_path_mentions.push([metrics.filePathMentions, c.gold.file_path_mentions]);
+    const result = await detectCase(c);
+    results.set(c.id, result);
+    const got = labelItems(c, result.labels, result.metrics);
+    tally.compare('first_turn_plan', got.first_turn_plan, c.gold.first_turn_plan ? [c.id] : []);
+    tally.compare('question_no_reply', got.question_no_reply, goldQuestionsWithoutReply(c));
+    tally.compare('near_duplicate', got.near_duplicate, c.gold.near_duplicate);
+    if (c.patches) tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
+    if (c.gold.commitments) {
+      for (const kind of COMMITMENT_KINDS) {
+        const found = result.commitments.filter((x) => (kind === 'accepted_request' ? x.request !== undefined : x.target.kind === kind && !x.request)).map((x) => x.messageId);
+        kinds.compare(kind, found, c.gold.commitments.filter((x) => x.kind === kind).map((x) => x.message));
+      }
+    }
+    counts.line_number_mentions.push([result.metrics.lineNumberMentions, c.gold.line_number_mentions]);
+    counts.file_path_mentions.push([result.metrics.filePathMentions, c.gold.file_path_mentions]);
   }
   return {
-    labels: tally.rows(['unanswered_question', 'near_duplicate', 'first_turn_plan', 'broken_commitment']),
+    cases: cases.length,
+    labels: tally.rows(DETECTOR_LABELS),
+    commitments: kinds.rows(COMMITMENT_KINDS),
     counts: Object.entries(counts).map(([label, pairs]) => ({
       label,
       exact: pairs.filter(([got, want]) => got === want).length,
       cases: pairs.length,
       meanAbsoluteError: pairs.reduce((sum, [got, want]) => sum + Math.abs(got! - want!), 0) / Math.max(1, pairs.length),
     })),
+    paraphrases: paraphraseConsistency(cases, results),
   };
+}
+
+/** Each paraphrase of a case must get the labels its original gets. */
+function paraphraseConsistency(cases: readonly CalibrationCase[], results: Map<string, CaseResult>): DetectorScores['paraphrases'] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const outcome = { same: 0, of: 0, differing: [] as string[] };
+  for (const c of cases) {
+    const original = c.paraphrase_of ? byId.get(c.paraphrase_of) : undefined;
+    if (!original) continue;
+    const a = results.get(original.id)!;
+    const b = results.get(c.id)!;
+    const mine = labelItems(c, b.labels, b.metrics);
+    const theirs = labelItems(original, a.labels, a.metrics);
+    // Conversation-level labels carry the case id: compare whether they are there.
+    const same = DETECTOR_LABELS.every((label) => label === 'first_turn_plan'
+      ? mine[label].length === theirs[label].length
+      : JSON.stringify([...mine[label]].sort()) === JSON.stringify([...theirs[label]].sort()));
+    outcome.of++;
+    if (same) outcome.same++;
+    else outcome.differing.push(`${c.id} (paraphrase of ${original.id})`);
+  }
+  return outcome;
 }
 
 export interface LlmScores {

@@ -1,10 +1,34 @@
-// Commitments in messages: promises ("I'll add `max_batch_size` to processors.py, lines 26-30")
-// and completion claims ("✓ Line 26: Added fallback_processor and max_batch_size"). What is
-// checkable about them is the code they name (identifiers) and the files they name; anything
-// vaguer ("I'll add the bypass check") is left alone, since precision comes first.
+// Commitments in messages, with what they commit to (definitions.ts: COMMITMENT_KIND_DEFINITIONS):
+// a promise ("I'll add `max_batch_size` to the constructor"), a completion claim ("✓ Added X"),
+// a boundary ("I won't touch `Session.close()`", "I'll leave lines 40-53 alone") or an accepted
+// request ("Sure, will do" after "Please export `LRUCache` from __init__.py"). The sentence
+// structure comes from language.ts (who does what, in which tense, negated or not); the target
+// from the code the clause names. Offers, conditions and questions commit to nothing, and a
+// promise whose target names no code is left to the symptom judge.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { proseOf, sentences } from '../text.ts';
-import { filePathMentions, FILE_PATH } from './mentions.ts';
+import type { CommitmentKind } from '../definitions.ts';
+import { isConditional, messageSentences, stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
+
+export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
+
+export interface Target {
+  kind: TargetKind;
+  /** Symbols: what must exist, be exported or stay untouched; for a placement, the call or guard. */
+  names: string[];
+  /** Files the sentence names. */
+  files: string[];
+  /** untouched_lines: the range in the original file. */
+  lines?: [number, number];
+  /** exists: the function the symbol belongs to (a parameter); placement: the function it sits in. */
+  scope?: string;
+  /** placement: first in the function, or before or after the call `anchor`. */
+  position?: 'first' | 'before' | 'after';
+  anchor?: string;
+  /** placement of a guard: words its condition contains ("bypass" for "the bypass check"). */
+  guard?: string[];
+  /** exported: the module (file or package) it is exported from. */
+  module?: string;
+}
 
 export interface Commitment {
   messageId: number;
@@ -12,135 +36,420 @@ export interface Commitment {
   /** The sentence, verbatim from the message. */
   quote: string;
   kind: 'promise' | 'claim';
-  /** Code the sentence says will be (or was) added. */
-  identifiers: string[];
-  /** Files the sentence names. */
-  files: string[];
-  /** Promises to change a file without naming new code ("I'll modify cache.py lines 10-20"). */
-  modifiesFiles: boolean;
+  target: Target;
+  /** Set when the commitment is an accepted request: the partner's request. */
+  request?: { messageId: number; agent: string; quote: string };
 }
 
-const ADD_VERBS = 'add|insert|create|implement|define|introduce|append|register|export|write';
-const MODIFY_VERBS = 'modify|change|update|edit|refactor|extend|touch|rework|rewrite';
-const ADDING = 'adding|inserting|creating|implementing|defining|introducing|appending|registering|exporting|writing';
-const MODIFYING = 'modifying|changing|updating|editing|refactoring|extending|touching|reworking|rewriting';
-const PAST_ADD = 'added|inserted|created|implemented|defined|introduced|appended|registered|exported|wrote';
+const CREATE = /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide)$/;
+const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
+const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+/** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
+const MAKE = /^(?:make|turn|convert|mark|change)$/;
+/** Words that say a symbol is visible from its module. */
+const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|importable|public)$/;
+const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
+const CALL = /^(?:call|invoke|apply|run)$/;
+const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
+const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out)$/;
+const CONSTRUCTOR = /^(?:constructor|__init__|init|initializer|initialiser)$/;
+const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|via)$/;
+const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+/** Words that are not code even in backticks. */
+const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;
 
-const INTENT = String.raw`\b(?:I(?:['’]ll| will| am going to|['’]m going to| plan to| intend to| am about to|['’]m about to)|[Ll]et me|[Mm]y plan is to)`;
-/** Up to three words between the intent and the verb ("I'll also go ahead and add"). */
-const FILLER = String.raw`(?:\s+[\w-]+){0,3}?`;
-const PROMISE = new RegExp(`${INTENT}${FILLER}\\s+(${ADD_VERBS}|${MODIFY_VERBS})\\b`, 'i');
-const PROMISE_NOW = new RegExp(`\\bI(?:['’]m| am)\\s+(?:now\\s+|currently\\s+|also\\s+)?(${ADDING}|${MODIFYING})\\b`, 'i');
-const ADVERBS = String.raw`(?:(?:also|now|already|just|successfully|fully|then|finally)\s+)*`;
-const CLAIM_IN_SENTENCE = new RegExp(`\\bI(?:['’]ve| have)?\\s+${ADVERBS}(${PAST_ADD})\\b`, 'i');
-const CLAIM_AT_START = new RegExp(`^${ADVERBS}(${PAST_ADD})\\b`, 'i');
-/** Bullets, check marks and labels before a status line: "- ✓ Line 26:", "DONE:", "2." */
-const STATUS_PREFIX = /^(?:[^\p{L}\p{N}]+|\d+[.)]\s*|(?:lines?\s+\d+(?:\s*[-–]\s*\d+)?|done|update|status|step\s+\d+)\s*[:—-]\s*)+/iu;
-
-const NEGATION = /\b(?:not|never|won't|if|unless|could|can|should|shall|may|might|would|maybe|perhaps)\b|n't\b/i;
-/** Where the object of "add" ends and its location or a new clause begins. */
-const OBJECT_END = new RegExp(
-  String.raw`\s(?:to|in|into|at|after|before|inside|within|on|under|between|near|above|below|right|immediately|from|so|which|that|for|but|except|without|instead|while|because|as|when|once|if|unless|then|via|using|with)\b` +
-    String.raw`|\s(?:and|,)\s+(?:then\s+)?(?:I(?:['’]ll| will)\s+)?(?:update|modify|change|edit|refactor|rename|remove|delete|call|use|import|wire|hook|keep|leave|make|move|fix|test|run|adjust|replace|wrap|pass|document|ensure|check|verify)\b`,
-  'i',
-);
-
-const KEYWORDS = new Set([
-  'None', 'True', 'False', 'null', 'undefined', 'true', 'false', 'self', 'this', 'cls', 'def', 'class', 'return', 'import', 'from',
-  'async', 'await', 'const', 'let', 'var', 'function', 'new', 'str', 'int', 'bool', 'float', 'dict', 'list', 'tuple', 'set',
-  'string', 'number', 'boolean', 'object', 'any', 'void', 'Optional', 'Any', 'Union', 'List', 'Dict',
-]);
-
-const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?/g;
-
-/** Shaped like code even without backticks: snake_case, camelCase, or a call `name()`. */
-function looksLikeCode(token: string): boolean {
-  return /[A-Za-z0-9]_[A-Za-z0-9]|^_+[A-Za-z]/.test(token) || /^[a-z]+[A-Z]/.test(token) || token.endsWith('()') || token.includes('.');
+/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`). */
+function symbolsIn(code: string): string[] {
+  const trimmed = code.trim();
+  if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
+  const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
+    .map((m) => m[1] ?? m[2]!)
+    .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
+  return [...new Set(defined)];
 }
 
-/**
- * How a named identifier is found in code: `Prompt.from_str()` as `from_str`, even after a dot;
- * a plain `max_batch_size` only where it is not an attribute access (`self.max_batch_size` uses a
- * name, it does not define it).
- */
-export function identifierPattern(name: string): RegExp {
-  const last = name.slice(name.lastIndexOf('.') + 1).replace(/[$]/g, '\\$');
-  return new RegExp(name.includes('.') ? `(?<![\\w$])${last}(?![\\w$])` : `(?<![\\w$.])${last}(?![\\w$])`);
+/** Every name in a code snippet (`if self._closed` gives `_closed`): what a guard's condition tests. */
+function namesIn(code: string): string[] {
+  return [...code.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).filter((n) => !NOT_CODE.test(n) && !/^(?:if|not|and|or|is|in|return|raise|assert|else|elif)$/.test(n));
 }
 
-/** Identifiers a phrase names as new code: backticked names and code-shaped bare words. */
-export function identifiersIn(phrase: string): string[] {
-  const found: string[] = [];
-  const withoutPaths = phrase.replace(FILE_PATH, (m) => ' '.repeat(m.length));
-  const outsideTicks = withoutPaths.replace(/`([^`\n]*)`/g, (_, code: string) => {
-    const trimmed = code.trim();
-    if (/^[A-Za-z_$][\w$.]*(?:\(\))?$/.test(trimmed)) found.push(trimmed);
-    else {
-      // A snippet: its code-shaped names, and names being defined (`reverse: bool = False`, `def foo(`).
-      for (const m of trimmed.matchAll(IDENTIFIER)) {
-        const next = trimmed.slice(m.index + m[0].length).trimStart()[0];
-        if (looksLikeCode(m[0]) || (next !== undefined && ':=('.includes(next))) found.push(m[0]);
-      }
+function fileMasks(sentence: Sentence): string[] {
+  return sentence.masks.filter((m) => m.kind === 'file').map((m) => m.text);
+}
+
+function lineRange(text: string): [number, number] | undefined {
+  const numbers = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
+  if (numbers.length === 0) return undefined;
+  return [Math.min(...numbers), Math.max(...numbers)];
+}
+
+interface Region {
+  /** Terms of the verb's object, up to where its location begins. */
+  object: Term[];
+  /** The rest of the sentence after the object, until another agent's clause. */
+  place: Term[];
+}
+
+/** The verb's object and the place phrase after it, up to a clause with another person's verb. */
+function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
+  const verbs = sentence.verbs.filter((v) => v.index > verb.index);
+  const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.start ?? sentence.terms.length;
+  const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
+  // "a call to `X`" names what is called, not where.
+  const end = terms.findIndex((t, i) => i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause));
+  return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
+}
+
+const codeOf = (terms: readonly Term[]) => terms.filter((t) => t.mask?.kind === 'code').flatMap((t) => symbolsIn(t.mask!.text));
+
+/** The function a place phrase names: `get()` in "FIRST in get()", `__init__` in "to the constructor". */
+function placeFunction(place: readonly Term[]): string | undefined {
+  for (let i = 0; i < place.length; i++) {
+    const t = place[i]!;
+    const previous = place[i - 1]?.normal ?? '';
+    if (t.mask?.kind === 'code' && !/^(?:before|after)$/.test(previous) && (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))) {
+      const name = symbolsIn(t.mask.text)[0];
+      if (name) return name.replace(/^.*[.:]/, '');
     }
-    return ' '.repeat(code.length + 2);
-  });
-  // Bare dotted names are module paths ("outlines.prompts") unless called: `Image.open()`.
-  for (const m of outsideTicks.matchAll(IDENTIFIER)) if (looksLikeCode(m[0]) && (!m[0].includes('.') || m[0].endsWith('()'))) found.push(m[0]);
-  return [...new Set(found.map((t) => t.replace(/\(\)$/, '')).filter((name) => name.length > 1 && !KEYWORDS.has(name)))];
-}
-
-function objectOf(rest: string): string {
-  const end = OBJECT_END.exec(rest);
-  return end ? rest.slice(0, end.index) : rest;
-}
-
-function commitmentIn(sentence: string): Omit<Commitment, 'messageId' | 'agent' | 'quote'> | undefined {
-  if (sentence.endsWith('?')) return undefined;
-  const files = filePathMentions(sentence);
-
-  const promise = PROMISE.exec(sentence) ?? PROMISE_NOW.exec(sentence);
-  if (promise) {
-    const lead = sentence.slice(0, promise.index + promise[0].length);
-    if (NEGATION.test(lead)) return undefined;
-    const verb = promise[1]!.toLowerCase();
-    const isAdd = [...ADD_VERBS.split('|'), ...ADDING.split('|')].includes(verb);
-    const identifiers = isAdd ? identifiersIn(objectOf(sentence.slice(promise.index + promise[0].length))) : [];
-    const modifiesFiles = identifiers.length === 0 && files.length > 0;
-    if (identifiers.length === 0 && !modifiesFiles) return undefined;
-    return { kind: 'promise', identifiers, files, modifiesFiles };
-  }
-
-  const status = sentence.replace(STATUS_PREFIX, '');
-  const claim = CLAIM_IN_SENTENCE.exec(sentence) ?? CLAIM_AT_START.exec(status);
-  if (claim) {
-    const text = claim.input;
-    if (NEGATION.test(text.slice(0, claim.index + claim[0].length))) return undefined;
-    const identifiers = identifiersIn(objectOf(text.slice(claim.index + claim[0].length)));
-    if (identifiers.length === 0) return undefined;
-    return { kind: 'claim', identifiers, files, modifiesFiles: false };
+    if (CONSTRUCTOR.test(t.normal)) return '__init__';
   }
   return undefined;
 }
 
-export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
-  const commitments: Commitment[] = [];
-  for (const message of conversation) {
-    for (const s of sentences(proseOf(message.message))) {
-      const found = commitmentIn(s.text);
-      if (found) commitments.push({ messageId: message.id, agent: message.from, quote: message.message.slice(s.start, s.start + s.text.length), ...found });
+function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
+  const { object, place } = regionOf(sentence, verb);
+  const files = fileMasks(sentence);
+  const all = [...object, ...place];
+  const lemma = verb.lemma;
+  const lineMask = all.find((t) => t.mask?.kind === 'lines');
+  const untouched = (verb.negative && TOUCH.test(lemma))
+    || (/^(?:stay|keep)$/.test(lemma) && /^(?:away|out|clear)$/.test(object[0]?.normal ?? ''))
+    || (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
+  if (untouched) {
+    if (lineMask && !codeOf(object).length) {
+      const lines = lineRange(lineMask.mask!.text);
+      return lines ? { kind: 'untouched_lines', names: [], files, lines } : undefined;
+    }
+    const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
+    if (names.length) return { kind: 'untouched_symbol', names, files };
+    // "I won't edit slug.py": the whole file (a bare path, no symbol).
+    const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
+    return objectFiles.length ? { kind: 'untouched_symbol', names: [], files: objectFiles } : undefined;
+  }
+  if (verb.negative) return undefined;
+  const objectNames = codeOf(object);
+  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
+  const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
+  if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
+    // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
+    const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
+    const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
+    return names.length ? { kind: 'exported', names, files, module: moduleAfter(place) ?? files[0] } : undefined;
+  }
+  const where = placeFunction(place);
+  const first = all.some((t) => FIRST_WORD.test(t.normal));
+  const relative = place.findIndex((t) => /^(?:before|after)$/.test(t.normal));
+  const anchor = relative >= 0 ? codeOf(place.slice(relative + 1, relative + 3))[0] : undefined;
+  const position = first ? 'first' as const : anchor ? place[relative]!.normal as 'before' | 'after' : undefined;
+  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
+    const words = object.filter((t) => !GUARD_NOUN.test(t.normal) && !t.tags.has('Determiner') && (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')))
+      .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
+    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, position, anchor } : undefined;
+  }
+  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal));
+  if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
+    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, position, anchor };
+  }
+  if (CREATE.test(lemma) && objectNames.length) {
+    const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
+    const scope = where && (parameter || where === '__init__') ? where : undefined;
+    return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
+  }
+  return undefined;
+}
+
+/** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
+function moduleAfter(terms: readonly Term[]): string | undefined {
+  return terms.find((t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''))?.mask?.text;
+}
+
+/** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
+function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
+  const before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause);
+  const names = codeOf(before);
+  if (names.length === 0) return undefined;
+  const files = fileMasks(sentence);
+  const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
+  if (EXPORT.test(verb.lemma)) {
+    return { kind: 'exported', names, files, module: moduleAfter(after) ?? files[0] };
+  }
+  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files } : undefined;
+}
+
+/** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
+const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
+const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
+
+/** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
+function stateWord(words: readonly string[]): string | undefined {
+  return words.find((w) => !/^(?:is|are|was|were|'s|has|have|been|now|already|also|all|both|finally|just)$/.test(w));
+}
+
+/** Claims and promises whose subject is code: "`FormatSize` stays as it is", "`ParseSize` is done and exported". */
+function codeSubjectTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const files = fileMasks(sentence);
+  // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
+  const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  const guardIsSubject = sentence.terms.slice(0, guardAt).every((t) => !t.tags.has('Verb') && !t.tags.has('Pronoun'));
+  const subjectCode = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.mask?.kind === 'code').at(-1);
+  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
+  const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
+  if (guardAt > 0 && checker && /^(?:checks|guards|validates)$/.test(sentence.terms[guardAt]!.normal)) {
+    // "`request()` now checks `self._closed` first": the function is the subject, the condition its object.
+    const words = after.filter((t) => t.mask?.kind === 'code').slice(0, 1).flatMap((t) => namesIn(t.mask!.text)).filter((w) => w.length >= 3 && w !== 'self');
+    const first = after.some((t) => FIRST_WORD.test(t.normal));
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...(first && { position: 'first' as const }) });
+  } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
+    // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
+    const scope = placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean);
+    const words = sentence.terms.slice(0, guardAt).filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask)).flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
+    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
+  }
+  const clauses = new Set(sentence.terms.map((t) => t.clause));
+  let previous: string[] = [];
+  for (const clause of clauses) {
+    const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
+    const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
+    // "`X` is done and exported": the clause after "and" keeps the subject.
+    const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0 && (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
+    if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
+    // "lines 24–28 untouched": a line range as the subject.
+    const range = !continued && terms.slice(0, firstWord).length === 1 && terms[0]!.mask?.kind === 'lines' ? lineRange(terms[0]!.mask.text) : undefined;
+    if (range && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))) {
+      targets.push({ kind: 'untouched_lines', names: [], files, lines: range });
+      continue;
+    }
+    const names = continued ? previous : codeOf(terms.slice(0, firstWord));
+    if (names.length === 0) continue;
+    previous = names;
+    const rest = terms.slice(continued ? 1 : firstWord);
+    const words = rest.map((t) => t.normal);
+    if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
+    const said = rest.map((t) => t.text).join(' ');
+    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as (?:it|they) (?:is|are)|as[ -]is|won't change|will not change|not change)\b/i.test(said)) {
+      targets.push({ kind: 'untouched_symbol', names, files });
+    } else if (words.some((w) => EXPORTED_WORD.test(w)) || (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))) {
+      // "`X` is exported", "`X` is importable from `pkg`", "`X` is available from src/index.ts".
+      targets.push({ kind: 'exported', names, files, module: moduleAfter(rest) ?? files[0] });
+    } else if (PRESENT.test(stateWord(words) ?? '') && (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') || /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))) {
+      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
+      targets.push({ kind: 'exists', names, files });
     }
   }
+  return targets;
+}
+
+/** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */
+function untouchedPhrases(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  sentence.terms.forEach((t, i) => {
+    const next = sentence.terms.slice(i + 1, i + 4);
+    const negated = /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
+    if (!negated) return;
+    const code = next.slice(1).find((x) => x.mask && x.mask.kind !== 'lines');
+    const lines = next.slice(1).find((x) => x.mask?.kind === 'lines');
+    if (lines) {
+      const range = lineRange(lines.mask!.text);
+      if (range) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), lines: range });
+    } else if (code?.mask?.kind === 'code') {
+      const names = symbolsIn(code.mask.text);
+      if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
+    } else if (code?.mask?.kind === 'file') {
+      targets.push({ kind: 'untouched_symbol', names: [], files: [code.mask.text] });
+    }
+  });
+  return targets;
+}
+
+/** A plan's noun phrase for new code: "size.go: new exported func `ParseSize()`", "a new `tick()` method in batcher.py". */
+function newCodeTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  sentence.terms.forEach((t, i) => {
+    if (t.normal !== 'new' || sentence.verbs.some((v) => v.clause === t.clause && v.index < i)) return;
+    const phrase = sentence.terms.slice(i + 1, i + 5).filter((x) => x.clause === t.clause);
+    const code = phrase.find((x) => x.mask?.kind === 'code');
+    if (!code) return;
+    const names = symbolsIn(code.mask!.text);
+    if (names.length === 0) return;
+    const exported = phrase.some((x) => /^(?:exported|public)$/.test(x.normal));
+    targets.push(exported ? { kind: 'exported', names, files: fileMasks(sentence), module: fileMasks(sentence)[0] } : { kind: 'exists', names, files: fileMasks(sentence) });
+  });
+  return targets;
+}
+
+/** Words that call, apply or run code: "calling it from `parse_line()`", "`handle()` runs `use()`". */
+const CALLING = /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|apply|applies|applying|applied)$/;
+const FROM_PLACE = /^(?:from|in|inside|within)$/;
+/** A place verb a guard's claim uses: "the guard `if l.disabled` sits in `Allow()`". */
+const SITS = /^(?:sits|sit|is|lives|live|goes|go|runs|run|happens|happen|comes|come|stays)$/;
+
+/** The function a code term names, when the sentence means a function there (`get()`, `Cache.get`, `parseDuration`). */
+function functionName(term: Term | undefined): string | undefined {
+  if (term?.mask?.kind !== 'code') return undefined;
+  const name = symbolsIn(term.mask.text)[0];
+  return name && IDENTIFIER.test(term.mask.text.trim()) ? name.replace(/^.*[.:]/, '') : undefined;
+}
+
+/**
+ * Where the sender says a call sits, whatever the clause's verb: "calling it from `parse_line()`",
+ * "`parseIsoDuration()`, called from `parseDuration`", "`create_jinja_env()` now calls `apply()`".
+ * "It"/"them" refer to the code named before in the sentence.
+ */
+function callPlacementTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const files = fileMasks(sentence);
+  const targets: Target[] = [];
+  const push = (names: string[], scope: string | undefined) => {
+    const called = names.map((n) => n.replace(/^.*[.:]/, '')).filter((n) => n !== scope);
+    if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope });
+  };
+  terms.forEach((t, i) => {
+    if (!CALLING.test(t.normal)) return;
+    const next = terms[i + 1];
+    if (t.normal === 'called' && next && FROM_PLACE.test(next.normal)) {
+      // Passive: the code named last before "called" is what is called.
+      const before = terms.slice(0, i).reverse().find((x) => x.mask?.kind === 'code');
+      push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[i + 2]));
+      return;
+    }
+    // Active: "calling `X` from `Y`", "calling it from `Y`".
+    const objectAt = next && /^(?:the|a|an|my|our|new)$/.test(next.normal) ? i + 2 : i + 1;
+    const object = terms[objectAt];
+    const names = object?.mask?.kind === 'code'
+      ? symbolsIn(object.mask.text)
+      : object && /^(?:it|them|both|this)$/.test(object.normal) ? codeOf(terms.slice(0, i)).slice(-1) : [];
+    const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
+    if (from >= 0) return push(names, functionName(terms[from + 1]));
+    // Code subject: "`Y()` (now) calls `X`".
+    const subject = terms.slice(Math.max(0, i - 2), i).reverse().find((x) => x.mask?.kind === 'code');
+    const between = subject ? terms.slice(terms.indexOf(subject) + 1, i) : [];
+    if (subject && /\(\)$/.test(subject.mask!.text.trim()) && /^(?:calls|invokes|applies)$/.test(t.normal) && between.every((x) => /^(?:now|also|then|already)$/.test(x.normal))) {
+      push(names, functionName(subject));
+    }
+  });
+  return targets;
+}
+
+/** A guard said to sit in a function, with its condition or what it checks: "The guard `if l.disabled …` sits … in `Allow()`". */
+function guardPlacementTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  if (at < 0) return [];
+  const described = terms.slice(Math.max(0, at - 2), at).filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
+  const shown = terms[at + 1]?.mask?.kind === 'code' && /^\s*if\b/.test(terms[at + 1]!.mask!.text) ? [terms[at + 1]!] : [];
+  const words = [...described, ...shown].flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal])).filter((w) => w.length >= 3);
+  const verbAt = at + 1 + shown.length;
+  if (!words.length || !SITS.test(terms[verbAt]?.normal ?? '')) return [];
+  const rest = terms.slice(verbAt + 1);
+  const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
+  if (scopeAt < 0) return [];
+  const first = rest.slice(0, scopeAt).some((t) => FIRST_WORD.test(t.normal));
+  const relative = rest.findIndex((t, i) => i < scopeAt && /^(?:before|after)$/.test(t.normal));
+  const anchor = relative >= 0 ? codeOf(rest.slice(relative + 1, relative + 3))[0] : undefined;
+  const position = first ? 'first' as const : anchor ? rest[relative]!.normal as 'before' | 'after' : undefined;
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...(position && { position }), ...(anchor && { anchor }) }];
+}
+
+/**
+ * New code placed in a file: "`BatchConfig` lives in a new batchkit/config.py", "In a new words.py:
+ * `STOP_WORDS` and `drop_stop_words()`", "`tick()` goes into batcher.py". The partner's code ("your
+ * `ParseSize`") and called code are not the sender's to add.
+ */
+function newFileTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const fileAt = terms.findIndex((t, i) => t.mask?.kind === 'file' && (terms.slice(Math.max(0, i - 2), i).some((x) => x.normal === 'new') || /^\(?new\)?$/.test(terms[i + 1]?.normal ?? '')));
+  const goesAt = terms.findIndex((t, i) => /^(?:goes|go|lands|land)$/.test(t.normal) && /^(?:in|into|to)$/.test(terms[i + 1]?.normal ?? '') && terms[i + 2]?.mask?.kind === 'file');
+  const at = fileAt >= 0 ? fileAt : goesAt >= 0 ? goesAt + 2 : -1;
+  if (at < 0) return [];
+  const names = terms
+    .filter((t, i) => t.mask?.kind === 'code' && !/^(?:your|their|his|her|calls?|calling|uses?|using|from|after|before|below|above)$/.test(terms[i - 1]?.normal ?? ''))
+    .flatMap((t) => symbolsIn(t.mask!.text));
+  return names.length ? [{ kind: 'exists', names: [...new Set(names)], files: [terms[at]!.mask!.text] }] : [];
+}
+
+function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
+  if (sentence.questionMark || isConditional(sentence)) return [];
+  const found: { kind: Commitment['kind']; target: Target }[] = [];
+  const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
+  const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
+  const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
+  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...placements, ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  }
+  for (const verb of sentence.verbs) {
+    const stance = stanceOf(sentence, verb);
+    const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
+    if (!target) continue;
+    const kind = stance === 'did' ? 'claim' : 'promise';
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
+  }
+  return found;
+}
+
+/** A request of the partner's with a checkable target ("Please export `LRUCache` from __init__.py"). */
+function requestTargets(sentence: Sentence): Target[] {
+  if (isConditional(sentence)) return [];
+  const targets: Target[] = [];
+  for (const verb of sentence.verbs) {
+    if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
+    const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
+    const asked = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) || t.tags.has('Adverb'));
+    if (!asked) continue;
+    const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });
+    if (target) targets.push(target);
+  }
+  return targets;
+}
+
+const ACCEPTANCE = /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
+const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
+
+export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
+  const commitments: Commitment[] = [];
+  const analysed = conversation.map((m) => messageSentences(m.message));
+  conversation.forEach((message, i) => {
+    for (const sentence of analysed[i]!) {
+      for (const { kind, target } of sentenceCommitments(sentence)) {
+        commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target });
+      }
+    }
+    // An acceptance commits the agent to the request it answers: the partner's last message before it.
+    const opening = analysed[i]![0];
+    if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
+    const request = conversation.slice(0, i).reverse().find((m) => m.from !== message.from && m.to.includes(message.from));
+    if (!request) return;
+    const requestIndex = conversation.indexOf(request);
+    for (const sentence of analysed[requestIndex]!) {
+      for (const target of requestTargets(sentence)) {
+        if (commitments.some((c) => c.messageId === message.id && JSON.stringify(c.target) === JSON.stringify(target))) continue;
+        commitments.push({ messageId: message.id, agent: message.from, quote: opening.text, kind: 'promise', target, request: { messageId: request.id, agent: request.from, quote: sentence.text } });
+      }
+    }
+  });
   return commitments;
 }
 
 const WITHDRAWAL = /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
 
-/** A later sentence of the same agent that takes the commitment back for `name` (an identifier or a file). */
+/** A later sentence of the same agent that takes the commitment back for `name` (a symbol or a file). */
 export function withdrawal(conversation: readonly ConversationMessage[], commitment: Commitment, name: string): string | undefined {
   const named = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
   for (const message of conversation) {
     if (message.id <= commitment.messageId || message.from !== commitment.agent) continue;
-    const hit = sentences(message.message).find((s) => named.test(s.text) && WITHDRAWAL.test(s.text) && !commitmentIn(s.text)?.identifiers.includes(name));
+    const hit = messageSentences(message.message).find((s) => named.test(s.text) && WITHDRAWAL.test(s.text) && commitment.target.kind !== 'untouched_symbol');
     if (hit) return hit.text;
   }
   return undefined;

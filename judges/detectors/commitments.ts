@@ -1,58 +1,34 @@
-// Broken commitments, without an LLM: every promise or completion claim that names new code is
-// checked against the code that was tested, i.e. the merged patch (plus the agents' test files,
-// which the merge drops on purpose). When the merge produced nothing testable, the agents'
-// patches together stand in for it. Code promised for a named file must be in that file; a
-// promise to change a file is broken only if no patch changed it.
+// Broken checkable commitments (definitions.ts: broken_checkable_commitment). Each commitment's
+// target is checked for what it promised, on syntax trees of the code (code/syntax.ts):
+// - exists, exported, placement: on the code that was tested, the merged patch (plus the agents'
+//   test files, which the merge drops on purpose), or the agents' patches together when the merge
+//   produced nothing testable; the agent's own patch tells "never added" from "lost in the merge";
+// - untouched_symbol, untouched_lines: on the agent's own patch, old and new side of each hunk.
+// A patch shows pieces of files, so a check that needs code the pieces do not show ("first in
+// get()" with get's start outside every hunk) is not decided: precision comes first.
 import { isTestPath } from '../../resolver/test-files.ts';
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
-import { patchFiles, pathMatches, type PatchFile } from '../patch-lines.ts';
-import { extractCommitments, identifierPattern, withdrawal, type Commitment } from './commitment-extract.ts';
+import { patchFiles, pathMatches } from '../patch-lines.ts';
+import { addedLinesNaming, callsIn, codeOf, definitionsIn, exportListed, guardsIn, inFiles, lineText, usagesIn, type FileCode } from '../code/patch-code.ts';
+import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
 
 const TESTED_MERGES = new Set(['clean', 'union', 'llm']);
 
 interface CodeUnderCheck {
   /** 'merged': the merged patch; 'patches': the agents' patches (the merge failed). */
   source: 'merged' | 'patches';
-  files: PatchFile[];
-  byAgent: Map<string, PatchFile[]>;
+  files: FileCode[];
+  byAgent: Map<string, FileCode[]>;
   mergeStatus?: string;
 }
 
 function codeUnderCheck(input: JudgeInput): CodeUnderCheck {
-  const byAgent = new Map(input.patches.map((p) => [p.agent, patchFiles(p.patch)]));
+  const byAgent = new Map(input.patches.map((p) => [p.agent, codeOf(patchFiles(p.patch))]));
   const all = [...byAgent.values()].flat();
   if (input.merge && TESTED_MERGES.has(input.merge.status)) {
-    const testFiles = all.filter((f) => isTestPath(f.path));
-    return { source: 'merged', files: [...patchFiles(input.merge.patch), ...testFiles], byAgent, mergeStatus: input.merge.status };
+    return { source: 'merged', files: [...codeOf(patchFiles(input.merge.patch)), ...all.filter((f) => isTestPath(f.path))], byAgent, mergeStatus: input.merge.status };
   }
   return { source: 'patches', files: all, byAgent, mergeStatus: input.merge?.status };
-}
-
-/** The first added line containing `name`, if any. */
-function findAdded(files: readonly PatchFile[], name: string): { file: string; line: number; text: string } | undefined {
-  const pattern = identifierPattern(name);
-  for (const file of files) {
-    const hit = file.added.find((l) => pattern.test(l.text));
-    if (hit) return { file: file.path, line: hit.line, text: hit.text };
-  }
-  return undefined;
-}
-
-function touches(files: readonly PatchFile[], mentioned: string): boolean {
-  return files.some((f) => pathMatches(f.path, mentioned) && (f.added.length > 0 || f.removed.length > 0));
-}
-
-/**
- * Whether a commitment's code must be in the files it names. A bare name that matches no changed
- * file ("the types.py module") is taken loosely (anywhere); a path nobody changed holds nothing.
- */
-function namedFilesMatter(commitment: Commitment, allChanged: readonly PatchFile[]): boolean {
-  if (commitment.files.length === 0) return false;
-  return allChanged.some((f) => isNamed(f, commitment)) || commitment.files.some((mentioned) => mentioned.includes('/'));
-}
-
-function isNamed(file: PatchFile, commitment: Commitment): boolean {
-  return commitment.files.some((mentioned) => pathMatches(file.path, mentioned));
 }
 
 function describeTarget(code: CodeUnderCheck): string {
@@ -60,40 +36,261 @@ function describeTarget(code: CodeUnderCheck): string {
   return `the agents' patches (${code.mergeStatus ? `the merge ended as ${code.mergeStatus}` : 'there was no merge'})`;
 }
 
-function missingIdentifiers(commitment: Commitment, code: CodeUnderCheck, input: JudgeInput): Evidence[] {
-  const scoped = namedFilesMatter(commitment, [...code.files, ...[...code.byAgent.values()].flat()]);
-  const inScope = (files: readonly PatchFile[]) => (scoped ? files.filter((f) => isNamed(f, commitment)) : files);
-  const target = inScope(code.files);
-  const own = inScope(code.byAgent.get(commitment.agent) ?? []);
-  const where = scoped ? ` to ${commitment.files.join(' or ')}` : '';
-  const evidence: Evidence[] = [];
-  for (const name of commitment.identifiers) {
-    if (findAdded(target, name) || withdrawal(input.conversation, commitment, name)) continue;
-    const inOwn = code.source === 'merged' ? findAdded(own, name) : undefined;
-    const elsewhere = findAdded(code.files, name);
-    evidence.push({
-      kind: 'absence',
-      source: code.source === 'merged' ? 'merged' : 'patch',
-      text: name,
-      note: `no line added${where} in ${describeTarget(code)} contains \`${name}\``,
-    });
-    if (elsewhere) {
-      evidence.push({ kind: 'fact', text: `\`${name}\` was added in ${elsewhere.file} instead` });
-    } else if (inOwn) {
-      evidence.push({ kind: 'quote', source: 'patch', agent: commitment.agent, file: inOwn.file, text: inOwn.text.trim() });
-      evidence.push({ kind: 'fact', text: `${commitment.agent}'s patch added it (${inOwn.file}:${inOwn.line}); it was lost in the merge` });
-    } else {
-      evidence.push({ kind: 'fact', text: `${commitment.agent}'s patch never added \`${name}\`` });
-    }
-  }
-  return evidence;
+/** A broken target: what is wrong, and the code lines that show it. */
+interface Finding {
+  missing: string;
+  evidence: Evidence[];
 }
 
-function untouchedFiles(commitment: Commitment, code: CodeUnderCheck, input: JudgeInput): Evidence[] {
-  const everyone = [...code.byAgent.values()].flat();
-  return commitment.files
-    .filter((file) => !touches(everyone, file) && !withdrawal(input.conversation, commitment, file))
-    .map((file): Evidence => ({ kind: 'absence', source: 'patch', agent: commitment.agent, file, text: file, note: `no patch changes ${file}` }));
+const lastName = (name: string) => name.replace(/^.*[.:]/, '');
+const isConstructor = (name: string) => /^(?:__init__|constructor|new|New\w*|init)$/.test(name);
+const sameFunction = (a: string, b: string) => a === b || (isConstructor(a) && isConstructor(b));
+
+function codeQuote(source: 'merged' | 'patch', at: { path: string; text: string }, agent?: string): Evidence {
+  return { kind: 'quote', source, file: at.path, text: at.text, ...(agent && { agent }) };
+}
+
+/** Where the agent's own patch stands on a name the tested code lacks. */
+function ownPatchNote(c: Commitment, code: CodeUnderCheck, name: string): Evidence[] {
+  if (code.source !== 'merged') return [{ kind: 'fact', text: `${c.agent}'s patch never added \`${name}\`` }];
+  const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
+  const defined = definitionsIn(own).find((d) => d.name === lastName(name)) ?? addedLinesNaming(own, lastName(name))[0];
+  if (!defined) return [{ kind: 'fact', text: `${c.agent}'s patch never added \`${name}\`` }];
+  return [codeQuote('patch', defined, c.agent), { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` }];
+}
+
+function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
+  const files = inFiles(code.files, c.target.files);
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const short = lastName(name);
+  const scope = c.target.scope;
+  const definitions = definitionsIn(files);
+  if (scope) {
+    const functions = definitions.filter((d) => d.kind === 'function' && sameFunction(d.name, scope) && d.parameters);
+    const parameter = definitions.find((d) => (d.kind === 'parameter' || d.kind === 'field') && d.name === short && d.scope.some((s) => sameFunction(s, scope)));
+    if (parameter) return undefined;
+    if (functions.length === 0) return definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0 ? undefined : absent(c, code, name);
+    // The function is shown and lacks the parameter: say where the name is still used.
+    const signature = functions[0]!;
+    const used = usagesIn(code.files).filter((u) => u.name === short && !u.scope.some((s) => sameFunction(s, scope)));
+    return {
+      missing: name,
+      evidence: [
+        { kind: 'absence', source, text: name, note: `\`${signature.name}\` in ${describeTarget(code)} (${signature.path}:${signature.line}) has no parameter \`${short}\`` },
+        codeQuote(source, signature),
+        ...used.slice(0, 1).flatMap((u): Evidence[] => [codeQuote(source, u), { kind: 'fact', text: `\`${short}\` is still used in ${u.scope.at(-1) ? `${u.scope.at(-1)}()` : u.path} at ${u.path}:${u.line}` }]),
+        ...ownPatchNote(c, code, name),
+      ],
+    };
+  }
+  // A name used on an added line may be defined outside the hunks (a parameter whose signature is not shown).
+  if (definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0) return undefined;
+  return absent(c, code, name);
+}
+
+function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {
+  const where = c.target.files.length ? ` to ${c.target.files.join(' or ')}` : '';
+  const elsewhere = c.target.files.length ? addedLinesNaming(code.files, lastName(name))[0] : undefined;
+  return {
+    missing: name,
+    evidence: [
+      { kind: 'absence', source: code.source === 'merged' ? 'merged' : 'patch', text: name, note: `no line added${where} in ${describeTarget(code)} contains \`${name}\`` },
+      ...(elsewhere ? [{ kind: 'fact', text: `\`${name}\` was added in ${elsewhere.path} instead` } as Evidence] : ownPatchNote(c, code, name)),
+    ],
+  };
+}
+
+function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
+  const short = lastName(name);
+  const module = c.target.module;
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const moduleFiles = module ? inFiles(code.files, [/\.\w+$/.test(module) ? module : `${module.replace(/\./g, '/')}/__init__.py`]) : code.files;
+  const isPythonPackage = !!module && (!/\.\w+$/.test(module) || /__init__\.py$/.test(module));
+  const listed = exportListed(moduleFiles, short);
+  const definitions = definitionsIn(code.files).filter((d) => d.name === short && d.kind !== 'parameter');
+  const exportedHere = definitionsIn(moduleFiles).find((d) => d.name === short && d.exported);
+  if (listed || exportedHere) return undefined;
+  if (!module && definitions.some((d) => d.exported)) return undefined;
+  const definition = definitions[0];
+  const target = `${module ? ` from ${module}` : ''} in ${describeTarget(code)}`;
+  if (definition) {
+    return {
+      missing: name,
+      evidence: [
+        { kind: 'absence', source, text: name, note: `\`${short}\` exists (${definition.path}:${definition.line}) but is not exported${target}${isPythonPackage ? ' (no import or __all__ entry for it there)' : ''}` },
+        codeQuote(source, definition),
+      ],
+    };
+  }
+  // Defined outside the patches: broken when the module's changes show no export of it, or a
+  // promised export never touched the module (a claim about an unchanged module may be old news).
+  const moduleChanged = module !== undefined && moduleFiles.length > 0;
+  if (!moduleChanged && (c.kind === 'claim' || module === undefined)) return addedLinesNaming(code.files, short).length ? undefined : absent(c, code, name);
+  return {
+    missing: name,
+    evidence: [{ kind: 'absence', source, text: name, note: `no export of \`${short}\`${target}` }, ...ownPatchNote(c, code, name)],
+  };
+}
+
+function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
+  const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
+  const short = lastName(name);
+  for (const file of own) {
+    for (const h of file.hunks) {
+      for (const [side, outline] of [['new', h.after], ['old', h.before]] as const) {
+        const changed = h.hunk[side].changed;
+        const definition = outline?.definitions.find((d) => d.name === short && [...changed].some((l) => (l > d.line && l <= d.endLine) || l === d.line));
+        const line = definition && [...changed].find((l) => (l > definition.line && l <= definition.endLine) || l === definition.line);
+        if (definition && line !== undefined) {
+          const text = lineText(file, side, line).trim();
+          return {
+            missing: name,
+            evidence: [
+              { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: name, note: `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${short}\` (${file.path}:${line})` },
+              { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text || '(blank line)' },
+            ],
+          };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A whole file promised untouched ("I won't edit slug.py"): any change the agent's own patch makes to it. */
+function checkUntouchedFile(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const own = (code.byAgent.get(c.agent) ?? []).filter((f) => c.target.files.some((n) => pathMatches(f.path, n)));
+  for (const file of own) {
+    for (const { hunk } of file.hunks) {
+      const side = hunk.new.changed.size ? 'new' : 'old';
+      const line = [...hunk[side].changed][0];
+      if (line === undefined) continue;
+      return {
+        missing: file.path,
+        evidence: [
+          { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: file.path, note: `${c.agent}'s patch changes ${file.path} (line ${line})` },
+          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, side, line).trim() || '(blank line)' },
+        ],
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The file a line range refers to: named in the sentence, else in the message or the agent's last message naming one. */
+function rangeFiles(c: Commitment, input: JudgeInput, own: readonly FileCode[]): FileCode[] {
+  if (c.target.files.length) return inFiles(own, c.target.files);
+  const named = input.conversation
+    .filter((m) => m.id <= c.messageId)
+    .reverse()
+    .map((m) => [...m.message.matchAll(/(?<![\w./:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b/g)].map((x) => x[0]).filter((p) => own.some((f) => f.path.endsWith(p))))
+    .find((list) => list.length > 0);
+  if (named) return inFiles(own, named);
+  return own.length === 1 ? [...own] : [];
+}
+
+function checkUntouchedLines(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding | undefined {
+  const [from, to] = c.target.lines!;
+  for (const file of rangeFiles(c, input, code.byAgent.get(c.agent) ?? [])) {
+    for (const { hunk } of file.hunks) {
+      const removed = [...hunk.old.changed].find((l) => l >= from && l <= to);
+      const inserted = hunk.insertedAfter.find((l) => l >= from && l < to);
+      if (removed === undefined && inserted === undefined) continue;
+      const what = removed !== undefined ? `removes line ${removed}` : `inserts code after line ${inserted}`;
+      const text = removed !== undefined ? lineText(file, 'old', removed) : [...hunk.new.changed].map((l) => lineText(file, 'new', l)).find((x) => x.trim()) ?? '';
+      return {
+        missing: `lines ${from}-${to}`,
+        evidence: [
+          { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: `lines ${from}-${to}`, note: `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}` },
+          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text.trim() || '(blank line)' },
+        ],
+      };
+    }
+  }
+  return undefined;
+}
+
+function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const t = c.target;
+  const files = inFiles(code.files, t.files);
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
+  const candidates: { line: number; scope: string[]; first?: boolean; path: string; text: string }[] = t.guard
+    ? guardsIn(files).filter((g) => t.guard!.some((w) => g.condition.toLowerCase().includes(w.toLowerCase())))
+    : callsIn(files).filter((call) => t.names.some((n) => lastName(n) === call.name));
+  const place = `${t.position === 'first' ? 'first ' : ''}in ${t.scope ? `\`${t.scope}()\`` : 'the named place'}`;
+  if (candidates.length === 0) {
+    // Nothing of the kind anywhere: the claimed guard or call is not there.
+    const text = t.guard ? t.guard[0]! : t.names[0]!;
+    if (!t.guard && addedLinesNaming(files, lastName(text)).length > 0) return undefined;
+    return {
+      missing: what,
+      evidence: [
+        { kind: 'absence', source, text, note: `no ${t.guard ? '`if` testing' : 'call to'} \`${text}\` ${t.scope ? `in \`${t.scope}()\` ` : ''}in ${describeTarget(code)}` },
+        ...(t.guard ? [] : ownPatchNote(c, code, text)),
+      ],
+    };
+  }
+  const inScope = t.scope ? candidates.filter((x) => x.scope.some((s) => sameFunction(s, t.scope!))) : candidates;
+  if (inScope.length === 0) {
+    // Shown elsewhere: broken only when every candidate's function is known.
+    if (candidates.some((x) => x.scope.length === 0)) return undefined;
+    const other = candidates[0]!;
+    return { missing: what, evidence: [{ kind: 'absence', source, text: what, note: `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}` }, codeQuote(source, other)] };
+  }
+  if (t.position === 'first' && inScope.every((x) => x.first === false)) {
+    const x = inScope[0]!;
+    return { missing: what, evidence: [{ kind: 'absence', source, text: what, note: `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement` }, codeQuote(source, x)] };
+  }
+  if (t.anchor && (t.position === 'before' || t.position === 'after')) {
+    const anchors = callsIn(files).filter((a) => a.name === lastName(t.anchor!) && inScope.some((x) => x.path === a.path && x.scope.join('.') === a.scope.join('.')));
+    const x = inScope[0]!;
+    const a = anchors[0];
+    if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
+      return { missing: what, evidence: [{ kind: 'absence', source, text: what, note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} \`${t.anchor}\` (line ${a.line})` }, codeQuote(source, x)] };
+    }
+  }
+  return undefined;
+}
+
+function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[] {
+  const t: Target = c.target;
+  const keptBack = (name: string) => withdrawal(input.conversation, c, name) !== undefined;
+  switch (t.kind) {
+    case 'exists':
+      return t.names.filter((n) => !keptBack(n)).map((n) => checkExists(c, code, n)).filter((f): f is Finding => f !== undefined);
+    case 'exported':
+      return t.names.filter((n) => !keptBack(n)).map((n) => checkExported(c, code, n)).filter((f): f is Finding => f !== undefined);
+    case 'untouched_symbol': {
+      if (t.names.length === 0) {
+        const f = checkUntouchedFile(c, code);
+        return f ? [f] : [];
+      }
+      return t.names.map((n) => checkUntouchedSymbol(c, code, n)).filter((f): f is Finding => f !== undefined);
+    }
+    case 'untouched_lines': {
+      const f = checkUntouchedLines(c, code, input);
+      return f ? [f] : [];
+    }
+    case 'placement': {
+      if (t.names.some(keptBack)) return [];
+      const f = checkPlacement(c, code);
+      return f ? [f] : [];
+    }
+  }
+}
+
+function describe(c: Commitment, findings: Finding[]): string {
+  const verb = c.request ? `accepted ${c.request.agent}'s request` : c.kind === 'promise' ? 'promised' : 'claimed';
+  const t = c.target;
+  const what = t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
+    ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
+    : t.kind === 'exported'
+      ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`
+      : t.kind === 'placement'
+        ? `${findings[0]!.missing} ${t.position === 'first' ? 'first ' : ''}${t.scope ? `in \`${t.scope}()\`` : ''}, which the code does not have there`
+        : `${findings.map((f) => `\`${f.missing}\``).join(', ')}${t.scope ? ` in \`${t.scope}\`` : ''}, missing from the code`;
+  return `${c.agent} ${verb} ${what}`;
 }
 
 export function brokenCommitments(input: JudgeInput, commitments: readonly Commitment[] = extractCommitments(input.conversation)): JudgeLabel[] {
@@ -101,18 +298,27 @@ export function brokenCommitments(input: JudgeInput, commitments: readonly Commi
   const code = codeUnderCheck(input);
   const labels: JudgeLabel[] = [];
   for (const c of commitments) {
-    const absent = c.modifiesFiles ? untouchedFiles(c, code, input) : missingIdentifiers(c, code, input);
-    const missing = absent.filter((e) => e.kind === 'absence').map((e) => e.text);
-    if (missing.length === 0) continue;
-    const what = c.modifiesFiles ? `to change ${missing.join(', ')}` : `${missing.map((m) => `\`${m}\``).join(', ')}`;
+    const findings = check(c, code, input);
+    if (findings.length === 0) continue;
+    // One label per message: a second broken commitment in it adds its evidence.
+    const existing = labels.find((l) => l.messageId === c.messageId);
+    const evidence = findings.flatMap((f) => f.evidence);
+    if (existing) {
+      existing.evidence.push(...evidence);
+      continue;
+    }
     labels.push({
       judge: 'detectors',
-      label: 'broken_commitment',
+      label: 'broken_checkable_commitment',
       isPrimary: false,
       messageId: c.messageId,
       agent: c.agent,
-      description: `${c.agent} ${c.kind === 'promise' ? 'promised' : 'claimed'} ${what}, missing from ${c.modifiesFiles ? 'every patch' : describeTarget(code)}`,
-      evidence: [{ kind: 'quote', source: 'conversation', text: c.quote, messageId: c.messageId, agent: c.agent }, ...absent],
+      description: describe(c, findings),
+      evidence: [
+        { kind: 'quote', source: 'conversation', text: c.quote, messageId: c.messageId, agent: c.agent },
+        ...(c.request ? [{ kind: 'quote', source: 'conversation', text: c.request.quote, agent: c.request.agent, messageId: c.request.messageId } as Evidence] : []),
+        ...evidence,
+      ],
     });
   }
   return labels;

@@ -1,40 +1,115 @@
-// Near-duplicate messages (appendix H, repetition): an agent sends what it already sent, in the
-// same or slightly different words. Compared by the words of the prose (pasted code aside): a later
-// message is a repeat when almost all of its words were already in one earlier message of the same
-// sender, so a dropped "I have" does not hide a repeat, while new files, names or lines do.
+// Near-duplicate messages (definitions.ts: near_duplicate, the C4b part of appendix F): an agent
+// sends what it already sent, in nearly the same words. Messages are compared on their content:
+// quoted text, resend prefixes ("Resending in case you missed it:"), greetings and filler words
+// are set aside, words are reduced to a stem, and code, files and numbers are kept whole. A later
+// message is a repeat when almost all of its content was already in one earlier message of the
+// same sender. A plan followed by the report that it is done is not a repeat: it adds the news.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
-import { proseOf, quotePrefix } from '../text.ts';
+import { proseOf, quotePrefix, sentences } from '../text.ts';
+import { messageSentences, stanceOf } from './language.ts';
+import { FILE_PATH } from './mentions.ts';
 
-/** Messages with fewer distinct words (a "thanks", an "ok") are never called repeats. */
-const MIN_WORDS = 6;
-/** At most this share of the later message's words may be new. */
-const MAX_NOVELTY = 0.15;
-/** A short line whose words all occur in a long report is not a repeat of it. */
+/** Messages with fewer content words (a "thanks", an "ok, done") are never called repeats. */
+const MIN_CONTENT = 3;
+/** At most this share of the later message's content may be new. */
+const MAX_NOVELTY = 0.2;
+/** And it restates most of the earlier one: a short report is no near-duplicate of a long plan. */
+const MAX_LEFT_OUT = 0.5;
+/** A short line whose content all occurs in a long report is not a repeat of it. */
 const MIN_SIZE_RATIO = 0.35;
 
-export function wordSet(text: string): Set<string> {
-  const words = proseOf(text)
-    .toLowerCase()
-    .replace(/[–—]/g, '-')
-    .match(/[\p{L}\p{N}_][\p{L}\p{N}_./:'-]*/gu) ?? [];
-  return new Set(words.map((w) => w.replace(/[.:'-]+$/, '')).filter(Boolean));
+/** Function words and filler: they carry no information a partner can act on. */
+const FILLER = new Set(`a an the and or but so to of in on at by for with from into onto as is are was were be been being am it its it's this that these those
+there here i i'm i've i'll i'd me my we we're we've we'll our us you you're your he she they them their just really basically actually simply quickly
+again also now already still successfully fully completely totally definitely finally then very quite please thanks thank ok okay hi hello hey
+note fyi update status quick all both some any have has had do does did done will would shall should can could may might must not no yes
+sure well going about let know here's that's what's via per which who what when where how why if than too only even much more most
+nothing else final summary recap set side end there's`.split(/\s+/));
+
+/** Words that make a sentence a resend note rather than content ("In case my last message didn't arrive"). */
+const META = /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
+
+const CODE_TOKEN = /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
+
+function stem(word: string): string {
+  if (word.length <= 4) return word;
+  return word.replace(/(?:ing|ed|es|s)$/, '') || word;
+}
+
+/** Sentences that are only a resend or reminder note. */
+function isMetaSentence(text: string): boolean {
+  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  return words.length > 0 && words.every((w) => META.test(w) || FILLER.has(w));
+}
+
+/** A leading "Resending in case you missed it:", "Reminder —" or "Final status:" before the content. */
+function withoutPrefix(text: string): string {
+  let rest = text.trimStart();
+  // Up to two: "Re-posting in case it got buried: Update: …", "[resent] Update: …".
+  for (let i = 0; i < 2; i++) {
+    const bracket = /^[[(]([^\])\n]{1,30})[\])]\s*/.exec(rest);
+    if (bracket && isMetaSentence(bracket[1]!)) {
+      rest = rest.slice(bracket[0].length);
+      continue;
+    }
+    const prefix = /^([^:\n—–]{0,60})[:—–]\s+/.exec(rest);
+    if (!prefix) break;
+    const words = prefix[1]!.trim().split(/\s+/);
+    const header = words.length <= 3 && !/[\d`_./]/.test(prefix[1]!);
+    if (!header && !isMetaSentence(prefix[1]!)) break;
+    rest = rest.slice(prefix[0].length);
+  }
+  return rest;
+}
+
+export interface Content {
+  tokens: Set<string>;
+  /** The message announces work to come, or reports work done (a plan then its completion is news). */
+  future: boolean;
+  past: boolean;
+}
+
+export function contentOf(text: string): Content {
+  const prose = sentences(withoutPrefix(proseOf(text).replace(/[’‘]/g, "'")))
+    .map((s) => s.text)
+    .filter((s) => !isMetaSentence(s))
+    .join(' ');
+  const tokens = new Set<string>();
+  const rest = prose.replace(CODE_TOKEN, (m) => {
+    tokens.add(m.replace(/`/g, '').replace(/\s*[-–—]\s*/g, '-').replace(/\(\)$/, '').toLowerCase());
+    return ' ';
+  }).replace(FILE_PATH, ' ');
+  for (const word of rest.toLowerCase().match(/[\p{L}][\p{L}'-]*/gu) ?? []) {
+    if (!FILLER.has(word)) tokens.add(stem(word.replace(/'s$/, '')));
+  }
+  const lower = prose.toLowerCase();
+  const stances = messageSentences(prose).flatMap((s) => s.verbs.map((v) => stanceOf(s, v)));
+  return {
+    tokens,
+    future: stances.some((x) => x === 'will' || x === 'doing') || /\b(?:i'll|i will|we'll|we will|going to|plan to|about to|will)\b/.test(lower),
+    past: stances.includes('did') || /\b(?:done|finished|complete|completed|landed|pushed|committed|merged|in)\b[.;,!]?|✓|✅/.test(lower),
+  };
 }
 
 /** Whether `later` repeats `earlier`. */
-export function repeats(later: Set<string>, earlier: Set<string>): boolean {
-  if (later.size < MIN_WORDS || later.size < MIN_SIZE_RATIO * earlier.size) return false;
+export function repeats(later: Content, earlier: Content): boolean {
+  if (later.tokens.size < MIN_CONTENT || later.tokens.size < MIN_SIZE_RATIO * earlier.tokens.size) return false;
+  // A plan, then the report that it is done: news, not a repeat.
+  if (earlier.future && !earlier.past && later.past && !later.future) return false;
   let novel = 0;
-  for (const w of later) if (!earlier.has(w)) novel++;
-  return novel / later.size <= MAX_NOVELTY;
+  for (const t of later.tokens) if (!earlier.tokens.has(t)) novel++;
+  let leftOut = 0;
+  for (const t of earlier.tokens) if (!later.tokens.has(t)) leftOut++;
+  return novel / later.tokens.size <= MAX_NOVELTY && leftOut / earlier.tokens.size <= MAX_LEFT_OUT;
 }
 
 /** One label per message that repeats an earlier message of the same sender. */
 export function nearDuplicates(conversation: readonly ConversationMessage[]): JudgeLabel[] {
-  const words = conversation.map((m) => wordSet(m.message));
+  const contents = conversation.map((m) => contentOf(m.message));
   const labels: JudgeLabel[] = [];
   conversation.forEach((message, i) => {
-    const earlier = conversation.findIndex((other, j) => j < i && other.from === message.from && repeats(words[i]!, words[j]!));
+    const earlier = conversation.findIndex((other, j) => j < i && other.from === message.from && repeats(contents[i]!, contents[j]!));
     if (earlier === -1) return;
     const original = conversation[earlier]!;
     labels.push({

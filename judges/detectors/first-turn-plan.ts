@@ -1,26 +1,69 @@
-// First-turn planning (paper section 5: a plan in the very first message nearly halves the
-// conflict rate). A plan is the sender announcing, in the first person, work it is about to do
-// on the code: "I'll add X to F", "I'm adding X", "My plan: ...", "I'm going to modify lines 10-20".
+// First-turn planning (definitions.ts: first_turn_plan; paper section 5: a plan in the very first
+// message nearly halves the conflict rate). A sentence is a plan when one of its verbs is the
+// sender's own work to come or under way (language.ts: stance will or doing: "Unless you object,
+// I'll put…", "I'm planning to…", "Taking parser.py L40-60", "Proposed split: I take lines 1-60")
+// on code the sentence names (a file, a line range, a symbol); a "## Plan" heading over a list is
+// one too, and so is taking ownership ("`max_length` is mine", "I'm on footnotes in render.ts"),
+// putting work somewhere ("Retries go into `request()`") and a list of who does what. Offers ("I can
+// add it if you want"), questions and intentions that name no code ("Starting on the timeout
+// feature") are not plans.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
-import { proseOf, sentences } from '../text.ts';
+import { proseOf } from '../text.ts';
+import { messageSentences, stanceOf, type Sentence, type VerbPhrase } from './language.ts';
 
-const INTENT = String.raw`(?:\bI(?:['’]ll| will| am going to|['’]m going to| plan to| intend to| am about to|['’]m about to| would like to|['’]d like to)|\bI(?:['’]m| am)(?=\s+(?:now\s+|currently\s+|also\s+)?(?:adding|implementing|modifying|editing|changing|updating|inserting|creating|touching|handling|working on|refactoring|extending|writing)\b)|\b(?:my|the) plan\b|^\s*plan\b)`;
-const WORK = String.raw`(?:add|implement|modify|edit|chang|updat|insert|creat|writ|touch|refactor|extend|append|introduc|defin|handl|own|work|put|replac|renam|remov|wrap|register|export|build)`;
-const PLAN = new RegExp(`${INTENT}[^.!?\\n]*?\\b${WORK}`, 'i');
-/** Before the verb, these make it no plan: a refusal, a condition, an offer or a question. */
-const NOT_PLAN = /\b(?:not|never|won't|if|unless|could|can|should|shall)\b|n't\b/i;
+/** Verbs of talking, looking, waiting and wanting: "I'll wait for your reply", "I'll check the file" plan no code. */
+const NOT_WORK = /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|verify|test|run|try|go|come|finish|stop|pause|begin|start)$/;
+/** Taking ownership of named code: "`max_length` is mine", "I'm on footnotes in render.ts", "My part: …". */
+const OWNERSHIP = /\b(?:is|are)\s+mine\b|\bmine\s*[:(,]|\bi(?:'m| am) on\b|\bi(?:'ve| have)? got\b|\bmy (?:part|side|piece|share|scope|half|task)s?\b|\b(?:i|we)(?:'ll| will)? take\b/i;
+/** Verbs that put work somewhere: "Retries go into `request()`", "`strict` lives in parser.py". */
+const PLACE_VERB = /^(?:go|live|sit|land|belong|stay|end)$/;
+/** Headings that introduce a plan: "## Plan", "Proposed split:", "My plan:", "Division of work:". */
+const PLAN_HEADING = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?[^\n:?]{0,40}\b(?:plan|proposal|split|division of (?:work|labou?r)|ownership|assignments?|who does what)\b[^\n:?]{0,80}(?:\*\*|__)?\s*(?::\s*(\S[^\n]*)?)?$/im;
+/** Lines of a list or a table after a heading. */
+const LIST_ITEM = /^\s*(?:[-*+•|]|\d+[.)])\s*\S/m;
 
-function isPlan(sentence: string): boolean {
-  const match = PLAN.exec(sentence);
-  if (!match || sentence.endsWith('?')) return false;
-  return !NOT_PLAN.test(sentence.slice(0, match.index + match[0].length));
+function namesCode(sentence: Sentence, verb: VerbPhrase): boolean {
+  return sentence.terms.some((t, i) => i > verb.index && t.clause === verb.clause && t.mask !== undefined);
 }
 
-/** The sentence that makes the message a plan, if any. */
+function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
+  const stance = stanceOf(sentence, verb);
+  if (PLACE_VERB.test(verb.lemma) && verb.tense !== 'past' && !verb.negative) return sentence.masks.length > 0;
+  if (stance !== 'will' && stance !== 'doing') return false;
+  if (NOT_WORK.test(verb.lemma) || (verb.lemma === 'update' && sentence.terms[verb.index + 1]?.normal === 'you')) return false;
+  // A plan says where: it names a file, a line range or code (a boundary "I will NOT edit lines 68–84" included).
+  return namesCode(sentence, verb) || (!verb.negative && sentence.masks.length > 0);
+}
+
+function isPlanSentence(sentence: Sentence): boolean {
+  if (sentence.questionMark) return false;
+  if (sentence.masks.length > 0 && OWNERSHIP.test(sentence.text.replace(/[’‘]/g, "'"))) return true;
+  // "`humanize()` → src/humanize.ts": code mapped to where it goes.
+  if (/[`\w)]\s*(?:→|->|=>)\s*\S/.test(sentence.text) && sentence.masks.length > 1) return true;
+  return sentence.verbs.some((v) => isPlanVerb(sentence, v));
+}
+
+/** List items that assign named code ("- size.go: new exported func `ParseSize`"), not a report of work done. */
+function isAssignmentList(sentences: readonly Sentence[]): boolean {
+  const items = sentences.filter((s) => /^\s*(?:[-*+•|]|\d+[.)])/.test(s.text) && /^\s*(?:[-*+•|]|\d+[.)])\s*(?:\S+\s*){0,3}[:|]/.test(s.text) && s.masks.length > 0);
+  const reports = items.filter((s) => s.verbs.some((v) => v.tense === 'past'));
+  return items.length > 0 && reports.length * 2 < items.length;
+}
+
+/** The sentence (or heading) that makes the message a plan, if any. */
 export function planSentence(text: string): string | undefined {
-  const found = sentences(proseOf(text)).find((s) => isPlan(s.text));
-  return found && text.slice(found.start, found.start + found.text.length);
+  const all = messageSentences(text);
+  const found = all.find(isPlanSentence);
+  if (found) return found.text;
+  const prose = proseOf(text);
+  const heading = PLAN_HEADING.exec(prose);
+  // A heading with its content on the same line ("Split: agent1 does …") or in a list or table below it.
+  if (heading && (heading[1] ? messageSentences(heading[1]).some((s) => s.masks.length > 0) : LIST_ITEM.test(prose.slice(heading.index + heading[0].length)))) {
+    return text.slice(heading.index, heading.index + heading[0].length).trim();
+  }
+  if (isAssignmentList(all)) return all.find((s) => s.masks.length > 0)!.text;
+  return undefined;
 }
 
 /** A label when the conversation's first message is a plan. */

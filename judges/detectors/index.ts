@@ -1,23 +1,23 @@
-// The deterministic detectors (no LLM): labels for unanswered questions, near-duplicate messages,
-// a first-turn plan and broken commitments, and the conversation's specificity counts.
+// The deterministic detectors (no LLM): labels for questions with no reply, near-duplicate
+// messages, a first-turn plan and broken checkable commitments, and the conversation's
+// specificity counts. Each label is defined in ../definitions.ts.
 import type { JudgeInput, JudgeLabel } from '../types.ts';
+import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments } from './commitment-extract.ts';
 import { brokenCommitments } from './commitments.ts';
 import { nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan } from './first-turn-plan.ts';
+import { loadLanguage } from './language.ts';
 import { countMentions } from './mentions.ts';
-import { questionsIn, unansweredQuestions } from './questions.ts';
+import { questionsIn, questionsWithoutReply } from './questions.ts';
 
 /** Bump when a detector changes what it finds: stored results carry it. */
-export const DETECTORS_VERSION = 'detectors-1';
-
-export const DETECTOR_LABELS = ['unanswered_question', 'near_duplicate', 'first_turn_plan', 'broken_commitment'] as const;
-export type DetectorLabel = (typeof DETECTOR_LABELS)[number];
+export const DETECTORS_VERSION = 'detectors-3';
 
 export interface DetectorMetrics {
   messages: number;
   questions: number;
-  unansweredQuestions: number;
+  questionsWithoutReply: number;
   nearDuplicates: number;
   firstTurnPlan: boolean;
   commitments: number;
@@ -31,9 +31,15 @@ export interface DetectorResult {
   metrics: DetectorMetrics;
 }
 
-export function runDetectors(input: JudgeInput): DetectorResult {
+/** Loads what the detectors need for this input (the NLP model, the patches' grammars). */
+export async function prepareDetectors(input: JudgeInput): Promise<void> {
+  await Promise.all([loadLanguage(), loadGrammarsFor([...input.patches.map((p) => p.patch), input.merge?.patch ?? ''])]);
+}
+
+/** Runs the detectors; call prepareDetectors(input) first (runDetectors does both). */
+export function detect(input: JudgeInput): DetectorResult {
   const conversation = input.conversation;
-  const unanswered = unansweredQuestions(conversation);
+  const unanswered = questionsWithoutReply(conversation);
   const duplicates = nearDuplicates(conversation);
   const plan = firstTurnPlan(conversation);
   const commitments = extractCommitments(conversation);
@@ -43,7 +49,7 @@ export function runDetectors(input: JudgeInput): DetectorResult {
     metrics: {
       messages: conversation.length,
       questions: conversation.reduce((n, m) => n + questionsIn(m.message).length, 0),
-      unansweredQuestions: unanswered.length,
+      questionsWithoutReply: unanswered.length,
       nearDuplicates: duplicates.length,
       firstTurnPlan: plan.length > 0,
       commitments: commitments.length,
@@ -51,4 +57,9 @@ export function runDetectors(input: JudgeInput): DetectorResult {
       ...countMentions(conversation),
     },
   };
+}
+
+export async function runDetectors(input: JudgeInput): Promise<DetectorResult> {
+  await prepareDetectors(input);
+  return detect(input);
 }

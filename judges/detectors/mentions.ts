@@ -13,7 +13,7 @@ const SOURCE_EXTENSIONS = [
  * or a dotted module name. `filters.py`, `src/jinja2/filters.py`, `outlines/types/__init__.py`.
  */
 export const FILE_PATH = new RegExp(
-  String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\w.-]*\.(?:${SOURCE_EXTENSIONS.join('|')})(?![\w/-]|\.\w)`,
+  String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\w.-]*\.(?:${SOURCE_EXTENSIONS.join('|')})(?![\w/(-]|\.\w)`,
   'gi',
 );
 
@@ -24,7 +24,7 @@ const L_RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*L?\d+)*`;
  * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "L120-L130", or a
  * `path.py:120` suffix. A range or list is one mention.
  */
-const LINE_REFERENCE = new RegExp(
+export const LINE_REFERENCE = new RegExp(
   String.raw`\b(?:[Ll]ines?|LINES?)\s*#?\s*\d+${RANGE_TAIL}|\bL\d+${L_RANGE_TAIL}\b|(?<=\.[A-Za-z]{1,6}):\d+(?:-\d+)?\b`,
   'g',
 );

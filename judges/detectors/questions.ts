@@ -1,22 +1,87 @@
-// Unanswered questions: a message asks its recipients something, and no recipient sends anything
-// after the question reached it. Whether a later reply actually answers is left to the LLM judge
-// (C1b, C2): this detector only claims what the timestamps prove.
+// Questions with no reply (definitions.ts: question_no_reply, the C1a part of appendix F). A
+// message asks something when one of its sentences is interrogative by structure (a question mark,
+// a question word or an inverted auxiliary: "Should we bump the version … or leave that") or
+// asks for an answer, a decision or a confirmation ("Tell me which line…", "Please confirm…").
+// The label needs the partner to have sent nothing after the question reached it; a partner who
+// writes but ignores the question (C1b) is left to the communication judge. A question its sender
+// answers in the same message, or takes back in a later one ("Never mind, found it"), asks nothing.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
-import { proseWithoutInlineCode, sentences } from '../text.ts';
+import { messageSentences, stanceOf, type Sentence } from './language.ts';
 
-/** Requests that need a reply even without a question mark. */
-const REPLY_REQUEST = /\bplease (?:confirm|reply|respond|answer|acknowledge)\b/i;
+/** Verbs that ask the partner for information or a decision when used as a request. */
+const REPLY_VERB = /^(?:tell|confirm|reply|respond|answer|decide|choose|pick|clarify|advise|share|explain|specify|ping|say|verify|let|send|paste|list|indicate|state|acknowledge|ack|check)$/;
+/** Words of a courtesy closing: nothing waits on its answer. */
+const COURTESY_WORD = /^(?:need|needs|from|help|can|i|want|there|else|ok|okay|good|sound|sounds|fine|sense|make|makes|work|works|agree|agreed|right|alright|cool|questions?|concerns?|objections?|issues?|thoughts?|anything|else|all|set|clear|that|this|does|do|is|it|for|you|with|any|other|more|to|me|us|we|are|both|on|same|page|y'all|good\?|else\?)$/;
+const ANSWER_MARKER = /^(?:yes|no|nope|yep|yeah|answer|because|probably|likely|i think|i'd say|short answer)\b/i;
+const QUESTION_WORD = /^(?:which|what|where|when|how|who|whom|whose|why|whether)$/;
+const INVERTED = /^(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|may|might|have|has|must|am)$/;
+/** Requests that wait for an answer without an imperative: "I need your confirmation", "waiting for your decision". */
+const WAITING = /\b(?:need|needs|waiting for|wait for|awaiting|blocked on|depends on)\b[^.?!]*\b(?:your|you to)\b[^.?!]*\b(?:answer|reply|decision|confirmation|confirm|input|go-ahead|ok|okay|approval|response|call|choice|preference)\b/i;
+/** "Let me know if you need anything" invites, it does not ask. */
+const OPEN_INVITATION = /\blet (?:me|us) know if (?:you (?:need|have|want|run into|see)|there(?:'s| is| are)|anything)\b|\bfeel free\b/i;
 
-/** Courtesy questions that close a message: nothing waits on their answer. */
-const COURTESY = /^(?:anything else|any (?:other |more )?(?:questions|concerns|objections|issues)|(?:does (?:that|this) )?sounds? good|(?:does (?:that|this) )?makes? sense|ok(?:ay)?|all good|right|alright|cool)\b[^?]*\?/i;
+function words(s: Sentence): string[] {
+  return s.terms.filter((t) => t.text !== '').map((t) => t.normal.replace(/[^\w'?-]/g, ''));
+}
 
-/** The sentences of a message that ask something (in prose, not in pasted code or quotes). */
+function isCourtesy(s: Sentence): boolean {
+  const w = words(s);
+  return w.length <= 7 && s.masks.length === 0 && w.every((word) => COURTESY_WORD.test(word) || word === '');
+}
+
+/** Interrogative by structure, with or without a question mark. */
+function isInterrogative(s: Sentence): boolean {
+  const terms = s.terms.filter((t) => t.text !== '' && !/^(?:so|and|also|then|quick|question|one|more|btw|ok|okay|but)$/.test(t.normal));
+  const [first, second] = terms;
+  if (!first) return false;
+  if (QUESTION_WORD.test(first.normal)) {
+    // "What I'll do: …" and "Where I put it: …" tell, they do not ask.
+    return !(second && /^(?:i|we)(?:'ll|'m|'ve|'d)?$/i.test(second.text));
+  }
+  if (INVERTED.test(first.normal) && second) {
+    // "Should we …", "Can you …", "Is it …"; not "Will do", "Done".
+    return second.tags.has('Pronoun') || (second.tags.has('Determiner') && terms[2]?.tags.has('Noun') === true) || Boolean(second.mask);
+  }
+  return /^(?:i wonder|wondering|i'm wondering|i am wondering)$/.test(`${first.normal} ${second?.normal ?? ''}`.trim()) || /\b(?:wondering (?:if|whether)|i wonder (?:if|whether))\b/i.test(s.text);
+}
+
+/** Asks the partner for an answer, a decision or a confirmation without asking a question. */
+function isReplyRequest(s: Sentence): boolean {
+  if (OPEN_INVITATION.test(s.text)) return false;
+  if (WAITING.test(s.text)) return true;
+  for (const v of s.verbs) {
+    const requested = v.subject === 'none' || v.subject === 'second';
+    if (!requested || !REPLY_VERB.test(v.lemma) || v.negative) continue;
+    if (v.lemma === 'let' && !/^(?:me|us)$/.test(s.terms[v.index + 1]?.normal ?? '')) continue;
+    if (v.lemma === 'let' && s.terms[v.index + 2]?.normal !== 'know') continue;
+    const before = s.terms.slice(0, v.start).filter((t) => t.text !== '');
+    const imperative = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|quickly|ok|okay)$/.test(t.normal) || t.tags.has('Adverb'));
+    if (imperative && stanceOf(s, v) === 'none') return true;
+  }
+  return false;
+}
+
+/** A question the sender answers itself later in the same message. */
+function answeredInPlace(question: Sentence, later: readonly Sentence[]): boolean {
+  const own = question.verbs.some((v) => v.subject === 'first');
+  return later.some((s) => {
+    if (s.questionMark) return false;
+    if (ANSWER_MARKER.test(s.text.replace(/^[\s>*_-]+/, ''))) return true;
+    // "Should I also update the README? I'll leave it as is."
+    return own && s.verbs.some((v) => v.subject === 'first' && ['will', 'did'].includes(stanceOf(s, v)));
+  });
+}
+
+/** The sentences of a message that ask the partner something (prose only, not quotes or code). */
 export function questionsIn(text: string): string[] {
-  const prose = proseWithoutInlineCode(text);
-  return sentences(prose)
-    .filter((s) => (/\?["')\]]*$/.test(s.text) && !COURTESY.test(s.text)) || REPLY_REQUEST.test(s.text))
-    .map((s) => text.slice(s.start, s.start + s.text.length));
+  const all = messageSentences(text);
+  return all
+    .filter((s, i) => {
+      const asks = (s.questionMark && !isCourtesy(s)) || (!s.questionMark && (isInterrogative(s) || isReplyRequest(s))) || (s.questionMark && isReplyRequest(s));
+      return asks && !answeredInPlace(s, all.slice(i + 1));
+    })
+    .map((s) => s.text);
 }
 
 const time = (iso: string) => Date.parse(iso);
@@ -32,22 +97,34 @@ function repliedAfter(conversation: readonly ConversationMessage[], recipient: s
   return conversation.some((m) => m.from === recipient && time(m.sentAt) >= since);
 }
 
-export function unansweredQuestions(conversation: readonly ConversationMessage[]): JudgeLabel[] {
+/** Whether `recipient` sent anything after `message` reached it: the line between C1a and C1b. */
+export function partnerWroteAfter(conversation: readonly ConversationMessage[], message: ConversationMessage, recipient: string): boolean {
+  const reached = reachedAt(message, recipient);
+  return reached !== null && repliedAfter(conversation, recipient, reached);
+}
+
+/** The sender takes its question back: nothing waits on an answer any more. */
+const WITHDRAWN = /\b(?:never ?mind|nvm|disregard|ignore (?:my|that|the) (?:last |earlier |previous )?question|(?:found|figured) (?:it|that|this) out|found it|no need to (?:answer|reply|respond))\b/i;
+
+/** A later message of the sender withdraws the question ("Never mind, found it"). */
+function withdrawn(conversation: readonly ConversationMessage[], message: ConversationMessage): boolean {
+  return conversation.some((m) => m.id > message.id && m.from === message.from && WITHDRAWN.test(messageSentences(m.message)[0]?.text ?? ''));
+}
+
+export function questionsWithoutReply(conversation: readonly ConversationMessage[]): JudgeLabel[] {
   const labels: JudgeLabel[] = [];
   for (const message of conversation) {
+    if (withdrawn(conversation, message)) continue;
+    const recipients = message.to.filter((r) => r !== message.from);
+    // With several recipients, one reply is enough.
+    const silent = recipients.filter((r) => !partnerWroteAfter(conversation, message, r));
+    if (silent.length === 0 || silent.length < recipients.length) continue;
     const questions = questionsIn(message.message);
     if (questions.length === 0) continue;
-    const silent = message.to.filter((recipient) => {
-      if (recipient === message.from) return false;
-      const reached = reachedAt(message, recipient);
-      return reached === null || !repliedAfter(conversation, recipient, reached);
-    });
-    // With several recipients, one answer is enough.
-    if (silent.length === 0 || silent.length < message.to.filter((r) => r !== message.from).length) continue;
     const undelivered = silent.filter((r) => reachedAt(message, r) === null);
     labels.push({
       judge: 'detectors',
-      label: 'unanswered_question',
+      label: 'question_no_reply',
       isPrimary: false,
       messageId: message.id,
       agent: message.from,

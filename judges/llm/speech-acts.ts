@@ -1,13 +1,12 @@
 // Speech acts (paper figure 5c): each message gets one act, plan, question, answer, update or
 // acknowledgement, backed by a quote from that same message.
 import { z } from 'zod';
+import { definitionLines, SPEECH_ACT_DEFINITIONS, SPEECH_ACT_RULE, SPEECH_ACTS, type SpeechAct } from '../definitions.ts';
 import type { JudgeInput, JudgeLabel } from '../types.ts';
 import { checkQuote, quoteEvidence } from './evidence.ts';
 import type { DroppedLabel, JudgedLabels, LlmJudge } from './judge.ts';
 import { conversationPrompt, type Material } from './material.ts';
 
-export const SPEECH_ACTS = ['plan', 'question', 'answer', 'update', 'acknowledgement'] as const;
-export type SpeechAct = (typeof SPEECH_ACTS)[number];
 
 const SPELLINGS: Record<string, SpeechAct> = { ack: 'acknowledgement', acknowledgment: 'acknowledgement', status: 'update' };
 
@@ -23,17 +22,13 @@ const answerSchema = z.object({
 export type SpeechActsAnswer = z.infer<typeof answerSchema>;
 
 const SYSTEM = `You classify the messages that coding agents exchanged while each of them implemented a different feature of the same repository, on separate branches that are merged afterwards. Give every message the one speech act that best describes what it does for the collaboration:
-- plan: announces what the sender will do (files, functions, line ranges, a split of the work), or proposes a plan.
-- question: asks the partner something or asks it for a decision.
-- answer: responds to a question the partner asked.
-- update: reports progress or state (what was done, where, what is finished).
-- acknowledgement: confirms, agrees or thanks without adding new content.
-When a message does several things, pick the act that matters most to the partner (an answer that also announces a plan is an answer if it was asked for, a plan otherwise).
+${definitionLines(SPEECH_ACT_DEFINITIONS)}
+${SPEECH_ACT_RULE}
 
 For each message, quote the passage of that message that shows its act.
 
 Answer with one JSON object and nothing else:
-{"messages": [{"id": <message id>, "act": "<plan|question|answer|update|acknowledgement>", "quote": "<passage of that message>"}]}`;
+{"messages": [{"id": <message id>, "act": "<${SPEECH_ACTS.join('|')}>", "quote": "<passage of that message>"}]}`;
 
 function prompt(input: JudgeInput) {
   const prompt = conversationPrompt(input, {
@@ -80,7 +75,7 @@ function metrics(labels: readonly JudgeLabel[]): Record<string, number> {
 
 export const speechActsJudge: LlmJudge<SpeechActsAnswer> = {
   name: 'speech_acts',
-  promptVersion: 'speech-acts-1',
+  promptVersion: 'speech-acts-2',
   schema: answerSchema,
   skipReason: (input) => (input.conversation.length === 0 ? 'no messages were exchanged' : undefined),
   prompt,

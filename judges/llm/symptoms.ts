@@ -3,17 +3,12 @@
 // from the conversation; with evidence only in code or test output it becomes an implementation
 // failure, as in the paper's rubric.
 import { z } from 'zod';
+import { definitionLines, IMPLEMENTATION_FAILURE, SYMPTOM_DEFINITIONS, SYMPTOM_EVIDENCE_RULE, SYMPTOMS, type Symptom } from '../definitions.ts';
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
 import { checkQuote, quoteEvidence } from './evidence.ts';
 import type { DroppedLabel, JudgedLabels, LlmJudge } from './judge.ts';
 import { combine, conversationItems, DEFAULT_BUDGET, fenceNonce, fenceRules, patchItems, renderItem, testItems, type Material } from './material.ts';
 
-export const COORDINATION_SYMPTOMS = [
-  'work_overlap', 'divergent_architecture', 'repetition', 'unresponsiveness', 'unverifiable_claims',
-  'broken_commitment', 'dependency_access', 'placeholder_misuse', 'parameter_flow', 'timing_dependency',
-] as const;
-export const SYMPTOMS = [...COORDINATION_SYMPTOMS, 'implementation_failure'] as const;
-export type Symptom = (typeof SYMPTOMS)[number];
 
 const symptomSchema = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim().toLowerCase().replace(/[\s-]+/g, '_') : v),
@@ -31,22 +26,12 @@ type SymptomAnswer = z.infer<typeof labelSchema>;
 const SYSTEM = `You diagnose why a team of coding agents failed. Each agent implemented a different feature of the same repository on its own branch, without seeing the other's branch; they could only exchange messages. Their patches were merged and the hidden tests of both features were run on the merged code, and at least one feature failed. You are shown the conversation, each agent's patch, the merge result and the test output.
 
 Symptoms of coordination failure:
-- work_overlap: both agents implement the same functionality, duplicating work and overwriting each other's details.
-- divergent_architecture: incompatible design decisions lose one side's behaviour even though the merge is clean.
-- repetition: verbose, repeated status messages add little information and bury what matters.
-- unresponsiveness: a direct question or request is not answered, so a decision is never made.
-- unverifiable_claims: an agent asserts a change or an interface decision in a form the partner cannot check (no signature, no diff, no agreed marker).
-- broken_commitment: a confident promise or completion claim, while the promised change is absent from the code.
-- dependency_access: risks of how the two changes interact (imports, initialisation order) are never communicated, and the merged code breaks on them.
-- placeholder_misuse: an explicit integration contract (a marker, an insertion point, a stub) exists but one side applies it differently than agreed.
-- parameter_flow: an interface changes and one agent keeps implementing against the old one.
-- timing_dependency: the agents agree on an order of operations but nothing makes the merged code keep it.
+${definitionLines(SYMPTOM_DEFINITIONS.filter((d) => d.id !== IMPLEMENTATION_FAILURE))}
 And:
-- implementation_failure: an agent's own code is incomplete or wrong regardless of coordination.
+${definitionLines(SYMPTOM_DEFINITIONS.filter((d) => d.id === IMPLEMENTATION_FAILURE))}
 
 Rules:
-- A coordination symptom needs evidence from the conversation: at least one quote from the messages that shows the breakdown. If the only evidence is in the code or the test output, the label is implementation_failure.
-- Exception: dependency_access may rest on the conversation being empty, when the agents never exchanged a message.
+- ${SYMPTOM_EVIDENCE_RULE}
 - Give one primary symptom (the one that best explains the failure) and any secondary symptoms that clearly apply too.
 - Every label needs quotes, each from one fenced item, with its source: "conversation", "patch" (an agent's patch), "merged" (the merged patch) or "tests" (test output).
 
@@ -82,7 +67,7 @@ function prompt(input: JudgeInput) {
   return { system: SYSTEM, user, material };
 }
 
-const isCoordination = (symptom: Symptom) => symptom !== 'implementation_failure';
+const isCoordination = (symptom: Symptom) => symptom !== IMPLEMENTATION_FAILURE;
 
 /** A checked label, or why it is dropped. */
 function checkLabel(answer: SymptomAnswer, material: Material, input: JudgeInput): { label: Omit<JudgeLabel, 'isPrimary'> } | { dropped: DroppedLabel } {
@@ -131,7 +116,7 @@ function labels(answer: SymptomsAnswer, material: Material, input: JudgeInput): 
 
 export const symptomsJudge: LlmJudge<SymptomsAnswer> = {
   name: 'symptoms',
-  promptVersion: 'symptoms-1',
+  promptVersion: 'symptoms-2',
   schema: answerSchema,
   skipReason: (input) =>
     input.bothPassed === true ? 'both features passed' : input.evaluations.length === 0 ? 'the task has no test results' : undefined,

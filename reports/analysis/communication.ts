@@ -3,7 +3,8 @@
 import type { JudgeLabel, TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
-import { COMMUNICATION_ERRORS, IMPLEMENTATION_FAILURE, JUDGES, SPEECH_ACTS, SYMPTOMS, normalizeLabel } from './taxonomy.ts';
+import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
+import { COMMUNICATION_ERRORS, DETECTORS, IMPLEMENTATION_FAILURE, IMPLEMENTATION_FAILURE_MEANING, JUDGES, SPEECH_ACTS, SYMPTOMS, normalizeLabel } from './taxonomy.ts';
 
 export const UNLABELED = 'unlabeled';
 
@@ -44,9 +45,24 @@ export interface SymptomAnalysis {
   rows: SymptomRow[];
 }
 
+/** How far a detector's label can be trusted: its figures on the held-out calibration split. */
+export interface DetectorCalibration {
+  split: string;
+  cases: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number | null;
+  recall: number | null;
+}
+
 /** A detector's label against outcomes: success and naive conflict, with the label and without. */
 export interface DetectorRow {
   label: string;
+  /** What the label means (judges/definitions.ts), with the part of the paper's label it leaves out. */
+  definition: string | null;
+  /** Precision and recall on the test split; null for labels of older detectors. */
+  calibration: DetectorCalibration | null;
   tasks: number;
   successWith: Proportion | null;
   successWithout: Proportion | null;
@@ -129,7 +145,7 @@ export function communicationLabelId(label: string): string {
 }
 
 function symptomAnalysis(failed: TaskOutcome[]): SymptomAnalysis {
-  const known = [...SYMPTOMS, { name: IMPLEMENTATION_FAILURE, meaning: 'The failure has no conversation evidence of a coordination breakdown.' }];
+  const known = [...SYMPTOMS, { name: IMPLEMENTATION_FAILURE, meaning: IMPLEMENTATION_FAILURE_MEANING }];
   const rows = new Map<string, SymptomRow>(known.map((s) => [normalizeLabel(s.name), { label: s.name, meaning: s.meaning, primary: 0, secondary: 0 }]));
   let labeledTasks = 0;
   for (const t of failed) {
@@ -147,8 +163,27 @@ function symptomAnalysis(failed: TaskOutcome[]): SymptomAnalysis {
   return { failedTasks: failed.length, labeledTasks, rows: [...rows.values()] };
 }
 
+/** The held-out split's figures of a detector label, from the stored calibration scores. */
+function calibrationOf(label: string, stored: StoredScores | undefined): DetectorCalibration | null {
+  const test = stored?.splits.test;
+  const row = test?.labels.find((l) => l.label === label);
+  if (!test || !row) return null;
+  return {
+    split: 'test', cases: test.cases, tp: row.tp, fp: row.fp, fn: row.fn,
+    precision: row.tp + row.fp > 0 ? row.tp / (row.tp + row.fp) : null,
+    recall: row.tp + row.fn > 0 ? row.tp / (row.tp + row.fn) : null,
+  };
+}
+
+function definitionText(label: string): string | null {
+  const d = DETECTORS.find((x) => x.id === label);
+  if (!d) return null;
+  return d.covers ? `${d.definition} Covers part of ${d.covers.label}; leaves ${d.covers.leavesOut}.` : d.definition;
+}
+
 function detectorRows(tasks: TaskOutcome[]): DetectorRow[] {
   const labels = [...new Set(tasks.flatMap((t) => labelsOf(t, JUDGES.detectors).map((l) => l.label)))].sort();
+  const stored = readStoredScores();
   return labels.map((label) => {
     const has = (t: TaskOutcome) => labelsOf(t, JUDGES.detectors).some((l) => l.label === label);
     const withLabel = tasks.filter(has);
@@ -160,6 +195,8 @@ function detectorRows(tasks: TaskOutcome[]): DetectorRow[] {
     };
     return {
       label,
+      definition: definitionText(label),
+      calibration: calibrationOf(label, stored),
       tasks: withLabel.length,
       successWith: success(withLabel),
       successWithout: success(without),

@@ -9,6 +9,9 @@ export interface CostRow {
   passed: number;
   modelCalls: number;
   inputTokens: number;
+  /** Of inputTokens: read from, and written to, the prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   outputTokens: number;
   costUsd: number;
   steps: number;
@@ -26,6 +29,8 @@ export function costRows(tasks: TaskOutcome[]): CostRow[] {
       passed: countWhere(list, (t) => t.passed === true),
       modelCalls: sum((t) => t.modelCalls),
       inputTokens: sum((t) => t.inputTokens),
+      cacheReadTokens: sum((t) => t.cacheReadTokens),
+      cacheWriteTokens: sum((t) => t.cacheWriteTokens),
       outputTokens: sum((t) => t.outputTokens),
       costUsd: sum((t) => t.costUsd),
       steps: sum((t) => t.steps),

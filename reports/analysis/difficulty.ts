@@ -2,21 +2,24 @@
 // per model and pooled, their AUCs and the retention (table 5, figure 7, figure 4 right).
 import type { TaskOutcome } from '../run-data.ts';
 import {
-  bucketOf,
   curvePoints,
+  difficultyBuckets,
+  difficultyCounts,
   emptyBuckets,
   poolBuckets,
-  rawDifficulty,
   rescale,
   summarizeCurve,
   type BucketCounts,
   type CurvePoint,
   type RetentionSummary,
 } from '../stats.ts';
-import { isDone, isMainCoop, isMainSolo, pairedOutcomes } from './conditions.ts';
+import { groupBy, isDone, isMainCoop, isMainSolo, pairedOutcomes } from './conditions.ts';
+import { unpairedCount } from './exclusions.ts';
 
 export interface TeamCurve {
   team: string;
+  /** Pairs left out because their Solo or Coop task did not finish. */
+  excludedPairs: number;
   buckets: BucketCounts[];
   points: CurvePoint[];
   summary: RetentionSummary;
@@ -41,31 +44,34 @@ export function difficultyAnalysis(tasks: TaskOutcome[]): DifficultyAnalysis {
     soloByPair.set(t.pair, [...(soloByPair.get(t.pair) ?? []), t.passed === true]);
   }
   const pairs = [...soloByPair.keys()];
-  const raw = pairs.map((p) => rawDifficulty(soloByPair.get(p)!));
+  const counts = pairs.map((p) => difficultyCounts(soloByPair.get(p)!));
+  const raw = counts.map((c) => c.failures / c.runs);
   const scaled = rescale(raw);
   const difficulty = Object.fromEntries(pairs.map((p, i) => [p, scaled[i]]));
+  const bucketOfPair = new Map(difficultyBuckets(counts).map((bucket, i) => [pairs[i], bucket]));
   const coopPairs = new Set(tasks.filter((t) => isDone(t) && isMainCoop(t)).map((t) => t.pair));
 
   const teams: TeamCurve[] = [];
+  const byTeam = groupBy(tasks, (t) => t.team);
   for (const [team, outcomes] of pairedOutcomes(tasks)) {
     const buckets = emptyBuckets();
     for (const [pair, o] of outcomes) {
-      const b = buckets[bucketOf(difficulty[pair])];
+      const b = buckets[bucketOfPair.get(pair)!];
       b.n++;
       if (o.solo) b.kSolo++;
       if (o.coop) b.kCoop++;
     }
-    teams.push(curveOf(team, buckets));
+    teams.push(curveOf(team, buckets, unpairedCount(byTeam.get(team) ?? [])));
   }
   return {
     difficulty,
     rawRange: raw.length > 0 ? { min: Math.min(...raw), max: Math.max(...raw) } : null,
     unratedCoopPairs: [...coopPairs].filter((p) => !soloByPair.has(p)).length,
     teams,
-    pooled: teams.length > 0 ? curveOf('pooled', poolBuckets(teams.map((t) => t.buckets))) : null,
+    pooled: teams.length > 0 ? curveOf('pooled', poolBuckets(teams.map((t) => t.buckets)), teams.reduce((n, t) => n + t.excludedPairs, 0)) : null,
   };
 }
 
-function curveOf(team: string, buckets: BucketCounts[]): TeamCurve {
-  return { team, buckets, points: curvePoints(buckets), summary: summarizeCurve(buckets)! };
+function curveOf(team: string, buckets: BucketCounts[], excludedPairs: number): TeamCurve {
+  return { team, excludedPairs, buckets, points: curvePoints(buckets), summary: summarizeCurve(buckets)! };
 }

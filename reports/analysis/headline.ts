@@ -2,6 +2,7 @@
 import type { TaskOutcome } from '../run-data.ts';
 import { difference, proportion, type Difference, type Proportion } from '../stats.ts';
 import { compareConditions, conditionOf, countWhere, groupBy, isDone, pairedOutcomes } from './conditions.ts';
+import { agentEndingsOf, exclusionsOf, unpairedCount, type Exclusions } from './exclusions.ts';
 
 export interface ConditionResult {
   condition: string;
@@ -10,6 +11,10 @@ export interface ConditionResult {
   passed: number;
   /** Over finished tasks; null when none finished. */
   rate: Proportion | null;
+  /** Tasks left out of the rate, and why. */
+  excluded: Exclusions;
+  /** Scored tasks in which an agent did not end by calling finish, by how. */
+  agentEndings: Record<string, number>;
 }
 
 /** Solo minus Coop on the pairs both settings finished for this model. */
@@ -20,6 +25,8 @@ export interface CoordinationGap {
   gap: Difference;
   /** 1 − Coop/Solo: the share of Solo success lost; null when Solo never succeeds. */
   relativeLoss: number | null;
+  /** Pairs of the model with a Solo or Coop task that did not finish: left out of the gap. */
+  excludedPairs: number;
 }
 
 export interface TeamHeadline {
@@ -43,16 +50,16 @@ export function headline(tasks: TaskOutcome[]): Headline {
       if (!list) return [];
       const done = countWhere(list, isDone);
       const passed = countWhere(list, (t) => t.passed === true);
-      return [{ condition, tasks: list.length, done, passed, rate: done > 0 ? proportion(passed, done) : null }];
+      return [{ condition, tasks: list.length, done, passed, rate: done > 0 ? proportion(passed, done) : null, excluded: exclusionsOf(list), agentEndings: agentEndingsOf(list) }];
     });
-    return { team, results, gap: coordinationGap([...(paired.get(team)?.values() ?? [])]) };
+    return { team, results, gap: coordinationGap([...(paired.get(team)?.values() ?? [])], unpairedCount(teamTasks)) };
   });
   return { conditions, teams };
 }
 
-function coordinationGap(pairs: { solo: boolean; coop: boolean }[]): CoordinationGap | null {
+function coordinationGap(pairs: { solo: boolean; coop: boolean }[], excludedPairs: number): CoordinationGap | null {
   if (pairs.length === 0) return null;
   const solo = proportion(countWhere(pairs, (p) => p.solo), pairs.length);
   const coop = proportion(countWhere(pairs, (p) => p.coop), pairs.length);
-  return { pairs: pairs.length, solo, coop, gap: difference(solo, coop), relativeLoss: solo.p > 0 ? 1 - coop.p / solo.p : null };
+  return { pairs: pairs.length, solo, coop, gap: difference(solo, coop), relativeLoss: solo.p > 0 ? 1 - coop.p / solo.p : null, excludedPairs };
 }

@@ -3,6 +3,7 @@ import type { ResolverModel } from '../types.ts';
 import { createLlamaCppResolverModel } from './llama-cpp-model.ts';
 import { ResolverModelError } from './model-error.ts';
 import { createOpenAIResolverModel } from './openai-model.ts';
+import { loadPromptTemplate } from '../llm-prompt.ts';
 
 export { ResolverModelError } from './model-error.ts';
 export { createOpenAIResolverModel, type OpenAIResolverOptions } from './openai-model.ts';
@@ -17,6 +18,8 @@ export interface ResolverCliOptions {
   resolverGguf?: string;
   /** Per request, in ms. */
   resolverTimeout?: number;
+  /** A prompt template file (llm-prompt.ts); default: the shipped one. */
+  resolverPrompt?: string;
 }
 
 /** undefined when no resolver is configured (the LLM stage is then skipped). Throws ResolverModelError. */
@@ -24,13 +27,15 @@ export function resolverModelFromOptions(options: ResolverCliOptions): ResolverM
   if (options.resolverUrl && options.resolverGguf) {
     throw new ResolverModelError('use either --resolver-url or --resolver-gguf, not both');
   }
+  const promptTemplate = loadPromptTemplate(options.resolverPrompt);
   if (options.resolverUrl) {
-    return createOpenAIResolverModel({
+    const model = createOpenAIResolverModel({
       baseURL: options.resolverUrl,
       model: options.resolverModel ?? DEFAULT_RESOLVER_MODEL,
       timeoutMs: options.resolverTimeout,
     });
+    return { ...model, promptTemplate };
   }
-  if (options.resolverGguf) return createLlamaCppResolverModel({ modelPath: options.resolverGguf });
+  if (options.resolverGguf) return { ...createLlamaCppResolverModel({ modelPath: options.resolverGguf }), promptTemplate };
   return undefined;
 }

@@ -31,6 +31,7 @@ interface LlamaCpp {
   getLlama(options: { build: 'never'; skipDownload: boolean; progressLogs: boolean }): Promise<Llama>;
   LlamaChatSession: new (options: { contextSequence: Disposable }) => {
     prompt(text: string, options: { temperature: number; maxTokens: number }): Promise<string>;
+    setChatHistory(history: unknown[]): void;
   };
 }
 
@@ -66,8 +67,11 @@ export function createLlamaCppResolverModel(options: LlamaCppResolverOptions): R
       const { module, context } = await loading;
       const sequence = context.getSequence();
       try {
-        // A fresh chat per region: no history from other regions.
+        // A fresh chat per region: no history from other regions. The session starts with
+        // node-llama-cpp's default system prompt; it is cleared so that the model gets the one user
+        // message the URL backend sends, and the model's own chat template does the rest.
         const session = new module.LlamaChatSession({ contextSequence: sequence });
+        session.setChatHistory([]);
         return await session.prompt(prompt, { temperature: 0, maxTokens: options.maxTokens ?? 2048 });
       } catch (error) {
         throw new ResolverModelError(`GGUF model ${oneLine(modelPath, 120)} failed: ${oneLine(String((error as Error)?.message ?? error), 200)}`);

@@ -59,7 +59,7 @@ async function resolveFile(file: ConflictedFile, model: ResolverModel, log: Regi
     const parts = regionParts(file.lines, located);
     const region = toConflictRegion(file.path, file.lines, located);
     const asked = performance.now();
-    const answer = await model.complete(buildPrompt(file.path, parts, file.labels));
+    const answer = await model.complete(buildPrompt(file.path, parts, file.labels, model.promptTemplate));
     const latencyMs = performance.now() - asked;
     const check = checkAnswer(parts, answer);
     log.push({

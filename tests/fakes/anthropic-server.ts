@@ -1,6 +1,7 @@
-// A small Anthropic Messages API server for tests, on 127.0.0.1 with a random port, in the style
-// of openai-server.ts (same reply and request types). Each test scripts it: a queue of replies
-// (used first, in order) and/or a handler function. Every request is recorded.
+// A fake Anthropic Messages API for tests, on 127.0.0.1 with a random port, in the style of
+// openai-server.ts. Requests the real API refuses get its error (contracts/anthropic-messages.ts);
+// the rest are answered from a script (a queue of replies, then a handler), and billed by a prompt
+// cache that behaves as the docs describe (cache_control breakpoints, 5-minute and 1-hour entries).
 // Supports POST /v1/messages (non-streaming) with text and tool_use blocks.
 //
 //   const server = await startFakeAnthropic();
@@ -9,7 +10,10 @@
 //   ...
 //   expect(server.requests[0].body.messages).toEqual(...);
 //   await server.close();
-import { startScriptedServer, type FakeHandler, type FakeReply, type RecordedRequest, type ScriptedServer } from './scripted-server.ts';
+import { startScriptedServer, type AssistantTurn, type FakeHandler, type FakeReply, type RecordedRequest, type ScriptedServer } from './scripted-server.ts';
+import { ANTHROPIC_MODELS, countTokens, limitsOf, type ModelLimits } from './contracts/limits.ts';
+import { checkMessagesRequest, PromptCache } from './contracts/anthropic-messages.ts';
+import { anthropicRejection } from './contracts/rejection.ts';
 
 export { hangReply } from './openai-server.ts';
 export type { FakeHandler, FakeReply, RecordedRequest } from './scripted-server.ts';
@@ -33,38 +37,47 @@ export function messageReply(
   options: {
     toolUses?: ToolUseSpec[];
     stopReason?: string;
+    /** Default: billed by the fake's prompt cache from the request. */
     usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
   } = {},
 ): FakeReply {
-  const toolUses = (options.toolUses ?? []).map((use, i) => ({ type: 'tool_use', id: use.id ?? `toolu_${i + 1}`, name: use.name, input: use.input }));
-  const content = [...(text === null ? [] : [{ type: 'text', text, citations: null }]), ...toolUses];
-  const usage = options.usage ?? { input_tokens: 10, output_tokens: 5 };
-  return {
-    body: (request: RecordedRequest) => ({
-      id: `msg_fake_${++messageCount}`,
-      type: 'message',
-      role: 'assistant',
-      model: request.body?.model ?? 'fake-model',
-      content,
-      stop_reason: options.stopReason ?? (toolUses.length ? 'tool_use' : 'end_turn'),
-      stop_sequence: null,
-      usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...usage },
-    }),
-  };
+  return { turn: { text, toolCalls: options.toolUses?.map((use) => ({ id: use.id, name: use.name, input: use.input })), stop: options.stopReason, usage: options.usage } };
 }
 
 /** An error answer in Anthropic's format (`{type: "error", error: {type, message}}`). */
 export function anthropicErrorReply(status: number, message = `fake error ${status}`): FakeReply {
-  const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
-  return { status, body: { type: 'error', error: { type, message } } };
+  return anthropicRejection(status, message);
 }
 
-export async function startFakeAnthropic(options: { replies?: (FakeReply | string)[]; handler?: FakeHandler } = {}): Promise<FakeAnthropicServer> {
+function render(turn: AssistantTurn, request: RecordedRequest, limits: ModelLimits | undefined, cache: PromptCache): unknown {
+  const toolUses = (turn.toolCalls ?? []).map((use, i) => ({ type: 'tool_use', id: use.id ?? `toolu_${i + 1}`, name: use.name, input: use.input }));
+  const content = [...(turn.text === null ? [] : [{ type: 'text', text: turn.text, citations: null }]), ...toolUses];
+  const billed = cache.bill(request.body, limits);
+  const usage = turn.usage ? { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...turn.usage } : { ...billed, output_tokens: countTokens(content) };
+  return {
+    id: `msg_fake_${++messageCount}`,
+    type: 'message',
+    role: 'assistant',
+    model: request.body?.model ?? 'fake-model',
+    content,
+    stop_reason: turn.stop ?? (toolUses.length ? 'tool_use' : 'end_turn'),
+    stop_sequence: null,
+    usage,
+  };
+}
+
+export async function startFakeAnthropic(
+  options: { replies?: (FakeReply | string)[]; handler?: FakeHandler; limits?: Record<string, ModelLimits>; now?: () => number } = {},
+): Promise<FakeAnthropicServer> {
+  const table = { ...ANTHROPIC_MODELS, ...options.limits };
+  const cache = new PromptCache(options.now);
+  const isMessages = (r: RecordedRequest) => r.method === 'POST' && r.path === '/v1/messages';
   const server = await startScriptedServer(
     {
-      isScripted: (r) => r.method === 'POST' && r.path === '/v1/messages',
+      isScripted: isMessages,
+      check: (r) => checkMessagesRequest(r.body, limitsOf(table, r.body?.model)),
+      render: (turn, r) => render(turn, r, limitsOf(table, r.body?.model), cache),
       otherRoute: (r) => anthropicErrorReply(404, `fake anthropic server: no route ${r.method} ${r.path}`),
-      textReply: (text) => messageReply(text),
       unscripted: anthropicErrorReply(500, 'fake anthropic server: no scripted reply'),
     },
     options,

@@ -199,7 +199,14 @@ export function createLocalBackend(): LocalBackend {
     release: () => undefined,
     gitUnsupported: () => 'the local test backend has no --git',
     createTeamRepos: () => Promise.reject(new Error('the local test backend has no --git')),
+    sandboxNoun: 'folder',
     removeLeftovers: removeAll,
+    listLeftovers: async () => [...live].map((root) => ({ id: root, run: 'local', where: 'local' })),
+    removeSandboxes: async (leftovers) => {
+      for (const { id } of leftovers) rmSync(id, { recursive: true, force: true });
+      for (const { id } of leftovers) live.delete(id);
+      return leftovers.length;
+    },
     removeOwn: removeAll,
     isInfrastructureError: (error) => error instanceof SandboxStoppedError,
   };

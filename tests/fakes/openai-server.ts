@@ -1,6 +1,7 @@
-// A small OpenAI-compatible HTTP server for tests, on 127.0.0.1 with a random port.
-// Each test scripts it: a queue of replies (used first, in order) and/or a handler function.
-// Every request is recorded. Supports POST /v1/chat/completions (non-streaming) and GET /v1/models.
+// A fake OpenAI API for tests, on 127.0.0.1 with a random port: Chat Completions and the Responses
+// API (non-streaming) and the model list; or, with startFakeVllm, an OpenAI-compatible vLLM server.
+// Requests the real service refuses get its error (contracts/openai-chat.ts, openai-responses.ts);
+// the rest are answered from a script: a queue of replies, then a handler. Every request is recorded.
 //
 //   const server = await startFakeOpenAI();
 //   server.enqueue('plain answer', chatReply(null, { toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] }));
@@ -8,9 +9,17 @@
 //   ...
 //   expect(server.requests[0].body.messages).toEqual(...);
 //   await server.close();
-import { startScriptedServer, type FakeHandler, type FakeReply, type RecordedRequest, type ScriptedServer } from './scripted-server.ts';
+//
+// A scripted answer is rendered for the endpoint it is asked on: the same chatReply(...) answers a
+// chat completion or a response (with a reasoning item first, for reasoning models).
+import { startScriptedServer, type AssistantTurn, type FakeHandler, type FakeReply, type RecordedRequest, type ScriptedServer } from './scripted-server.ts';
+import { limitsOf, OPENAI_MODELS, type ModelLimits } from './contracts/limits.ts';
+import { checkChatRequest, type ChatFlavour } from './contracts/openai-chat.ts';
+import { checkResponsesRequest, ReasoningLedger } from './contracts/openai-responses.ts';
+import { openaiRejection, vllmRejection } from './contracts/rejection.ts';
 
-export type { FakeHandler, FakeReply, RecordedRequest } from './scripted-server.ts';
+export type { AssistantTurn, FakeHandler, FakeReply, RecordedRequest } from './scripted-server.ts';
+export type { ModelLimits } from './contracts/limits.ts';
 
 export interface ToolCallSpec {
   id?: string;
@@ -24,59 +33,153 @@ export interface FakeOpenAIServer extends ScriptedServer {
   url: string;
 }
 
-let completionCount = 0;
+export interface FakeOpenAIOptions {
+  replies?: (FakeReply | string)[];
+  handler?: FakeHandler;
+  /** Limits of models beyond the built-in table (contracts/limits.ts), e.g. a tiny window. */
+  limits?: Record<string, ModelLimits>;
+}
 
-/** A chat completion answer: assistant content and/or tool calls. */
+export interface FakeVllmOptions extends FakeOpenAIOptions {
+  /** --max-model-len: prompt and completion together (default 32768). */
+  maxModelLen?: number;
+  /** --served-model-name: the names it answers to (default: any name; /v1/models lists `fake-model`). */
+  served?: string[];
+}
+
+let answerCount = 0;
+
+/** A model answer: content and/or tool calls, for Chat Completions or the Responses API alike. */
 export function chatReply(
   content: string | null,
   options: {
     toolCalls?: ToolCallSpec[];
+    /** Chat's finish_reason; `length` is an incomplete response (max_output_tokens) on the Responses API. */
     finishReason?: string;
     usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
   } = {},
 ): FakeReply {
-  const toolCalls = options.toolCalls?.map((call, i) => ({
-    id: call.id ?? `call_${i + 1}`,
-    type: 'function',
-    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
-  }));
-  const usage = options.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
   return {
-    body: (request: RecordedRequest) => ({
-      id: `chatcmpl-fake-${++completionCount}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: request.body?.model ?? 'fake-model',
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content, refusal: null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
-        finish_reason: options.finishReason ?? (toolCalls?.length ? 'tool_calls' : 'stop'),
-        logprobs: null,
-      }],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    }),
+    turn: {
+      text: content,
+      toolCalls: options.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: call.arguments })),
+      stop: options.finishReason,
+      usage: options.usage,
+    },
   };
 }
 
 /** An error answer in OpenAI's format. */
 export function errorReply(status: number, message = `fake error ${status}`): FakeReply {
-  return { status, body: { error: { message, type: 'fake_error', code: null, param: null } } };
+  return openaiRejection(status, message);
 }
 
 export const hangReply: FakeReply = { hang: true };
 
-export async function startFakeOpenAI(options: { replies?: (FakeReply | string)[]; handler?: FakeHandler } = {}): Promise<FakeOpenAIServer> {
-  const server = await startScriptedServer(
+/** Usage of an answer that scripts none (the Anthropic fake bills its prompt cache instead). */
+const DEFAULT_USAGE: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } = { prompt_tokens: 10, completion_tokens: 5 };
+
+const argumentsText = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));
+
+function renderChat(turn: AssistantTurn, request: RecordedRequest): unknown {
+  const toolCalls = turn.toolCalls?.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, type: 'function', function: { name: call.name, arguments: argumentsText(call.input) } }));
+  const usage = (turn.usage as { prompt_tokens: number; completion_tokens: number } | undefined) ?? DEFAULT_USAGE;
+  return {
+    id: `chatcmpl-fake-${++answerCount}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.body?.model ?? 'fake-model',
+    choices: [{
+      index: 0,
+      message: { role: 'assistant', content: turn.text, refusal: null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
+      finish_reason: turn.stop ?? (toolCalls?.length ? 'tool_calls' : 'stop'),
+      logprobs: null,
+    }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+function renderResponse(turn: AssistantTurn, request: RecordedRequest, limits: ModelLimits | undefined, ledger: ReasoningLedger): unknown {
+  const body = request.body;
+  const output: unknown[] = [];
+  let reasoningId: string | undefined;
+  if (limits?.reasoning) {
+    const item = ledger.issue(body.store !== false);
+    reasoningId = item.id;
+    const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
+    output.push({ type: 'reasoning', id: item.id, summary: [], ...(encrypted ? { encrypted_content: item.encrypted } : {}) });
+  }
+  if (turn.text !== null) {
+    output.push({ type: 'message', id: `msg_fake_${++answerCount}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+  }
+  for (const [i, call] of (turn.toolCalls ?? []).entries()) {
+    const id = `fc_fake_${++answerCount}`;
+    if (reasoningId) ledger.pairCall(id, reasoningId);
+    output.push({ type: 'function_call', id, call_id: call.id ?? `call_${i + 1}`, name: call.name, arguments: argumentsText(call.input), status: 'completed' });
+  }
+  const given = (turn.usage as { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | undefined) ?? DEFAULT_USAGE;
+  const input = given.prompt_tokens;
+  const outputTokens = given.completion_tokens;
+  const reasoningTokens = limits?.reasoning ? Math.floor(outputTokens / 2) : 0;
+  const incomplete = turn.stop === 'length';
+  return {
+    id: `resp_fake_${++answerCount}`,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: body.model,
+    status: incomplete ? 'incomplete' : 'completed',
+    incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null,
+    error: null,
+    output,
+    usage: {
+      input_tokens: input,
+      input_tokens_details: { cached_tokens: given.prompt_tokens_details?.cached_tokens ?? 0 },
+      output_tokens: outputTokens,
+      output_tokens_details: { reasoning_tokens: reasoningTokens },
+      total_tokens: input + outputTokens,
+    },
+  };
+}
+
+function startServer(flavour: ChatFlavour, options: FakeVllmOptions): Promise<ScriptedServer> {
+  const table = { ...OPENAI_MODELS, ...options.limits };
+  const ledger = new ReasoningLedger();
+  const maxModelLen = flavour === 'vllm' ? (options.maxModelLen ?? 32_768) : undefined;
+  const isChat = (r: RecordedRequest) => r.method === 'POST' && r.path === '/v1/chat/completions';
+  const isResponses = (r: RecordedRequest) => flavour === 'openai' && r.method === 'POST' && r.path === '/v1/responses';
+  const limitsFor = (r: RecordedRequest) => (flavour === 'openai' ? limitsOf(table, r.body?.model) : undefined);
+  const notFound = (r: RecordedRequest) => {
+    const message = `fake ${flavour} server: no route ${r.method} ${r.path}`;
+    return flavour === 'vllm' ? vllmRejection(404, message) : openaiRejection(404, message);
+  };
+  return startScriptedServer(
     {
-      isScripted: (r) => r.method === 'POST' && r.path === '/v1/chat/completions',
-      otherRoute: (r) =>
-        r.method === 'GET' && r.path === '/v1/models'
-          ? { body: { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake' }] } }
-          : errorReply(404, `fake openai server: no route ${r.method} ${r.path}`),
-      textReply: (text) => chatReply(text),
-      unscripted: errorReply(500, 'fake openai server: no scripted reply'),
+      isScripted: (r) => isChat(r) || isResponses(r),
+      check: (r) =>
+        isChat(r)
+          ? checkChatRequest(r.body, { flavour, limits: limitsFor(r), maxModelLen, served: options.served })
+          : checkResponsesRequest(r.body, limitsFor(r), ledger),
+      render: (turn, r) => (isChat(r) ? renderChat(turn, r) : renderResponse(turn, r, limitsFor(r), ledger)),
+      otherRoute: (r) => {
+        if (!(r.method === 'GET' && r.path === '/v1/models')) return notFound(r);
+        if (flavour === 'openai') return { body: { object: 'list', data: Object.keys(table).map((id) => ({ id, object: 'model', created: 0, owned_by: 'openai' })) } };
+        // vLLM's model card carries max_model_len (vllm/entrypoints/openai/protocol.py, ModelCard).
+        const names = options.served ?? ['fake-model'];
+        return { body: { object: 'list', data: names.map((id) => ({ id, object: 'model', created: 0, owned_by: 'vllm', root: id, parent: null, max_model_len: maxModelLen, permission: [] })) } };
+      },
+      unscripted: flavour === 'vllm' ? vllmRejection(500, 'fake vllm server: no scripted reply') : openaiRejection(500, 'fake openai server: no scripted reply'),
     },
     options,
   );
+}
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
+  const server = await startServer('openai', options);
+  return { ...server, url: `http://127.0.0.1:${server.port}/v1` };
+}
+
+/** An OpenAI-compatible vLLM server: Chat Completions with vLLM's checks, and max_model_len in /v1/models. */
+export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<FakeOpenAIServer> {
+  const server = await startServer('vllm', options);
   return { ...server, url: `http://127.0.0.1:${server.port}/v1` };
 }

@@ -1,5 +1,6 @@
 // The HTTP core of the fake model servers: 127.0.0.1 on a random port, every request recorded,
-// answered from a queue of scripted replies first, then by a handler function.
+// checked against the service's contract (a request the real service refuses gets its error and
+// uses up no scripted reply), then answered from a queue of scripted replies, then by a handler.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,11 +12,23 @@ export interface RecordedRequest {
   body: any;
 }
 
+/** One answer of the model: text and/or tool calls, rendered in whatever format the endpoint speaks. */
+export interface AssistantTurn {
+  text: string | null;
+  toolCalls?: { id?: string; name: string; /** An object, or (OpenAI formats) the raw arguments text. */ input: unknown }[];
+  /** The endpoint's own stop value (`length`, `max_tokens`, ...); default: what the turn implies. */
+  stop?: string;
+  /** The endpoint's own usage fields; default: counted from the request by the fakes' tokenizer. */
+  usage?: Record<string, unknown>;
+}
+
 export interface FakeReply {
   /** HTTP status (default 200). */
   status?: number;
   /** JSON body, or a function of the request that returns it. */
   body?: unknown | ((request: RecordedRequest) => unknown);
+  /** A model answer, rendered by the server for the endpoint it was asked on (instead of `body`). */
+  turn?: AssistantTurn;
   /** Wait before answering. */
   delayMs?: number;
   /** Never answer (until the server closes): for client timeouts. */
@@ -27,6 +40,8 @@ export type FakeHandler = (request: RecordedRequest) => FakeReply | string | Pro
 export interface ScriptedServer {
   port: number;
   requests: RecordedRequest[];
+  /** Requests the contract refused, with the error they got: a test of valid traffic expects none. */
+  refusals: { request: RecordedRequest; reply: FakeReply }[];
   /** Queue replies; a string is shorthand for an answer with that text. */
   enqueue(...replies: (FakeReply | string)[]): void;
   /** Answers when the queue is empty (undefined: the "no scripted reply" error). */
@@ -39,10 +54,12 @@ export interface ScriptedServer {
 export interface ServerProtocol {
   /** Whether the scripted answers serve this request (the model endpoint). */
   isScripted(request: RecordedRequest): boolean;
+  /** The real service's refusal of this request, if it would refuse it. */
+  check(request: RecordedRequest): FakeReply | undefined;
+  /** The body of a model answer for this request. */
+  render(turn: AssistantTurn, request: RecordedRequest): unknown;
   /** Any other route: a fixed answer, e.g. a model list or a 404. */
   otherRoute(request: RecordedRequest): FakeReply;
-  /** The answer for a plain string in the script. */
-  textReply(text: string): FakeReply;
   /** The answer when nothing is scripted. */
   unscripted: FakeReply;
 }
@@ -62,20 +79,25 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
   const queue: (FakeReply | string)[] = [...(options.replies ?? [])];
   let handler = options.handler;
   const requests: RecordedRequest[] = [];
+  const refusals: ScriptedServer['refusals'] = [];
 
   const server = http.createServer(async (req, res) => {
     const request: RecordedRequest = { method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, headers: req.headers, body: await readBody(req) };
     requests.push(request);
     let reply: FakeReply;
-    if (protocol.isScripted(request)) {
+    const refusal = protocol.isScripted(request) ? protocol.check(request) : undefined;
+    if (refusal) {
+      refusals.push({ request, reply: refusal });
+      reply = refusal;
+    } else if (protocol.isScripted(request)) {
       const next = queue.length > 0 ? queue.shift()! : handler ? await handler(request) : protocol.unscripted;
-      reply = typeof next === 'string' ? protocol.textReply(next) : next;
+      reply = typeof next === 'string' ? { turn: { text: next } } : next;
     } else {
       reply = protocol.otherRoute(request);
     }
     if (reply.hang) return; // the socket is destroyed by close()
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    const payload = typeof reply.body === 'function' ? (reply.body as (r: RecordedRequest) => unknown)(request) : reply.body;
+    const payload = reply.turn ? protocol.render(reply.turn, request) : typeof reply.body === 'function' ? (reply.body as (r: RecordedRequest) => unknown)(request) : reply.body;
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
     res.end(payload === undefined ? '' : JSON.stringify(payload));
   });
@@ -84,6 +106,7 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
   return {
     port: (server.address() as AddressInfo).port,
     requests,
+    refusals,
     enqueue: (...replies) => void queue.push(...replies),
     handle: (next) => {
       handler = next;
@@ -92,6 +115,7 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
       queue.length = 0;
       handler = undefined;
       requests.length = 0;
+      refusals.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

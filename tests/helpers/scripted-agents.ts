@@ -20,19 +20,34 @@ function textOf(content: unknown): string {
   return '';
 }
 
-/** The first user message: the task prompt. */
-export function taskPrompt(request: RecordedRequest): string {
-  const first = (request.body.messages as { role: string; content: unknown }[]).find((m) => m.role === 'user');
-  return textOf(first?.content);
+interface Item {
+  role?: string;
+  type?: string;
+  content?: unknown;
+  output?: unknown;
 }
 
+/** The conversation of a request: Chat Completions and Messages `messages`, or Responses `input` items. */
+function itemsOf(request: RecordedRequest): Item[] {
+  const { messages, input } = request.body;
+  return Array.isArray(messages) ? messages : Array.isArray(input) ? input : [{ role: 'user', content: input }];
+}
+
+const isModelOutput = (item: Item) => item.role === 'assistant' || item.type === 'function_call' || item.type === 'reasoning';
+
+/** The first user message: the task prompt. */
+export function taskPrompt(request: RecordedRequest): string {
+  return textOf(itemsOf(request).find((m) => m.role === 'user')?.content);
+}
+
+/** How many answers the model has given so far (Responses: runs of reasoning, message and call items). */
 function turnsSoFar(request: RecordedRequest): number {
-  return (request.body.messages as { role: string }[]).filter((m) => m.role === 'assistant').length;
+  return itemsOf(request).filter((item, i, all) => isModelOutput(item) && !(i > 0 && isModelOutput(all[i - 1]!))).length;
 }
 
 /** Everything the agent has been told so far (tool results and partner messages included). */
 export function transcript(request: RecordedRequest): string {
-  return (request.body.messages as { content: unknown }[]).map((m) => textOf(m.content)).join('\n');
+  return itemsOf(request).map((m) => textOf(m.content ?? m.output)).join('\n');
 }
 
 /** Pacing for throughput benchmarks: every agent makes exactly `steps` model calls, each answered after `delayMs`. */
@@ -83,12 +98,14 @@ export function competentScript(pool: Pool, prompt: string, steps = 0): Action[]
   return [...readingSteps(goldPatch(pool, prompt), Math.max(0, steps - work.length)), ...work];
 }
 
-/** The reply that makes the agent take `action`, in either server's format. */
+/**
+ * The reply that makes the agent take `action`, in either server's format (the OpenAI fake renders it
+ * for Chat Completions or the Responses API). Usage is the fakes' own count, prompt cache included.
+ */
 export function actionReply(protocol: Protocol, action: Action): FakeReply {
-  const usage = { prompt: 1200, completion: 80 };
   return protocol === 'openai'
-    ? chatReply(null, { toolCalls: [{ name: action.name, arguments: action.input }], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion } })
-    : messageReply(null, { toolUses: [{ name: action.name, input: action.input }], usage: { input_tokens: usage.prompt, output_tokens: usage.completion } });
+    ? chatReply(null, { toolCalls: [{ name: action.name, arguments: action.input }] })
+    : messageReply(null, { toolUses: [{ name: action.name, input: action.input }] });
 }
 
 /** The action for this turn of a script (the last one again once the script is done). */
@@ -96,11 +113,17 @@ export function nextAction(actions: Action[], request: RecordedRequest): Action 
   return actions[Math.min(turnsSoFar(request), actions.length - 1)];
 }
 
-/** A handler for either fake server: answers each request with the agent's next scripted action. */
-export function scriptedAgents(pool: Pool, protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace) {
+/**
+ * A handler for either fake server: answers each request with the agent's next scripted action. With
+ * several pools, the agent works on the pool whose feature its prompt describes.
+ */
+export function scriptedAgents(pools: Pool | Pool[], protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace) {
+  const candidates = Array.isArray(pools) ? pools : [pools];
   return (request: RecordedRequest): FakeReply => {
     log?.(request);
-    const reply = actionReply(protocol, nextAction(competentScript(pool, taskPrompt(request), pace?.steps), request));
+    const prompt = taskPrompt(request);
+    const pool = candidates.find((p) => p.features.some((f) => prompt.includes(f.description.trim()))) ?? candidates[0]!;
+    const reply = actionReply(protocol, nextAction(competentScript(pool, prompt, pace?.steps), request));
     return { ...reply, delayMs: pace?.delayMs };
   };
 }

@@ -66,6 +66,8 @@ const cases: BadInput[] = (() => {
     { what: 'a subset that does not exist', args: run('s3', '--subset', 'nope'), problem: /subset "nope" not found/, fix: /pass a subset JSON file or a name under <pools>\/subsets\// },
     { what: 'a run name that climbs out of the runs folder', args: run('../escape'), problem: /run name "\.\.\/escape" is not allowed/, fix: /use 1-100 letters, digits/ },
     { what: 'a run name with a slash, to report', args: ['report', '--name', 'a/../../etc', '--runs-dir', runs], problem: /run name "a\/\.\.\/\.\.\/etc" is not allowed/, fix: /use 1-100 letters/ },
+    { what: 'a run name with a newline, in one line', args: run('two\nlines'), problem: /run name "two\\nlines" is not allowed/, fix: /use 1-100 letters/ },
+    { what: 'a run name with a terminal escape, shown escaped', args: ['report', '--name', 'x\u001b[2J', '--runs-dir', runs], problem: /run name "x\\u001b\[2J" is not allowed/, fix: /use 1-100 letters/ },
     { what: 'a hidden run name, to eval', args: ['eval', '--name', '.hidden', '--runs-dir', runs], problem: /run name "\.hidden" is not allowed/, fix: /starting with a letter or digit/ },
     { what: 'an unknown model', args: run('m1', '--models', 'gpt-17'), problem: /unknown model "gpt-17"/, fix: /use gpt-5, claude, openai:<model>/ },
     { what: 'a model server that is not http', args: run('m2', '--models', 'openai:qwen@ftp://host/v1'), problem: /bad model spec "openai:qwen@ftp:\/\/host\/v1"/, fix: /with a URL that starts with http:\/\/ or https:\/\// },

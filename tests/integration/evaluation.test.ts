@@ -13,8 +13,9 @@ import { createBackend } from '../../harness/sandbox/registry.ts';
 import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
-import { SCHEMA_BEFORE_ATTEMPTS, writeLegacyRun } from '../helpers/legacy-run.ts';
+import { writeLegacyRun } from '../helpers/legacy-run.ts';
 import { mergePatches } from '../../resolver/index.ts';
+import { migrations } from '../../harness/store/schema.ts';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
@@ -132,7 +133,7 @@ describe('coop-bench eval of a run made before merge attempts were stored', () =
     expect(result.stdout).toMatch(/oracle\s+coop\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+0\/1\/0\/0\/0\s+0\/1/);
     const db = new Database(join(runs, 'legacy', 'run.db'), { readonly: true });
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_BEFORE_ATTEMPTS + 1);
+      expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
       const merge = db.prepare('SELECT status, patch FROM merges').get() as { status: string; patch: string };
       expect(merge.status).toBe('union');
       expect(merge.patch).toBe((await mergePatches({ repoDir: base.dir, baseRev: base.rev, patches })).patch);

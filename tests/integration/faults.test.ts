@@ -117,7 +117,7 @@ describe('an agent container killed mid-task', () => {
       }),
     });
     const models = `openai:sleeper@${server.url},openai:good@${server.url}`;
-    const args = ['run', '--models', models, '--setting', 'coop', '--pool', 'argkit', '--features', '1,3', '--concurrency', '2', '--name', run, '--runs-dir', runs];
+    const args = ['run', '--models', models, '--context-window', '128000', '--setting', 'coop', '--pool', 'argkit', '--features', '1,3', '--concurrency', '2', '--name', run, '--runs-dir', runs];
     const child = execa('node', [CLI, ...args], { reject: false, all: true });
     await until(() => sleeping.size === 2, 'both sleeper agents at work');
     const sleeperTask = tasksOf(run).find((t) => t.models.includes('sleeper'))!;
@@ -213,7 +213,7 @@ describe('a model API that never recovers, and tests that never end', () => {
       handler: (request) => (request.body.model === 'down' ? errorReply(503, 'the provider is down') : request.body.model === 'hung' ? hangReply : byScript(request)),
     });
     const models = ['down', 'hung', 'hang-tests', 'good'].map((m) => `openai:${m}@${server.url}`).join(',');
-    result = await coopBench(['run', '--models', models, '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--model-retries', '2', '--model-timeout', '2', '--test-timeout', '20', '--concurrency', '4', '--name', run, '--runs-dir', runs]);
+    result = await coopBench(['run', '--models', models, '--context-window', '128000', '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--model-retries', '2', '--model-timeout', '2', '--test-timeout', '20', '--concurrency', '4', '--name', run, '--runs-dir', runs]);
   });
 
   afterAll(() => server.close());

@@ -55,7 +55,7 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
   beforeAll(async () => {
     watch = await watchContainers(run);
     const models = Object.keys(scripts).map(spec).join(',');
-    const child = execa('node', [CLI, 'run', '--models', models, '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--max-steps', '12', '--concurrency', '3', '--name', run, '--runs-dir', runs], {
+    const child = execa('node', [CLI, 'run', '--models', models, '--context-window', '128000', '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--max-steps', '12', '--concurrency', '3', '--name', run, '--runs-dir', runs], {
       reject: false,
       all: true,
       env: KEYS,
@@ -191,7 +191,7 @@ describe('--git: agents share branches through mounted repositories, still witho
       return [bash(networkProbes(canary.hosts, canary.port)), ...implement(p, prompt), bash(publish(self)), bash(readPartner(partner), 120), finish];
     };
     watch = await watchContainers(run);
-    result = await coopBench(['run', '--models', spec('git-net'), '--setting', 'coop', '--git', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs], { env: KEYS });
+    result = await coopBench(['run', '--models', spec('git-net'), '--context-window', '128000', '--setting', 'coop', '--git', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs], { env: KEYS });
     await watch.stop();
   });
 

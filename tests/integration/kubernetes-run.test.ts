@@ -87,9 +87,9 @@ describe('the oracle through --backend kubernetes', () => {
   it('leaves no pod; clean --backend kubernetes removes the run\'s NetworkPolicy', async () => {
     expect(fake.objects('pods', NAMESPACE, runLabel('on-kube'))).toEqual([]);
     expect(fake.objects('networkpolicies', NAMESPACE, runLabel('on-kube'))).toHaveLength(1);
-    const clean = await coopBench(['clean', '--backend', 'kubernetes', '--namespace', NAMESPACE, '--name', 'on-kube'], { env });
+    const clean = await coopBench(['clean', '--backend', 'kubernetes', '--namespace', NAMESPACE, '--name', 'on-kube', '--runs-dir', runs], { env });
     expect(clean.exitCode, clean.all).toBe(0);
-    expect(clean.stdout).toContain('removed 0 sandboxes');
+    expect(clean.stdout).toContain('removed 0 pods');
     expect(fake.objects('networkpolicies', NAMESPACE, runLabel('on-kube'))).toEqual([]);
   });
 });

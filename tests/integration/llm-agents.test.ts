@@ -2,8 +2,8 @@
 // agents working through the real tools in real containers, messages over the SQLite bus, and the
 // evaluation scoring their merged work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { coopBench, containersOf, tempDir } from '../helpers/cli.ts';
 import { filesUnder, queryRun } from '../helpers/run-db.ts';
 import { scriptedAgents, transcript } from '../helpers/scripted-agents.ts';
@@ -11,6 +11,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '..
 import { startFakeAnthropic, type FakeAnthropicServer } from '../fakes/anthropic-server.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
+import { DEFAULT_AGENT_CONFIG } from '../../harness/agents/config/agent-config.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 // argkit features 1 and 3 merge cleanly: competent agents pass both.
@@ -76,6 +77,37 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
     expect(calls.every((c) => c.cost > 0 && c.tokens > 0)).toBe(true);
   });
 
+  it('caches Claude\'s prompt (reads at a tenth of the input price) and runs gpt-5 on the Responses API with its reasoning kept', () => {
+    const usage = query<{ model: string; read: number; written: number; reasoning: number }>(
+      'llm',
+      'SELECT model, SUM(cache_read_tokens) AS read, SUM(cache_write_tokens + cache_write_1h_tokens) AS written, SUM(reasoning_tokens) AS reasoning FROM model_calls GROUP BY model ORDER BY model',
+    );
+    const claude = usage.find((u) => u.model === 'claude-sonnet-4-5')!;
+    expect(claude.read).toBeGreaterThan(claude.written);
+    expect(usage.find((u) => u.model === 'gpt-5')!.reasoning).toBeGreaterThan(0);
+    expect(seen.filter((r) => r.path === '/v1/responses').every((r) => r.body.store === false)).toBe(true);
+    const lastStep = seen.filter((r) => r.path === '/v1/responses').at(-1)!;
+    expect((lastStep.body.input as { type?: string }[]).some((item) => item.type === 'reasoning')).toBe(true);
+  });
+
+  it('stores the agent configuration\'s hash and the exact prompts with every task', () => {
+    const hashes = query<{ agent_config: string }>('llm', 'SELECT DISTINCT agent_config FROM tasks');
+    expect(hashes).toEqual([{ agent_config: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    const prompts = query<{ name: string; output: string }>('llm', `SELECT name, output FROM steps WHERE kind = 'note' AND name IN ('system_prompt', 'task_prompt') ORDER BY task, agent, idx`);
+    expect(prompts.filter((p) => p.name === 'task_prompt')).toHaveLength(6);
+    expect(prompts.find((p) => p.name === 'task_prompt')!.output).toMatch(/^You are agent1, a software engineer implementing one feature/);
+    expect(result.stdout).toContain(`agent configuration ${hashes[0]!.agent_config.slice(0, 12)}`);
+  });
+
+  it('refuses to resume the run with another agent configuration', async () => {
+    const config = join(runs, 'other-agent.json');
+    const shipped = JSON.parse(readFileSync(DEFAULT_AGENT_CONFIG, 'utf8'));
+    writeFileSync(config, JSON.stringify({ ...shipped, system_template: 'You are a hasty engineer.', solo_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.solo_template.file) }, coop_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.coop_template.file) } }));
+    const again = await coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs, '--agent-config', config], { env });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(/coop-bench: run llm has 4 finished task\(s\) made with agent configuration [0-9a-f]{12}, not with this one \([0-9a-f]{12}, .*other-agent\.json\): use another --name/);
+  });
+
   it('--judge: the detectors label each Coop task as it finishes', () => {
     const judged = query<{ setting: string; judge: string; status: string }>('llm', 'SELECT t.setting, j.judge, j.status FROM judge_runs j JOIN tasks t ON t.id = j.task ORDER BY t.id');
     expect(judged).toEqual([
@@ -111,7 +143,8 @@ describe('settings', () => {
     expect(run.exitCode, run.all).toBe(0);
     expect(run.stdout).toMatch(/gpt-5\s+coop-no-messaging\s+1\s+1\s+1\/1/);
     expect(query('nocomm', 'SELECT * FROM messages')).toEqual([]);
-    const tools = seen.filter((r) => transcript(r).includes('Working without messages')).flatMap((r) => (r.body.tools as { function: { name: string } }[]).map((t) => t.function.name));
+    // Chat Completions nests the name in `function`; the Responses API (gpt-5) does not.
+    const tools = seen.filter((r) => transcript(r).includes('Working without messages')).flatMap((r) => (r.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name));
     expect(tools.length).toBeGreaterThan(0);
     expect(tools).not.toContain('send_message');
   });

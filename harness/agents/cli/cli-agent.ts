@@ -13,7 +13,8 @@ import type { ResolvedModel } from '../../models/resolve.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { CONTAINER_DIR as MCP_DIR, mcpConfig, startMcpEndpoint, type McpEndpoint } from '../../messaging/mcp-endpoint.ts';
 import { SERVER_NAME } from '../../messaging/mcp-server.ts';
-import { coopPrompt, soloPrompt, WORKSPACE } from '../../../tasks/prompts.ts';
+import { WORKSPACE } from '../../../tasks/prompts.ts';
+import { agentPrompts, loadAgentConfig, type AgentConfig } from '../config/agent-config.ts';
 import { boundText } from '../../errors.ts';
 import { packageDir } from './binaries.ts';
 import { startModelProxy, type ModelProxy } from './model-proxy.ts';
@@ -33,7 +34,8 @@ const MAX_SOCKET_PATH = 107;
 export const DEFAULT_CLI_TIMEOUT_MS = 60 * 60_000;
 
 export interface CliAgentOptions {
-  maxSteps: number;
+  /** Prompt templates and the step limit, as for the harness's own agent (default: the shipped configuration). */
+  config?: AgentConfig;
   /** Wall-clock limit of one CLI run. */
   timeoutMs?: number;
   /** The upstream settings of a model id (key, base URL, price) for the proxy. */
@@ -50,13 +52,16 @@ interface HostSide {
 
 export class CliAgent implements Agent {
   private host?: HostSide;
+  private readonly config: AgentConfig;
 
   constructor(
     readonly model: string,
     private readonly cli: CliDefinition,
     private readonly modelId: string,
     private readonly options: CliAgentOptions,
-  ) {}
+  ) {
+    this.config = options.config ?? loadAgentConfig();
+  }
 
   async prepare(context: Omit<AgentContext, 'sandbox' | 'trajectory'>): Promise<AgentHostSetup> {
     const root = mkdtempSync(join(tmpdir(), 'coop-bench-api-'));
@@ -72,7 +77,7 @@ export class CliAgent implements Agent {
         provider: this.cli.provider,
         socketPath,
         resolve: this.options.resolve,
-        maxCalls: this.options.maxSteps,
+        maxCalls: this.config.stepLimit,
         onModelCall: ({ model, usage }) => this.options.onModelCall?.({ agentId: context.agentId, model, usage }),
       });
       endpoint = context.mailbox ? await startMcpEndpoint({ mailbox: context.mailbox }).catch(async (error) => {
@@ -100,13 +105,20 @@ export class CliAgent implements Agent {
     const { proxy, endpoint } = this.host;
     await this.install(sandbox);
 
-    const promptContext = { agentId: context.agentId, features: context.features, partners: context.partners, messaging: context.mailbox !== undefined, gitRemotes: context.gitRemotes, tools: 'cli' as const };
-    const prompt = context.partners.length > 0 ? coopPrompt(promptContext) : soloPrompt({ ...promptContext, partners: [], messaging: false });
+    // The task prompt of the shipped templates with the CLI's wording; the CLI keeps its own system prompt.
+    const prompt = agentPrompts(this.config, {
+      agentId: context.agentId,
+      features: context.features,
+      partners: context.partners,
+      messaging: context.mailbox !== undefined,
+      gitRemotes: context.gitRemotes,
+      tools: 'cli',
+    }).task;
     const server = mcpConfig().mcpServers[SERVER_NAME]!;
     const launch = this.cli.launch({
       model: this.modelId,
       prompt,
-      maxSteps: this.options.maxSteps,
+      maxSteps: this.config.stepLimit,
       apiURL: `http://127.0.0.1:${API_PORT}`,
       mcpConfigPath: endpoint ? `${MCP_DIR}/mcp.json` : undefined,
       mcpServer: endpoint ? { name: SERVER_NAME, ...server } : undefined,
@@ -139,7 +151,7 @@ export class CliAgent implements Agent {
     const stderr = boundText(result.stderr.trim(), 2000);
     if (stderr) trajectory.record({ kind: 'note', name: 'stderr', output: stderr });
 
-    if (proxy.stepLimitReached) return { status: 'step_limit', error: `stopped after ${this.options.maxSteps} model calls` };
+    if (proxy.stepLimitReached) return { status: 'step_limit', error: `stopped after ${this.config.stepLimit} model calls` };
     if (result.timedOut) return { status: 'error', error: `${this.cli.name} did not finish within ${Math.round(timeoutMs / 60_000)} min` };
     if (result.exitCode === 0 && ending?.status === 'finished') return { status: 'finished' };
     // The CLI gave up because the provider kept failing: infrastructure, as for the built-in agent.

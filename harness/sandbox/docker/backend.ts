@@ -6,7 +6,7 @@ import { UserError } from '../../errors.ts';
 import { containerLabels } from '../labels.ts';
 import type { BackendOptions, BackendSlot, SandboxBackend } from '../types.ts';
 import { baseRepo } from './base-repo.ts';
-import { removeLabelledContainers, removeTrackedContainers } from './containers.ts';
+import { labelledContainers, removeContainers, removeLabelledContainers, removeTrackedContainers } from './containers.ts';
 import { EngineScheduler } from './engine-scheduler.ts';
 import { enginesAt, isEngineError, requireEngine, type Engine } from './engine.ts';
 import { poolImage, readyEngines } from './images.ts';
@@ -67,10 +67,13 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
       return `--git needs every Docker engine on this machine (the team's repositories are bind-mounted from a local folder), but ${remote.map((e) => e.host).join(', ')} ${remote.length > 1 ? 'are' : 'is'} remote: run --git on one machine (drop --docker-host, or run a shard per machine with --shard)`;
     },
     createTeamRepos,
-    async removeLeftovers(run?: string) {
+    sandboxNoun: 'container',
+    removeLeftovers: (run) => removeLabelledContainers(engines, run),
+    async listLeftovers(run?: string) {
       const ready = await Promise.all(engines.map((engine) => requireEngine(engine)));
-      return removeLabelledContainers(ready, run);
+      return labelledContainers(ready, run);
     },
+    removeSandboxes: (leftovers) => removeContainers(leftovers.map((leftover) => ({ ...leftover, engine: slots.get(leftover.where)!.engine }))),
     removeOwn: removeTrackedContainers,
     isInfrastructureError: isEngineError,
     pushImages: (pools, registry, log) => pushPoolImages(engines[0], pools, registry, log),

@@ -2,7 +2,7 @@
 // an interrupted run can remove its own and `coop-bench clean` can find leftovers of any run.
 import type Docker from 'dockerode';
 import type { Engine } from './engine.ts';
-import { LABEL, RUN_LABEL } from '../labels.ts';
+import { HOST_LABEL, LABEL, PID_LABEL, RUN_LABEL, madeByAnotherLiveProcess, type Leftover } from '../labels.ts';
 
 /** Containers created and not yet removed, with the client of the engine they live on. */
 const live = new Map<string, Docker>();
@@ -54,15 +54,35 @@ export async function removeTrackedContainers(): Promise<number> {
   return ids.length;
 }
 
-/** Removes leftovers by label on every given engine; `run` narrows to one run. Returns how many were removed. */
-export async function removeLabelledContainers(engines: Engine[], run?: string): Promise<number> {
+/** A container of coop-bench's, as its labels describe it. */
+export interface LabelledContainer extends Leftover {
+  engine: Engine;
+}
+
+/** coop-bench's containers on every given engine (`run`: of that run only), in any state. */
+export async function labelledContainers(engines: Engine[], run?: string): Promise<LabelledContainer[]> {
   const label = run ? [`${RUN_LABEL}=${run}`] : [LABEL];
-  const removed = await Promise.all(
-    engines.map(async ({ docker }) => {
-      const containers = await docker.listContainers({ all: true, filters: { label } });
-      await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
-      return containers.length;
-    }),
+  const lists = await Promise.all(
+    engines.map(async (engine) =>
+      (await engine.docker.listContainers({ all: true, filters: { label } })).map(({ Id, Labels }): LabelledContainer => {
+        const pid = Number(Labels[PID_LABEL]);
+        const creator = Labels[HOST_LABEL] && Number.isInteger(pid) && pid > 0 ? { host: Labels[HOST_LABEL], pid } : undefined;
+        return { engine, id: Id, run: Labels[RUN_LABEL] ?? '', where: engine.host, creator };
+      }),
+    ),
   );
-  return removed.reduce((sum, n) => sum + n, 0);
+  return lists.flat();
+}
+
+export async function removeContainers(containers: LabelledContainer[]): Promise<number> {
+  await Promise.all(containers.map(({ engine, id }) => engine.docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined)));
+  return containers.length;
+}
+
+/**
+ * Removes leftovers of a run by label on every given engine, by the process that holds the run's
+ * lock: only another live process's containers (a run of the same name in another --runs-dir) stay.
+ */
+export async function removeLabelledContainers(engines: Engine[], run: string): Promise<number> {
+  return removeContainers((await labelledContainers(engines, run)).filter((c) => !madeByAnotherLiveProcess(c)));
 }

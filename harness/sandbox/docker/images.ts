@@ -6,7 +6,7 @@ import type { Pool } from '../../../tasks/types.ts';
 import { poolKey } from '../../../tasks/types.ts';
 import { enginesAt, requireEngine, type Engine } from './engine.ts';
 import { UserError, boundText } from '../../errors.ts';
-import { builtImageName, filesUnder } from '../image-name.ts';
+import { builtImageName, contextEntries } from '../image-name.ts';
 
 /** A pool whose image can neither be found nor built (e.g. dataset samples without a Dockerfile). */
 export class CannotBuildError extends UserError {}
@@ -29,7 +29,7 @@ export async function imageId(engine: Engine, name: string): Promise<string | un
 
 async function build(engine: Engine, pool: Pool, tag: string, log: (line: string) => void): Promise<void> {
   const context = pool.dir;
-  const src = filesUnder(context).map((p) => relative(context, p));
+  const src = contextEntries(context).map((p) => relative(context, p));
   log(`building image ${tag} for ${poolKey(pool)} on ${engine.host} (first use of this pool version there)`);
   const stream = await engine.docker.buildImage({ context, src }, { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true });
   const output: string[] = [];

@@ -36,17 +36,30 @@ export function communicationSection(s: RunSummary): string {
       ]),
     ),
     '<h3>Detectors</h3>',
-    detectors.length ? detectorTable(detectors) : note('No detector labels (deterministic detectors: unanswered questions, near-duplicate messages, first-turn plan, line and file mentions, commitments) in this run.'),
+    detectors.length ? detectorTable(detectors) : note('No detector labels (deterministic detectors: questions with no reply, near-duplicate messages, first-turn plan, broken checkable commitments, line and file mentions) in this run.'),
   ];
   return section('communication', 'Communication overhead and speech acts', parts);
 }
 
+const ratio = (x: number | null) => (x === null ? '–' : fixed(x, 2));
+
+/** Precision and recall on the held-out calibration split: how far the counts beside them can be trusted. */
+function trustCells(r: DetectorRow): string[] {
+  const c = r.calibration;
+  if (!c) return ['–', '–'];
+  return [`${ratio(c.precision)} (${c.tp}/${c.tp + c.fp})`, `${ratio(c.recall)} (${c.tp}/${c.tp + c.fn})`];
+}
+
 function detectorTable(rows: DetectorRow[]): string {
+  const split = rows.find((r) => r.calibration)?.calibration;
   return (
     note('Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts).') +
+    note(split
+      ? `Precision and recall: the detector on the ${split.cases} held-out calibration conversations (test split, written from the paper\u2019s definitions without the detectors), so a reader knows how far each count can be trusted. A label that covers part of a paper label says which part.`
+      : 'No calibration figures of the current detectors are stored (run coop-bench judge --calibrate --write-scores).') +
     table(
-      ['label', num('tasks'), num('success with'), num('success without'), num('conflicts with'), num('conflicts without')],
-      rows.map((r) => [r.label, r.tasks, rateCell(r.successWith), rateCell(r.successWithout), rateCell(r.conflictWith), rateCell(r.conflictWithout)]),
+      ['label', 'meaning', num('tasks'), num('success with'), num('success without'), num('conflicts with'), num('conflicts without'), num('precision (test)'), num('recall (test)')],
+      rows.map((r) => [r.label, r.definition ?? '', r.tasks, rateCell(r.successWith), rateCell(r.successWithout), rateCell(r.conflictWith), rateCell(r.conflictWithout), ...trustCells(r)]),
     )
   );
 }

@@ -17,7 +17,10 @@ export function gaps(s: RunSummary): string[] {
   if (s.communication.teams.length > 0 && !s.communication.teams.some((t) => t.messages > 0)) gaps.push('No messages were exchanged in Coop tasks with messaging.');
   if (!s.cost.some((c) => c.modelCalls > 0)) gaps.push('No model calls were recorded (oracle and noop agents call no model): cost and tokens are zero.');
   const unfinished = s.unfinished.length;
-  if (unfinished > 0) gaps.push(`${unfinished} task(s) did not finish; rates count finished tasks only.`);
+  if (unfinished > 0) gaps.push(`${unfinished} task(s) did not finish; rates count finished tasks only (each rate says how many it leaves out, and why).`);
+  const harness = s.unfinished.filter((t) => t.errorKind === 'harness').length;
+  if (harness > 0) gaps.push(`${harness} task(s) failed because of coop-bench itself (a bug): they are left out of the rates; please report them.`);
+  if (s.agentConfigs.length > 1) gaps.push(`The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`);
   return gaps;
 }
 
@@ -31,13 +34,13 @@ export function overviewSection(s: RunSummary): string {
     listed.length === 0
       ? ''
       : `<h3>Unfinished tasks</h3>${table(
-          ['task', 'status', 'error'],
-          listed.map((t) => [taskLink(t.id, t.key), t.status, t.error ?? '']),
+          ['task', 'status', 'why', 'error'],
+          listed.map((t) => [taskLink(t.id, t.key), t.status, t.errorKind ?? (t.status === 'pending' || t.status === 'running' ? 'not run' : ''), t.error ?? '']),
         )}${s.unfinished.length > listed.length ? note(`… and ${s.unfinished.length - listed.length} more (see the task list).`) : ''}`;
   const run = s.run;
   return section('overview', 'Overview', [
     `<p class="lead">Run <strong>${escapeHtml(run.name)}</strong>, ${escapeHtml(run.status ?? 'status unknown')}; started ${escapeHtml(run.createdAt ?? '–')}, last updated ${escapeHtml(run.updatedAt ?? '–')}; report written ${escapeHtml(s.generatedAt)}.</p>`,
-    `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}.</p>`,
+    `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => c.hash.slice(0, 12)).join(', ') || '–')}.</p>`,
     status,
     ...gaps(s).map(warning),
     unfinished,

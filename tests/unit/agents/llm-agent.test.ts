@@ -5,42 +5,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LlmAgent } from '../../../harness/agents/llm-agent.ts';
-import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import type { AgentContext } from '../../../harness/agents/types.ts';
-import type { ExecResult, Sandbox } from '../../../harness/sandbox/types.ts';
 import { createModel } from '../../../harness/models/index.ts';
+import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
 import { MessageBus } from '../../../harness/messaging/bus.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { chatReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
-import type { Pool } from '../../../tasks/types.ts';
-
-/** Files in memory; every command "succeeds" and echoes itself. */
-class MemorySandbox implements Sandbox {
-  readonly id = 'memory';
-  readonly files = new Map<string, string>();
-  readonly commands: string[][] = [];
-
-  async exec(cmd: string[]): Promise<ExecResult> {
-    this.commands.push(cmd);
-    if (cmd[0] === 'sh' && cmd[2]?.includes('[ -d "$1" ]')) return result(this.files.has(cmd[4]) ? 'file\n' : '');
-    return result(`ran ${cmd.join(' ')}\n`);
-  }
-
-  async readFile(path: string): Promise<string> {
-    const text = this.files.get(path);
-    if (text === undefined) throw new Error(`no ${path}`);
-    return text;
-  }
-
-  async writeFile(path: string, content: string | Buffer): Promise<void> {
-    this.files.set(path, content.toString());
-  }
-}
-
-const result = (stdout: string): ExecResult => ({ exitCode: 0, stdout, stderr: '', timedOut: false, truncated: false });
-
-const feature = { id: 1, dir: '/pool/feature1', description: '# Title: Add --verbose\n\nAdd a verbose flag.', patchPath: '', testsPatchPath: '' };
-const pool = { repo: 'demo_task', taskId: 1, dir: '/pool', features: [feature], publishedImage: 'x' } as Pool;
+import { agentContext, MemorySandbox, pool } from './agent-fixture.ts';
 
 let server: FakeOpenAIServer;
 const call = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }] });
@@ -54,12 +25,10 @@ beforeEach(() => server.reset());
 
 function agent(options: { maxSteps?: number; pricesFile?: string } = {}) {
   const model = createModel(`openai:test-model@${server.url}`, { env: {}, cwd: tmpdir(), maxRetries: 0, pricesFile: options.pricesFile, warn: () => {} });
-  return new LlmAgent('openai:test-model', model, { maxSteps: options.maxSteps ?? 10 });
+  return new LlmAgent('openai:test-model', model, { config: loadAgentConfig(undefined, { stepLimit: options.maxSteps ?? 10 }) });
 }
 
-function context(overrides: Partial<AgentContext> = {}): AgentContext {
-  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: () => false, ...overrides };
-}
+const context = (overrides: Partial<AgentContext> = {}) => agentContext(overrides);
 
 /** The messages the model was sent in request i. */
 const sent = (i: number) => server.requests[i]!.body.messages as { role: string; content: string | null }[];
@@ -158,7 +127,7 @@ describe('messages between agents', () => {
     await agent().run(ctx);
     expect(sent(0).at(-1)).toEqual({ role: 'user', content: '[Message from agent2]: I take lines 10-20 of src/parser.js\n\n[Message from agent2]: and I add the --quiet flag' });
     expect(sent(1).filter((m) => m.content?.includes('[Message from agent2]'))).toHaveLength(1);
-    expect(ctx.trajectory.steps[0]).toMatchObject({ kind: 'message', name: 'received' });
+    expect(ctx.trajectory.steps.find((s) => s.kind !== 'note')).toMatchObject({ kind: 'message', name: 'received' });
   });
 
   it('sends with send_message and can wait for the reply', async () => {
@@ -186,13 +155,13 @@ describe('context compaction', () => {
   it('summarises the history when a prompt nears the context window, keeping the trajectory', async () => {
     const prices = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.json');
     writeFileSync(prices, JSON.stringify({ 'test-model': { inputPerMillion: 0, outputPerMillion: 0, contextWindow: 1000 } }));
-    const big = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 900, completion_tokens: 10 } });
+    const big = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 810, completion_tokens: 10 } });
     server.enqueue(big('bash', { command: 'ls' }), 'Summary: created nothing yet; next, add the flag.', finish());
     const ctx = context();
     await agent({ pricesFile: prices }).run(ctx);
     expect(sent(1).at(-1)?.content).toMatch(/^Your conversation is about to exceed the context window/);
     expect(sent(2).map((m) => m.role)).toEqual(['system', 'user']);
     expect(sent(2)[1].content).toContain('## Your work so far (earlier steps were summarised to fit the context window)\n\nSummary: created nothing yet');
-    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual(['model', 'bash', 'compaction', 'model', 'finish']);
+    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual(['system_prompt', 'task_prompt', 'model', 'bash', 'compaction', 'model', 'finish']);
   });
 });

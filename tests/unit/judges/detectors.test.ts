@@ -1,15 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../harness/store/records.ts';
-import { caseInput, loadCalibrationSet } from '../../../judges/calibration/cases.ts';
-import { precision, recall, scoreDetectors } from '../../../judges/calibration/score.ts';
-import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
-import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
+import { caseInput, casesOfSplit, loadCalibrationSet } from '../../../judges/calibration/cases.ts';
+import { precision, recall, scoreDetectors, type DetectorScores } from '../../../judges/calibration/score.ts';
+import { readStoredScores } from '../../../judges/calibration/stored-scores.ts';
 import { nearDuplicates } from '../../../judges/detectors/duplicates.ts';
-import { firstTurnPlan } from '../../../judges/detectors/first-turn-plan.ts';
+import { firstTurnPlan, planSentence } from '../../../judges/detectors/first-turn-plan.ts';
 import { runDetectors } from '../../../judges/detectors/index.ts';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { filePathMentions, lineNumberMentions } from '../../../judges/detectors/mentions.ts';
-import { questionsIn, unansweredQuestions } from '../../../judges/detectors/questions.ts';
-import type { JudgeInput } from '../../../judges/types.ts';
+import { questionsIn, questionsWithoutReply } from '../../../judges/detectors/questions.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
 
 function conversation(...messages: [from: string, text: string, delivered?: string | null][]): ConversationMessage[] {
   return messages.map(([from, message, delivered], i) => {
@@ -21,56 +24,84 @@ function conversation(...messages: [from: string, text: string, delivered?: stri
 
 describe('deterministic detectors on the calibration set', () => {
   const cases = loadCalibrationSet();
+  const train = casesOfSplit(cases, 'train');
 
-  it('has at least 30 conversations, clean ones included', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(30);
-    const clean = cases.filter((c) => c.gold.communication === null && !c.gold.symptoms && c.gold.unanswered_question.length === 0 && c.gold.near_duplicate.length === 0 && c.gold.broken_commitment.length === 0);
+  it('has train and test conversations, clean ones included', () => {
+    expect(train.length).toBeGreaterThanOrEqual(30);
+    const clean = train.filter((c) => c.gold.communication === null && !c.gold.symptoms && c.gold.unanswered_question.length === 0 && c.gold.near_duplicate.length === 0 && c.gold.broken_commitment.length === 0);
     expect(clean.length).toBeGreaterThanOrEqual(10);
   });
 
-  it('scores as recorded: no false positive on any label', () => {
-    const scores = scoreDetectors(cases);
-    const row = (label: string) => scores.labels.find((r) => r.label === label)!;
-    expect(row('unanswered_question')).toMatchObject({ tp: 3, fp: 0, fn: 1 });
-    expect(row('near_duplicate')).toMatchObject({ tp: 3, fp: 0, fn: 1 });
-    expect(row('first_turn_plan')).toMatchObject({ tp: 25, fp: 0, fn: 1 });
-    expect(row('broken_commitment')).toMatchObject({ tp: 7, fp: 0, fn: 0 });
-    for (const r of scores.labels) expect(precision(r)).toBe(1);
-    expect(recall(row('broken_commitment'))).toBe(1);
-    expect(scores.counts).toEqual([
-      { label: 'line_number_mentions', exact: cases.length, cases: cases.length, meanAbsoluteError: 0 },
-      { label: 'file_path_mentions', exact: cases.length, cases: cases.length, meanAbsoluteError: 0 },
-    ]);
+  // Scoring every case takes a while on a shared machine: once for the file.
+  let scores: DetectorScores;
+  beforeAll(async () => {
+    scores = await scoreDetectors(train);
+  }, 600_000);
+
+  it('reaches precision 0.9 and recall 0.8 on the training split, mentions counted exactly', () => {
+    for (const r of scores.labels) {
+      expect(precision(r), r.label).toBeGreaterThanOrEqual(0.9);
+      expect(recall(r), r.label).toBeGreaterThanOrEqual(0.8);
+    }
+    for (const c of scores.counts) expect(c.exact / c.cases, c.label).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('gives clean conversations no error label', () => {
-    for (const c of cases.filter((x) => x.id.startsWith('clean-'))) {
-      const errors = runDetectors(caseInput(c)).labels.filter((l) => l.label !== 'first_turn_plan');
+  it('gives the paraphrases of the training split the labels of their original', () => {
+    // Three paraphrases say "the existing keyword arguments are unchanged" for a parameter named
+    // earlier: the detector does not resolve that reference (judges/README.md, limits).
+    expect(scores.paraphrases.of).toBeGreaterThanOrEqual(30);
+    expect(scores.paraphrases.same / scores.paraphrases.of).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('stores the figures the report shows, as a fresh scoring gives them', async () => {
+    const stored = readStoredScores();
+    expect(stored, 'run coop-bench judge --calibrate --write-scores').toBeDefined();
+    expect(stored!.splits.train).toEqual({ cases: scores.cases, labels: scores.labels.map(({ label, tp, fp, fn }) => ({ label, tp, fp, fn })) });
+  });
+
+  it('gives clean conversations no error label', { timeout: 120_000 }, async () => {
+    for (const c of train.filter((x) => x.id.startsWith('clean-'))) {
+      const errors = (await runDetectors(caseInput(c))).labels.filter((l) => l.label !== 'first_turn_plan');
       expect(errors, c.id).toEqual([]);
     }
   });
 });
 
-describe('unanswered questions', () => {
-  it('finds questions in prose only, not in quotes, code or courtesy closings', () => {
+describe('questions with no reply', () => {
+  it('finds questions in prose only, not in quotes, code, courtesy closings or self-answered ones', () => {
     expect(questionsIn('Which approach would you prefer? I want to keep both.')).toEqual(['Which approach would you prefer?']);
     expect(questionsIn('> Did you change foo?\nYes.\n```\nx = a ? b : c  # why?\n```')).toEqual([]);
     expect(questionsIn('Done. Anything else you need from me?')).toEqual([]);
+    expect(questionsIn('Should I bump the version in setup.py? No, I will leave it.')).toEqual([]);
+    expect(questionsIn('Let me know if you need anything.')).toEqual([]);
+  });
+
+  it('finds requests and questions without a question mark', () => {
     expect(questionsIn('Please confirm you will not edit lines 10-20.')).toEqual(['Please confirm you will not edit lines 10-20.']);
+    expect(questionsIn('Tell me which line you start at.')).toEqual(['Tell me which line you start at.']);
+    expect(questionsIn('Should we bump the version in setup.py or leave that')).toEqual(['Should we bump the version in setup.py or leave that']);
+    expect(questionsIn('Let me know which file you take.')).toEqual(['Let me know which file you take.']);
+    expect(questionsIn("What I'll do: add the helper to utils.py.")).toEqual([]);
   });
 
   it('only counts a reply sent after the question reached the partner', () => {
     const [q, crossing] = conversation(['agent1', 'Hash the whole tuple or only the first argument?'], ['agent2', 'I am adding ttl.']);
     q!.deliveredAt = { agent2: new Date(Date.UTC(2025, 0, 6, 9, 5)).toISOString() };
-    const labels = unansweredQuestions([q!, crossing!]);
+    const labels = questionsWithoutReply([q!, crossing!]);
     expect(labels).toHaveLength(1);
-    expect(labels[0]).toMatchObject({ label: 'unanswered_question', messageId: 1, agent: 'agent1' });
+    expect(labels[0]).toMatchObject({ label: 'question_no_reply', messageId: 1, agent: 'agent1' });
     expect(labels[0]!.evidence[0]).toMatchObject({ kind: 'quote', text: 'Hash the whole tuple or only the first argument?', messageId: 1 });
   });
 
-  it('says when the question was never delivered', () => {
-    const labels = unansweredQuestions(conversation(['agent1', 'Validate in __init__ or lazily?', null]));
+  it('says when the question was never delivered, and leaves an ignored question to the LLM judge', () => {
+    const labels = questionsWithoutReply(conversation(['agent1', 'Validate in __init__ or lazily?', null]));
     expect(labels[0]!.evidence[1]).toEqual({ kind: 'fact', text: 'the message was never delivered to agent2, and agent2 sent nothing later' });
+    expect(questionsWithoutReply(conversation(['agent1', 'Validate in __init__ or lazily?'], ['agent2', 'I am adding ttl to cache.py.']))).toEqual([]);
+  });
+
+  it('leaves out a question its sender takes back later', () => {
+    expect(questionsWithoutReply(conversation(['agent1', 'Which line does `flush()` start at?'], ['agent1', 'Never mind, found it: line 40.']))).toEqual([]);
+    expect(questionsWithoutReply(conversation(['agent1', 'Which line does `flush()` start at?'], ['agent1', 'Starting on `tick()` now.']))).toHaveLength(1);
   });
 });
 
@@ -93,12 +124,42 @@ describe('near-duplicate messages', () => {
   });
 });
 
+describe('near-duplicates behind prefixes and filler', () => {
+  it('sees a word-for-word repeat behind a resend prefix or filler words', () => {
+    const original = 'I added `parse_header()` to src/http/parser.py at lines 40-58 and exported it from src/http/__init__.py.';
+    for (const repeat of [`Resending in case you missed it: ${original}`, 'Just to be really clear, I basically added `parse_header()` to src/http/parser.py at lines 40-58 and exported it from src/http/__init__.py.', `> earlier note\n${original}`]) {
+      expect(nearDuplicates(conversation(['agent1', original], ['agent2', 'ok'], ['agent1', repeat])).map((l) => l.messageId), repeat).toEqual([3]);
+    }
+  });
+
+  it('does not call the completion of a plan a repeat of it', () => {
+    expect(nearDuplicates(conversation(['agent1', "I'll add `parse_header()` to src/http/parser.py at lines 40-58."], ['agent1', 'Added `parse_header()` to src/http/parser.py at lines 40-58.']))).toEqual([]);
+  });
+});
+
 describe('first-turn plan', () => {
-  it('recognises a first-person plan and rejects refusals, offers and questions', () => {
+  it('recognises plans whatever their wording', () => {
+    for (const plan of [
+      "Unless you object, I'll put the cache in parser.py.",
+      "I'm planning to add the tokenizer to parser.py after line 40.",
+      'Taking parser.py L40-60.',
+      'Proposed split: I take lines 1-60, you take 61-120.',
+      '## Plan\n- parser.py: tokenizer\n- lexer.py: keywords',
+      "parser.py: I'm adding the tokenizer after line 40.",
+      'Hi! I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() after line 84.',
+      // Options of who does what propose a split too (paper 6.4, negotiation).
+      'Two options:\n(1) I add IsHash in _strings.py; you add IsRegex.\n(2) You add IsHash; I add IsRegex.\nWhich do you prefer?',
+      '`max_length` for `slugify()` is mine (slugkit/slug.py).',
+      'Retries with exponential backoff go into `request()` in src/client.ts.',
+    ]) expect(planSentence(plan), plan).toBeDefined();
     expect(firstTurnPlan(conversation(['agent1', 'Hi! I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() after line 84.']))[0]!.evidence[0])
-      .toMatchObject({ text: 'My plan is to insert get_image_mimetype() after line 84.' });
-    expect(firstTurnPlan(conversation(['agent1', 'If you want, I can add the helper.']))).toEqual([]);
+      .toMatchObject({ text: 'I will NOT edit lines 68–84.' });
+  });
+
+  it('rejects offers, questions and intentions that name no code', () => {
+    expect(firstTurnPlan(conversation(['agent1', 'If you want, I can add the helper to utils.py.']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Will you add the helper to utils.py?']))).toEqual([]);
+    expect(firstTurnPlan(conversation(['agent1', 'Hello! Starting on the timeout feature now.']))).toEqual([]);
     expect(firstTurnPlan([])).toEqual([]);
   });
 });
@@ -108,73 +169,7 @@ describe('line-number and file-path mentions', () => {
     const text = 'I will modify src/jinja2/filters.py lines 1161–1230 and L20-L25, see filters.py:120, https://x.org/a/b.py, Node.js, lines 10, 12 and 14.';
     expect(lineNumberMentions(text)).toEqual(['lines 1161–1230', 'L20-L25', ':120', 'lines 10, 12 and 14']);
     expect(filePathMentions(text)).toEqual(['src/jinja2/filters.py', 'filters.py']);
+    expect(filePathMentions('then call response.json() on it')).toEqual([]);
   });
 });
 
-describe('commitments', () => {
-  const diff = (path: string, added: string[]) =>
-    [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, `@@ -10,1 +10,${added.length + 1} @@`, ' context', ...added.map((l) => `+${l}`), ''].join('\n');
-
-  it('extracts promises and completion claims with the code they name', () => {
-    const found = extractCommitments(conversation(
-      ['agent2', 'I’ll add BOTH parameters (fallback_processor and max_batch_size) to the constructor signature, BOTH docstrings.'],
-      ['agent2', '✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.'],
-      ['agent1', 'I will add bypass check at lines 100–104, happens FIRST in get().'],
-      ['agent1', 'If you want, I can add `lru_wrap()` to utils.py.'],
-      ['agent1', "I'll modify src/click/termui.py lines 700-720."],
-    ));
-    expect(found.map((c) => [c.messageId, c.kind, c.identifiers, c.files])).toEqual([
-      [1, 'promise', ['fallback_processor', 'max_batch_size'], []],
-      [2, 'claim', ['fallback_processor', 'max_batch_size'], []],
-      [5, 'promise', [], ['src/click/termui.py']],
-    ]);
-  });
-
-  it('reports promised code missing from the merged code, with the quote and what is missing', () => {
-    const input: JudgeInput = {
-      conversation: conversation(['agent2', "I'll add `max_batch_size` and `fallback_processor` to `LogitsProcessor.__init__`."]),
-      patches: [{ agent: 'agent2', patch: diff('base.py', ['    def __init__(self, fallback_processor=None):']) }, { agent: 'agent1', patch: diff('base.py', ['        n = self.max_batch_size']) }],
-      merge: { status: 'clean', patch: diff('base.py', ['    def __init__(self, fallback_processor=None):', '        n = self.max_batch_size']) },
-      evaluations: [],
-      bothPassed: false,
-    };
-    const [label] = brokenCommitments(input);
-    expect(label).toMatchObject({ label: 'broken_commitment', messageId: 1, agent: 'agent2' });
-    expect(label!.evidence).toEqual([
-      { kind: 'quote', source: 'conversation', text: "I'll add `max_batch_size` and `fallback_processor` to `LogitsProcessor.__init__`.", messageId: 1, agent: 'agent2' },
-      { kind: 'absence', source: 'merged', text: 'max_batch_size', note: 'no line added in the merged code contains `max_batch_size`' },
-      { kind: 'fact', text: "agent2's patch never added `max_batch_size`" },
-    ]);
-  });
-
-  it('says when the promised code was in the patch but lost in the merge', () => {
-    const input: JudgeInput = {
-      conversation: conversation(['agent1', "I've added the `ImageOps.exif_transpose()` call in `load_prepared()`."]),
-      patches: [{ agent: 'agent1', patch: diff('ImageFile.py', ['        im = ImageOps.exif_transpose(im)']) }],
-      merge: { status: 'llm', patch: diff('ImageFile.py', ['        im = im.crop(box)']) },
-      evaluations: [],
-      bothPassed: false,
-    };
-    expect(brokenCommitments(input)[0]!.evidence.slice(1)).toEqual([
-      { kind: 'absence', source: 'merged', text: 'ImageOps.exif_transpose', note: 'no line added in the merged code contains `ImageOps.exif_transpose`' },
-      { kind: 'quote', source: 'patch', agent: 'agent1', file: 'ImageFile.py', text: 'im = ImageOps.exif_transpose(im)' },
-      { kind: 'fact', text: "agent1's patch added it (ImageFile.py:11); it was lost in the merge" },
-    ]);
-  });
-
-  it('leaves alone promises taken back later and code in test files the merge dropped', () => {
-    const input: JudgeInput = {
-      conversation: conversation(
-        ['agent1', "I'll add `normalize_key()` to keys.py."],
-        ['agent1', "I'll add `test_lookup_lowercases` to tests/test_keys.py."],
-        ['agent1', "Change of plan: I won't add `normalize_key()` after all."],
-      ),
-      patches: [{ agent: 'agent1', patch: diff('tests/test_keys.py', ['def test_lookup_lowercases():']) }],
-      merge: { status: 'clean', patch: diff('cache.py', ['    x = 1']) },
-      evaluations: [],
-      bothPassed: true,
-    };
-    expect(extractCommitments(input.conversation)).toHaveLength(2);
-    expect(brokenCommitments(input)).toEqual([]);
-  });
-});

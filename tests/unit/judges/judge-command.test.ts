@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
-import { loadCalibrationSet } from '../../../judges/calibration/cases.ts';
+import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 
@@ -34,12 +34,13 @@ describe('coop-bench judge', () => {
   it('labels a stored run without a model and shows each label with its evidence', async () => {
     const out = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir]);
     expect(out).toContain('task 1 ');
-    expect(out).toContain('  detectors: 5 messages, 1 questions, 6 line-number and 1 file-path mentions, first-turn plan: no, 2 commitments checked');
-    expect(out).toContain('    broken_commitment (message 4, agent2): agent2 claimed `max_batch_size`, missing from the merged code');
+    expect(out).toContain('  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 6 commitments checked');
+    expect(out).toContain('    broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code');
     expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');
-    expect(out).toContain('      missing: max_batch_size: no line added in the merged code contains `max_batch_size`');
+    expect(out).toContain('      missing: max_batch_size: `__init__` in the merged code (outlines/processors/base.py:22) has no parameter `max_batch_size`');
+    expect(out).toContain('      `max_batch_size` is still used in process() at outlines/processors/base.py:63');
     // Message ids are the store's: the second task's messages come after the first's five.
-    expect(out).toContain('    unanswered_question (message 6, agent1): agent1 asked agent2 a question and got no reply');
+    expect(out).toContain('    question_no_reply (message 6, agent1): agent1 asked agent2 a question and got no reply');
     expect(out).toContain('Judged 2 tasks (0 skipped): 4 labels, 0 dropped because their evidence did not check out, 0 judge errors.');
     expect(out).toContain('No --judge-model: only the deterministic detectors ran (no model calls, $0).');
     expect(process.exitCode).toBe(0);
@@ -70,36 +71,43 @@ describe('coop-bench judge', () => {
     });
   });
 
-  it('prints the calibration table of the detectors', async () => {
+  it('prints the definitions and the calibration table of the detectors for both splits', { timeout: 600_000 }, async () => {
     const out = await runJudge(['--calibrate']);
-    expect(out).toMatch(/^Deterministic detectors on \d+ calibration conversations\n/);
-    expect(out).toContain('  label                  TP  FP  FN  precision  recall');
-    expect(out).toContain('  broken_commitment       7   0   0       1.00    1.00');
+    expect(out).toMatch(/^Detector labels \(judges\/definitions\.ts\):\n  first_turn_plan: /);
+    expect(out).toMatch(/\nDeterministic detectors, train split \(\d+ calibration conversations\)\n  label {26}TP  FP  FN  precision  recall\n/);
+    expect(out).toMatch(/\nDeterministic detectors, test split \(\d+ calibration conversations\)\n/);
+    expect(out).toMatch(/\n  broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/);
     expect(out).toContain('  line_number_mentions: exact on');
+    expect(out).toContain('  paraphrases labelled like their original: ');
   });
 
-  it('prints the calibration table of the LLM judges too, with a judge model', async () => {
+  it('prints the calibration table of the LLM judges too, with a judge model, split by split', { timeout: 900_000 }, async () => {
     // A judge that calls every message a plan and finds no communication error or symptom.
     const server = await startFakeOpenAI({
       handler: (request) => {
         const system = String(request.body.messages[0].content);
         const user = String(request.body.messages.at(-1).content);
         if (!system.startsWith('You classify')) return '{"evidence": [], "issue": null, "primary": null}';
-        const messages = [...user.matchAll(/<<<\w+ BEGIN message id=(\d+)[^\n]*>>>\n([^\n]{8,40})/g)];
-        return JSON.stringify({ messages: messages.map((m) => ({ id: Number(m[1]), act: 'plan', quote: m[2] })) });
+        // The quote: the message's first 40 characters, lines joined (quotes are compared whitespace-normalised).
+        const messages = [...user.matchAll(/<<<\w+ BEGIN message id=(\d+)[^\n]*>>>\n((?:(?!\n<<<)[\s\S]){1,40})/g)];
+        return JSON.stringify({ messages: messages.map((m) => ({ id: Number(m[1]), act: 'plan', quote: m[2]!.replace(/\s+/g, ' ').trim() })) });
       },
     });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const cases = loadCalibrationSet();
       const out = await runJudge(['--calibrate', '--judge-model', `openai:judge@${server.url}`]);
-      const clean = cases.filter((c) => c.gold.communication === null).length;
-      const plans = cases.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
-      expect(out).toContain(`LLM judges (openai:judge@${server.url})`);
-      expect(out).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
-      expect(out).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
-      expect(out).toMatch(/communication\s+C1a\s+0\s+0\s+3\s+-\s+0\.00/);
-      expect(out).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
+      for (const split of SPLITS) {
+        const part = out.slice(out.indexOf(`LLM judges (openai:judge@${server.url}), ${split} split`));
+        const mine = casesOfSplit(cases, split);
+        const clean = mine.filter((c) => c.gold.communication === null).length;
+        const plans = mine.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
+        const c1a = mine.filter((c) => c.gold.communication === 'C1a').length;
+        expect(part).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
+        expect(part).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
+        expect(part).toMatch(new RegExp(`communication\\s+C1a\\s+0\\s+0\\s+${c1a}\\s+-\\s+0\\.00`));
+        expect(part).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
+      }
     } finally {
       warn.mockRestore();
       await server.close();

@@ -66,7 +66,7 @@ describe('judging a stored run through the model layer', () => {
       evidence: [{ kind: 'quote', source: 'conversation', text: CLAIM, messageId: 4, agent: 'agent2' }],
     })]);
     expect(storedLabels(run.store.db, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual([
-      ['broken_commitment', 2, 'deterministic'], ['broken_commitment', 4, 'deterministic'],
+      ['broken_checkable_commitment', 2, 'deterministic'], ['broken_checkable_commitment', 4, 'deterministic'],
     ]);
     const runs = run.store.db.prepare('SELECT judge, status, calls, input_tokens, output_tokens, dropped_labels, cached FROM judge_runs WHERE task = ? ORDER BY judge').all(taskId);
     expect(runs).toEqual([

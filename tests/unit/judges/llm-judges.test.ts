@@ -46,7 +46,7 @@ describe('communication judge', () => {
     expect((await llmOutcome(communicationJudge, unanswered, one, memoryCache(), options)).dropped[0]!.reason).toBe('1 quote(s), at least 2 required');
     const spaced = fakeModel([JSON.stringify({ evidence: [QUESTION.replace(/ /g, '\n  '), FOLLOW_UP], issue: { category: 'C1a', description: '' } })]);
     const outcome = await llmOutcome(communicationJudge, unanswered, spaced, memoryCache(), options);
-    expect(outcome.labels[0]!.description).toBe('unanswered direct question (no reply)');
+    expect(outcome.labels[0]!.description).toBe('no reply to direct question');
   });
 
   it('returns no label when the model finds no issue, and skips empty conversations without a call', async () => {

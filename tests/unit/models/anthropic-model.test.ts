@@ -10,8 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  server.handle(undefined);
+  server.reset();
   await cleanupDirs();
 });
 
@@ -35,7 +34,8 @@ const sentKey = (headers: IncomingHttpHeaders) => headers['x-api-key'] ?? header
 describe('Anthropic models through the SDK', () => {
   it('runs a tool call round trip: the model calls bash, gets the result, answers', async () => {
     const model = await claude();
-    expect(model).toMatchObject({ spec: 'claude', id: 'claude-sonnet-4-5', contextWindow: 200_000 });
+    // The prompt may use the 200k window less the 32k output budget.
+    expect(model).toMatchObject({ spec: 'claude', id: 'claude-sonnet-4-5', contextWindow: 168_000, maxOutputTokens: 32_000 });
     server.enqueue(messageReply('Let me look.', { toolUses: [{ id: 'toolu_a', name: 'bash', input: { command: 'ls' } }], usage: { input_tokens: 1000, output_tokens: 200 } }));
     const first = await model.complete({ system: 'You are a coding agent.', messages: [ask], tools: [bashTool] });
     expect(first).toMatchObject({
@@ -59,15 +59,16 @@ describe('Anthropic models through the SDK', () => {
     expect(request.path).toBe('/v1/messages');
     expect(sentKey(request.headers)).toBe(ANTHROPIC_TEST_KEY);
     expect(request.headers['anthropic-version']).toBeDefined();
-    // System prompt apart, tool results in a user turn, max_tokens always, no temperature unless asked.
+    // System prompt apart, tool results in a user turn, max_tokens always, no temperature unless
+    // asked; cache breakpoints after the system prompt and on the newest block.
     expect(request.body).toEqual({
       model: 'claude-sonnet-4-5',
-      max_tokens: 8192,
-      system: 'You are a coding agent.',
+      max_tokens: 32_000,
+      system: [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'How many files are there?' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_a', name: 'bash', input: { command: 'ls' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'a.txt\nb.txt' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'a.txt\nb.txt', cache_control: { type: 'ephemeral' } }] },
       ],
       tools: [{ name: 'bash', description: bashTool.description, input_schema: bashTool.parameters }],
     });
@@ -84,6 +85,7 @@ describe('Anthropic models through the SDK', () => {
         { role: 'user', content: '[Message from agent2]: I take src/parser.py' },
         { role: 'tool', toolCallId: 't2', name: 'bash', content: 'error: arguments are not valid JSON' },
       ],
+      tools: [bashTool],
       temperature: 0,
     });
     const { body } = server.requests[0]!;
@@ -98,7 +100,7 @@ describe('Anthropic models through the SDK', () => {
         content: [
           { type: 'tool_result', tool_use_id: 't1', content: 'a.txt' },
           { type: 'tool_result', tool_use_id: 't2', content: 'error: arguments are not valid JSON' },
-          { type: 'text', text: '[Message from agent2]: I take src/parser.py' },
+          { type: 'text', text: '[Message from agent2]: I take src/parser.py', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);
@@ -168,5 +170,72 @@ describe('Anthropic models through the SDK', () => {
     expect(sentKey(server.requests[0]!.headers)).toBe(ANTHROPIC_TEST_KEY);
     expect(process.env.ANTHROPIC_API_KEY).not.toBe(ANTHROPIC_TEST_KEY);
     expect(JSON.stringify(process.env)).not.toContain(ANTHROPIC_TEST_KEY);
+  });
+});
+
+describe('Anthropic prompt caching, output limits, and requests the API refuses', () => {
+  /** Over the 1024-token minimum the cache stores (the fake counts 4 characters a token). */
+  const system = `You are a coding agent. ${'Read the code before you change it. '.repeat(150)}`;
+  const step = (i: number): ChatMessage[] => [
+    { role: 'assistant', content: '', toolCalls: [{ id: `toolu_${i}`, name: 'bash', arguments: `{"command":"cat file${i}.py"}` }] },
+    { role: 'tool', toolCallId: `toolu_${i}`, name: 'bash', content: `contents of file${i}.py\n${'x = 1\n'.repeat(100)}` },
+  ];
+
+  it('caches the system prompt and the conversation so far: the next step reads them at 0.1x the input price', async () => {
+    const model = await claude();
+    server.handle(() => messageReply(null, { toolUses: [{ name: 'bash', input: { command: 'ls' } }] }));
+    const first = await model.complete({ system, messages: [ask], tools: [bashTool] });
+    const second = await model.complete({ system, messages: [ask, ...step(1)], tools: [bashTool] });
+    const third = await model.complete({ system, messages: [ask, ...step(1), ...step(2)], tools: [bashTool] });
+
+    // The first call writes the whole prompt to the cache; each later one reads what the one before wrote.
+    expect(first.usage).toMatchObject({ cachedInputTokens: 0, cacheWriteTokens: first.usage.inputTokens, cacheWrite1hTokens: 0 });
+    expect(second.usage.cachedInputTokens).toBe(first.usage.inputTokens);
+    expect(third.usage.cachedInputTokens).toBe(second.usage.inputTokens);
+    expect(third.usage.cacheWriteTokens).toBe(third.usage.inputTokens - second.usage.inputTokens);
+    const { inputTokens, cachedInputTokens, cacheWriteTokens, outputTokens } = third.usage;
+    expect(third.usage.costUsd).toBeCloseTo(((inputTokens - cachedInputTokens! - cacheWriteTokens!) * 3 + cachedInputTokens! * 0.3 + cacheWriteTokens! * 3.75 + outputTokens * 15) / 1e6, 12);
+  });
+
+  it('writes 1-hour cache entries with --cache-ttl 1h, priced at 2x the input price', async () => {
+    const model = await claude({ cacheTtl: '1h' });
+    server.enqueue('ok');
+    const { usage } = await model.complete({ system, messages: [ask] });
+    expect(server.requests[0]!.body.system[0].cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
+    expect(usage).toMatchObject({ cacheWriteTokens: 0, cacheWrite1hTokens: usage.inputTokens });
+    expect(usage.costUsd).toBeCloseTo((usage.inputTokens * 6 + usage.outputTokens * 15) / 1e6, 12);
+  });
+
+  it('never sends text that is empty or only whitespace (the API refuses it)', async () => {
+    const model = await claude();
+    server.enqueue('ok');
+    const answer = await model.complete({
+      messages: [ask, { role: 'assistant', content: ' \n\n ', toolCalls: [{ id: 't1', name: 'bash', arguments: '{"command":"ls"}' }] }, { role: 'tool', toolCallId: 't1', name: 'bash', content: 'a.txt' }],
+      tools: [bashTool],
+    });
+    expect(answer.content).toBe('ok');
+    expect(server.requests[0]!.body.messages[1].content).toEqual([{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'ls' } }]);
+  });
+
+  it('asks for the model\'s output limit up to 32000 tokens, or what --max-output-tokens says within the limit', async () => {
+    server.handle(() => 'ok');
+    await (await claude()).complete({ messages: [ask] });
+    await (await claude({ maxOutputTokens: 64_000 })).complete({ messages: [ask] });
+    await (await claude()).complete({ messages: [ask], maxOutputTokens: 500 });
+    expect(server.requests.map((r) => r.body.max_tokens)).toEqual([32_000, 64_000, 500]);
+    await expect(claude({ maxOutputTokens: 70_000 })).rejects.toThrow('--max-output-tokens 70000 is more than model claude-sonnet-4-5 (claude) can write (64000): give at most 64000');
+  });
+
+  it('says when the output was cut off at max_tokens', async () => {
+    const model = await claude();
+    server.enqueue(messageReply(null, { toolUses: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'a.py' } }], stopReason: 'max_tokens' }));
+    expect(await model.complete({ messages: [ask], tools: [bashTool] })).toMatchObject({ stopReason: 'max_tokens', truncated: true });
+  });
+
+  it('keeps the tools, and forbids calling them, for a request that must not call any', async () => {
+    const model = await claude();
+    server.enqueue('summary');
+    await model.complete({ messages: [ask, ...step(1), { role: 'user', content: 'Summarise.' }], tools: [bashTool], toolChoice: 'none' });
+    expect(server.requests[0]!.body).toMatchObject({ tools: [{ name: 'bash' }], tool_choice: { type: 'none' } });
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
 import {
-  costUsd, createModel, DEFAULT_CONTEXT_WINDOW, DEFAULT_PRICES, loadPriceTable, MODEL_ALIASES, priceFor,
+  costUsd, createModel, DEFAULT_PRICES, loadPriceTable, MODEL_ALIASES, priceFor,
 } from '../../../harness/models/index.ts';
 import { cleanupDirs, OPENAI_TEST_KEY, tempDir } from './helpers.ts';
 
@@ -10,8 +10,10 @@ afterEach(cleanupDirs);
 describe('the price table', () => {
   it('prices the alias models and the other models the paper mentions', () => {
     for (const { model } of Object.values(MODEL_ALIASES)) expect(DEFAULT_PRICES[model]).toBeDefined();
-    expect(DEFAULT_PRICES['gpt-5']).toEqual({ inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 272_000 });
-    expect(DEFAULT_PRICES['claude-sonnet-4-5']).toEqual({ inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, contextWindow: 200_000 });
+    expect(DEFAULT_PRICES['gpt-5']).toEqual({ inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 });
+    expect(DEFAULT_PRICES['claude-sonnet-4-5']).toEqual({
+      inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, cacheWrite1hPerMillion: 6, contextWindow: 200_000, maxOutputTokens: 64_000,
+    });
     for (const model of ['gpt-5-mini', 'gpt-4o', 'gpt-4.1', 'claude-opus-4-1', 'claude-haiku-4-5']) expect(DEFAULT_PRICES[model]).toBeDefined();
   });
 
@@ -26,6 +28,14 @@ describe('the price table', () => {
     expect(costUsd(price, { inputTokens: 1_000_000, outputTokens: 100_000 })).toBeCloseTo(1.25 + 1, 10);
     expect(costUsd(price, { inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 800_000 })).toBeCloseTo(0.2 * 1.25 + 0.8 * 0.125, 10);
     expect(costUsd(undefined, { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBe(0);
+  });
+
+  it('prices Anthropic cache writes at 1.25x (5 minutes) and 2x (1 hour) the input price, reads at 0.1x', () => {
+    const price = DEFAULT_PRICES['claude-sonnet-4-5'];
+    const usage = { inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 400_000, cacheWriteTokens: 300_000, cacheWrite1hTokens: 200_000 };
+    expect(costUsd(price, usage)).toBeCloseTo(0.1 * 3 + 0.4 * 0.3 + 0.3 * 3 * 1.25 + 0.2 * 3 * 2, 10);
+    // A model from a price file without cache prices: Anthropic's multipliers of its input price.
+    expect(costUsd({ inputPerMillion: 2, outputPerMillion: 0 }, { ...usage, cachedInputTokens: 0 })).toBeCloseTo(0.5 * 2 + 0.3 * 2 * 1.25 + 0.2 * 2 * 2, 10);
   });
 });
 
@@ -72,20 +82,22 @@ describe('loadPriceTable', () => {
 });
 
 describe('prices in createModel', () => {
-  it('reads COOP_BENCH_PRICES (relative to the current directory) for the context window', async () => {
+  it('reads COOP_BENCH_PRICES (relative to the current directory) for the context window, less the output budget', async () => {
     const cwd = await tempDir({ 'my-prices.json': '{"gpt-5": {"contextWindow": 100000}}' });
     const model = createModel('gpt-5', { env: { OPENAI_API_KEY: OPENAI_TEST_KEY, COOP_BENCH_PRICES: 'my-prices.json' }, cwd });
-    expect(model.contextWindow).toBe(100_000);
+    expect(model.contextWindow).toBe(100_000 - 32_000);
+    // gpt-5's prompt may use 272k of its 400k window.
     expect(createModel('gpt-5', { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).contextWindow).toBe(272_000);
   });
 
-  it('gives an unknown model the default context window and warns once that it costs 0', async () => {
+  it('leaves the context window of an unknown model unknown, and warns once that it costs 0', async () => {
     const cwd = await tempDir();
     const warnings: string[] = [];
     const options = { env: {}, cwd, warn: (message: string) => warnings.push(message) };
     const model = createModel('openai:unpriced-model-a@http://127.0.0.1:9/v1', options);
     createModel('openai:unpriced-model-a@http://127.0.0.1:9/v1', options);
-    expect(model.contextWindow).toBe(DEFAULT_CONTEXT_WINDOW);
+    expect(model.contextWindow).toBeUndefined();
+    expect(createModel('openai:unpriced-model-a@http://127.0.0.1:9/v1', { ...options, contextWindow: 32_768 }).contextWindow).toBe(32_768);
     expect(warnings).toEqual([
       'warning: no price for model unpriced-model-a: its calls count as $0 (add it to a price file given with --prices or COOP_BENCH_PRICES)',
     ]);

@@ -9,6 +9,8 @@ import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmar
 import { reEvaluate } from '../../../harness/run/re-evaluate.ts';
 import type { RunIO } from '../../../harness/run/task-runner.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
+import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
+import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
 import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
 import { createLocalBackend, type LocalBackend } from '../../fakes/local-backend.ts';
 import { oraclePairs, type OraclePairs } from '../../helpers/oracle-pairs.ts';
@@ -39,7 +41,8 @@ const options = (name: string): RunOptions => ({
   mix: false,
   messaging: true,
   git: false,
-  maxSteps: 10,
+  agentConfig: loadAgentConfig(undefined, { stepLimit: 10 }),
+  maxTasks: DEFAULT_MAX_TASKS,
   concurrency: 2,
   backend: { name: 'local' },
   force: false,

@@ -5,6 +5,7 @@ import { headline } from '../../../reports/analysis/headline.ts';
 import { difficultyAnalysis } from '../../../reports/analysis/difficulty.ts';
 import { ALL_MODELS, mergeAnalysis } from '../../../reports/analysis/merges.ts';
 import { communicationAnalysis, communicationLabelId } from '../../../reports/analysis/communication.ts';
+import { readStoredScores } from '../../../judges/calibration/stored-scores.ts';
 import { costRows } from '../../../reports/analysis/cost.ts';
 import { conditionOf } from '../../../reports/analysis/conditions.ts';
 import { summarizeRun } from '../../../reports/summary.ts';
@@ -22,6 +23,9 @@ function outcome(o: Partial<TaskOutcome> & { team: string; setting: 'coop' | 'so
     pair: pairName('r_task', o.pairNo, features),
     status: 'done',
     error: null,
+    errorKind: null,
+    agentConfig: 'cfg',
+    agentEndings: ['finished'],
     passed: false,
     mergeStatus: o.setting === 'coop' ? 'union' : 'clean',
     naiveClean: o.setting === 'solo',
@@ -30,6 +34,8 @@ function outcome(o: Partial<TaskOutcome> & { team: string; setting: 'coop' | 'so
     messages: 0,
     modelCalls: 0,
     inputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
     outputTokens: 0,
     costUsd: 0,
     labels: [],
@@ -196,6 +202,14 @@ describe('communication', () => {
     expect(row('Implementation failure').primary).toBe(1);
     expect(c.detectors).toEqual([expect.objectContaining({ label: 'first_turn_plan', tasks: 1, successWith: expect.objectContaining({ k: 1, n: 1 }), successWithout: expect.objectContaining({ k: 0, n: 5 }) })]);
     expect(c.labelCounts).toEqual({ communication: 3, symptoms: 3, detectors: 1 });
+  });
+
+  it('shows beside each detector label its definition and its precision and recall on the held-out split', () => {
+    const stored = readStoredScores()!;
+    const test = stored.splits.test.labels.find((l) => l.label === 'first_turn_plan')!;
+    const [row] = communicationAnalysis([outcome({ team: 'A', setting: 'coop', pairNo: 1, messages: 2, labels: [label('detectors', 'first_turn_plan')] })]).detectors;
+    expect(row!.definition).toContain('The conversation\'s first message is a plan');
+    expect(row!.calibration).toEqual({ split: 'test', cases: stored.splits.test.cases, tp: test.tp, fp: test.fp, fn: test.fn, precision: test.tp / (test.tp + test.fp), recall: test.tp / (test.tp + test.fn) });
   });
 
   it('maps label spellings to the taxonomy ids', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bucketOf,
+  difficultyBuckets,
+  difficultyCounts,
   curvePoints,
   difference,
   emptyBuckets,
@@ -87,8 +88,21 @@ describe('relative difficulty', () => {
     expect(rescale([1])).toEqual([1]);
   });
 
-  it('falls in 10 equal buckets, 1.0 in the last', () => {
-    expect([0, 0.05, 0.1, 0.55, 0.99, 1].map(bucketOf)).toEqual([0, 0, 1, 5, 9, 9]);
+  it('falls in 10 equal buckets of the rescaled range, 1.0 in the last', () => {
+    const d = (failures: number, runs: number) => ({ failures, runs });
+    expect(difficultyBuckets([d(0, 20), d(1, 20), d(2, 20), d(11, 20), d(19, 20), d(20, 20)])).toEqual([0, 0, 1, 5, 9, 9]);
+    expect(difficultyCounts([true, false, false])).toEqual({ failures: 2, runs: 3 });
+  });
+
+  it('computes buckets from counts, exactly: 1 − 4/5 is 0.2, on the edge of bucket 2, not 0.1999...', () => {
+    // Five models: one pair every model solves, one that one model fails, one nobody solves.
+    const counts = [difficultyCounts([true, true, true, true, true]), difficultyCounts([true, true, true, true, false]), difficultyCounts([false, false, false, false, false])];
+    expect(1 - 4 / 5).toBe(0.19999999999999996);
+    expect(difficultyBuckets(counts)).toEqual([0, 2, 9]);
+    // Thirds rescaled by a range of thirds: (2/3 − 1/3) / (1 − 1/3) = 0.5 exactly.
+    expect(difficultyBuckets([difficultyCounts([true, true, false]), difficultyCounts([true, false, false]), difficultyCounts([false, false, false])])).toEqual([0, 5, 9]);
+    // Every pair as hard as the others: the raw value decides.
+    expect(difficultyBuckets([difficultyCounts([true, false]), difficultyCounts([false, true])])).toEqual([5, 5]);
   });
 });
 
@@ -103,11 +117,11 @@ describe('difficulty curves (Algorithm 1)', () => {
     expect(points[1].coop.low).toBeLessThan(0.25);
   });
 
-  it('integrates by trapezoids over the covered span', () => {
-    expect(trapezoidAuc([{ x: 0.05, y: 0.4 }])).toBe(0.4);
-    expect(trapezoidAuc([{ x: 0.05, y: 0.5 }, { x: 0.95, y: 0.5 }])).toBeCloseTo(0.5);
-    // 1 -> 0 linearly over [0.05, 0.45], then flat at 0 over [0.45, 0.95]: area 0.2 over a span of 0.9
-    expect(trapezoidAuc([{ x: 0.05, y: 1 }, { x: 0.45, y: 0 }, { x: 0.95, y: 0 }])).toBeCloseTo(0.2 / 0.9);
+  it('integrates plainly by trapezoids between the points, as Algorithm 1 states (no division by their span)', () => {
+    expect(trapezoidAuc([{ x: 0.05, y: 0.4 }])).toBe(0);
+    expect(trapezoidAuc([{ x: 0.05, y: 0.5 }, { x: 0.95, y: 0.5 }])).toBeCloseTo(0.45);
+    // 1 -> 0 linearly over [0.05, 0.45], then flat at 0 over [0.45, 0.95]: area 0.2.
+    expect(trapezoidAuc([{ x: 0.05, y: 1 }, { x: 0.45, y: 0 }, { x: 0.95, y: 0 }])).toBeCloseTo(0.2);
   });
 
   it('summarises a model as table 5 does and pools by summing counts, not averaging rates', () => {
@@ -120,15 +134,16 @@ describe('difficulty curves (Algorithm 1)', () => {
 
     const s = summarizeCurve(strong)!;
     expect(s).toMatchObject({ n: 200, kSolo: 100, kCoop: 50 });
-    expect(s.aucSolo).toBeCloseTo(0.5);
-    expect(s.aucCoop).toBeCloseTo(0.25);
-    expect(s.deltaAuc).toBeCloseTo(0.25);
+    // Points at 0.15 and 0.85: trapezoids over a span of 0.7.
+    expect(s.aucSolo).toBeCloseTo(0.7 * 0.5);
+    expect(s.aucCoop).toBeCloseTo(0.7 * 0.25);
+    expect(s.deltaAuc).toBeCloseTo(0.7 * 0.25);
     expect(s.retention).toBeCloseTo(0.5);
 
     const pooled = poolBuckets([strong, weak]);
     expect(pooled[1]).toEqual({ n: 110, kSolo: 82, kCoop: 42 });
     const p = summarizeCurve(pooled)!;
-    expect(p.aucSolo).toBeCloseTo((82 / 110 + 20 / 110) / 2);
+    expect(p.aucSolo).toBeCloseTo((0.7 * (82 / 110 + 20 / 110)) / 2);
     expect(p.retention).toBeCloseTo((42 / 110 + 10 / 110) / (82 / 110 + 20 / 110));
   });
 

@@ -22,6 +22,11 @@ describe('checkAnswer', () => {
     expect(checkAnswer(parts, 'import sys\n    return a\n')).toEqual({ ok: true, resolution: [] });
   });
 
+  it('accepts the resolved block alone, without the context lines (small models often answer so)', () => {
+    expect(checkAnswer(parts, 'def f(a, b, c):\n')).toEqual({ ok: true, resolution: ['def f(a, b, c):'] });
+    expect(checkAnswer(parts, '```python\ndef f(a, b, c):  \n```')).toEqual({ ok: true, resolution: ['def f(a, b, c):  '] });
+  });
+
   it.each([
     ['', 'empty answer'],
     ['   \n\n', 'empty answer'],
@@ -31,8 +36,10 @@ describe('checkAnswer', () => {
     ['import os\ndef f(a, b, c):\n    return a\n', 'changed text outside the region: context line 1 before the conflict differs'],
     ['import sys\ndef f(a, b, c):\n    return a + 1\n', 'changed text outside the region: context line 1 after the conflict differs'],
     ['import sys\n', 'changed text outside the region: answer is shorter than the context around it'],
-    ['I am sorry, I cannot resolve this conflict.', 'changed text outside the region: answer is shorter than the context around it'],
-    ['I am sorry.\nI cannot resolve this conflict.\nReally.\n', 'changed text outside the region: context line 1 before the conflict differs'],
+    ['I am sorry, I cannot resolve this conflict.', 'changed text outside the region: the answer is neither the excerpt nor a block made of the conflict\'s own words ("I" is not one)'],
+    ['I am sorry.\nI cannot resolve this conflict.\nReally.\n', 'changed text outside the region: the answer is neither the excerpt nor a block made of the conflict\'s own words ("I" is not one)'],
+    ['def f(a, b, c):\n    return a\n', 'changed text outside the region: context line 1 before the conflict differs'],
+    ['import sys\ndef f(a, b, c):\n', 'changed text outside the region: context line 1 after the conflict differs'],
     ['import sys\n\u0001\u0002garbage\n    return a\n', 'garbage: control character U+0001 in answer'],
     ['import sys\na\nb\nc\nd\ne\nf\n    return a\n', 'garbage: resolution has 6 lines, more than both sides together plus 3 (5)'],
   ])('rejects %j: %s', (answer, reason) => {

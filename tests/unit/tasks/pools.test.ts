@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverPools, loadPool, publishedImageName } from '../../../tasks/pools.ts';
-import { combinations, featureGroups, parseShard, planTasks, selectShard, subsetPoolsMissing } from '../../../tasks/plan.ts';
+import { combinations, featureGroups, parseShard, planTasks, shardSize, shardTasks, subsetPoolsMissing } from '../../../tasks/plan.ts';
 import { taskKey } from '../../../tasks/types.ts';
 import { loadSubset } from '../../../tasks/subset.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
@@ -18,7 +18,7 @@ describe('loading the CooperBench reference samples unchanged', () => {
   });
 
   it('lists n(n-1)/2 pairs per pool: 10 + 6 + 10', () => {
-    const pairs = pools.map((p) => featureGroups(p, 2, {}).length);
+    const pairs = pools.map((p) => featureGroups(p, 2, {}).count);
     expect(pairs).toEqual([10, 6, 10]);
   });
 
@@ -31,7 +31,11 @@ describe('loading the CooperBench reference samples unchanged', () => {
   it('reads the flash and lite subsets and keeps only their pairs of present pools', () => {
     const flash = loadSubset('flash', DATASET);
     const lite = loadSubset(join(DATASET, 'subsets', 'lite.json'), DATASET);
-    const count = (subset: typeof flash) => planTasks(pools, { subset, teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' }).length;
+    const count = (subset: typeof flash) => {
+      const plan = planTasks(pools, { subset, teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' });
+      expect([...plan.tasks()]).toHaveLength(plan.size);
+      return plan.size;
+    };
     expect(count(flash)).toBe(3);
     expect(count(lite)).toBe(6);
     expect(subsetPoolsMissing(lite, pools)).toHaveLength(23);
@@ -48,7 +52,7 @@ describe('planning', () => {
   });
 
   it('filters by pool name with or without _task, by task id and by features', () => {
-    const plan = planTasks(pools, { pools: ['go_chi'], taskIds: [26], features: [2, 1], teams: [['oracle']], settings: ['coop', 'solo'], agents: 2, variant: '' });
+    const plan = [...planTasks(pools, { pools: ['go_chi'], taskIds: [26], features: [2, 1], teams: [['oracle']], settings: ['coop', 'solo'], agents: 2, variant: '' }).tasks()];
     expect(plan.map((t) => [t.pool.repo, t.features, t.setting, t.models])).toEqual([
       ['go_chi_task', [1, 2], 'coop', ['oracle', 'oracle']],
       ['go_chi_task', [1, 2], 'solo', ['oracle']],
@@ -66,10 +70,12 @@ describe('planning', () => {
 
 describe('--shard i/n', () => {
   const plan = () => planTasks(discoverPools(DATASET), { teams: [['oracle'], ['noop']], settings: ['coop', 'solo'], agents: 2, variant: '' });
+  const shard = (index: number, count: number) => [...shardTasks(plan(), { index, count })];
 
   it('splits the plan into n disjoint shards that cover it, equal within one task', () => {
-    const keys = plan().map(taskKey);
-    const shards = [1, 2, 3].map((index) => selectShard(plan(), { index, count: 3 }).map(taskKey));
+    const keys = [...plan().tasks()].map(taskKey);
+    const shards = [1, 2, 3].map((index) => shard(index, 3).map(taskKey));
+    expect(shards.map((s) => s.length)).toEqual([1, 2, 3].map((index) => shardSize(keys.length, { index, count: 3 })));
     expect(shards.flat().sort()).toEqual([...keys].sort());
     expect(new Set(shards.flat()).size).toBe(keys.length);
     const sizes = shards.map((s) => s.length);
@@ -78,8 +84,7 @@ describe('--shard i/n', () => {
 
   it('gives every shard a share of each pool and setting', () => {
     for (const index of [1, 2]) {
-      const shard = selectShard(plan(), { index, count: 2 });
-      expect(new Set(shard.map((t) => `${t.pool.repo} ${t.setting}`)).size).toBe(6);
+      expect(new Set(shard(index, 2).map((t) => `${t.pool.repo} ${t.setting}`)).size).toBe(6);
     }
   });
 

@@ -1,5 +1,6 @@
 // Builds run stores for report tests through the run store's own API; messages, model calls and
 // judge labels (written by other stages) are inserted as those stages store them.
+import type { AgentStatus } from '../../../../harness/agents/types.ts';
 import type { Pool } from '../../../../tasks/types.ts';
 import type { MergeAttempt, MergeStatus } from '../../../../resolver/index.ts';
 import type { FeatureEvaluation } from '../../../../harness/run/types.ts';
@@ -15,6 +16,12 @@ export interface FixtureTask {
   /** done (default), error, or pending (never started). */
   status?: 'done' | 'error' | 'pending';
   error?: string;
+  /** Why an error task failed (default infrastructure). */
+  errorKind?: 'infrastructure' | 'harness' | 'interrupted';
+  /** Agent statuses of a done task, by agent (default finished). */
+  agentStatus?: string[];
+  /** Hash of the agent configuration the task ran with. */
+  agentConfig?: string;
   passed?: boolean;
   merge?: MergeStatus;
   /** A union-merged task's outcome in the other union order (undefined: not measured). */
@@ -49,9 +56,9 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
   const pool = { repo, taskId: t.taskId ?? 1, dir: `/pools/${repo}/task1`, features: [], publishedImage: 'none' } as Pool;
   const row = store.ensureTask({ pool, features, setting: t.setting, models: t.models, variant: t.variant ?? '' });
   if (t.status === 'pending') return;
-  store.markRunning(row.id);
+  store.markRunning(row.id, t.agentConfig ?? null);
   if (t.status === 'error') {
-    store.markError(row.id, t.error ?? 'the agent crashed');
+    store.markError(row.id, t.error ?? 'the agent crashed', t.errorKind ?? 'infrastructure');
     return;
   }
   const base = Date.UTC(2026, 0, 1) + index * 60_000;
@@ -67,7 +74,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       agentId,
       model: t.models[a] ?? t.models[0],
       features: t.setting === 'solo' ? features : [features[a]],
-      status: 'finished',
+      status: (t.agentStatus?.[a] ?? 'finished') as AgentStatus,
       steps: Array.from({ length: t.steps ?? 3 }, (_, s) => ({ index: s, at: at(base, 2 * s + a), kind: 'tool' as const, name: 'bash', input: `step ${s}`, output: t.stepOutput ?? `output ${s}`, exitCode: 0 })),
       patch,
     })),

@@ -1,0 +1,18 @@
+// Why a task did not finish. Only failures that say nothing about the agents end a task without a
+// score: the infrastructure (a Docker engine error, a container stopped from outside, a pool that
+// cannot build, a model API that could not be reached or kept failing after its retries). The
+// agents' own failures (the model's 4xx, a conversation over the window, a limit) end the agent,
+// and the task is scored with the patch it has. Anything else is the harness's bug: also excluded
+// from the rates, and counted and shown as such.
+import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
+import { UserError } from '../errors.ts';
+import type { TaskErrorKind } from '../store/run-store.ts';
+
+/** `isSandboxError`: the sandbox backend's own test (SandboxBackend.isInfrastructureError). */
+export function taskErrorKind(error: unknown, isSandboxError: (error: unknown) => boolean): Exclude<TaskErrorKind, 'interrupted'> {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ModelError && INFRASTRUCTURE_KINDS.includes(cause.kind)) return 'infrastructure';
+    if (isSandboxError(cause) || cause instanceof UserError) return 'infrastructure';
+  }
+  return 'harness';
+}

@@ -1,0 +1,332 @@
+// Syntax trees of the pools' languages (Python, JavaScript, TypeScript, Go, Rust) with
+// web-tree-sitter and the grammars' own npm packages (.wasm files shipped in them, loaded from
+// node_modules: no network). A patch holds pieces of files, so pieces are parsed: tree-sitter
+// recovers from the code cut off around a hunk and still yields the definitions, calls and `if`s
+// inside it. `outline` turns a piece into those facts, with file line numbers.
+import { createRequire } from 'node:module';
+import { Language, Parser, type Node } from 'web-tree-sitter';
+
+export type CodeLanguage = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust';
+
+const EXTENSIONS: Record<string, CodeLanguage> = {
+  py: 'python', pyi: 'python', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
+  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx', go: 'go', rs: 'rust',
+};
+
+const GRAMMAR_FILES: Record<CodeLanguage, string> = {
+  python: 'tree-sitter-python/tree-sitter-python.wasm',
+  javascript: 'tree-sitter-javascript/tree-sitter-javascript.wasm',
+  typescript: 'tree-sitter-typescript/tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-typescript/tree-sitter-tsx.wasm',
+  go: 'tree-sitter-go/tree-sitter-go.wasm',
+  rust: 'tree-sitter-rust/tree-sitter-rust.wasm',
+};
+
+export function languageOf(path: string): CodeLanguage | undefined {
+  const extension = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
+  return extension ? EXTENSIONS[extension] : undefined;
+}
+
+let initialised: Promise<void> | undefined;
+const languages = new Map<CodeLanguage, Promise<Language>>();
+const loaded = new Map<CodeLanguage, Parser>();
+
+/** Loads the grammars of these languages (each once). Parsing a language not loaded returns undefined. */
+export async function loadGrammars(wanted: Iterable<CodeLanguage>): Promise<void> {
+  initialised ??= Parser.init();
+  await initialised;
+  const require = createRequire(import.meta.url);
+  await Promise.all([...new Set(wanted)].map(async (language) => {
+    if (loaded.has(language)) return;
+    let pending = languages.get(language);
+    if (!pending) languages.set(language, (pending = Language.load(require.resolve(GRAMMAR_FILES[language]))));
+    const parser = new Parser();
+    parser.setLanguage(await pending);
+    loaded.set(language, parser);
+  }));
+}
+
+export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
+
+export interface Definition {
+  name: string;
+  kind: DefinitionKind;
+  line: number;
+  endLine: number;
+  /** Exported from its module (JS/TS `export`, Rust `pub`, a capitalised Go name, a public top-level Python name). */
+  exported: boolean;
+  /** Names of the enclosing functions and classes, outermost first. */
+  scope: string[];
+  /** Parameters of a function. */
+  parameters?: string[];
+}
+
+export interface Call {
+  /** Last name of the callee: `exif_transpose` for `ImageOps.exif_transpose(im)`. */
+  name: string;
+  callee: string;
+  line: number;
+  scope: string[];
+  /** The first statement of the function it is in (a docstring aside); undefined when the function's start is not in the piece. */
+  first?: boolean;
+}
+
+export interface Guard {
+  condition: string;
+  line: number;
+  scope: string[];
+  first?: boolean;
+}
+
+export interface Usage {
+  name: string;
+  line: number;
+  scope: string[];
+}
+
+export interface Outline {
+  definitions: Definition[];
+  calls: Call[];
+  guards: Guard[];
+  usages: Usage[];
+  /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
+  exportList: Set<string>;
+}
+
+const DEFINITIONS: Record<'python' | 'js' | 'go' | 'rust', Record<string, DefinitionKind>> = {
+  python: { function_definition: 'function', class_definition: 'class' },
+  js: {
+    function_declaration: 'function', generator_function_declaration: 'function', method_definition: 'function', class_declaration: 'class',
+    abstract_class_declaration: 'class', interface_declaration: 'class', type_alias_declaration: 'class', enum_declaration: 'class',
+    variable_declarator: 'variable', field_definition: 'field', public_field_definition: 'field', method_signature: 'function',
+    function_signature: 'function', property_signature: 'field', abstract_method_signature: 'function',
+  },
+  go: { function_declaration: 'function', method_declaration: 'function', type_spec: 'class', var_spec: 'variable', const_spec: 'variable', field_declaration: 'field', method_elem: 'function' },
+  rust: {
+    function_item: 'function', function_signature_item: 'function', struct_item: 'class', enum_item: 'class', trait_item: 'class', union_item: 'class',
+    type_item: 'class', mod_item: 'class', const_item: 'variable', static_item: 'variable', field_declaration: 'field', enum_variant: 'field',
+  },
+};
+
+const CALLS = new Set(['call', 'call_expression', 'new_expression', 'macro_invocation']);
+const GUARDS = new Set(['if_statement', 'if_expression', 'assert_statement']);
+const IDENTIFIERS = new Set(['identifier', 'property_identifier', 'field_identifier', 'type_identifier', 'shorthand_property_identifier']);
+
+const family = (language: CodeLanguage) => (language === 'python' ? 'python' : language === 'go' ? 'go' : language === 'rust' ? 'rust' : 'js');
+
+/** Strips the indentation every line shares (Python will not parse an indented piece). */
+function dedent(lines: readonly string[]): string {
+  const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length);
+  const common = indents.length ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length))).join('\n');
+}
+
+function nameOf(node: Node): string | undefined {
+  const field = node.childForFieldName('name') ?? node.childForFieldName('pattern') ?? node.childForFieldName('left');
+  const target = field ?? node.namedChildren.find((c) => c && IDENTIFIERS.has(c.type)) ?? undefined;
+  if (!target) return undefined;
+  if (IDENTIFIERS.has(target.type) || target.type === 'name') return target.text;
+  const inner = firstIdentifier(target);
+  return inner?.text;
+}
+
+function firstIdentifier(node: Node): Node | undefined {
+  if (IDENTIFIERS.has(node.type)) return node;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    const found = firstIdentifier(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function parametersOf(node: Node): Node[] | undefined {
+  const params = node.childForFieldName('parameters');
+  if (!params) return undefined;
+  const names: Node[] = [];
+  for (const p of params.namedChildren) {
+    if (!p || p.type === 'comment') continue;
+    if (p.type === 'parameter_declaration') {
+      for (const c of p.childrenForFieldName('name')) if (c) names.push(c);
+      continue;
+    }
+    const named = p.childForFieldName('name') ?? p.childForFieldName('pattern') ?? p.childForFieldName('left');
+    const id = named && IDENTIFIERS.has(named.type) ? named : firstIdentifier(named ?? p);
+    if (id && !['self', 'cls'].includes(id.text)) names.push(id);
+  }
+  return names;
+}
+
+function isExported(node: Node, language: CodeLanguage, name: string, scope: string[]): boolean {
+  switch (family(language)) {
+    case 'python':
+      return scope.length === 0 && !name.startsWith('_');
+    case 'go':
+      return /^[A-Z]/.test(name);
+    case 'rust':
+      return node.namedChildren.some((c) => c?.type === 'visibility_modifier');
+    case 'js': {
+      for (let up: Node | null = node.parent; up; up = up.parent) {
+        if (up.type === 'export_statement') return true;
+        if (!['lexical_declaration', 'variable_declaration'].includes(up.type)) break;
+      }
+      return node.parent?.type === 'export_statement';
+    }
+  }
+}
+
+/** Python: the body's first statement, a docstring aside. */
+function firstStatementOf(body: Node | null): Node | undefined {
+  if (!body) return undefined;
+  const statements = body.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment');
+  const first = statements[0];
+  if (first?.type === 'expression_statement' && first.namedChildren[0]?.type === 'string') return statements[1];
+  return first;
+}
+
+/** The statement a node sits in, directly inside a function body. */
+function statementInBody(node: Node, body: Node): Node | undefined {
+  let current: Node | null = node;
+  while (current && current.parent && current.parent.id !== body.id) current = current.parent;
+  return current?.parent?.id === body.id ? current : undefined;
+}
+
+export interface Piece {
+  language: CodeLanguage;
+  lines: readonly string[];
+  /** File line number of the piece's first line. */
+  start: number;
+  /** Names of the functions or classes that enclose the piece (from the hunk's context). */
+  scope?: string[];
+  /** The context is a function: a definition at the piece's top level is its sibling, not inside it. */
+  scopeIsFunction?: boolean;
+  /** Whether it is a package's `__init__.py`, whose imports are its exports. */
+  initModule?: boolean;
+}
+
+/** Definitions, calls, guards and names used in a piece of code; undefined if its grammar is not loaded. */
+export function outline(piece: Piece): Outline | undefined {
+  const parser = loaded.get(piece.language);
+  if (!parser) return undefined;
+  // A hunk that starts inside a Python docstring would read its closing quotes as an opening.
+  const source = dedent(piece.lines);
+  const quotes = piece.language === 'python' ? /"{3}|'{3}/.exec(source) : null;
+  const insideString = quotes !== null && source.split(quotes[0]).length % 2 === 0;
+  const tree = parser.parse(insideString ? `${quotes![0]}\n${source}` : source);
+  if (!tree) return undefined;
+  const shift = insideString ? 1 : 0;
+  const kinds = DEFINITIONS[family(piece.language)];
+  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], exportList: new Set() };
+  let outer = piece.scope ?? [];
+  const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
+
+  const visit = (node: Node, scope: string[], bodies: { body: Node | null }[]) => {
+    const kind = kinds[node.type];
+    // A hunk that starts in `New()` and goes on to `func (l *Limiter) Allow()`: the enclosing function has ended.
+    if (kind === 'function' && piece.scopeIsFunction && node.parent?.id === tree.rootNode.id) outer = [];
+    let inner = scope;
+    let innerBodies = bodies;
+    if (kind) {
+      const name = nameOf(node);
+      if (name) {
+        const definition: Definition = { name, kind, line: lineOf(node), endLine: piece.start + node.endPosition.row - shift, exported: isExported(node, piece.language, name, scope), scope: [...outer, ...scope] };
+        if (kind === 'function') {
+          const parameters = parametersOf(node);
+          definition.parameters = parameters?.map((p) => p.text);
+          for (const p of parameters ?? []) result.definitions.push({ name: p.text, kind: 'parameter', line: lineOf(p), endLine: lineOf(p), exported: false, scope: [...outer, ...scope, name] });
+        }
+        result.definitions.push(definition);
+        if (kind === 'function' || kind === 'class') {
+          inner = [...scope, name];
+          innerBodies = kind === 'function' ? [...bodies, { body: node.childForFieldName('body') }] : bodies;
+        }
+      }
+    }
+    collectFacts(node, piece, [...outer, ...inner], innerBodies, result, lineOf);
+    for (const child of node.namedChildren) if (child) visit(child, inner, innerBodies);
+  };
+  visit(tree.rootNode, [], []);
+  tree.delete();
+  return result;
+}
+
+function firstInFunction(node: Node, bodies: { body: Node | null }[]): boolean | undefined {
+  let body = bodies.at(-1)?.body;
+  if (!body) return undefined;
+  // Go wraps a block's statements in a statement_list.
+  if (body.namedChildren.length === 1 && body.namedChildren[0]?.type === 'statement_list') body = body.namedChildren[0];
+  const statement = statementInBody(node, body);
+  const first = firstStatementOf(body);
+  return statement !== undefined && first !== undefined && statement.id === first.id;
+}
+
+function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body: Node | null }[], result: Outline, lineOf: (n: Node) => number): void {
+  const type = node.type;
+  if (CALLS.has(type)) {
+    const callee = node.childForFieldName('function') ?? node.childForFieldName('constructor') ?? node.childForFieldName('macro') ?? node.namedChildren[0];
+    if (callee) {
+      const last = callee.childForFieldName('attribute') ?? callee.childForFieldName('property') ?? callee.childForFieldName('field') ?? callee.childForFieldName('name') ?? callee;
+      result.calls.push({ name: last.text.replace(/^.*[.:]/, ''), callee: callee.text, line: lineOf(node), scope, first: firstInFunction(node, bodies) });
+    }
+  } else if (GUARDS.has(type)) {
+    const condition = node.childForFieldName('condition') ?? node.namedChildren[0];
+    result.guards.push({ condition: condition?.text ?? '', line: lineOf(node), scope, first: firstInFunction(node, bodies) });
+  } else if (IDENTIFIERS.has(type)) {
+    result.usages.push({ name: node.text, line: lineOf(node), scope });
+  } else if (type === 'assignment' && piece.language === 'python') {
+    const left = node.childForFieldName('left');
+    if (left?.type === 'identifier') {
+      if (left.text === '__all__') {
+        for (const s of node.childForFieldName('right')?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
+      } else {
+        result.definitions.push({ name: left.text, kind: 'variable', line: lineOf(node), endLine: lineOf(node), exported: scope.length === 0 && !left.text.startsWith('_'), scope });
+      }
+    } else if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self') {
+      const attribute = left.childForFieldName('attribute');
+      if (attribute) result.definitions.push({ name: attribute.text, kind: 'field', line: lineOf(node), endLine: lineOf(node), exported: false, scope });
+    }
+  } else if (type === 'import_from_statement' && piece.initModule) {
+    for (const n of node.childrenForFieldName('name')) {
+      if (!n) continue;
+      const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
+      if (alias) result.exportList.add(alias.text.replace(/^.*\./, ''));
+    }
+  } else if (type === 'assignment_expression' && family(piece.language) === 'js') {
+    // CommonJS: `module.exports = { a, b: c }`, `module.exports.a = …`, `exports.a = …`.
+    const left = node.childForFieldName('left')?.text ?? '';
+    const member = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(left);
+    if (member) result.exportList.add(member[1]!);
+    else if (/^module\.exports$/.test(left)) {
+      const right = node.childForFieldName('right');
+      for (const key of right?.type === 'object' ? right.namedChildren : []) {
+        if (key?.type === 'shorthand_property_identifier') result.exportList.add(key.text);
+        else if (key?.type === 'pair') result.exportList.add(key.childForFieldName('key')?.text ?? '');
+      }
+      if (right?.type === 'identifier') result.exportList.add(right.text);
+    }
+  } else if (type === 'export_specifier') {
+    const name = node.childForFieldName('alias') ?? node.childForFieldName('name');
+    if (name) result.exportList.add(name.text);
+  } else if (type === 'use_declaration' && node.namedChildren.some((c) => c?.type === 'visibility_modifier')) {
+    // The last name of each path: `Thing` in `pub use crate::x::Thing`.
+    for (const id of node.descendantsOfType('identifier')) if (id && id.parent?.childForFieldName('path')?.id !== id.id) result.exportList.add(id.text);
+  }
+}
+
+/** The names a hunk's context line (`def flush(self):`, `func (c *Cache) Get(`, `class Cache:`) declares. */
+export function contextScope(context: string): string[] {
+  return contextMatch(context)?.slice(1, 2) ?? [];
+}
+
+
+/** Whether a hunk's context line declares a function or method (not a class, struct, impl or module). */
+export function contextIsFunction(context: string): boolean {
+  const match = contextMatch(context);
+  return match !== null && !/\b(?:class|struct|impl|interface|trait|enum|type|mod)\s/.test(match[0]);
+}
+
+
+function contextMatch(context: string): RegExpExecArray | null {
+  return /\b(?:def|class|function|func|fn|struct|impl|interface|trait|enum|type|mod)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?([A-Za-z_$][\w$]*)/.exec(context)
+    ?? /^\s*(?:(?:public|private|protected|static|async|export|default|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{?\s*$/.exec(context);
+}

@@ -1,0 +1,337 @@
+// Sentence and clause structure of agents' prose, from the `compromise` NLP library: who is the
+// subject of each verb, its lemma, tense and mood, negation, modality and condition. The
+// detectors decide questions, requests, plans and promises from this structure instead of lists
+// of phrasings. Code in a sentence (inline code, file paths, line references, code-shaped names)
+// is swapped for a placeholder noun first, so the tagger sees "I'll add Zqa to Zqb" and the
+// detectors still get the code back from `masks`.
+import type nlpType from 'compromise';
+import { FILE_PATH, LINE_REFERENCE } from './mentions.ts';
+import { proseOf, sentences } from '../text.ts';
+
+type Nlp = typeof nlpType;
+let nlp: Nlp | undefined;
+
+/** Loads the NLP library (half a second): once, and only when a detector needs it. */
+export async function loadLanguage(): Promise<void> {
+  nlp ??= (await import('compromise')).default as Nlp;
+}
+
+function model(): Nlp {
+  if (!nlp) throw new Error('call loadLanguage() before analysing sentences');
+  return nlp;
+}
+
+export type MaskKind = 'code' | 'file' | 'lines';
+
+export interface Mask {
+  kind: MaskKind;
+  /** The original text (backticks removed for inline code). */
+  text: string;
+  placeholder: string;
+}
+
+export type Person = 'first' | 'second' | 'other' | 'none';
+
+export interface VerbPhrase {
+  /** Dictionary form of the main verb ("add" for "added", "adding"). */
+  lemma: string;
+  /** compromise's form: simple-future, present-perfect, imperative, modal-infinitive, ... */
+  form: string;
+  tense: 'past' | 'present' | 'future';
+  progressive: boolean;
+  negative: boolean;
+  /** Auxiliaries and modals before the verb ("will", "can", "have", "am going to"). */
+  auxiliary: string;
+  subject: Person;
+  /** Index of the verb phrase's first term (an auxiliary, if any) in the sentence's terms. */
+  start: number;
+  /** Index of the main verb's term: its object follows it. */
+  index: number;
+  /** Index of the clause the verb belongs to. */
+  clause: number;
+  /** The verb this one completes ("planning" for "planning to add", "let" for "let me add"). */
+  governor?: VerbPhrase;
+}
+
+export interface Term {
+  text: string;
+  /** Lower case, contractions expanded ("'ll" -> "will"). */
+  normal: string;
+  tags: Set<string>;
+  clause: number;
+  /** Punctuation after the term (a comma or colon ends a clause). */
+  post: string;
+  mask?: Mask;
+}
+
+export interface Sentence {
+  /** Verbatim from the message. */
+  text: string;
+  /** Offset in the message. */
+  start: number;
+  masks: Mask[];
+  terms: Term[];
+  verbs: VerbPhrase[];
+  /** Ends with a question mark. */
+  questionMark: boolean;
+  /** An item of a bulleted or numbered list. */
+  listItem: boolean;
+}
+
+const CODE_SPAN = /`([^`\n]+)`/g;
+/** Code-shaped names: snake_case, dunder, camelCase, dotted or called `name()`. */
+const CODE_NAME = /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|_+[A-Za-z]\w*|[a-z]+[A-Z]\w*|[A-Z]\w*[a-z][A-Z]\w*)(?![\w$])/g;
+
+function placeholderName(i: number): string {
+  let name = '';
+  let n = i;
+  do {
+    name = String.fromCharCode(97 + (n % 26)) + name;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return `Zq${name}`;
+}
+
+/** Swaps code for placeholder nouns; `masks` keeps what each placeholder stands for. */
+export function maskCode(original: string): { masked: string; masks: Mask[] } {
+  const masks: Mask[] = [];
+  const text = original.replace(/[’‘]/g, "'");
+  const swap = (kind: MaskKind, original: string) => {
+    const placeholder = placeholderName(masks.length);
+    masks.push({ kind, text: original, placeholder });
+    return placeholder;
+  };
+  const masked = text
+    .replace(CODE_SPAN, (_, code: string) => {
+      const trimmed = code.trim();
+      return swap(new RegExp(`^${FILE_PATH.source}$`, 'i').test(trimmed) ? 'file' : 'code', trimmed);
+    })
+    .replace(LINE_REFERENCE, (m) => swap('lines', m))
+    .replace(FILE_PATH, (m) => swap('file', m))
+    .replace(CODE_NAME, (m) => (/^Zq[a-z]+$/.test(m) ? m : swap('code', m)));
+  return { masked, masks };
+}
+
+/** Bullets, numbering, headings, emphasis and check marks around a line, which are not words. */
+function stripDecoration(text: string): string {
+  return text
+    .replace(/^(?:\s*(?:[-*+•>]|\d+[.)]|#{1,6}|[✓✔✅☑✗✘❌⚠️]+|\[[ xX]\]))+\s*/u, '')
+    .replace(/\*\*|__/g, '')
+    .replace(/[✓✔✅☑]/gu, '')
+    // Shouting and capitals after a colon ("Line 26: Added BOTH") are not names.
+    .replace(/\b[A-Z]{2,}\b/g, (w) => w.toLowerCase())
+    .replace(/([:;—–]\s*)([A-Z][a-z]+)\b/g, (_, lead: string, w: string) => lead + (w.startsWith('Zq') ? w : w.toLowerCase()));
+}
+
+const FIRST_PERSON = new Set(['i', 'we', 'me', 'us', 'my', 'our', 'myself', 'ourselves', "i'm", "i'll", "i've", "i'd", "we're", "we'll", "we've"]);
+const SECOND_PERSON = new Set(['you', 'your', 'yourself', "you'll", "you're", "you've", "you'd"]);
+/** "My plan is to …", "our proposal is …": the sender's intent as a subject. */
+const INTENT_NOUN = /^(?:plan|proposal|approach|intention|idea|part|side|job|task|scope|change|changes|split)$/;
+/** Words a subject search skips on its way back from the verb. */
+const SKIPPED = /^(?:also|then|now|just|already|still|first|next|finally|actually|really|only|both|each|all|probably|definitely|currently|simply|go|ahead|and)$/;
+
+function personOf(term: Term | undefined): Person {
+  if (!term) return 'none';
+  if (FIRST_PERSON.has(term.normal)) return 'first';
+  if (SECOND_PERSON.has(term.normal)) return 'second';
+  return 'other';
+}
+
+interface RawTerm {
+  text: string;
+  normal?: string;
+  machine?: string;
+  tags: string[];
+  pre: string;
+  post: string;
+  offset?: { start: number; length: number };
+}
+
+function toTerms(raw: RawTerm[], masks: Mask[]): Term[] {
+  return raw.map((t) => {
+    const normal = (t.machine ?? t.normal ?? t.text).toLowerCase();
+    const mask = masks.find((m) => m.placeholder === t.text.replace(/[^\w]/g, ''));
+    return { text: t.text, normal, tags: new Set(t.tags), clause: 0, post: t.post, ...(mask && { mask }) };
+  });
+}
+
+/** Clause boundaries: punctuation after a term, and a conjunction that starts a new clause. */
+const CLAUSE_CONJUNCTION = /^(?:and|but|or|so|then|unless|if|because|while|when|once|although|though|otherwise)$/i;
+
+function markClauses(terms: Term[]): void {
+  let clause = 0;
+  terms.forEach((t, i) => {
+    if (i > 0 && t.tags.has('Conjunction') && CLAUSE_CONJUNCTION.test(t.text) && terms[i - 1]!.clause === clause && startsClause(terms, i + 1)) clause++;
+    t.clause = clause;
+    if (/[,;:—–]|\s-\s/.test(t.post)) clause++;
+  });
+}
+
+/** "and" before a verb or a pronoun starts a clause; between two nouns it does not. */
+function startsClause(terms: Term[], from: number): boolean {
+  for (let i = from; i < terms.length; i++) {
+    const t = terms[i]!;
+    if (t.tags.has('Adverb') || SKIPPED.test(t.normal)) continue;
+    return t.tags.has('Verb') || t.tags.has('Pronoun') || t.tags.has('Condition') || CLAUSE_CONJUNCTION.test(t.normal);
+  }
+  return false;
+}
+
+function tenseOf(form: string, tense: string): VerbPhrase['tense'] {
+  if (/future/.test(form) || tense === 'FutureTense') return 'future';
+  if (/past|perfect/.test(form) || tense === 'PastTense') return 'past';
+  return 'present';
+}
+
+/** The subject of the verb at `index`: the nearest noun before it in its clause. */
+function subjectOf(terms: Term[], index: number): Person {
+  for (let i = index - 1; i >= 0; i--) {
+    const t = terms[i]!;
+    if (t.clause !== terms[index]!.clause) return 'none';
+    if (t.tags.has('Pronoun')) return personOf(t);
+    if (t.tags.has('Noun')) return INTENT_NOUN.test(t.normal) && /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') ? 'first' : personOf(t);
+    if (t.tags.has('Adverb') || t.tags.has('Negative') || t.tags.has('Auxiliary') || t.tags.has('Modal') || t.tags.has('Copula') || SKIPPED.test(t.normal) || t.text === '') continue;
+    if (t.tags.has('Conjunction') || t.tags.has('Preposition') || t.tags.has('Verb')) return 'none';
+  }
+  return 'none';
+}
+
+interface RawVerb {
+  text: string;
+  offset?: { start: number };
+  verb?: { infinitive?: string; root?: string; auxiliary?: string; negative?: boolean; grammar?: { form?: string; tense?: string; progressive?: boolean } };
+  terms?: RawTerm[];
+}
+
+function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhrase[] } {
+  const doc = model()(masked);
+  // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
+  doc.match('^/^[a-z]+ing$/').tag('Gerund');
+  const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);
+  const terms = toTerms(raw, masks);
+  markClauses(terms);
+  const starts = raw.map((t) => t.offset?.start ?? -1);
+  const verbs: VerbPhrase[] = [];
+  for (const v of doc.verbs().json({ offset: true }) as RawVerb[]) {
+    const vTerms = v.terms ?? [];
+    const first = vTerms[0]?.offset?.start ?? v.offset?.start ?? -1;
+    const begin = starts.indexOf(first);
+    if (begin === -1) continue;
+    // The main verb: the phrase's last verb term ("add" in "will not add").
+    const heads = vTerms.map((t) => starts.indexOf(t.offset?.start ?? -1)).filter((i) => i >= 0 && terms[i]!.tags.has('Verb') && !terms[i]!.tags.has('Auxiliary') && !(terms[i]!.tags.has('Modal')));
+    const index = heads.at(-1) ?? begin;
+    const g = v.verb?.grammar ?? {};
+    const form = g.form ?? '';
+    // One word: compromise sometimes folds the next word in ("change that").
+    const lemma = (v.verb?.infinitive || v.verb?.root || v.text).toLowerCase().replace(/[^a-z' -]/g, '').trim().split(/\s+/)[0] ?? '';
+    verbs.push({
+      lemma,
+      form,
+      tense: tenseOf(form, g.tense ?? ''),
+      progressive: Boolean(g.progressive),
+      negative: Boolean(v.verb?.negative),
+      auxiliary: (v.verb?.auxiliary ?? '').toLowerCase(),
+      subject: subjectOf(terms, begin),
+      start: begin,
+      index,
+      clause: terms[index]!.clause,
+    });
+  }
+  verbs.forEach((v, i) => {
+    const previous = verbs[i - 1];
+    const before = terms[v.index - 1];
+    if (!previous || previous.clause !== v.clause || !before) return;
+    // "planning to add", "going to add", "want to add"; "let me add"; "is to insert" (my plan is to insert).
+    if (before.normal === 'to' || (previous.lemma === 'let' && (before.normal === 'me' || before.normal === 'us')) || v.start - previous.index === 1) {
+      v.governor = previous;
+      if (v.subject === 'none') v.subject = previous.subject;
+    }
+  });
+  return { terms, verbs };
+}
+
+/** One sentence (or list item) of prose, analysed. */
+export function analyseSentence(text: string, start = 0): Sentence {
+  const { masked: code, masks } = maskCode(text);
+  const masked = stripDecoration(code);
+  const { terms, verbs } = masked.trim() ? analyse(masked, masks) : { terms: [], verbs: [] };
+  return { text, start, masks, terms, verbs, questionMark: /\?["')\]*_]*$/.test(text.trim()), listItem: /^\s*(?:[-*+•]|\d+[.)])\s/.test(text) };
+}
+
+/** Analyses are pure: the detectors read the same message several times (questions, plans, commitments, repeats). */
+const analysed = new Map<string, Sentence[]>();
+const MAX_CACHED = 5000;
+
+/** The sentences of a message's prose (pasted code and quoted lines left out), analysed. */
+export function messageSentences(message: string): Sentence[] {
+  const hit = analysed.get(message);
+  if (hit) return hit;
+  const result = sentences(proseOf(message)).map((s) => analyseSentence(message.slice(s.start, s.start + s.text.length), s.start));
+  if (analysed.size >= MAX_CACHED) analysed.delete(analysed.keys().next().value!);
+  analysed.set(message, result);
+  return result;
+}
+
+/** The masked code of a sentence of one kind. */
+export function masksOf(sentence: Sentence, ...kinds: MaskKind[]): Mask[] {
+  return sentence.masks.filter((m) => kinds.includes(m.kind));
+}
+
+/** Terms from `from` (inclusive) to `to` (exclusive), as text with masks restored. */
+export function span(sentence: Sentence, from: number, to = sentence.terms.length): string {
+  return sentence.terms.slice(from, to).map((t) => (t.mask ? t.mask.text : t.text) + t.post.replace(/\s+$/, ' ')).join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Modal auxiliaries that make a verb an offer or a possibility rather than a commitment. */
+export const TENTATIVE = /\b(?:can|could|may|might|should|would|shall)\b/;
+
+/** Verbs whose infinitive complement is the sender's intent ("I plan to add", "I'm going to add"). */
+const INTENT_VERB = /^(?:plan|intend|want|aim|go|be|need|like|prefer|propose|suggest|start|begin|continue|proceed|decide|try|let)$/;
+const WANT_AUXILIARY = /\b(?:would|'d)\b/;
+
+/**
+ * What a verb says about the sender's own work:
+ * - will: it is going to do it (future, intent, "let me", a first-person present "I take lines 1-60");
+ * - doing: it is doing it now ("I'm adding", or a subjectless "Taking parser.py L40-60");
+ * - did: it did it ("I added", "Added X", "X is now exported");
+ * - offer: it could or might do it (can, could, may, might, should, would);
+ * - none: the verb is not about the sender's work (another subject, a request, a question).
+ */
+export type Stance = 'will' | 'doing' | 'did' | 'offer' | 'none';
+
+export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
+  const governor = verb.governor;
+  const auxiliary = `${verb.auxiliary} ${governor?.auxiliary ?? ''}`;
+  const first = verb.subject === 'first';
+  const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
+  if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
+  // "Going to add …", "Planning to add …" without a subject: the sender's own intent.
+  if (governor && governor.subject === 'none' && /^(?:go|plan|intend|aim)$/.test(governor.lemma) && (governor.progressive || sentence.terms[governor.index]?.tags.has('Gerund')) && !sentence.questionMark) return 'will';
+  if (governor && first && INTENT_VERB.test(governor.lemma)) {
+    if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
+    return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
+  }
+  if (TENTATIVE.test(verb.auxiliary)) return first ? 'offer' : 'none';
+  if (first) {
+    if (verb.tense === 'future') return 'will';
+    if (verb.tense === 'past') return 'did';
+    if (verb.progressive) return 'doing';
+    return verb.form === 'simple-present' || verb.form === 'imperative' ? 'will' : 'none';
+  }
+  if (verb.subject === 'none' && atClauseStart && !sentence.questionMark) {
+    // Status lines and notes without a subject: "Added X", "Taking lines 40-60", "Will do".
+    if (verb.tense === 'past') return 'did';
+    if (verb.tense === 'future') return 'will';
+    if (sentence.terms[verb.index]?.tags.has('Gerund')) return 'doing';
+    // A bare verb heading a list item is the sender's next step ("- lib/compare.js: add `satisfies()`").
+    if (sentence.listItem && !verb.negative && /^(?:imperative|infinitive|simple-present)$/.test(verb.form)) return 'will';
+  }
+  // Passive claims about code: "`X` is now exported from Y", "`foo` was added".
+  if (verb.subject === 'other' && verb.tense === 'past' && sentence.terms.slice(Math.max(0, verb.index - 3), verb.index).some((t) => /^(?:be|is|are|was|were|has|have|been)$/.test(t.normal))) return 'did';
+  return 'none';
+}
+
+/** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
+export function isConditional(sentence: Sentence): boolean {
+  return sentence.terms.some((t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'));
+}

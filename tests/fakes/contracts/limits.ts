@@ -1,0 +1,58 @@
+// What the fake servers know about the real models: their windows and output limits, as the
+// providers document them. Independent of the harness's own table (harness/models/prices.ts), so
+// that a wrong entry there shows up as a rejected request here.
+//
+// Sources:
+// - OpenAI model pages (platform.openai.com/docs/models/gpt-5 etc.): gpt-5, gpt-5-mini, gpt-5-nano
+//   take at most 272,000 input tokens and write at most 128,000 (400,000 in all); the input limit
+//   is enforced on its own ("Input tokens exceed the configured limit of 272000 tokens",
+//   github.com/cline/cline/issues/5474, github.com/RooCodeInc/Roo-Code/issues/6856).
+// - Anthropic models overview (platform.claude.com/docs/en/about-claude/models/overview): a
+//   200,000-token context window for the Claude 4 family; max output 64,000 for Sonnet 4, Sonnet
+//   4.5, Haiku 4.5 and Opus 4.5, 32,000 for Opus 4.1.
+
+export interface ModelLimits {
+  /** Tokens the prompt may hold. */
+  inputLimit: number;
+  /** The most output tokens a request may ask for. */
+  maxOutput: number;
+  /** A reasoning model: temperature is fixed, reasoning items come back on the Responses API. */
+  reasoning?: boolean;
+  /** Anthropic: the shortest prefix the prompt cache stores (prompt caching docs, "cache limitations"). */
+  minCacheable?: number;
+}
+
+export const OPENAI_MODELS: Record<string, ModelLimits> = {
+  'gpt-5': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true },
+  'gpt-5-mini': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true },
+  'gpt-5-nano': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true },
+  o3: { inputLimit: 200_000, maxOutput: 100_000, reasoning: true },
+  'o4-mini': { inputLimit: 200_000, maxOutput: 100_000, reasoning: true },
+  'gpt-4.1': { inputLimit: 1_047_576, maxOutput: 32_768 },
+  'gpt-4o': { inputLimit: 128_000, maxOutput: 16_384 },
+};
+
+export const ANTHROPIC_MODELS: Record<string, ModelLimits> = {
+  'claude-sonnet-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
+  'claude-sonnet-4': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
+  'claude-opus-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
+  'claude-opus-4-1': { inputLimit: 200_000, maxOutput: 32_000, minCacheable: 1024 },
+  'claude-haiku-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 2048 },
+};
+
+/** The entry of `model` in `table`, also for dated ids (claude-sonnet-4-5-20250929, gpt-5-2025-08-07). */
+export function limitsOf(table: Record<string, ModelLimits>, model: unknown): ModelLimits | undefined {
+  if (typeof model !== 'string') return undefined;
+  return table[model] ?? table[model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '')];
+}
+
+/**
+ * The fakes' tokenizer: one token per 4 characters of the JSON text. Deterministic, so that tests
+ * can size a prompt to overflow a window; real tokenizers differ, which the harness must survive
+ * (it learns the ratio from the usage each answer reports).
+ */
+export function countTokens(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,114 @@
+// What OpenAI's Responses API refuses, and the reasoning items a fake hands out and checks when they
+// come back. A pure function of the request and the ledger, so a streaming endpoint can call it too.
+import { countTokens, type ModelLimits } from './limits.ts';
+import { openaiRejection, type Rejection } from './rejection.ts';
+
+interface InputItem {
+  type?: string;
+  role?: string;
+  id?: string;
+  call_id?: string;
+  encrypted_content?: string | null;
+}
+
+/**
+ * The reasoning items this server produced. Their encrypted content is opaque to the client and
+ * only this server can read it back (OpenAI cookbook "Better performance from reasoning models
+ * using the Responses API": with store=false, pass the items back with
+ * include=["reasoning.encrypted_content"]).
+ */
+export class ReasoningLedger {
+  private readonly issued = new Map<string, { encrypted: string; stored: boolean }>();
+  /** function_call item id -> the reasoning item that came before it in the same output. */
+  private readonly callReasoning = new Map<string, string>();
+  private count = 0;
+
+  issue(stored: boolean): { id: string; encrypted: string } {
+    const id = `rs_fake_${++this.count}`;
+    const encrypted = `gAAAA${Buffer.from(`${id}:${Math.random().toString(36).slice(2)}`).toString('base64')}`;
+    this.issued.set(id, { encrypted, stored });
+    return { id, encrypted };
+  }
+
+  pairCall(callItemId: string, reasoningId: string): void {
+    this.callReasoning.set(callItemId, reasoningId);
+  }
+
+  /** Why the API would refuse this reasoning item, if it would. */
+  problem(item: InputItem, store: boolean): Rejection | undefined {
+    const known = item.id ? this.issued.get(item.id) : undefined;
+    if (item.encrypted_content) {
+      if (!known || known.encrypted !== item.encrypted_content) {
+        return openaiRejection(400, `The encrypted content for item ${item.id} could not be verified.`, 'input', 'invalid_encrypted_content');
+      }
+      return undefined;
+    }
+    // Without its encrypted content an item is looked up by id, which works only if it was stored
+    // (github.com/anomalyco/opencode/issues/7724, github.com/can1357/oh-my-pi/issues/41).
+    if (!store || !known?.stored) {
+      return openaiRejection(
+        404,
+        `Item with id '${item.id}' not found.${store ? '' : ' Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.'}`,
+        'input',
+      );
+    }
+    return undefined;
+  }
+
+  reasoningFor(callItemId: string | undefined): string | undefined {
+    return callItemId ? this.callReasoning.get(callItemId) : undefined;
+  }
+}
+
+export function responsesPromptTokens(body: { input?: unknown; instructions?: unknown; tools?: unknown }): number {
+  return countTokens(body.input) + countTokens(body.instructions) + countTokens(body.tools);
+}
+
+export function checkResponsesRequest(body: any, limits: ModelLimits | undefined, ledger: ReasoningLedger): Rejection | undefined {
+  const items: InputItem[] = typeof body?.input === 'string' ? [{ role: 'user' }] : Array.isArray(body?.input) ? body.input : [];
+  const store = body?.store !== false; // the API's default is to store
+  if (body.tool_choice !== undefined && !(Array.isArray(body.tools) && body.tools.length > 0)) {
+    return openaiRejection(400, "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
+  }
+
+  const calls = new Set<string>();
+  const answered = new Set<string>();
+  for (const [i, item] of items.entries()) {
+    if (item.type === 'reasoning') {
+      const problem = ledger.problem(item, store);
+      if (problem) return problem;
+      // A reasoning item goes with the output item that followed it (github.com/coder/mux/pull/59).
+      const next = items[i + 1];
+      if (!next || !(next.type === 'function_call' || (next.role === 'assistant') || next.type === 'reasoning')) {
+        return openaiRejection(400, `Item '${item.id}' of type 'reasoning' was provided without its required following item.`, 'input');
+      }
+    } else if (item.type === 'function_call') {
+      const reasoning = ledger.reasoningFor(item.id);
+      if (reasoning && !items.slice(0, i).some((earlier) => earlier.type === 'reasoning' && earlier.id === reasoning)) {
+        return openaiRejection(400, `Item '${item.id}' of type 'function_call' was provided without its required 'reasoning' item: '${reasoning}'.`, 'input');
+      }
+      calls.add(String(item.call_id));
+    } else if (item.type === 'function_call_output') {
+      // github.com/continuedev/continue/issues/10092
+      if (!calls.has(String(item.call_id))) {
+        return openaiRejection(400, `No tool call found for function call output with call_id ${item.call_id}.`, 'input');
+      }
+      answered.add(String(item.call_id));
+    }
+  }
+  // github.com/router-for-me/CLIProxyAPI/issues/2368, github.com/openai/codex/issues/620
+  const unanswered = [...calls].find((id) => !answered.has(id));
+  if (unanswered) return openaiRejection(400, `No tool output found for function call ${unanswered}.`, 'input');
+
+  if (limits?.reasoning && body.temperature !== undefined) {
+    return openaiRejection(400, "Unsupported parameter: 'temperature' is not supported with this model.", 'temperature', 'unsupported_parameter');
+  }
+  if (limits && typeof body.max_output_tokens === 'number' && body.max_output_tokens > limits.maxOutput) {
+    return openaiRejection(400, `Invalid 'max_output_tokens': integer above maximum value. Expected a value <= ${limits.maxOutput}, but got ${body.max_output_tokens} instead.`, 'max_output_tokens', 'integer_above_max_value');
+  }
+  if (limits && responsesPromptTokens(body) > limits.inputLimit) {
+    // github.com/dyad-sh/dyad/issues/1672
+    return openaiRejection(400, 'Your input exceeds the context window of this model. Please adjust your input and try again.', 'input', 'context_length_exceeded');
+  }
+  return undefined;
+}

@@ -1,0 +1,28 @@
+// A request a real service refuses: the HTTP status and the JSON body it answers with. The fake
+// servers send it as is; a streaming endpoint can send the same before it opens a stream.
+
+export interface Rejection {
+  status: number;
+  body: unknown;
+}
+
+/** OpenAI's error body (api-reference "Error codes"): `{error: {message, type, param, code}}`. */
+export function openaiRejection(status: number, message: string, param: string | null = null, code: string | null = null): Rejection {
+  const type = status === 404 ? 'invalid_request_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return { status, body: { error: { message, type, param, code } } };
+}
+
+/**
+ * vLLM's error body: `{error: {message, type, param, code}}` with the HTTP status as the code and
+ * the exception class as the type (github.com/vllm-project/vllm/issues/43995).
+ */
+export function vllmRejection(status: number, message: string): Rejection {
+  const type = status === 404 ? 'NotFoundError' : status >= 500 ? 'InternalServerError' : 'BadRequestError';
+  return { status, body: { error: { message, type, param: null, code: status } } };
+}
+
+/** Anthropic's error body (docs "Errors"): `{type: "error", error: {type, message}}`. */
+export function anthropicRejection(status: number, message: string): Rejection {
+  const type = status === 404 ? 'not_found_error' : status === 413 ? 'request_too_large' : status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  return { status, body: { type: 'error', error: { type, message } } };
+}

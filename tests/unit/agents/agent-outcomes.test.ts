@@ -1,0 +1,125 @@
+// How an agent ends, and what it sends on the way, against fakes that refuse what the providers
+// refuse: the model's own failures end the agent with an outcome to score; only an unreachable or
+// failing provider is thrown (the infrastructure's failure, not scored).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LlmAgent } from '../../../harness/agents/llm-agent.ts';
+import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
+import { Trajectory, type TrajectoryStep } from '../../../harness/agents/trajectory.ts';
+import { createModel, ModelError, type ModelOptions } from '../../../harness/models/index.ts';
+import { chatReply, errorReply, startFakeOpenAI, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
+import { agentContext, MemorySandbox, writeAgentConfig } from './agent-fixture.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-outcomes-'));
+let openai: FakeOpenAIServer;
+let vllm: FakeOpenAIServer;
+let anthropic: FakeAnthropicServer;
+beforeAll(async () => {
+  openai = await startFakeOpenAI();
+  vllm = await startFakeVllm();
+  anthropic = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await Promise.all([openai.close(), vllm.close(), anthropic.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  openai.reset();
+  vllm.reset();
+  anthropic.reset();
+});
+
+const env = () => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropic.url });
+function agent(spec: string, options: { config?: Parameters<typeof loadAgentConfig>; model?: ModelOptions } = {}) {
+  const model = createModel(spec, { env: env(), cwd: dir, maxRetries: 0, contextWindow: 100_000, warn: () => {}, ...options.model });
+  return new LlmAgent(spec, model, { config: loadAgentConfig(...(options.config ?? [])) });
+}
+const call = (name: string, input: Record<string, unknown>, id?: string) => chatReply(null, { toolCalls: [{ id, name, arguments: input }] });
+const finish = () => call('finish', { summary: 'done' });
+
+describe('the model\'s own failures end the agent, to be scored with its patch', () => {
+  it('a request the provider refuses for what the conversation holds: model_rejected', async () => {
+    openai.enqueue(call('bash', { command: 'ls' }), errorReply(400, "Invalid 'messages[3].content': string too long. Expected a string with maximum length 10485760."));
+    const outcome = await agent('openai:gpt-4o').run(agentContext());
+    expect(outcome).toMatchObject({ status: 'model_rejected', error: expect.stringContaining('request rejected (400): Invalid \'messages[3].content\'') });
+  });
+
+  it('a provider that keeps failing is thrown: the infrastructure failed, not the agent', async () => {
+    openai.handle(() => errorReply(503, 'The server is overloaded'));
+    const error = await agent('openai:gpt-4o').run(agentContext()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'server', status: 503 });
+  });
+
+  it('the cost and time limits of the configuration', async () => {
+    const config = writeAgentConfig(dir, 'limits.json', { cost_limit_usd: 0.02, time_limit_seconds: 1 });
+    openai.handle(() => chatReply(null, { toolCalls: [{ name: 'bash', arguments: { command: 'true' } }], usage: { prompt_tokens: 4000, completion_tokens: 10 } }));
+    expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext())).toMatchObject({ status: 'cost_limit' });
+
+    const slow = new MemorySandbox(() => {
+      const until = Date.now() + 1100;
+      while (Date.now() < until) { /* a command that takes a second */ }
+      return 'done';
+    });
+    openai.reset();
+    openai.handle(() => call('bash', { command: 'sleep 1' }));
+    expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext({ sandbox: slow }))).toEqual({ status: 'time_limit', error: 'stopped after 1 s' });
+  });
+});
+
+describe('output cut off at the output limit', () => {
+  it('a tool call cut off at max_tokens is not run; the model is told and continues', async () => {
+    anthropic.enqueue(
+      messageReply('Writing the file.', { toolUses: [{ id: 'toolu_1', name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/verbose.js' } }], stopReason: 'max_tokens' }),
+      messageReply(null, { toolUses: [{ id: 'toolu_2', name: 'finish', input: {} }] }),
+    );
+    const ctx = agentContext();
+    expect(await agent('claude').run(ctx)).toEqual({ status: 'finished' });
+    expect((ctx.sandbox as MemorySandbox).files.size).toBe(0);
+    const results = anthropic.requests[1]!.body.messages.at(-1).content as { type: string; tool_use_id: string; content: string }[];
+    expect(results[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: expect.stringMatching(/^Not run: your reply was cut off at the output limit \(32000 tokens\)/) });
+  });
+
+  it('a reply cut off without a call is answered with a note, and three cut-offs in a row end the agent', async () => {
+    openai.handle(() => chatReply('I will now write a very long', { finishReason: 'length' }));
+    const ctx = agentContext();
+    expect(await agent('openai:gpt-4o').run(ctx)).toMatchObject({ status: 'output_truncated' });
+    expect(openai.requests).toHaveLength(3);
+    expect(openai.requests[1]!.body.messages.at(-1).content).toBe('Your reply was cut off at the output limit (16384 tokens). Continue with a shorter reply and a tool call.');
+  });
+});
+
+describe('what the agent sends', () => {
+  it('broken arguments from the model never break a conversation with vLLM (it parses earlier calls)', async () => {
+    vllm.enqueue(chatReply(null, { toolCalls: [{ id: 'call_1', name: 'bash', arguments: '{"command": "ls' }] }), chatReply(null, { toolCalls: [{ id: 'call_2', name: 'finish', arguments: {} }] }));
+    const model = createModel(`openai:qwen@${vllm.url}`, { env: {}, cwd: dir, maxRetries: 0, contextWindow: 32_768, warn: () => {} });
+    expect(await new LlmAgent('qwen', model).run(agentContext())).toEqual({ status: 'finished' });
+    expect(vllm.requests[1]!.body.messages.at(-1).content).toMatch(/^Error: the arguments of bash are not valid JSON/);
+  });
+
+  it('gpt-5 keeps its reasoning from turn to turn (the fake checks the encrypted content it handed out)', async () => {
+    openai.enqueue(call('bash', { command: 'ls' }, 'call_1'), call('bash', { command: 'cat a.txt' }, 'call_2'), finish());
+    expect(await agent('gpt-5').run(agentContext())).toEqual({ status: 'finished' });
+    expect(openai.requests.map((r) => r.path)).toEqual(['/v1/responses', '/v1/responses', '/v1/responses']);
+    const kinds = (openai.requests[2]!.body.input as { type?: string; role?: string }[]).map((item) => item.type ?? item.role);
+    expect(kinds).toEqual(['user', 'reasoning', 'function_call', 'function_call_output', 'reasoning', 'function_call', 'function_call_output']);
+  });
+
+  it('records the exact prompts and hands every step over as it happens', async () => {
+    const seen: TrajectoryStep[] = [];
+    let seenByTheSecondCall = 0;
+    openai.enqueue(call('bash', { command: 'ls' }));
+    openai.handle(() => {
+      seenByTheSecondCall = seen.length;
+      return finish();
+    });
+    await agent('openai:gpt-4o').run(agentContext({ trajectory: new Trajectory((step) => seen.push(step)) }));
+    expect(seen.map((s) => s.name ?? s.kind)).toEqual(['system_prompt', 'task_prompt', 'model', 'bash', 'model', 'finish']);
+    expect(seenByTheSecondCall).toBe(4);
+    expect(seen[0]!.output).toBe(openai.requests[0]!.body.messages[0].content);
+    expect(seen[1]!.output).toBe(openai.requests[0]!.body.messages[1].content);
+  });
+});
