@@ -66,7 +66,7 @@ describe('a run.db from before merge attempts', () => {
     expect(coop.order).toEqual({ measured: 0, decided: 0, unmeasured: 4 });
     const summary = formatSummary('old', summarize(store));
     expect(summary).toMatch(/merge clean\/union\/llm\/conflict\/missing_input\s+union order decided/);
-    expect(summary).toMatch(/oracle\s+coop\s+7\s+7\s+3\/7 \(42\.9%\)\s+0\s+0\s+1\/3\/1\/1\/1\s+-/);
+    expect(summary).toMatch(/oracle\s+coop\s+7\s+7\s+3\/7 \(42\.9%\)\s+0\s+0\s+0\s+1\/3\/1\/1\/1\s+-/);
   });
 
   it('renders the HTML report', () => {

@@ -1,6 +1,6 @@
 // The resolver's prompt: a template file (--resolver-prompt), and the same messages on both backends
 // (the URL backend sends one user message; node-llama-cpp must not add its default system prompt).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,31 +8,37 @@ import { DEFAULT_RESOLVER_MODEL, resolverModelFromOptions, ResolverModelError } 
 import { buildPrompt, loadPromptTemplate } from '../../../resolver/llm-prompt.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 
-/** node-llama-cpp as far as the GGUF backend uses it; a session starts with a system prompt, as the real one does. */
+/**
+ * node-llama-cpp as far as the GGUF backend uses it; a session starts with a system prompt, as the
+ * real one does. It is an optional peer dependency found in npm's global folder for a clone, so the
+ * fake is installed there: a global prefix of this test's own (npm reads npm_config_prefix).
+ */
+const FAKE_LLAMA_CPP = `
+export class LlamaChatSession {
+  history = [{ type: 'system', text: 'You are a helpful, respectful and honest assistant.' }];
+  setChatHistory(history) { this.history = history; }
+  async prompt(prompt) { globalThis.fakeLlamaChats.push({ history: this.history, prompt }); return 'x = 1\\n'; }
+}
+const context = { getSequence: () => ({ dispose: () => {} }), dispose: async () => {} };
+const model = { createContext: async () => context, dispose: async () => {} };
+export const getLlama = async () => ({ loadModel: async () => model, dispose: async () => {} });
+`;
 const chats: { history: unknown[]; prompt: string }[] = [];
-vi.mock('node-llama-cpp', () => {
-  class LlamaChatSession {
-    private history: unknown[] = [{ type: 'system', text: 'You are a helpful, respectful and honest assistant.' }];
-    setChatHistory(history: unknown[]) {
-      this.history = history;
-    }
-    async prompt(prompt: string) {
-      chats.push({ history: this.history, prompt });
-      return 'x = 1\n';
-    }
-  }
-  const context = { getSequence: () => ({ dispose: () => {} }), dispose: async () => {} };
-  const model = { createContext: async () => context, dispose: async () => {} };
-  return { LlamaChatSession, getLlama: async () => ({ loadModel: async () => model, dispose: async () => {} }) };
-});
+(globalThis as { fakeLlamaChats?: unknown[] }).fakeLlamaChats = chats;
 
 let server: FakeOpenAIServer;
 let dir: string;
 beforeAll(async () => {
   server = await startFakeOpenAI();
   dir = await mkdtemp(path.join(tmpdir(), 'resolver-prompt-'));
+  const fake = path.join(dir, 'prefix', 'lib', 'node_modules', 'node-llama-cpp');
+  await mkdir(fake, { recursive: true });
+  await writeFile(path.join(fake, 'package.json'), JSON.stringify({ name: 'node-llama-cpp', version: '3.22.1', main: 'index.js', type: 'module' }));
+  await writeFile(path.join(fake, 'index.js'), FAKE_LLAMA_CPP);
+  vi.stubEnv('npm_config_prefix', path.join(dir, 'prefix'));
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -62,7 +68,7 @@ describe('the resolver prompt', () => {
     const file = path.join(dir, 'both.txt');
     await writeFile(file, 'Resolve:\n{{excerpt}}');
     const gguf = path.join(dir, 'resolver.gguf');
-    await writeFile(gguf, 'not read: node-llama-cpp is mocked');
+    await writeFile(gguf, 'not read: node-llama-cpp is a fake');
     const prompt = buildPrompt('a.py', parts, labels, loadPromptTemplate(file));
 
     server.enqueue('x = 1\n');
