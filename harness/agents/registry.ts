@@ -17,6 +17,11 @@ export function isBuiltinAgent(spec: string): boolean {
   return spec in builtins;
 }
 
+/** A spec the harness's own agent loop runs (it compacts ahead of its model's window); agent CLIs keep their own context. */
+export function isLoopAgent(spec: string): boolean {
+  return !isBuiltinAgent(spec) && providerSpec(spec) === undefined;
+}
+
 export interface AgentSettings extends LlmAgentOptions {
   model: ModelOptions;
   /** Progress lines of agents that install something on first use (agent CLIs). */

@@ -6,7 +6,7 @@ import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type Shard } from '../../tasks/plan.ts';
-import { checkAgentSpecs, createAgent, isBuiltinAgent } from '../agents/registry.ts';
+import { checkAgentSpecs, createAgent, isLoopAgent } from '../agents/registry.ts';
 import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
 import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
@@ -175,7 +175,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     return 0;
   }
   // An agent compacts ahead of its model's window: every window is known before anything starts.
-  const contextWindows = await findContextWindows(options.models.filter((spec) => !isBuiltinAgent(spec)), options.modelOptions);
+  const contextWindows = await findContextWindows(options.models.filter(isLoopAgent), options.modelOptions);
   const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
   const tasks = [...shardTasks(plan, options.shard)];
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { migrations } from './schema.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
-import type { TaskResult } from '../run/types.ts';
+import type { AgentResult, TaskResult } from '../run/types.ts';
 import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { Usage } from '../models/types.ts';
 import { UserError, boundText, quoted } from '../errors.ts';
@@ -226,22 +226,29 @@ export class RunStore {
   /** Everything a task produced, replacing what an earlier attempt wrote. */
   saveResult(id: number, result: TaskResult): void {
     const write = this.db.transaction(() => {
-      this.db.prepare('DELETE FROM agents WHERE task = ?').run(id);
-      this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
-      const insertStep = this.db.prepare('INSERT INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      for (const a of result.agents) {
-        for (const step of a.steps) insertStep.run(...stepRow(id, a.agentId, step));
-      }
-      const insertAgent = this.db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-      for (const a of result.agents) {
-        insertAgent.run(id, a.agentId, a.model, JSON.stringify(a.features), a.status, a.error ?? null, a.steps.length, a.patch);
-      }
+      this.saveAgents(id, result.agents);
       this.saveEvaluation(id, result);
       this.db
         .prepare(`UPDATE tasks SET status = 'done', error = NULL, error_kind = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
         .run(result.image, result.baseRev, result.dockerHost, result.bothPassed ? 1 : 0, now(), id);
     });
     write();
+  }
+
+  /** The agents' patches and steps, replacing what an earlier attempt wrote. */
+  saveAgents(id: number, agents: readonly AgentResult[]): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM agents WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
+      const insertStep = this.db.prepare('INSERT INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const a of agents) {
+        for (const step of a.steps) insertStep.run(...stepRow(id, a.agentId, step));
+      }
+      const insertAgent = this.db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const a of agents) {
+        insertAgent.run(id, a.agentId, a.model, JSON.stringify(a.features), a.status, a.error ?? null, a.steps.length, a.patch);
+      }
+    })();
   }
 
   /** Replaces a task's merge, attempt and evaluation rows (used by `coop-bench eval`). */

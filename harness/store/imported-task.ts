@@ -1,0 +1,65 @@
+// Writing a task that ran elsewhere (`coop-bench import`): the same rows a run writes, plus what a
+// run records as it happens (messages, model usage, times), in one transaction per task.
+import type { RunStore, TaskErrorKind } from './run-store.ts';
+import type { TaskSpec } from '../../tasks/types.ts';
+import { taskKey } from '../../tasks/types.ts';
+import type { AgentResult, TaskResult } from '../run/types.ts';
+
+export interface ImportedMessage {
+  from: string;
+  to: string[];
+  body: string;
+  sentAt: string;
+  /** Per recipient; absent: the log does not say when it arrived (readers take the sent time). */
+  deliveredAt?: Record<string, string | null>;
+}
+
+/** An agent's spending as the log states it: a total, not per model call. */
+export interface ImportedUsage {
+  agent: string;
+  model: string;
+  at: string;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ImportedTask {
+  spec: TaskSpec;
+  /** Finished and evaluated: stored as done. */
+  result?: TaskResult;
+  /** Not evaluated (or its evaluation failed): stored as an error with these agents and this reason. */
+  error?: { agents: AgentResult[]; message: string; kind: TaskErrorKind };
+  conversation: ImportedMessage[];
+  usage: ImportedUsage[];
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** Stores the task; returns its id, or undefined when the run already holds a task with its key. */
+export function saveImportedTask(store: RunStore, task: ImportedTask): number | undefined {
+  const { db } = store;
+  return db.transaction(() => {
+    if (db.prepare('SELECT 1 FROM tasks WHERE key = ?').get(taskKey(task.spec))) return undefined;
+    const { id } = store.ensureTask(task.spec);
+    if (task.result) {
+      store.saveResult(id, task.result);
+    } else if (task.error) {
+      store.saveAgents(id, task.error.agents);
+      store.markError(id, task.error.message, task.error.kind);
+    }
+    const insertMessage = db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)');
+    const insertDelivery = db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)');
+    for (const m of task.conversation) {
+      const message = Number(insertMessage.run(id, m.from, JSON.stringify(m.to), m.body, m.sentAt).lastInsertRowid);
+      for (const [recipient, at] of Object.entries(m.deliveredAt ?? {})) insertDelivery.run(message, recipient, at);
+    }
+    const insertUsage = db.prepare(
+      `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms)
+       VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, 0)`,
+    );
+    for (const u of task.usage) insertUsage.run(id, u.agent, id, u.agent, u.at, u.model, u.inputTokens, u.outputTokens, u.costUsd);
+    db.prepare('UPDATE tasks SET started_at = ?, finished_at = COALESCE(?, finished_at), attempts = 1 WHERE id = ?').run(task.startedAt, task.finishedAt, id);
+    return id;
+  })();
+}
