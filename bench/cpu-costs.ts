@@ -8,11 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { engineAt, requireEngine, type Engine } from '../harness/docker/engine.ts';
-import { poolImage, type PoolImage } from '../harness/docker/images.ts';
-import { DEFAULT_LIMITS, DockerSandbox } from '../harness/docker/sandbox.ts';
-import { containerLabels } from '../harness/docker/containers.ts';
+import { engineAt, requireEngine, type Engine } from '../harness/sandbox/docker/engine.ts';
+import { poolImage, type PoolImage } from '../harness/sandbox/docker/images.ts';
+import { DockerSandbox } from '../harness/sandbox/docker/sandbox.ts';
+import { DEFAULT_LIMITS } from '../harness/sandbox/types.ts';
+import { containerLabels } from '../harness/sandbox/labels.ts';
 import { runFeatureTests } from '../harness/evaluation/run-tests.ts';
+import { createDockerBackend } from '../harness/sandbox/docker/backend.ts';
 import { PROJECT_ROOT } from '../harness/paths.ts';
 import { WORKSPACE } from '../tasks/prompts.ts';
 import { MODEL_LATENCY_MS, STEPS } from './end-to-end.ts';
@@ -83,7 +85,8 @@ export async function cpuCosts(fixture: BenchFixture): Promise<BenchTable> {
     }
     const feature = fixture.pool.features[0]!;
     const gold = readFileSync(feature.patchPath, 'utf8');
-    const test = await costOf(6, () => runFeatureTests(feature, gold, { image, run: BENCH_RUN, limits: DEFAULT_LIMITS, timeoutMs: 300_000 }));
+    const slot = (await createDockerBackend({ dockerHosts: [engine.host], log: () => undefined })).acquire();
+    const test = await costOf(6, () => runFeatureTests(feature, gold, { slot, image, run: BENCH_RUN, limits: DEFAULT_LIMITS, timeoutMs: 300_000 }));
 
     // A Coop pair of table 4: two agent containers, each agent's steps plus the base snapshot and
     // the final diff as execs, and one test run per feature.

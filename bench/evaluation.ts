@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import { combinations } from '../tasks/plan.ts';
 import type { Feature } from '../tasks/types.ts';
 import { evaluatePatches, type EvaluationInput } from '../harness/evaluation/evaluate.ts';
-import { RUNNER } from '../harness/evaluation/run-tests.ts';
-import { DEFAULT_LIMITS } from '../harness/docker/sandbox.ts';
+import { RUNNER } from '../harness/sandbox/docker/test-run.ts';
+import { DEFAULT_LIMITS } from '../harness/sandbox/types.ts';
 import { RunStore } from '../harness/store/run-store.ts';
 import { storeTestCache } from '../harness/store/test-cache.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
@@ -54,7 +54,7 @@ const cliRun = ({ image }: BenchFixture, dir: string, feature: Feature) =>
   run('docker', ['run', '--rm', '--network', 'none', '--init', '-v', `${dir}:/patches:ro`, '--label', `coop-bench.run=${BENCH_RUN}`, '--entrypoint', RUNNER, image.id, `tests${feature.id}.patch`, 'merged.patch'], { maxBuffer: 64 * 1024 * 1024 }).catch(() => undefined);
 
 export async function evaluationOverhead(fixture: BenchFixture): Promise<BenchTable> {
-  const { pool, base, image } = fixture;
+  const { pool, base, image, slot } = fixture;
   const scratch = mkdtempSync(join(tmpdir(), 'coop-bench-bench-eval-'));
   const store = RunStore.open(scratch, 'eval', { create: true });
   const cache = storeTestCache(store);
@@ -70,7 +70,7 @@ export async function evaluationOverhead(fixture: BenchFixture): Promise<BenchTa
         patches: features.map((f) => readFileSync(f.patchPath, 'utf8')),
         base,
         // The cache starts empty and each pair's merged code is new to it: this run is cold, as in a run.
-        tests: { image, run: BENCH_RUN, limits: DEFAULT_LIMITS, timeoutMs: 300_000, cache },
+        tests: { slot, image, run: BENCH_RUN, limits: DEFAULT_LIMITS, timeoutMs: 300_000, cache },
         merge: {},
       };
       const [result, harnessMs] = await timed(() => evaluatePatches(input));

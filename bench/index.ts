@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { removeLabelledContainers } from '../harness/docker/containers.ts';
+import { removeLabelledContainers } from '../harness/sandbox/docker/containers.ts';
 import { PROJECT_ROOT } from '../harness/paths.ts';
 import { BENCH_RUN, benchFixture, type BenchFixture } from './fixture.ts';
 import { stepOverhead } from './step-overhead.ts';

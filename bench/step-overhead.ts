@@ -16,9 +16,10 @@ import { LlmAgent } from '../harness/agents/llm-agent.ts';
 import { loadAgentConfig } from '../harness/agents/config/agent-config.ts';
 import { Trajectory } from '../harness/agents/trajectory.ts';
 import type { CompletionRequest, Model, ModelResponse } from '../harness/models/types.ts';
-import { DockerSandbox } from '../harness/docker/sandbox.ts';
-import { containerLabels } from '../harness/docker/containers.ts';
-import { DEFAULT_LIMITS } from '../harness/docker/sandbox.ts';
+import { DockerSandbox } from '../harness/sandbox/docker/sandbox.ts';
+import { containerLabels } from '../harness/sandbox/labels.ts';
+import { DEFAULT_LIMITS } from '../harness/sandbox/types.ts';
+import { isEngineError } from '../harness/sandbox/docker/engine.ts';
 import { MessageBus } from '../harness/messaging/bus.ts';
 import { RunStore } from '../harness/store/run-store.ts';
 import { WORKSPACE } from '../tasks/prompts.ts';
@@ -90,7 +91,7 @@ export async function stepOverhead({ pool, image }: BenchFixture): Promise<Bench
       config: loadAgentConfig(undefined, { stepLimit: COMMANDS.length * ROUNDS + 1 }),
       onModelCall: ({ agentId, model: id, usage }) => store.recordModelCall(taskId, agentId, id, usage),
     });
-    await agent.run({ agentId: 'agent1', sandbox, pool, features: [pool.features[0]!], partners: ['agent2'], trajectory: new Trajectory(), signal: new AbortController().signal, mailbox });
+    await agent.run({ agentId: 'agent1', sandbox, pool, features: [pool.features[0]!], partners: ['agent2'], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: isEngineError, mailbox });
     // The first round warms up connections and caches in the container; it is not counted.
     const counted = (values: number[]) => values.slice(COMMANDS.length);
     const step = counted(model.stepMs);

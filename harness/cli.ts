@@ -11,6 +11,7 @@ import { mergeRunsCommand } from './commands/merge-runs.ts';
 import { reportCommand } from './commands/report.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { judgeCommand } from './commands/judge.ts';
+import { imagesCommand } from './commands/images.ts';
 import { importCommand } from './import/command.ts';
 import { UserError } from './errors.ts';
 import { storageFailure } from './store/storage-errors.ts';
@@ -29,6 +30,7 @@ export function program(): Command {
       .addCommand(reportCommand())
       .addCommand(mergeCommand())
       .addCommand(mergeRunsCommand())
+      .addCommand(imagesCommand())
       .addCommand(importCommand())
       .addCommand(cleanCommand())
       .addCommand(doctorCommand()),

@@ -17,7 +17,6 @@ import { finishTool } from './tools/finish.ts';
 import { parseArguments, toolSpec, type Tool, type ToolResult } from './tools/tool.ts';
 import { formatIncoming } from '../messaging/bus.ts';
 import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
-import { isEngineError } from '../docker/engine.ts';
 import { errorMessage } from '../errors.ts';
 import { agentPrompts, loadAgentConfig, type AgentConfig, type ToolName } from './config/agent-config.ts';
 import { cutPoints, elided, requestChars, TokenMeter } from './compaction.ts';
@@ -270,7 +269,7 @@ class Conversation {
     } catch (error) {
       // What the agent asked for went wrong (a file too large to read, a directory given as a file):
       // the model is told and carries on. A stop or a failing engine ends the agent.
-      if (signal.aborted || isEngineError(error)) throw error;
+      if (signal.aborted || this.context.isInfrastructureError(error)) throw error;
       return { output: `Error: ${errorMessage(error)}`, exitCode: 1 };
     }
   }

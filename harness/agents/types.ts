@@ -1,7 +1,7 @@
 // The agent stage's interface: an agent works in its sandbox and leaves its changes in the repository;
 // the harness takes the patch afterwards (git diff against the base), whatever the agent did.
 import type { Feature, Pool } from '../../tasks/types.ts';
-import type { Sandbox } from '../docker/sandbox.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import type { Trajectory } from './trajectory.ts';
 
 /** One agent's end of the task's message bus (harness/messaging/bus.ts). */
@@ -27,6 +27,8 @@ export interface AgentContext {
   partners: string[];
   trajectory: Trajectory;
   signal: AbortSignal;
+  /** An error of the sandbox's backend (engine, cluster, a sandbox that stopped): it ends the agent, it is no tool result. */
+  isInfrastructureError(error: unknown): boolean;
   /** Absent in Solo and in the no-messaging ablation. */
   mailbox?: Mailbox;
   /** --git: remotes of the agent's own published branch and its partners' (read-only). */

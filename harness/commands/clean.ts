@@ -1,15 +1,15 @@
-// `coop-bench clean`: removes the containers coop-bench runs left behind (found by label), never
-// those of a run still going. A run is going while its lock (runs/<name>/run.lock) is held or while
-// the process that created its containers lives. What clean cannot check from here (no run store
+// `coop-bench clean`: removes the sandboxes (containers, pods) coop-bench runs left behind (found
+// by label), never those of a run still going. A run is going while its lock (runs/<name>/run.lock)
+// is held or while the process that created its sandboxes lives. What clean cannot check from here (no run store
 // under --runs-dir, containers made on another machine) it leaves, and says so; --force removes all.
 import { Command } from 'commander';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { enginesAt, requireEngine } from '../docker/engine.ts';
-import { labelledContainers, madeByAnotherLiveProcess, removeContainers, type LabelledContainer } from '../docker/containers.ts';
+import { createBackend } from '../sandbox/registry.ts';
+import { madeByAnotherLiveProcess, type Leftover } from '../sandbox/labels.ts';
 import { probeRunLock, type LockProbe } from '../store/run-lock.ts';
 import { checkRunName, runDir } from '../store/run-store.ts';
-import { addEngineOptions, dockerHosts } from './options.ts';
+import { addBackendOptions, backendChoice } from './options.ts';
 import { quoted } from '../errors.ts';
 
 /** What is known of a run's lock under --runs-dir. */
@@ -21,8 +21,8 @@ export interface RunLockState {
 }
 
 /** Which of a run's containers may go, and why the others stay (reason → how many). */
-export function sortOut(containers: LabelledContainer[], lock: RunLockState): { remove: LabelledContainer[]; keep: Map<string, number> } {
-  const remove: LabelledContainer[] = [];
+export function sortOut(containers: Leftover[], lock: RunLockState): { remove: Leftover[]; keep: Map<string, number> } {
+  const remove: Leftover[] = [];
   const keep = new Map<string, number>();
   const keepFor = (reason: string) => keep.set(reason, (keep.get(reason) ?? 0) + 1);
   for (const container of containers) {
@@ -52,30 +52,32 @@ function probeLock(runsDir: string, run: string): { state: RunLockState; probe?:
 
 export function cleanCommand(): Command {
   const command = new Command('clean')
-    .description('remove containers left behind by coop-bench runs (found by label); containers of a run still going are left alone')
-    .option('--name <run>', 'only the containers of this run')
+    .description('remove sandboxes (containers, pods) left behind by coop-bench runs (found by label); those of a run still going are left alone')
+    .option('--name <run>', 'only the sandboxes of this run')
     .option('--runs-dir <dir>', 'where runs are stored (their locks tell which runs are still going)', 'runs')
-    .option('--force', 'remove containers even of runs that are going or cannot be checked (their tasks become errors)', false);
-  return addEngineOptions(command).action(async (o) => {
+    .option('--force', 'remove sandboxes even of runs that are going or cannot be checked (their tasks become errors)', false);
+  return addBackendOptions(command).action(async (o) => {
     if (o.name !== undefined) checkRunName(o.name);
-    const engines = await Promise.all(enginesAt(dockerHosts(o)).map((engine) => requireEngine(engine)));
-    const byRun = new Map<string, LabelledContainer[]>();
-    for (const c of await labelledContainers(engines, o.name)) byRun.set(c.run, [...(byRun.get(c.run) ?? []), c]);
+    const { name, ...where } = backendChoice(o);
+    const backend = await createBackend(name, { ...where, log: (line) => process.stderr.write(`${line}\n`) });
+    const noun = (n: number) => `${backend.sandboxNoun}${n === 1 ? '' : 's'}`;
+    const byRun = new Map<string, Leftover[]>();
+    for (const c of await backend.listLeftovers(o.name)) byRun.set(c.run, [...(byRun.get(c.run) ?? []), c]);
     let removed = 0;
     for (const [run, containers] of byRun) {
       if (o.force) {
-        removed += await removeContainers(containers);
+        removed += await backend.removeSandboxes(containers);
         continue;
       }
       const { state, probe } = probeLock(o.runsDir, run);
       try {
         const { remove, keep } = sortOut(containers, state);
-        removed += await removeContainers(remove);
-        for (const [reason, n] of keep) process.stdout.write(`skipped run ${quoted(run)} (${n} container${n === 1 ? '' : 's'}): ${reason}; --force removes them anyway\n`);
+        removed += await backend.removeSandboxes(remove);
+        for (const [reason, n] of keep) process.stdout.write(`skipped run ${quoted(run)} (${n} ${noun(n)}): ${reason}; --force removes them anyway\n`);
       } finally {
         if (probe?.state === 'free') probe.lock.release();
       }
     }
-    process.stdout.write(`removed ${removed} container${removed === 1 ? '' : 's'}\n`);
+    process.stdout.write(`removed ${removed} ${noun(removed)}\n`);
   });
 }

@@ -1,17 +1,17 @@
 // `coop-bench doctor`: is this machine ready to run the benchmark, and if not, what to do.
 import { Command } from 'commander';
 import { SHIPPED_POOLS } from '../paths.ts';
-import { addModelOptions, list, modelOptions } from './options.ts';
+import { addBackendOptions, addModelOptions, backendChoice, list, modelOptions } from './options.ts';
 import { runChecks } from './doctor-checks.ts';
 
 export function doctorCommand(): Command {
   const command = new Command('doctor')
-    .description('check the Docker engine, base and pool images, API keys for the given models, disk space and the runs folder; print what to fix')
+    .description('check the sandbox backend (the Docker engine, base and pool images), API keys for the given models, disk space and the runs folder; print what to fix')
     .option('--models <list>', 'model specs whose API keys to check, comma-separated', list, [])
     .option('--pools <dir>', 'dataset folder whose images to check', SHIPPED_POOLS)
     .option('--runs-dir <dir>', 'where runs will be stored', 'runs');
-  return addModelOptions(command).action(async (o) => {
-    const results = await runChecks({ models: o.models, poolsDir: o.pools, runsDir: o.runsDir, modelOptions: modelOptions(o) });
+  return addModelOptions(addBackendOptions(command)).action(async (o) => {
+    const results = await runChecks({ models: o.models, poolsDir: o.pools, runsDir: o.runsDir, modelOptions: modelOptions(o), backend: backendChoice(o) });
     for (const r of results) process.stdout.write(`${r.status.padEnd(5)} ${r.name}: ${r.detail}\n`);
     const failed = results.filter((r) => r.status === 'FAIL').length;
     const warned = results.filter((r) => r.status === 'warn').length;

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { reEvaluate } from '../run/re-evaluate.ts';
-import { addContainerOptions, addEngineOptions, containerLimits, dockerHosts, positiveInt } from './options.ts';
+import { addContainerOptions, addBackendOptions, containerLimits, backendChoice, positiveInt } from './options.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 
 export function evalCommand(): Command {
@@ -11,12 +11,12 @@ export function evalCommand(): Command {
     .option('--concurrency <n>', 'tasks evaluated at the same time', positiveInt, 2)
     .option('--image <name>', 'use this image for every pool instead of building')
     .option('--no-cache', 'run every test again instead of reusing results for unchanged image, tests and code');
-  return addMergeStageOptions(addContainerOptions(addEngineOptions(command))).action(async (o) => {
+  return addMergeStageOptions(addContainerOptions(addBackendOptions(command))).action(async (o) => {
     process.exitCode = await reEvaluate({
       name: o.name,
       runsDir: o.runsDir,
       concurrency: o.concurrency,
-      dockerHosts: dockerHosts(o),
+      backend: backendChoice(o),
       cache: o.cache,
       image: o.image,
       limits: containerLimits(o),

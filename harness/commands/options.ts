@@ -1,8 +1,10 @@
-// Option parsing shared by the commands: lists, sizes, and the container limits.
-import { InvalidArgumentError, type Command } from 'commander';
-import { DEFAULT_LIMITS, type ContainerLimits } from '../docker/sandbox.ts';
+// Option parsing shared by the commands: lists, sizes, the container limits and the sandbox backend.
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULT_LIMITS, type ContainerLimits } from '../sandbox/types.ts';
+import { backendNames, DEFAULT_BACKEND, type BackendChoice } from '../sandbox/registry.ts';
 import { REASONING_EFFORTS, type ModelOptions, type ReasoningEffort } from '../models/index.ts';
-import { readHostsFile } from '../docker/engine.ts';
+import { UserError, errorMessage } from '../errors.ts';
 
 export function list(value: string): string[] {
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -97,13 +99,39 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
-/** --docker-host (repeatable) and --docker-hosts <file>: the engines to spread tasks over. */
-export function addEngineOptions(command: Command): Command {
+/** --backend and where it runs: --docker-host (repeatable) and --docker-hosts <file>, or --namespace. */
+export function addBackendOptions(command: Command): Command {
   return command
-    .option('--docker-host <url>', 'a Docker engine to run tasks on (unix://, tcp://, ssh://); repeat for several (default: DOCKER_HOST or the local socket)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--docker-hosts <file>', 'a file listing Docker engines, one address per line');
+    .addOption(new Option('--backend <name>', 'where sandboxes run').choices(backendNames()).default(DEFAULT_BACKEND))
+    .option('--docker-host <url>', 'docker: an engine to run tasks on (unix://, tcp://, ssh://); repeat for several (default: DOCKER_HOST or the local socket)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--docker-hosts <file>', 'docker: a file listing engines, one address per line')
+    .option('--namespace <name>', "kubernetes: the namespace of the run's pods (default: the kubeconfig context's, else default); kubeconfig from KUBECONFIG, ~/.kube/config or the pod's service account")
+    .option('--registry <host/path>', 'kubernetes: the registry `coop-bench images push --registry` pushed the pools\' images to');
 }
 
-export function dockerHosts(options: { dockerHost?: string[]; dockerHosts?: string }): string[] {
-  return [...(options.dockerHost ?? []), ...(options.dockerHosts ? readHostsFile(options.dockerHosts) : [])];
+interface BackendFlags {
+  backend?: string;
+  dockerHost?: string[];
+  dockerHosts?: string;
+  namespace?: string;
+  registry?: string;
+}
+
+export function backendChoice(options: BackendFlags): BackendChoice {
+  const name = options.backend ?? DEFAULT_BACKEND;
+  const dockerHosts = [...(options.dockerHost ?? []), ...(options.dockerHosts ? readHostsFile(options.dockerHosts) : [])];
+  if (name !== 'docker' && dockerHosts.length > 0) throw new UserError(`--docker-host and --docker-hosts are for --backend docker, not ${name}`);
+  if (name !== 'kubernetes' && (options.namespace || options.registry)) throw new UserError(`--namespace and --registry are for --backend kubernetes, not ${name}`);
+  return { name, dockerHosts, namespace: options.namespace, registry: options.registry };
+}
+
+/** Docker engine addresses from a hosts file: one per line; blank lines and `#` comments are skipped. */
+export function readHostsFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read the hosts file ${path}: ${errorMessage(error)}`);
+  }
+  return text.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
 }

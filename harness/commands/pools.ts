@@ -6,25 +6,24 @@ import { combinations } from '../../tasks/plan.ts';
 import { poolKey, type Feature, type Pool } from '../../tasks/types.ts';
 import { validatePool, type PoolChecks, type TestVerdict, type UnionOutcome } from '../../tasks/validate.ts';
 import { attemptOf, dropTestFiles, runCascade } from '../../resolver/index.ts';
-import { engineAt, requireEngine } from '../docker/engine.ts';
-import { poolImage } from '../docker/images.ts';
-import { baseRepo } from '../docker/base-repo.ts';
 import { runFeatureTests, type TestRun } from '../evaluation/run-tests.ts';
 import type { TestCache } from '../evaluation/test-cache.ts';
+import { createBackend } from '../sandbox/registry.ts';
+import type { BackendSlot } from '../sandbox/types.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
-import { addContainerOptions, containerLimits } from './options.ts';
+import { addBackendOptions, addContainerOptions, backendChoice, containerLimits } from './options.ts';
 import { errorMessage } from '../errors.ts';
 
 const VALIDATE_RUN = 'pools-validate';
 
-async function dockerChecks(pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
-  const image = await poolImage(engineAt(), pool, { log });
-  const base = await baseRepo(image, VALIDATE_RUN);
+async function sandboxChecks(slot: BackendSlot, pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
+  const image = await slot.prepareImage(pool, VALIDATE_RUN, log);
+  const base = await slot.baseRepo(image, VALIDATE_RUN);
   const limit = pLimit(4);
   // The same code is tested once (the two union orders often give the same code).
   const results = new Map<string, TestRun>();
   const cache: TestCache = { get: (key) => results.get(JSON.stringify(key)), put: (key, run) => results.set(JSON.stringify(key), run) };
-  const options = { image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000, cache };
+  const options = { slot, image, run: VALIDATE_RUN, limits: containerLimits(o), timeoutMs: o.testTimeout * 1000, cache };
   const test = (feature: Feature, patch: string) => limit(() => runFeatureTests(feature, patch, options));
   const verdict = (run: TestRun): TestVerdict => {
     const counts = run.counts ? `${run.counts.passed} passed, ${run.counts.failed} failed` : `exit ${run.exitCode}`;
@@ -75,22 +74,25 @@ function validateCommand(): Command {
   const command = new Command('validate')
     .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix and how each pair\'s gold patches merge')
     .argument('<dirs...>', 'pool folders (a dataset, a repo folder or one task<id> folder)');
-  return addContainerOptions(command).action(async (dirs: string[], o) => {
+  return addContainerOptions(addBackendOptions(command)).action(async (dirs: string[], o) => {
     const scans = dirs.map((dir) => scanPools(dir));
     const pools = scans.flatMap((scan) => scan.pools);
-    // Unusable files (links out of the pool, oversized or special files): invalid without a container.
+    // Unusable files (links out of the pool, oversized or special files): invalid without a sandbox.
     const invalid = scans.flatMap((scan) => scan.invalid);
     for (const { pool, dir, problems } of invalid) {
       process.stdout.write(`${pool} (${dir})\n${problems.map((p) => `  FAIL: ${p}\n`).join('')}  ${pool}: INVALID (${problems.length} problem${problems.length > 1 ? 's' : ''})\n`);
     }
-    if (pools.length > 0) await requireEngine();
+    const { name, ...where } = backendChoice(o);
+    const backend = await createBackend(name, { ...where, log: (line) => process.stderr.write(`${line}\n`) });
+    if (pools.length > 0) await backend.prepareRun(VALIDATE_RUN, pools);
+    const slot = backend.acquire();
     let failed = invalid.length;
     for (const pool of pools) {
       const log = (line: string) => process.stderr.write(`  ${line}\n`);
       process.stdout.write(`${poolKey(pool)} (${pool.dir})\n`);
       let failures: string[];
       try {
-        const report = await validatePool(pool, await dockerChecks(pool, o, log), log);
+        const report = await validatePool(pool, await sandboxChecks(slot, pool, o, log), log);
         report.lines.forEach((line) => process.stdout.write(`  ${line}\n`));
         report.warnings.forEach((w) => process.stdout.write(`  warning: ${w}\n`));
         failures = report.failures;

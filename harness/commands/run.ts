@@ -3,7 +3,7 @@ import type { Setting } from '../../tasks/types.ts';
 import { runBenchmark } from '../run/run-benchmark.ts';
 import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-config.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
-import { addContainerOptions, addEngineOptions, addModelOptions, containerLimits, dockerHosts, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
+import { addContainerOptions, addBackendOptions, addModelOptions, containerLimits, backendChoice, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
 import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
@@ -62,7 +62,7 @@ export function runCommand(): Command {
     .option('--image <name>', 'use this image for every pool instead of building')
     .option('--force', 'run tasks again even if finished', false)
     .option('--dry-run', 'print the tasks that would run and stop', false);
-  addModelOptions(addMergeStageOptions(addContainerOptions(addEngineOptions(command))));
+  addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
     process.exitCode = await runBenchmark({
       name: o.name ?? defaultName(o.models),
@@ -81,7 +81,7 @@ export function runCommand(): Command {
       agentConfig: loadAgentConfig(o.agentConfig, { stepLimit: o.maxSteps }),
       maxCost: o.maxCost,
       concurrency: o.concurrency,
-      dockerHosts: dockerHosts(o),
+      backend: backendChoice(o),
       shard: o.shard,
       maxTasks: o.maxTasks,
       force: o.force,

@@ -4,9 +4,9 @@
 // the merge costs no time on top of the tests; they are skipped when the cache is expected to answer.
 import type { Feature } from '../../tasks/types.ts';
 import type { EvaluationResult, FeatureEvaluation } from '../run/types.ts';
-import type { BaseRepo } from '../docker/base-repo.ts';
+import type { BaseRepo } from '../sandbox/types.ts';
 import { runCascade, type ResolverModel } from '../../resolver/index.ts';
-import { TestContainer, cachedTestRun, runFeatureTests, type TestRunOptions } from './run-tests.ts';
+import { FeatureTests, cachedTestRun, runFeatureTests, type TestRunOptions } from './run-tests.ts';
 
 export interface MergeStageOptions {
   /** The small model of the LLM stage; undefined: the stage is skipped and recorded as such. */
@@ -34,7 +34,7 @@ function notRun(feature: Feature, cause: string): FeatureEvaluation {
   return { feature: feature.id, passed: false, exitCode: null, timedOut: false, cause, output: '', durationMs: 0 };
 }
 
-type Started = Promise<TestContainer>;
+type Started = Promise<FeatureTests>;
 
 async function discard(started: Started | undefined): Promise<void> {
   await started?.then((container) => container.discard(), () => undefined);
@@ -63,7 +63,7 @@ async function expectCacheHits(input: EvaluationInput): Promise<boolean> {
 }
 
 export async function evaluatePatches(input: EvaluationInput): Promise<EvaluationResult> {
-  let started = (await expectCacheHits(input)) ? [] : input.features.map((feature) => TestContainer.start(feature, input.tests));
+  let started = (await expectCacheHits(input)) ? [] : input.features.map((feature) => FeatureTests.start(feature, input.tests));
   // Awaited later; a failed start is reported when its container is used.
   for (const container of started) container.catch(() => undefined);
   const passed = (evaluations: FeatureEvaluation[]) => evaluations.every((e) => e.passed);

@@ -5,14 +5,14 @@
 // and the task is scored with the patch it has. Anything else is the harness's bug: also excluded
 // from the rates, and counted and shown as such.
 import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
-import { isEngineError } from '../docker/engine.ts';
 import { UserError } from '../errors.ts';
 import type { TaskErrorKind } from '../store/run-store.ts';
 
-export function taskErrorKind(error: unknown): Exclude<TaskErrorKind, 'interrupted'> {
+/** `isSandboxError`: the sandbox backend's own test (SandboxBackend.isInfrastructureError). */
+export function taskErrorKind(error: unknown, isSandboxError: (error: unknown) => boolean): Exclude<TaskErrorKind, 'interrupted'> {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ModelError && INFRASTRUCTURE_KINDS.includes(cause.kind)) return 'infrastructure';
-    if (isEngineError(cause) || cause instanceof UserError) return 'infrastructure';
+    if (isSandboxError(cause) || cause instanceof UserError) return 'infrastructure';
   }
   return 'harness';
 }

@@ -1,21 +1,17 @@
-// One task end to end: a container per agent (one in Solo), the agents at work, their patches,
-// then the evaluation stage. Every container is removed whatever happens.
+// One task end to end: a sandbox per agent (one in Solo), the agents at work, their patches,
+// then the evaluation stage. Every sandbox is removed whatever happens.
 import type { Feature, TaskSpec } from '../../tasks/types.ts';
 import { findFeature } from '../../tasks/pools.ts';
 import type { AgentResult, TaskResult } from './types.ts';
 import type { Agent, AgentOutcome } from '../agents/types.ts';
-import type { ContainerLimits } from '../docker/sandbox.ts';
-import { DockerSandbox } from '../docker/sandbox.ts';
-import { containerLabels } from '../docker/containers.ts';
-import { ContainerStoppedError, isEngineError, type Engine } from '../docker/engine.ts';
-import { poolImage, type PoolImage } from '../docker/images.ts';
+import type { AgentSandbox, BackendSlot, ContainerLimits, SandboxBackend, SandboxImage, TeamRepos } from '../sandbox/types.ts';
+import { SandboxStoppedError } from '../sandbox/errors.ts';
 import type { TestCache } from '../evaluation/test-cache.ts';
-import { baseRepo } from '../docker/base-repo.ts';
 import { Trajectory, type TrajectoryStep } from '../agents/trajectory.ts';
 import type { MessageBus } from '../messaging/bus.ts';
 import { evaluatePatches, type MergeStageOptions } from '../evaluation/evaluate.ts';
 import { diffAgainstBase, PatchError, snapshotBase } from './workspace.ts';
-import { createTeamRemotes, type TeamRemotes } from './git-remotes.ts';
+import { configureTeamRemotes } from './git-remotes.ts';
 import { errorMessage } from '../errors.ts';
 import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
 
@@ -23,10 +19,10 @@ export interface TaskEnvironment {
   runName: string;
   /** The task's row in the run store: the message bus is keyed by it. */
   taskId: number;
-  /** The Docker engine all of the task's containers run on. */
-  engine: Engine;
-  /** --image: run every pool with this image instead of building. */
-  image?: string;
+  /** Where the task's sandboxes run. */
+  backend: SandboxBackend;
+  /** The share of the backend all of the task's sandboxes run on. */
+  slot: BackendSlot;
   limits: ContainerLimits;
   testTimeoutMs: number;
   signal: AbortSignal;
@@ -55,10 +51,9 @@ export function assignments(task: TaskSpec): Assignment[] {
   return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
 }
 
-async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: PoolImage, env: TaskEnvironment, signal: AbortSignal, remotes?: TeamRemotes): Promise<AgentResult> {
+async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: SandboxImage, env: TaskEnvironment, signal: AbortSignal, teamRepos?: TeamRepos): Promise<AgentResult> {
   const { agentId } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
-  const labels = containerLabels(env.runName, 'agent', { task: env.taskId, agent: agentId });
   const agent = env.createAgent(assignment.model, agentId);
   const context = {
     agentId,
@@ -67,15 +62,15 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
     partners,
     signal,
     mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners) : undefined,
-    gitRemotes: remotes ? { self: agentId, partners } : undefined,
+    gitRemotes: teamRepos ? { self: agentId, partners } : undefined,
+    isInfrastructureError: (error: unknown) => env.backend.isInfrastructureError(error),
   };
   const host = await agent.prepare?.(context);
   try {
-    const binds = [...(remotes?.bindsFor(agentId) ?? []), ...(host?.mounts ?? []).map((m) => `${m.hostPath}:${m.containerPath}:ro`)];
-    const sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels, limits: env.limits, binds });
+    const sandbox = await env.slot.startAgentSandbox({ image, run: env.runName, task: env.taskId, agent: agentId, limits: env.limits, teamRepos, mounts: host?.mounts });
     try {
       const base = await snapshotBase(sandbox);
-      await remotes?.configure(sandbox, team);
+      if (teamRepos) await configureTeamRemotes(sandbox, team);
       const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
       let outcome: AgentOutcome;
       try {
@@ -83,7 +78,7 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
       } catch (error) {
         // A model API that keeps failing, a stop request: the task did not run, it is not a result.
         // Anything else the agent threw ends the agent, and the task is scored with its patch.
-        if (signal.aborted || isInfrastructureError(error)) throw error;
+        if (signal.aborted || isInfrastructureError(error, env.backend)) throw error;
         outcome = { status: error instanceof ModelError ? 'model_rejected' : 'error', error: errorMessage(error) };
       }
       // The patch is whatever the repository holds now, even after an agent error.
@@ -91,8 +86,8 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
       if (error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${error}` : error };
       return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
     } catch (error) {
-      if (!(error instanceof ContainerStoppedError)) throw error;
-      throw new Error(`${agentId}'s container stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
+      if (!(error instanceof SandboxStoppedError)) throw error;
+      throw new Error(`${agentId}'s sandbox stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
     } finally {
       await sandbox.remove();
     }
@@ -102,7 +97,7 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
 }
 
 /** A repository that yields no patch is the agent's error: its patch is empty. */
-async function agentPatch(sandbox: DockerSandbox, base: string): Promise<{ patch: string; error?: string }> {
+async function agentPatch(sandbox: AgentSandbox, base: string): Promise<{ patch: string; error?: string }> {
   try {
     return { patch: await diffAgainstBase(sandbox, base) };
   } catch (error) {
@@ -113,11 +108,11 @@ async function agentPatch(sandbox: DockerSandbox, base: string): Promise<{ patch
 
 /**
  * Errors that say nothing about the agent (a model API that could not be reached or kept failing
- * after its retries, a Docker engine error): the task is marked error, not scored, and run again on
+ * after its retries, the sandbox backend's): the task is marked error, not scored, and run again on
  * resume (run/error-kind.ts). A 4xx the model's own output caused is the agent's failure.
  */
-function isInfrastructureError(error: unknown): boolean {
-  return (error instanceof ModelError && INFRASTRUCTURE_KINDS.includes(error.kind)) || isEngineError(error);
+function isInfrastructureError(error: unknown, backend: SandboxBackend): boolean {
+  return (error instanceof ModelError && INFRASTRUCTURE_KINDS.includes(error.kind)) || backend.isInfrastructureError(error);
 }
 
 /**
@@ -142,23 +137,23 @@ async function runTeam<T>(run: (signal: AbortSignal) => Promise<T>[], parent: Ab
 }
 
 export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
-  const image = await poolImage(env.engine, task.pool, { image: env.image, log: env.log });
-  const base = await baseRepo(image, env.runName);
+  const image = await env.slot.prepareImage(task.pool, env.runName, env.log);
+  const base = await env.slot.baseRepo(image, env.runName);
   const team = assignments(task);
   const ids = team.map((a) => a.agentId);
-  const remotes = env.git && task.setting === 'coop' ? await createTeamRemotes(ids) : undefined;
+  const teamRepos = env.git && task.setting === 'coop' ? await env.backend.createTeamRepos(ids) : undefined;
   let agents: AgentResult[];
   try {
-    agents = await runTeam((signal) => team.map((a) => runAgent(task, a, ids, image, env, signal, remotes)), env.signal);
+    agents = await runTeam((signal) => team.map((a) => runAgent(task, a, ids, image, env, signal, teamRepos)), env.signal);
   } finally {
-    remotes?.remove();
+    await teamRepos?.remove();
   }
   const evaluation = await evaluatePatches({
     features: team.flatMap((a) => a.features),
     patches: agents.map((a) => a.patch),
     base,
-    tests: { image, run: env.runName, limits: env.limits, timeoutMs: env.testTimeoutMs, cache: env.testCache },
+    tests: { slot: env.slot, image, run: env.runName, task: env.taskId, limits: env.limits, timeoutMs: env.testTimeoutMs, cache: env.testCache },
     merge: env.merge,
   });
-  return { ...evaluation, image: image.name, dockerHost: env.engine.host, baseRev: base.rev, agents };
+  return { ...evaluation, image: image.name, dockerHost: env.slot.where, baseRev: base.rev, agents };
 }

@@ -1,29 +1,26 @@
 // `coop-bench eval`: merge and test the stored patches of a run again (new runner, fixed pool,
 // another merge stage) without running any agent. Test results whose inputs did not change come
-// from the run's test cache: evaluating an unchanged run again starts no container.
-import pLimit from 'p-limit';
-import type { TaskSpec } from '../../tasks/types.ts';
+// from the run's test cache: evaluating an unchanged run again starts no sandbox.
+import type { Pool, TaskSpec } from '../../tasks/types.ts';
 import { findFeature, loadPool } from '../../tasks/pools.ts';
 import { RunStore, type TaskRow } from '../store/run-store.ts';
 import { NUMBER_LIST, STRING_LIST, jsonColumn } from '../store/columns.ts';
 import { taskLogDir, writeEvaluationFiles } from '../store/log-tree.ts';
-import { poolImage, readyEngines } from '../docker/images.ts';
-import { baseRepo } from '../docker/base-repo.ts';
-import type { ContainerLimits } from '../docker/sandbox.ts';
+import type { ContainerLimits } from '../sandbox/types.ts';
+import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { evaluatePatches } from '../evaluation/evaluate.ts';
 import { storeTestCache } from '../store/test-cache.ts';
-import { EngineScheduler } from './engine-scheduler.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
-import { describeTask } from './run-benchmark.ts';
-import { errorMessage } from '../errors.ts';
+import { describeTask, type RunDependencies } from './run-benchmark.ts';
+import { processIO, runTasks, type RunnerTask, type TaskStages } from './task-runner.ts';
 
 export interface ReEvaluateOptions {
   name: string;
   runsDir: string;
   concurrency: number;
-  /** Docker engines to spread the tasks over (empty: the local engine); a task goes back to the engine it ran on when listed. */
-  dockerHosts: string[];
+  /** --backend and its options; a task goes back to the place (Docker engine) it ran on when the backend has it. */
+  backend: BackendChoice;
   /** Use cached test results (false: run every test again, e.g. to check for flaky tests). */
   cache: boolean;
   image?: string;
@@ -42,49 +39,67 @@ export function taskFromRow(row: TaskRow): TaskSpec {
   };
 }
 
-export async function reEvaluate(options: ReEvaluateOptions): Promise<number> {
-  const engines = await readyEngines(options.dockerHosts, options.image);
+/** The pools of the rows that still load (a task whose pool is gone fails on its own below). */
+function poolsOf(rows: TaskRow[]): Pool[] {
+  const dirs = [...new Set(rows.map((row) => row.pool_dir))];
+  return dirs.flatMap((dir) => {
+    try {
+      return [loadPool(dir)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependencies = {}): Promise<number> {
+  const io = deps.io ?? processIO;
+  const log = (line: string) => io.log(line);
+  const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
-  const scheduler = new EngineScheduler(engines);
   const cache = options.cache ? storeTestCache(store) : undefined;
   const rows = store.tasks().filter((row) => row.status === 'done');
-  if (rows.length === 0) process.stderr.write(`run ${options.name} has no finished task to evaluate\n`);
-  let errors = 0;
-  const limit = pLimit(Math.max(1, options.concurrency));
-  await Promise.all(
-    rows.map((row) =>
-      limit(async () => {
-        let label = `task ${row.key}`;
-        // Its own engine keeps the image id, hence the cached results, of the task's earlier evaluation.
-        const engine = scheduler.acquire(row.docker_host);
-        try {
-          const task = taskFromRow(row);
-          label = describeTask(task);
-          const image = await poolImage(engine, task.pool, { image: options.image, log: (l) => process.stderr.write(`${l}\n`) });
-          const base = await baseRepo(image, options.name);
-          const result = await evaluatePatches({
-            features: task.features.map((id) => findFeature(task.pool, id)),
-            patches: store.agents(row.id).map((a) => a.patch),
-            base,
-            tests: { image, run: options.name, limits: options.limits, timeoutMs: options.testTimeoutMs, cache },
-            merge: options.merge,
-            previousMergedPatch: store.mergedPatch(row.id),
-          });
-          store.saveEvaluation(row.id, result);
-          writeEvaluationFiles(taskLogDir(store.dir, task), result);
-          const cached = result.evaluations.filter((e) => e.cached).length;
-          const notes = [mergeProgress(task.setting, result), cached ? `${cached} of ${result.evaluations.length} test runs cached` : undefined].filter(Boolean);
-          process.stderr.write(`evaluated ${label}: ${result.bothPassed ? 'both pass' : 'not both'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
-        } catch (error) {
-          errors++;
-          process.stderr.write(`error ${label}: ${errorMessage(error).split('\n')[0]}\n`);
-        } finally {
-          scheduler.release(engine);
-        }
-      }),
-    ),
+  await backend.prepareRun(options.name, poolsOf(rows));
+  if (rows.length === 0) log(`run ${options.name} has no finished task to evaluate`);
+  const stages: TaskStages<RunnerTask & { row: TaskRow }> = {
+    finished: 'evaluated',
+    async execute({ row }, { slot }) {
+      const task = taskFromRow(row);
+      const image = await slot.prepareImage(task.pool, options.name, log);
+      const base = await slot.baseRepo(image, options.name);
+      const result = await evaluatePatches({
+        features: task.features.map((id) => findFeature(task.pool, id)),
+        patches: store.agents(row.id).map((a) => a.patch),
+        base,
+        tests: { slot, image, run: options.name, task: row.id, limits: options.limits, timeoutMs: options.testTimeoutMs, cache },
+        merge: options.merge,
+        previousMergedPatch: store.mergedPatch(row.id),
+      });
+      store.saveEvaluation(row.id, result);
+      writeEvaluationFiles(taskLogDir(store.dir, task), result);
+      const cached = result.evaluations.filter((e) => e.cached).length;
+      const notes = [mergeProgress(task.setting, result), cached ? `${cached} of ${result.evaluations.length} test runs cached` : undefined].filter(Boolean);
+      return { bothPassed: result.bothPassed, detail: notes.join('; ') };
+    },
+    // A task whose evaluation failed keeps its earlier evaluation: only the error is reported.
+    interrupted: (_running, signal) => log(`eval of run ${options.name} interrupted by ${signal}: finished tasks are stored; run it again to evaluate the rest`),
+  };
+  const { counts, interrupted } = await runTasks(
+    // Its own place (Docker engine) keeps the image id, hence the cached results, of the task's earlier evaluation.
+    rows.map((row) => ({ id: row.id, label: labelOf(row), place: row.docker_host, row })),
+    stages,
+    { run: options.name, backend, concurrency: options.concurrency, io, close: () => store.close() },
   );
-  process.stdout.write(`${formatSummary(options.name, summarize(store))}\n`);
+  if (interrupted) return 130;
+  io.out(`${formatSummary(options.name, summarize(store))}\n`);
   store.close();
-  return errors > 0 ? 1 : 0;
+  return counts.errors > 0 ? 1 : 0;
+}
+
+/** How progress names a stored task; its row's key when its pool no longer loads. */
+function labelOf(row: TaskRow): string {
+  try {
+    return describeTask(taskFromRow(row));
+  } catch {
+    return `task ${row.key}`;
+  }
 }

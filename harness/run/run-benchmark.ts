@@ -1,6 +1,5 @@
 // `coop-bench run`: plan the tasks, skip the finished ones, run the rest N at a time, store each
 // result as it finishes, and stop cleanly on SIGINT/SIGTERM.
-import pLimit from 'p-limit';
 import { createHash } from 'node:crypto';
 import type { Setting, TaskSpec } from '../../tasks/types.ts';
 import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts';
@@ -10,19 +9,16 @@ import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type S
 import { checkAgentSpecs, createAgent, isLoopAgent } from '../agents/registry.ts';
 import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
 import { findContextWindows, type ModelOptions } from '../models/index.ts';
-import type { Engine } from '../docker/engine.ts';
-import { removeLabelledContainers, removeTrackedContainers } from '../docker/containers.ts';
-import { readyEngines } from '../docker/images.ts';
-import type { ContainerLimits } from '../docker/sandbox.ts';
+import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
+import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
-import { storageFailure, type StorageError } from '../store/storage-errors.ts';
-import { EngineScheduler } from './engine-scheduler.ts';
+import { storageFailure } from '../store/storage-errors.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
-import { createProgress, type Progress } from './progress.ts';
+import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { UserError, errorMessage } from '../errors.ts';
 import { taskErrorKind } from './error-kind.ts';
@@ -48,8 +44,8 @@ export interface RunOptions {
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
   maxCost?: number;
   concurrency: number;
-  /** Docker engines to spread the tasks over (empty: the local engine). */
-  dockerHosts: string[];
+  /** --backend and its options (Docker engines to spread the tasks over, a Kubernetes namespace). */
+  backend: BackendChoice;
   /** This machine's share of the plan, when several machines run it. */
   shard?: Shard;
   /** The largest plan this command makes: a larger one is refused before any task is made. */
@@ -153,15 +149,24 @@ export function describeTask(task: TaskSpec): string {
   return `${setting} ${teamName(task.models)} ${poolKey(task.pool)} ${featureDirName(task.features)}`;
 }
 
+export interface RunDependencies {
+  /** The sandbox backend by name (default: the registry's). */
+  createBackend?: typeof createBackend;
+  /** Where results and progress go (default: stdout, and stderr with a bar on a terminal). */
+  io?: RunIO;
+}
+
 /** Runs the benchmark; resolves with the process exit code. */
-export async function runBenchmark(options: RunOptions): Promise<number> {
+export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   checkAgentSpecs(options.models, options.modelOptions);
+  const io = deps.io ?? processIO;
+  const log = (line: string) => io.log(line);
   const plan = planRun(options);
   checkPlanSize(plan, options);
   const size = options.shard ? shardSize(plan.size, options.shard) : plan.size;
   if (size === 0) {
-    process.stderr.write('nothing to run: no task matches the given pools, features and subset\n');
+    log('nothing to run: no task matches the given pools, features and subset');
     return 1;
   }
   const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
@@ -173,11 +178,12 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const contextWindows = await findContextWindows(options.models.filter(isLoopAgent), options.modelOptions);
   const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
   const tasks = [...shardTasks(plan, options.shard)];
-  const engines = await readyEngines(options.dockerHosts, options.image);
-  const scheduler = new EngineScheduler(engines);
+  const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
+  const gitProblem = options.git ? backend.gitUnsupported() : undefined;
+  if (gitProblem) throw new UserError(gitProblem);
+  await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, engines, log);
+  if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
   const config = options.agentConfig;
   if (!options.force) refuseOtherAgentConfig(store, config);
   const testCache = storeTestCache(store);
@@ -188,71 +194,30 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
   const skipped = rows.length - todo.length;
 
-  const controller = new AbortController();
-  const running = new Set<number>();
-  const counts = {
-    done: skipped,
-    total: rows.length,
-    passed: rows.filter(({ row }) => row.status === 'done' && row.both_passed === 1).length,
-    errors: 0,
-    running: 0,
-    costUsd: store.agentCostUsd(),
-  };
-  const progress: Progress = createProgress(rows.length);
-  progress.log(`run ${options.name}: ${rows.length} tasks${share}`);
-  if (skipped > 0) progress.log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
-  progress.update(counts);
+  log(`run ${options.name}: ${rows.length} tasks${share}`);
+  if (skipped > 0) log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
 
-  const interrupt = installInterruptHandler(async (signal) => {
-    controller.abort();
-    // Taken now: tasks leave `running` as their containers disappear below.
-    const interrupted = [...running];
-    progress.log(`${signal}: stopping; removing containers...`);
-    await removeTrackedContainers();
-    await removeLabelledContainers(engines, options.name).catch(() => 0);
-    for (const id of interrupted) store.markError(id, `interrupted by ${signal}`, 'interrupted');
-    store.setRunStatus('interrupted');
-    progress.stop();
-    store.close();
-    process.stderr.write(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume\n`);
-  });
-
-  let costLimitLogged = false;
-  const overBudget = () => {
-    if (options.maxCost === undefined || counts.costUsd < options.maxCost) return false;
-    if (!costLimitLogged) progress.log(`cost limit reached ($${counts.costUsd.toFixed(2)} of --max-cost $${options.maxCost}): no new task starts; running ones finish`);
-    costLimitLogged = true;
-    return true;
-  };
-
-  const limit = pLimit(Math.max(1, options.concurrency));
-  const runOne = async (task: TaskSpec, id: number) => {
-    if (controller.signal.aborted || overBudget()) return;
-    running.add(id);
-    store.markRunning(id, config.hash);
-    counts.running++;
-    progress.update(counts);
-    const started = Date.now();
-    const engine = scheduler.acquire();
-    try {
+  const stages: TaskStages<RunnerTask & { task: TaskSpec }> = {
+    finished: 'done',
+    start: ({ id }) => store.markRunning(id, config.hash),
+    async execute({ id, task }, { slot, signal, log: taskLog, spent }) {
       const result = await executeTask(task, {
         runName: options.name,
         taskId: id,
-        engine,
-        image: options.image,
+        backend,
+        slot,
         limits: options.limits,
         testTimeoutMs: options.testTimeoutMs,
-        signal: controller.signal,
-        log: (line) => progress.log(line),
+        signal,
+        log: taskLog,
         createAgent: (spec) =>
           createAgent(spec, {
             config,
             model: modelOptions,
-            log: (line) => progress.log(line),
+            log: taskLog,
             onModelCall: ({ agentId, model, usage, stopReason }) => {
               store.recordModelCall(id, agentId, model, usage, stopReason);
-              counts.costUsd += usage.costUsd;
-              progress.update(counts);
+              spent(usage.costUsd);
             },
           }),
         recordStep: (agentId, step) => {
@@ -260,7 +225,7 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
           try {
             store.recordStep(id, agentId, step);
           } catch (error) {
-            if (!controller.signal.aborted) progress.log(`step ${step.index} of ${agentId} in ${describeTask(task)} not stored yet: ${errorMessage(error)}`);
+            if (!signal.aborted) taskLog(`step ${step.index} of ${agentId} in ${describeTask(task)} not stored yet: ${errorMessage(error)}`);
           }
         },
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
@@ -268,77 +233,62 @@ export async function runBenchmark(options: RunOptions): Promise<number> {
         merge: options.merge,
         testCache,
       });
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return { bothPassed: false, detail: '' };
       writeTaskFiles(taskLogDir(store.dir, task), task, result, bus.conversation(id));
       store.saveResult(id, result);
-      counts.done++;
-      if (result.bothPassed) counts.passed++;
       const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
-      const where = engines.length > 1 ? ` on ${engine.host}` : '';
-      progress.log(`done  ${describeTask(task)}: ${result.bothPassed ? 'both pass' : 'not both'} (${[verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ')}) ${Math.round((Date.now() - started) / 1000)}s${where}`);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      // Not this task's failure: the run stops (below) and this task runs again on resume.
-      if (storageFailure(error)) throw error;
-      const kind = taskErrorKind(error);
+      return { bothPassed: result.bothPassed, detail: [verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ') };
+    },
+    failed({ id }, error) {
+      const kind = taskErrorKind(error, (cause) => backend.isInfrastructureError(cause));
       store.markError(id, errorMessage(error), kind);
-      counts.done++;
-      counts.errors++;
-      progress.log(`error ${describeTask(task)}: ${errorMessage(error).split('\n')[0]} [${kind}: not scored; run again to retry]`);
-      return;
-    } finally {
-      scheduler.release(engine);
-      running.delete(id);
-      counts.running--;
-      progress.update(counts);
-    }
-    await options.afterTask?.(store, id).catch((error) => progress.log(`after ${describeTask(task)}: ${errorMessage(error).split('\n')[0]}`));
+      return ` [${kind}: not scored; run again to retry]`;
+    },
+    // The run folder cannot take writes (a full disk...): every task would fail the same way, so the
+    // run stops as on Ctrl-C, its finished tasks kept, and says why in one line.
+    fatal: (error) => storageFailure(error, store.dir),
+    after: options.afterTask ? ({ id }) => options.afterTask!(store, id) : undefined,
+    interrupted(running, signal, counts) {
+      for (const { id } of running) store.markError(id, `interrupted by ${signal}`, 'interrupted');
+      store.setRunStatus('interrupted');
+      log(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume`);
+    },
   };
-
-  // The run folder cannot take writes (a full disk...): every task would fail the same way, so the
-  // run stops as on Ctrl-C, its finished tasks kept, and says why in one line.
-  let storeFailure: StorageError | undefined;
-  const stranded = new Set<number>();
-  const stopOnStorageFailure = async (error: unknown, id: number) => {
-    const failure = storageFailure(error, store.dir);
-    if (!failure) throw error;
-    stranded.add(id);
-    if (storeFailure) return;
-    storeFailure = failure;
-    for (const other of running) stranded.add(other);
-    controller.abort();
-    progress.log(`stopping: ${failure.message}; removing containers...`);
-    await removeTrackedContainers();
-    await removeLabelledContainers(engines, options.name).catch(() => 0);
-  };
-  try {
-    await Promise.all(todo.map(({ task, row }) => limit(() => runOne(task, row.id).catch((error) => stopOnStorageFailure(error, row.id)))));
-  } finally {
-    interrupt.dispose();
-  }
-  if (storeFailure) {
-    progress.stop();
+  const { counts, interrupted, stopped } = await runTasks(
+    todo.map(({ task, row }) => ({ id: row.id, label: describeTask(task), task })),
+    stages,
+    {
+      run: options.name,
+      backend,
+      concurrency: options.concurrency,
+      maxCost: options.maxCost,
+      io,
+      skipped: { done: skipped, passed: rows.filter(({ row }) => row.status === 'done' && row.both_passed === 1).length },
+      costUsd: store.agentCostUsd(),
+      close: () => store.close(),
+    },
+  );
+  if (stopped) {
     // A failed write is rolled back, so these few bytes may still fit; if not, resuming marks the tasks.
     try {
       store.setRunStatus('interrupted');
-      for (const id of stranded) store.markError(id, `stopped: ${storeFailure.message}`, 'interrupted');
+      for (const { id } of stopped.stranded) store.markError(id, `stopped: ${stopped.error.message}`, 'interrupted');
     } catch {
       // The store stays as the last committed write left it.
     }
     store.close();
     throw new UserError(
-      `run ${options.name} stopped: ${storeFailure.message}: free space (or fix the device) and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
+      `run ${options.name} stopped: ${stopped.error.message}: free space (or fix the device) and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
     );
   }
-  if (controller.signal.aborted) return interrupt.exitCode;
-  progress.stop();
+  if (interrupted) return 130;
   const planned = new Set(rows.map(({ row }) => row.id));
   const unfinished = store.tasks().filter((t) => planned.has(t.id) && t.status !== 'done').length;
   store.setRunStatus(unfinished === 0 ? 'finished' : 'failed');
-  process.stdout.write(`${formatSummary(options.name, summarize(store))}\n`);
-  if (counts.costUsd > 0) process.stdout.write(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
-  if (unfinished > 0) process.stdout.write(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
-  process.stdout.write(`results: ${store.dir}\n`);
+  io.out(`${formatSummary(options.name, summarize(store))}\n`);
+  if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
+  if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
+  io.out(`results: ${store.dir}\n`);
   store.close();
   return counts.errors > 0 || unfinished > 0 ? 1 : 0;
 }
@@ -357,34 +307,10 @@ function refuseOtherAgentConfig(store: RunStore, config: AgentConfig): void {
 
 /**
  * The run's last process died mid-run (kill -9, a crash, a power cut): its unfinished tasks will run
- * again, and the containers it left are removed first (we hold the run's lock: none is in use).
+ * again, and the sandboxes it left are removed first (we hold the run's lock: none is in use).
  */
-async function removeLeftovers(store: RunStore, name: string, engines: Engine[], log: (line: string) => void): Promise<void> {
+async function removeLeftovers(store: RunStore, name: string, backend: SandboxBackend, log: (line: string) => void): Promise<void> {
   const stale = store.markStaleRunningInterrupted();
-  const removed = await removeLabelledContainers(engines, name);
-  log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover container(s) removed` : ''}`);
-}
-
-/**
- * First SIGINT/SIGTERM: graceful stop (the handler removes containers and records the run as
- * interrupted), then exit 130. A second signal exits at once.
- */
-function installInterruptHandler(stop: (signal: NodeJS.Signals) => Promise<void>) {
-  let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    stop(signal)
-      .catch((error) => process.stderr.write(`while stopping: ${errorMessage(error)}\n`))
-      .finally(() => process.exit(130));
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    exitCode: 130,
-    dispose: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
+  const removed = await backend.removeLeftovers(name);
+  log(`run ${name} was stopped without cleaning up: ${stale} unfinished task(s) will run again${removed ? `, ${removed} leftover sandbox(es) removed` : ''}`);
 }

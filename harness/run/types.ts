@@ -31,7 +31,7 @@ export interface EvaluationResult {
 
 export interface TaskResult extends EvaluationResult {
   image: string;
-  /** The Docker engine the task's containers ran on. */
+  /** Where the task's sandboxes ran: a Docker engine's address, or kubernetes:<namespace>@<server>. */
   dockerHost: string;
   baseRev: string;
   agents: AgentResult[];

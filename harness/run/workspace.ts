@@ -1,7 +1,7 @@
 // The agent's repository inside its container: a private copy of the base's git data is kept
 // outside the repository so the final patch is right whatever the agent does to .git or its branch.
-import type { Sandbox } from '../docker/sandbox.ts';
-import { REPO_PATH } from '../docker/base-repo.ts';
+import type { Sandbox } from '../sandbox/types.ts';
+import { WORKSPACE as REPO_PATH } from '../../tasks/prompts.ts';
 
 const BASE_GIT = '/var/lib/coop-bench/base.git';
 const DIFF_INDEX = '/var/lib/coop-bench/diff.index';

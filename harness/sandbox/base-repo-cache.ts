@@ -1,11 +1,14 @@
 // Base repositories copied to this machine once per image id (merges and pool validation run real
-// git here against them), whichever backend copied them. Part B of issue #13 moves Docker's
-// extraction (harness/docker/base-repo.ts) onto this cache.
+// git here against them), whichever backend copied them.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { cacheRoot } from '../docker/base-repo.ts';
 import type { BaseRepo } from './types.ts';
+
+export function cacheRoot(): string {
+  return process.env.COOP_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'coop-bench');
+}
 
 const pending = new Map<string, Promise<BaseRepo>>();
 

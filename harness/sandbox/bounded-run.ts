@@ -1,5 +1,5 @@
 // The process discipline of every backend's exec, so that a command behaves the same whatever runs
-// it. (harness/docker/sandbox.ts holds the same script until part B of issue #13 makes it use this.)
+// it.
 
 export const DEFAULT_EXEC_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;

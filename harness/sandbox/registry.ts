@@ -3,11 +3,17 @@
 import { UserError } from '../errors.ts';
 import type { BackendOptions, SandboxBackend } from './types.ts';
 
+/** --backend and the options that choose where it runs, as a run records them (--image is the run's own option). */
+export type BackendChoice = { name: string } & Omit<BackendOptions, 'log' | 'image'>;
+
 type BackendFactory = (options: BackendOptions) => Promise<SandboxBackend>;
 
 const BACKENDS: Record<string, BackendFactory> = {
+  docker: async (options) => (await import('./docker/backend.ts')).createDockerBackend(options),
   kubernetes: async (options) => (await import('./kubernetes/backend.ts')).createKubernetesBackend(options),
 };
+
+export const DEFAULT_BACKEND = 'docker';
 
 export function backendNames(): string[] {
   return Object.keys(BACKENDS);

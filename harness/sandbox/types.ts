@@ -2,28 +2,23 @@
 // hidden tests run. A backend (Docker engines, a Kubernetes cluster) implements it in its own folder
 // and is registered by name in registry.ts; the pipeline receives it as a dependency, as
 // tasks/validate.ts receives PoolChecks.
-//
-// How the Docker backend maps onto it (part B moves harness/docker/ into harness/sandbox/docker/):
-// - SandboxBackend.prepareRun = readyEngines(hosts, image); slots = the engines, acquire/release =
-//   EngineScheduler (where = the engine's host address, today's `dockerHost` of a task row).
-// - BackendSlot.prepareImage = poolImage(engine, pool, { image, log }); baseRepo = base-repo.ts's
-//   baseRepo (archive of /workspace/repo from a throw-away container, cached per image id).
-// - startAgentSandbox = DockerSandbox.start(engine, { image: id, labels: containerLabels(run,
-//   'agent', { task, agent }), limits, binds: teamRepos?.bindsFor(agent) }); DockerSandbox already
-//   has exec / readFile / writeFile / remove with the semantics documented on Sandbox below.
-// - startTestRun = TestContainer.start (container waiting on stdin for both patches); PendingTestRun
-//   .run = TestContainer.run minus the parsing and the cache, which stay in harness/evaluation/.
-// - removeLeftovers = removeLabelledContainers(engines, run); removeOwn = removeTrackedContainers;
-//   isInfrastructureError = isEngineError.
-// - createTeamRepos = git-remotes.ts's createTeamRemotes (bare repositories in a local folder,
-//   bind-mounted); gitUnsupported says why when any engine is not local (a remote --docker-host
-//   cannot mount this machine's folders).
 import type { Pool } from '../../tasks/types.ts';
+import type { Leftover } from './labels.ts';
+
+export type { Leftover };
 
 export interface ContainerLimits {
   memoryBytes: number;
   nanoCpus: number;
   pids: number;
+}
+
+export const DEFAULT_LIMITS: ContainerLimits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024 };
+
+/** A file of the harness's machine, copied in without being held in memory (an agent CLI's binary is hundreds of MB). */
+export interface HostFile {
+  hostPath: string;
+  mode?: number;
 }
 
 export interface ExecOptions {
@@ -35,6 +30,8 @@ export interface ExecOptions {
   maxOutputBytes?: number;
   /** Stops waiting for the command (its process group is killed when the sandbox goes). */
   signal?: AbortSignal;
+  /** Sees the standard output as it comes (all of it, beyond maxOutputBytes): an agent CLI's event stream. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 export interface ExecResult {
@@ -59,8 +56,8 @@ export interface Sandbox {
   exec(cmd: string[], options?: ExecOptions): Promise<ExecResult>;
   /** A regular file's content as UTF-8; throws when it is missing, not a regular file or over maxBytes. */
   readFile(path: string, maxBytes?: number): Promise<string>;
-  /** Creates or replaces a file (mode 0644) at an absolute path, creating its folders. */
-  writeFile(path: string, content: string | Buffer): Promise<void>;
+  /** Creates or replaces a file (mode 0644 unless a HostFile says otherwise) at an absolute path, creating its folders. */
+  writeFile(path: string, content: string | Buffer | HostFile): Promise<void>;
 }
 
 export interface AgentSandbox extends Sandbox {
@@ -100,6 +97,8 @@ export interface AgentSandboxSpec {
   agent: string;
   limits: ContainerLimits;
   teamRepos?: TeamRepos;
+  /** Host folders the agent reaches the harness through (agent CLIs' sockets), read-only. */
+  mounts?: { hostPath: string; containerPath: string }[];
 }
 
 export interface TestRunSpec {
@@ -147,6 +146,8 @@ export interface BackendSlot {
 
 export interface SandboxBackend {
   readonly name: string;
+  /** How many places tasks are spread over (Docker engines); progress says where a task ran when more than one. */
+  readonly placeCount: number;
   /**
    * Checks made before a run writes anything (the backend answers, --image exists, sandboxes of
    * the run's pools have no network); throws a UserError that says what to do.
@@ -158,12 +159,42 @@ export interface SandboxBackend {
   /** --git: why this backend cannot give a team shared repositories, or undefined when it can. */
   gitUnsupported(): string | undefined;
   createTeamRepos(agentIds: string[]): Promise<TeamRepos>;
-  /** Removes by label what runs left (one run's when named; all of coop-bench's otherwise); returns how many. */
-  removeLeftovers(run?: string): Promise<number>;
+  /** What `clean` counts: `container`, `pod`. */
+  readonly sandboxNoun: string;
+  /**
+   * Removes by label what a run left, by the process that holds the run's lock (an interrupted or
+   * crashed run); only what another live process made stays. Returns how many sandboxes.
+   */
+  removeLeftovers(run: string): Promise<number>;
+  /** `coop-bench clean`: what runs left (one run's when named), with who made each when known. */
+  listLeftovers(run?: string): Promise<Leftover[]>;
+  /** Removes what listLeftovers found (sandboxes first, then what kept them off the network); returns how many sandboxes. */
+  removeSandboxes(leftovers: Leftover[]): Promise<number>;
   /** Stops creating sandboxes and removes every one this process created and has not removed (SIGINT). */
   removeOwn(): Promise<number>;
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
   isInfrastructureError(error: unknown): boolean;
+  /** `coop-bench images push`: for backends that build images, tags and pushes the pools' images to `registry`. */
+  pushImages?(pools: Pool[], registry: string, log: (line: string) => void): Promise<PushedImage[]>;
+  /** `coop-bench doctor`: what this backend needs from the machine, each with what to do when it is missing. */
+  doctorChecks?(pools: Pool[]): Promise<CheckResult[]>;
+}
+
+export interface PushedImage {
+  pool: string;
+  name: string;
+  /** False for pools that use CooperBench's published image. */
+  pushed: boolean;
+}
+
+export type CheckStatus = 'ok' | 'warn' | 'FAIL' | 'skip';
+
+/** One line of `coop-bench doctor`. */
+export interface CheckResult {
+  status: CheckStatus;
+  name: string;
+  /** What was found; for warn and FAIL, also what to do. */
+  detail: string;
 }
 
 /** What the CLI gives a backend; each backend reads the options that concern it. */

@@ -1,7 +1,7 @@
 // Records the settings of every container a run creates, from the engine's event stream: each
 // container is inspected as soon as it is created, before a short-lived one can be removed.
 import Docker from 'dockerode';
-import { RUN_LABEL, ROLE_LABEL } from '../../harness/docker/containers.ts';
+import { RUN_LABEL, ROLE_LABEL } from '../../harness/sandbox/labels.ts';
 
 export interface WatchedContainer {
   id: string;

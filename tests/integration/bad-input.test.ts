@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { coopBench, containersOf, tempDir } from '../helpers/cli.ts';
 import { filesUnder } from '../helpers/run-db.ts';
-import { builtImageName } from '../../harness/docker/images.ts';
+import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { RunStore } from '../../harness/store/run-store.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';

@@ -11,7 +11,7 @@ import { queryRun, uniqueRun } from '../helpers/run-db.ts';
 import { bash, finish, scriptsByModel } from '../helpers/hostile-agents.ts';
 import { implement } from '../helpers/scripted-agents.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../fakes/openai-server.ts';
-import { ROLE_LABEL } from '../../harness/docker/containers.ts';
+import { ROLE_LABEL } from '../../harness/sandbox/labels.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 

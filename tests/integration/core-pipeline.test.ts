@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Docker from 'dockerode';
-import { builtImageName } from '../../harness/docker/images.ts';
+import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { join } from 'node:path';
 import { execa } from 'execa';

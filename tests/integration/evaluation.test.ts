@@ -5,10 +5,11 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPool } from '../../tasks/pools.ts';
-import { poolImage, type PoolImage } from '../../harness/docker/images.ts';
-import { engineAt } from '../../harness/docker/engine.ts';
-import { baseRepo, type BaseRepo } from '../../harness/docker/base-repo.ts';
-import { DEFAULT_LIMITS } from '../../harness/docker/sandbox.ts';
+import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
+import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { baseRepo } from '../../harness/sandbox/docker/base-repo.ts';
+import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo } from '../../harness/sandbox/types.ts';
+import { createBackend } from '../../harness/sandbox/registry.ts';
 import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
@@ -21,14 +22,16 @@ const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
 const gold = (id: number) => readFileSync(pool.features[id - 1].patchPath, 'utf8');
 let image: PoolImage;
 let base: BaseRepo;
+let slot: BackendSlot;
 
 beforeAll(async () => {
   image = await poolImage(engineAt(), pool);
+  slot = (await createBackend('docker', { log: () => undefined })).acquire();
   base = await baseRepo(image, 'evaluation-test');
 });
 
 const evaluate = (features: number[], patches: string[]) =>
-  evaluatePatches({ features: features.map((id) => pool.features[id - 1]), patches, base, tests: { image, run: 'evaluation-test', limits: DEFAULT_LIMITS, timeoutMs: 300_000 }, merge: {} });
+  evaluatePatches({ features: features.map((id) => pool.features[id - 1]), patches, base, tests: { slot, image, run: 'evaluation-test', limits: DEFAULT_LIMITS, timeoutMs: 300_000 }, merge: {} });
 
 describe('evaluation of merged work', () => {
   it('an agent patch that does not apply makes the merge missing_input and fails both features', async () => {

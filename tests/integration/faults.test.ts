@@ -13,7 +13,7 @@ import { bash, finish, scriptsByModel, type Script } from '../helpers/hostile-ag
 import { agentIdOf, competentScript, implement, scriptedAgents, transcript } from '../helpers/scripted-agents.ts';
 import { errorReply, hangReply, startFakeOpenAI, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../fakes/openai-server.ts';
 import { anthropicErrorReply, startFakeAnthropic, type FakeAnthropicServer } from '../fakes/anthropic-server.ts';
-import { AGENT_LABEL, TASK_LABEL } from '../../harness/docker/containers.ts';
+import { AGENT_LABEL, TASK_LABEL } from '../../harness/sandbox/labels.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 

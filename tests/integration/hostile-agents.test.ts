@@ -13,7 +13,7 @@ import { watchContainers, type ContainerWatch } from '../helpers/container-watch
 import { trackPeakRss } from '../helpers/peak-rss.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../fakes/openai-server.ts';
 import { startCanary, type Canary } from '../fakes/canary-server.ts';
-import { DEFAULT_LIMITS } from '../../harness/docker/sandbox.ts';
+import { DEFAULT_LIMITS } from '../../harness/sandbox/types.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 

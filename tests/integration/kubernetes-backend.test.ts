@@ -7,14 +7,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { loadPool } from '../../tasks/pools.ts';
-import { poolImage, type PoolImage } from '../../harness/docker/images.ts';
-import { engineAt } from '../../harness/docker/engine.ts';
-import { baseRepo as dockerBaseRepo } from '../../harness/docker/base-repo.ts';
+import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
+import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { baseRepo as dockerBaseRepo } from '../../harness/sandbox/docker/base-repo.ts';
 import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { UserError } from '../../harness/errors.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
-import type { ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
+import type { BackendSlot, ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
 import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } from '../fakes/kube-api-server/index.ts';
 import { tempDir } from '../helpers/cli.ts';
 
@@ -27,6 +27,7 @@ const log = () => undefined;
 let fake: FakeKubeApiServer;
 let local: PoolImage;
 let backend: SandboxBackend;
+let dockerSlot: BackendSlot;
 let image: SandboxImage;
 const previousKubeconfig = process.env.KUBECONFIG;
 
@@ -38,6 +39,7 @@ async function connect(server: FakeKubeApiServer, options: { image?: string } = 
 
 beforeAll(async () => {
   local = await poolImage(engineAt(), pool);
+  dockerSlot = (await createBackend('docker', { log })).acquire();
   fake = await startFakeKubeApiServer({ namespaces: ['coop'] });
   backend = await connect(fake, { image: local.name });
   await backend.prepareRun(RUN, [pool]);
@@ -161,13 +163,13 @@ describe('kubernetes backend: images, repositories, tests', () => {
     for (const patch of [readFileSync(feature.patchPath, 'utf8'), '']) {
       const pending = await backend.acquire().startTestRun({ image, run: RUN, task: 7, limits, timeoutMs: 300_000, maxOutputBytes: 256 * 1024, testsPatch });
       const kube = await pending.run(patch);
-      const docker = await runFeatureTests(feature, patch, { image: local, run: RUN, limits, timeoutMs: 300_000 });
+      const docker = await runFeatureTests(feature, patch, { slot: dockerSlot, image: local, run: RUN, limits, timeoutMs: 300_000 });
 
       expect(kube.exitCode).toBe(docker.exitCode);
       expect(kube.timedOut).toBe(false);
       expect(withoutTimes(kube.output)).toBe(withoutTimes(docker.output));
     }
-    expect((await runFeatureTests(feature, readFileSync(feature.patchPath, 'utf8'), { image: local, run: RUN, limits, timeoutMs: 300_000 })).passed).toBe(true);
+    expect((await runFeatureTests(feature, readFileSync(feature.patchPath, 'utf8'), { slot: dockerSlot, image: local, run: RUN, limits, timeoutMs: 300_000 })).passed).toBe(true);
   });
 
   it('a test run that outlasts its limit times out, as under Docker; a discarded one leaves no pod', async () => {
@@ -180,7 +182,7 @@ describe('kubernetes backend: images, repositories, tests', () => {
     const hang = (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
     const slow = await backend.acquire().startTestRun({ image, run: RUN, limits, timeoutMs: 3000, maxOutputBytes: 4096, testsPatch });
     const kube = await slow.run(hang);
-    const docker = await runFeatureTests(feature, hang, { image: local, run: RUN, limits, timeoutMs: 3000 });
+    const docker = await runFeatureTests(feature, hang, { slot: dockerSlot, image: local, run: RUN, limits, timeoutMs: 3000 });
     expect(kube).toMatchObject({ exitCode: null, timedOut: true });
     expect(docker).toMatchObject({ exitCode: null, timedOut: true });
     const discarded = await backend.acquire().startTestRun({ image, run: RUN, limits, timeoutMs: 1000, maxOutputBytes: 4096, testsPatch });

@@ -6,10 +6,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { engineAt, requireEngine } from '../../harness/docker/engine.ts';
-import { poolImage } from '../../harness/docker/images.ts';
-import { DEFAULT_LIMITS, DockerSandbox } from '../../harness/docker/sandbox.ts';
-import { containerLabels } from '../../harness/docker/containers.ts';
+import { engineAt, requireEngine } from '../../harness/sandbox/docker/engine.ts';
+import { poolImage } from '../../harness/sandbox/docker/images.ts';
+import { DockerSandbox } from '../../harness/sandbox/docker/sandbox.ts';
+import { DEFAULT_LIMITS } from '../../harness/sandbox/types.ts';
+import { containerLabels } from '../../harness/sandbox/labels.ts';
 import { MessageBus } from '../../harness/messaging/bus.ts';
 import { startMcpEndpoint, type McpEndpoint } from '../../harness/messaging/mcp-endpoint.ts';
 import { RunStore } from '../../harness/store/run-store.ts';

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, queryRun, tempDir } from '../helpers/cli.ts';
 import { loadPool } from '../../tasks/pools.ts';
-import { engineAt } from '../../harness/docker/engine.ts';
-import { poolImage, builtImageName } from '../../harness/docker/images.ts';
+import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { poolImage } from '../../harness/sandbox/docker/images.ts';
+import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { PROJECT_ROOT, SHIPPED_POOLS } from '../../harness/paths.ts';
 
 const FIRST = 'unix:///var/run/docker.sock';

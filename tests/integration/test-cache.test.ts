@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { loadPool } from '../../tasks/pools.ts';
-import { poolImage, type PoolImage } from '../../harness/docker/images.ts';
-import { engineAt } from '../../harness/docker/engine.ts';
-import { DEFAULT_LIMITS } from '../../harness/docker/sandbox.ts';
-import { cachedTestRun, runFeatureTests, TestContainer, type TestRun, type TestRunOptions } from '../../harness/evaluation/run-tests.ts';
+import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
+import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { DEFAULT_LIMITS, type BackendSlot } from '../../harness/sandbox/types.ts';
+import { createBackend } from '../../harness/sandbox/registry.ts';
+import { cachedTestRun, runFeatureTests, FeatureTests, type TestRun, type TestRunOptions } from '../../harness/evaluation/run-tests.ts';
 import { testCacheKey, type TestCache, type TestCacheKey } from '../../harness/evaluation/test-cache.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { containersOf } from '../helpers/cli.ts';
@@ -33,16 +34,18 @@ function memoryCache(): TestCache & { runs: TestRun[] } {
 }
 
 let image: PoolImage;
-const options = (cache: TestCache): TestRunOptions => ({ image, run: RUN, limits: DEFAULT_LIMITS, timeoutMs: 300_000, cache });
+let slot: BackendSlot;
+const options = (cache: TestCache): TestRunOptions => ({ slot, image, run: RUN, limits: DEFAULT_LIMITS, timeoutMs: 300_000, cache });
 
 beforeAll(async () => {
   image = await poolImage(engineAt(), pool);
+  slot = (await createBackend('docker', { log: () => undefined })).acquire();
 });
 
 describe('the test result cache', () => {
   it('does not keep a run whose container was killed from outside, and runs the tests again', async () => {
     const cache = memoryCache();
-    const tests = await TestContainer.start(feature, options(cache));
+    const tests = await FeatureTests.start(feature, options(cache));
     const running = tests.run(gold);
     const [container] = await containersOf(RUN);
     await new Docker().getContainer(container!.Id).kill();

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Agent, AgentContext, AgentHostSetup, AgentOutcome } from '../types.ts';
 import type { ModelCallRecord } from '../llm-agent.ts';
 import type { ResolvedModel } from '../../models/resolve.ts';
-import type { Sandbox } from '../../docker/sandbox.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import { CONTAINER_DIR as MCP_DIR, mcpConfig, startMcpEndpoint, type McpEndpoint } from '../../messaging/mcp-endpoint.ts';
 import { SERVER_NAME } from '../../messaging/mcp-server.ts';
 import { WORKSPACE } from '../../../tasks/prompts.ts';

@@ -4,7 +4,7 @@ import { posix } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './tool.ts';
 import { clip } from './bash.ts';
-import type { Sandbox } from '../../docker/sandbox.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 
 const SNIPPET_LINES = 4;

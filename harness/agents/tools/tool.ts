@@ -2,7 +2,7 @@
 // schema the model sees) and what it does in the sandbox.
 import { z } from 'zod';
 import type { ToolSpec } from '../../models/types.ts';
-import type { Sandbox } from '../../docker/sandbox.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import type { Mailbox } from '../types.ts';
 
 export interface ToolContext {

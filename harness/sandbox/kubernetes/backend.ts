@@ -7,7 +7,9 @@ import type { Pool } from '../../../tasks/types.ts';
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 import { UserError } from '../../errors.ts';
 import { cachedBaseRepo } from '../base-repo-cache.ts';
-import type { BackendOptions, BackendSlot, BaseRepo, ContainerLimits, SandboxBackend, SandboxImage } from '../types.ts';
+import { SandboxStoppedError } from '../errors.ts';
+import type { BackendOptions, BackendSlot, BaseRepo, ContainerLimits, Leftover, SandboxBackend, SandboxImage } from '../types.ts';
+import { RUN_LABEL } from '../labels.ts';
 import { api, connectCluster, hasStatus, KubernetesError, type Cluster } from './cluster.ts';
 import { clusterImageName } from './images.ts';
 import { createDenyAllPolicy, probeIsolation } from './network.ts';
@@ -18,6 +20,8 @@ import { startTestPod } from './test-run.ts';
 /** Limits of the short-lived helper pods (probe, image digest and repository copy). */
 const HELPER_LIMITS: ContainerLimits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pids: 1024 };
 const EXTRACT_TIMEOUT_MS = 600_000;
+const POD = 'pod';
+const POLICY = 'networkpolicy';
 
 export const GIT_UNSUPPORTED =
   '--git is not available with --backend kubernetes: pods share no folders and have no network, so agents cannot reach each other\'s repositories; run --git with --backend docker on one local engine';
@@ -101,8 +105,40 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     },
   };
 
+  /** The run's pods and its NetworkPolicy, by label. */
+  const listLeftovers = async (run?: string): Promise<Leftover[]> => {
+    const { namespace, core, networking } = cluster;
+    const labelSelector = runSelector(run);
+    const [podList, policyList] = await Promise.all([
+      api(`listing coop-bench pods in namespace ${namespace}`, () => core.listNamespacedPod({ namespace, labelSelector })),
+      api(`listing coop-bench NetworkPolicies in namespace ${namespace}`, () => networking.listNamespacedNetworkPolicy({ namespace, labelSelector })),
+    ]);
+    const leftover = (kind: string, metadata: { name?: string; labels?: Record<string, string> } | undefined): Leftover => ({ id: `${kind}/${metadata!.name!}`, run: metadata?.labels?.[RUN_LABEL] ?? '', where: cluster.where });
+    return [...podList.items.map((pod) => leftover(POD, pod.metadata)), ...policyList.items.map((policy) => leftover(POLICY, policy.metadata))];
+  };
+
+  const removeSandboxes = async (leftovers: Leftover[]): Promise<number> => {
+    const { namespace, networking } = cluster;
+    const named = (kind: string) => leftovers.filter((l) => l.id.startsWith(`${kind}/`)).map((l) => l.id.slice(kind.length + 1));
+    const podNames = named(POD);
+    await Promise.all(podNames.map((name) => pods.delete(name)));
+    // Pods first: a pod must never outlive the policy that keeps it off the network.
+    const policies = named(POLICY);
+    await Promise.all(
+      policies.map((name) =>
+        api(`deleting NetworkPolicy ${name}`, () => networking.deleteNamespacedNetworkPolicy({ name, namespace })).catch((error) => {
+          if (!hasStatus(error, 404)) throw error;
+        }),
+      ),
+    );
+    // A run whose policy went proves its isolation again before its next pod.
+    if (policies.length > 0) isolated.clear();
+    return podNames.length;
+  };
+
   return {
     name: 'kubernetes',
+    placeCount: 1,
     async prepareRun(run: string, pools: Pool[]) {
       if (pools.length === 0) return;
       await isolate(run, clusterImageName(pools[0], options));
@@ -111,27 +147,11 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     release: () => undefined,
     gitUnsupported: () => GIT_UNSUPPORTED,
     createTeamRepos: () => Promise.reject(new UserError(GIT_UNSUPPORTED)),
-    async removeLeftovers(run?: string) {
-      const { namespace, core, networking } = cluster;
-      const labelSelector = runSelector(run);
-      const [podList, policyList] = await Promise.all([
-        api(`listing coop-bench pods in namespace ${namespace}`, () => core.listNamespacedPod({ namespace, labelSelector })),
-        api(`listing coop-bench NetworkPolicies in namespace ${namespace}`, () => networking.listNamespacedNetworkPolicy({ namespace, labelSelector })),
-      ]);
-      await Promise.all(podList.items.map((pod) => pods.delete(pod.metadata!.name!)));
-      // Pods first: a pod must never outlive the policy that keeps it off the network.
-      await Promise.all(
-        policyList.items.map((policy) =>
-          api(`deleting NetworkPolicy ${policy.metadata!.name}`, () => networking.deleteNamespacedNetworkPolicy({ name: policy.metadata!.name!, namespace })).catch((error) => {
-            if (!hasStatus(error, 404)) throw error;
-          }),
-        ),
-      );
-      if (run) isolated.delete(run);
-      else isolated.clear();
-      return podList.items.length;
-    },
+    sandboxNoun: 'pod',
+    removeLeftovers: async (run) => removeSandboxes(await listLeftovers(run)),
+    listLeftovers,
+    removeSandboxes,
     removeOwn: () => pods.deleteAll(),
-    isInfrastructureError: (error) => error instanceof KubernetesError,
+    isInfrastructureError: (error) => error instanceof KubernetesError || error instanceof SandboxStoppedError,
   };
 }

@@ -3,6 +3,7 @@
 // cluster's errors read (every one is infrastructure: it says nothing about an agent's work).
 import { ApiException, CoreV1Api, Exec, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node';
 import { UserError, errorMessage } from '../../errors.ts';
+import { SandboxStoppedError } from '../errors.ts';
 
 export interface Cluster {
   readonly namespace: string;
@@ -26,8 +27,11 @@ export class KubernetesError extends Error {
 }
 
 /** The pod a command was to run in no longer runs (deleted, evicted, out of memory, its process died). */
-export class PodStoppedError extends KubernetesError {
-  override name = 'PodStoppedError';
+export class PodStoppedError extends SandboxStoppedError {
+  constructor(pod: string, how: string, options: { cause?: unknown } = {}) {
+    super(`pod ${pod} ${how}`, how, options);
+    this.name = 'PodStoppedError';
+  }
 }
 
 /** Where this process's kubeconfig comes from, in client-node's order. */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
 import { UserError } from '../../errors.ts';
-import { LABEL, RUN_LABEL } from '../../docker/containers.ts';
+import { LABEL, RUN_LABEL } from '../labels.ts';
 import type { ContainerLimits } from '../types.ts';
 import { api, hasStatus, type Cluster } from './cluster.ts';
 import { PodSandbox } from './pod-sandbox.ts';

@@ -1,10 +1,11 @@
 // A sandbox backed by one pod: exec with the same bounded-run discipline as Docker's, files read
 // through `cat` and written through exec stdin (no shared volumes, no `kubectl cp` tar).
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import type { V1Pod } from '@kubernetes/client-node';
-import { BoundedSink } from '../../docker/output.ts';
+import { BoundedSink } from '../output.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
-import type { AgentSandbox, ExecOptions, ExecResult } from '../types.ts';
+import type { AgentSandbox, ExecOptions, ExecResult, HostFile } from '../types.ts';
 import { KubernetesError, type Cluster } from './cluster.ts';
 import { execInPod } from './exec.ts';
 import type { PodRole, PodSpec, PodTracker } from './pods.ts';
@@ -18,8 +19,8 @@ size=$(wc -c < "$0") || exit 4
 [ "$size" -le "$1" ] || { echo "$0 is $size bytes, over the $1-byte limit" >&2; exit 4; }
 exec cat -- "$0"`;
 
-// "$0" path, "$1" size: reads exactly that many bytes of stdin (see PodExec.stdin).
-const WRITE_FILE = 'mkdir -p -- "$(dirname -- "$0")" && head -c "$1" > "$0" && chmod 644 -- "$0"';
+// "$0" path, "$1" size, "$2" octal mode: reads exactly that many bytes of stdin (see PodExec.stdin).
+const WRITE_FILE = 'mkdir -p -- "$(dirname -- "$0")" && head -c "$1" > "$0" && chmod "$2" -- "$0"';
 
 /** Keeps every byte, up to a limit past which it only counts. */
 class ByteSink extends Writable {
@@ -81,10 +82,11 @@ export class PodSandbox implements AgentSandbox {
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
+    const onStdout = options.onStdout;
     let exitCode: number | null;
     try {
       exitCode = await execInPod(this.cluster, this.id, inContext(boundedCommand(cmd, seconds, input !== undefined), options), {
-        stdout,
+        stdout: onStdout ? new Writable({ write: (chunk: Buffer, _, done) => { onStdout(chunk); stdout.write(chunk, done); } }) : stdout,
         stderr,
         stdin: input,
         deadlineMs: seconds * 1000 + EXEC_GRACE_MS,
@@ -117,10 +119,13 @@ export class PodSandbox implements AgentSandbox {
     return stdout.bytes().toString('utf8');
   }
 
-  async writeFile(path: string, content: string | Buffer): Promise<void> {
+  async writeFile(path: string, content: string | Buffer | HostFile): Promise<void> {
     if (!path.startsWith('/')) throw new Error(`writeFile needs an absolute path, got ${path}`);
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    const result = await this.execWithInput(['sh', '-c', WRITE_FILE, path, String(bytes.length)], bytes);
+    const file = typeof content === 'string' || Buffer.isBuffer(content) ? undefined : content;
+    // exec stdin takes a buffer: a host file (an agent CLI's binary) is read whole.
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : file ? await readFile(file.hostPath) : (content as Buffer);
+    const mode = (file?.mode ?? 0o644).toString(8);
+    const result = await this.execWithInput(['sh', '-c', WRITE_FILE, path, String(bytes.length), mode], bytes);
     if (result.exitCode !== 0) throw new Error(`writing ${path} failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
   }
 

@@ -3,7 +3,7 @@
 // process has not removed yet (an interrupted run removes them).
 import { createHash, randomBytes } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
-import { AGENT_LABEL, LABEL, ROLE_LABEL, RUN_LABEL, TASK_LABEL } from '../../docker/containers.ts';
+import { AGENT_LABEL, LABEL, ROLE_LABEL, RUN_LABEL, TASK_LABEL } from '../labels.ts';
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 import type { ContainerLimits } from '../types.ts';
 import { api, hasStatus, KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
@@ -150,11 +150,11 @@ export class PodTracker {
     try {
       pod = await this.read(name);
     } catch (error) {
-      if (hasStatus(error, 404)) throw new PodStoppedError(`pod ${name} was deleted`, { cause: error });
+      if (hasStatus(error, 404)) throw new PodStoppedError(name, 'was deleted', { cause: error });
       throw error;
     }
     const problem = podProblem(pod);
-    if (problem) throw new PodStoppedError(`pod ${name} ${problem.reason}`);
+    if (problem) throw new PodStoppedError(name, problem.reason);
   }
 
   /** Deletes at once (no grace period: nothing in a sandbox needs to shut down); gone already is fine. */

@@ -67,6 +67,8 @@ export interface FakeKubeApiServer {
   /** A kubeconfig file for this server (token auth, the given namespace in its context). */
   writeKubeconfig(dir: string, namespace?: string): string;
   pod(namespace: string, name: string): PodEntry | undefined;
+  /** Objects of a namespace whose labels hold `label` (key=value): what a user would see with kubectl -l. */
+  objects(kind: 'pods' | 'networkpolicies', namespace: string, label: string): Json[];
   close(): Promise<void>;
 }
 
@@ -319,6 +321,11 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       return path;
     },
     pod: (namespace, name) => pods.get(key(namespace, name)),
+    objects(kind, namespace, label) {
+      const [labelKey, value] = label.split('=');
+      const all: Json[] = kind === 'pods' ? [...pods.values()].map((entry) => entry.object) : [...policies.values()];
+      return all.filter((o) => o.metadata.namespace === namespace && o.metadata.labels?.[labelKey] === value);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_AGENT_CONFIG } from '../../../harness/agents/config/agent-config.ts';
 import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import type { AgentContext } from '../../../harness/agents/types.ts';
-import type { ExecResult, Sandbox } from '../../../harness/docker/sandbox.ts';
+import type { ExecResult, Sandbox } from '../../../harness/sandbox/types.ts';
 import type { Pool } from '../../../tasks/types.ts';
 
 /** Files in memory; every command "succeeds" and echoes itself, unless `output` says otherwise. */
@@ -38,7 +38,7 @@ export const feature = { id: 1, dir: '/pool/feature1', description: '# Title: Ad
 export const pool = { repo: 'demo_task', taskId: 1, dir: '/pool', features: [feature], publishedImage: 'x' } as Pool;
 
 export function agentContext(overrides: Partial<AgentContext> = {}): AgentContext {
-  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, ...overrides };
+  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: () => false, ...overrides };
 }
 
 /** The shipped agent configuration with some fields changed, written to `dir`; its path. */

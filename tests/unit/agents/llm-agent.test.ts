@@ -82,14 +82,14 @@ describe('the agent loop', () => {
     expect(sent(1).at(-1)?.content).toBe('Error: /workspace/repo/huge.bin is 20971520 bytes, over the 16777216-byte limit');
   });
 
-  it('ends on an error of the Docker engine: the agent cannot go on without its container', async () => {
+  it('ends on an error of the sandbox backend (a Docker engine): the agent cannot go on without its sandbox', async () => {
     const sandbox = new MemorySandbox();
     const gone = Object.assign(new Error('(HTTP code 409) container is not running'), { statusCode: 409 });
     sandbox.exec = async () => {
       throw gone;
     };
     server.enqueue(call('bash', { command: 'ls' }), finish());
-    await expect(agent().run(context({ sandbox }))).rejects.toBe(gone);
+    await expect(agent().run(context({ sandbox, isInfrastructureError: (error) => error === gone }))).rejects.toBe(gone);
   });
 
   it('keeps huge tool arguments from the model as bounded text in the trajectory', async () => {

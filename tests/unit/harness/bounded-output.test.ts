@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedSink } from '../../../harness/docker/output.ts';
+import { BoundedSink } from '../../../harness/sandbox/output.ts';
 import { boundText } from '../../../harness/errors.ts';
 
 describe('bounded output', () => {

@@ -7,15 +7,13 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sortOut, type RunLockState } from '../../../harness/commands/clean.ts';
-import type { LabelledContainer } from '../../../harness/docker/containers.ts';
-import type { Engine } from '../../../harness/docker/engine.ts';
+import type { Leftover } from '../../../harness/sandbox/labels.ts';
 import { lockRun, probeRunLock } from '../../../harness/store/run-lock.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 
-const engine = {} as Engine;
 /** A process id that was alive and is not any more. */
 const deadPid = Number(execFileSync('sh', ['-c', 'echo $$']).toString());
-const container = (creator?: { host: string; pid: number }): LabelledContainer => ({ engine, id: 'c', run: 'r', creator });
+const container = (creator?: { host: string; pid: number }): Leftover => ({ id: 'c', run: 'r', where: 'unix:///var/run/docker.sock', creator });
 
 const held: RunLockState = { state: 'held', where: 'runs/r/run.lock' };
 const free: RunLockState = { state: 'free', where: 'runs/r/run.lock' };
@@ -26,7 +24,7 @@ describe('which containers clean removes', () => {
   const dead = container({ host: hostname(), pid: deadPid });
   const elsewhere = container({ host: 'another-machine', pid: deadPid });
   const legacy = container();
-  const decide = (c: LabelledContainer, lock: RunLockState) => {
+  const decide = (c: Leftover, lock: RunLockState) => {
     const { remove, keep } = sortOut([c], lock);
     return remove.length ? 'remove' : [...keep.keys()][0];
   };

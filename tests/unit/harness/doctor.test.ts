@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diagnoseEngine } from '../../../harness/docker/engine.ts';
-import { baseImagesOf, checkModels, checkNode, diskCheck } from '../../../harness/commands/doctor-checks.ts';
+import { diagnoseEngine } from '../../../harness/sandbox/docker/engine.ts';
+import { baseImagesOf } from '../../../harness/sandbox/docker/doctor.ts';
+import { checkModels, checkNode, diskCheck } from '../../../harness/commands/doctor-checks.ts';
 
 const refused = Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' });
 

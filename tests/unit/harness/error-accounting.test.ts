@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { taskErrorKind } from '../../../harness/run/error-kind.ts';
 import { ModelError, findContextWindows } from '../../../harness/models/index.ts';
-import { ContainerStoppedError } from '../../../harness/docker/engine.ts';
+import { ContainerStoppedError, isEngineError } from '../../../harness/sandbox/docker/engine.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { Trajectory } from '../../../harness/agents/trajectory.ts';
@@ -19,17 +19,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('taskErrorKind', () => {
   it('calls a provider that failed after its retries, or the Docker engine, the infrastructure', () => {
-    expect(taskErrorKind(new ModelError('503 after 7 attempts', 'server', 503))).toBe('infrastructure');
-    expect(taskErrorKind(new ModelError('rate limited', 'rate_limit', 429))).toBe('infrastructure');
-    expect(taskErrorKind(new ModelError('cannot connect', 'connection'))).toBe('infrastructure');
-    expect(taskErrorKind(Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 }))).toBe('infrastructure');
-    expect(taskErrorKind(new Error('agent1\'s container stopped', { cause: new ContainerStoppedError('exit code 137') }))).toBe('infrastructure');
+    expect(taskErrorKind(new ModelError('503 after 7 attempts', 'server', 503), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(new ModelError('rate limited', 'rate_limit', 429), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(new ModelError('cannot connect', 'connection'), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 }), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(new Error('agent1\'s container stopped', { cause: new ContainerStoppedError('exit code 137') }), isEngineError)).toBe('infrastructure');
   });
 
   it('calls anything else the harness\'s: a bug, counted and shown', () => {
-    expect(taskErrorKind(new TypeError("Cannot read properties of undefined (reading 'patch')"))).toBe('harness');
+    expect(taskErrorKind(new TypeError("Cannot read properties of undefined (reading 'patch')"), isEngineError)).toBe('harness');
     // A 400 reaching the task is the harness's doing: the agent loop turns the model's own into model_rejected.
-    expect(taskErrorKind(new ModelError('request rejected (400)', 'request', 400))).toBe('harness');
+    expect(taskErrorKind(new ModelError('request rejected (400)', 'request', 400), isEngineError)).toBe('harness');
   });
 });
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidPoolError, discoverPools, loadPool, readPoolFile, scanPools } from '../../../tasks/pools.ts';
-import { contextEntries, contextHash } from '../../../harness/docker/images.ts';
+import { contextEntries, contextHash } from '../../../harness/sandbox/image-name.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
 
 const argkit = join(SHIPPED_POOLS, 'argkit_task', 'task1');

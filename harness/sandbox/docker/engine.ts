@@ -5,7 +5,8 @@
 import Docker from 'dockerode';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { UserError, errorMessage } from '../errors.ts';
+import { UserError, errorMessage } from '../../errors.ts';
+import { SandboxStoppedError } from '../errors.ts';
 
 const SETUP = '`bash scripts/setup-docker.sh` (as root: installs docker.io, starts dockerd, seeds debian:bookworm-slim)';
 
@@ -99,9 +100,9 @@ export async function requireEngine(engine: Engine = engineAt()): Promise<Engine
 }
 
 /** The container a command was to run in no longer runs (killed, out of memory, stopped from inside). */
-export class ContainerStoppedError extends Error {
-  constructor(readonly how: string) {
-    super(`container stopped (${how})`);
+export class ContainerStoppedError extends SandboxStoppedError {
+  constructor(how: string) {
+    super(`container stopped (${how})`, how);
     this.name = 'ContainerStoppedError';
   }
 }
@@ -118,15 +119,4 @@ export function isEngineError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const { statusCode, code, syscall } = error as Error & { statusCode?: number; code?: string; syscall?: string };
   return statusCode !== undefined || (syscall === 'connect' && LOST_CONNECTION.has(code ?? '')) || code === 'ECONNRESET' || code === 'EPIPE';
-}
-
-/** Addresses from a hosts file: one per line; blank lines and `#` comments are skipped. */
-export function readHostsFile(path: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UserError(`cannot read the hosts file ${path}: ${errorMessage(error)}`);
-  }
-  return text.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
 }

@@ -1,48 +1,15 @@
 // Pool images: a given --image, the CooperBench-published name if present on the engine, or a build
 // of the pool's Dockerfile tagged by the content hash of its folder (so an unchanged pool is never
 // rebuilt). Each engine of a run has its own images: a pool is built on an engine at its first task there.
-import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import type { Pool } from '../../tasks/types.ts';
-import { poolKey } from '../../tasks/types.ts';
+import { relative } from 'node:path';
+import type { Pool } from '../../../tasks/types.ts';
+import { poolKey } from '../../../tasks/types.ts';
 import { enginesAt, requireEngine, type Engine } from './engine.ts';
-import { UserError, boundText } from '../errors.ts';
+import { UserError, boundText } from '../../errors.ts';
+import { builtImageName, contextEntries } from '../image-name.ts';
 
 /** A pool whose image can neither be found nor built (e.g. dataset samples without a Dockerfile). */
 export class CannotBuildError extends UserError {}
-
-/**
- * The build context: regular files, and symbolic links as links (tar never follows them, so nothing
- * outside the pool folder is read or sent; loadPool refuses links leading out of it anyway).
- */
-export function contextEntries(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? contextEntries(path) : entry.isFile() || entry.isSymbolicLink() ? [path] : [];
-  });
-}
-
-/** Hash of every entry of the build context, with its path and executable bit (a link: its target). */
-export function contextHash(dir: string): string {
-  const hash = createHash('sha256');
-  for (const path of contextEntries(dir).sort()) {
-    hash.update(relative(dir, path));
-    const stat = lstatSync(path);
-    if (stat.isSymbolicLink()) {
-      hash.update('l');
-      hash.update(readlinkSync(path));
-    } else {
-      hash.update(stat.mode & 0o111 ? 'x' : '-');
-      hash.update(readFileSync(path));
-    }
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
-export function builtImageName(pool: Pool): string {
-  return `coop-bench/${pool.repo.toLowerCase().replace(/[^a-z0-9_.-]/g, '-')}:task${pool.taskId}-${contextHash(pool.dir)}`;
-}
 
 /** A pool's image on one engine: its name, and its id (what containers are created from). */
 export interface PoolImage {

@@ -1,7 +1,7 @@
 // Spreads a run's tasks over its Docker engines: each task starts on the engine with the fewest
 // tasks running (ties: the one listed first), or on the engine it asks for when that one is there.
 // All containers of a task stay on the engine it was given.
-import type { Engine } from '../docker/engine.ts';
+import type { Engine } from './engine.ts';
 
 export class EngineScheduler {
   private readonly running = new Map<Engine, number>();

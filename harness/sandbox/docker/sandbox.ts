@@ -6,51 +6,10 @@ import { PassThrough, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
 import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
-import { BoundedSink } from './output.ts';
+import { BoundedSink } from '../output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
-
-export interface ExecOptions {
-  cwd?: string;
-  env?: Record<string, string>;
-  /** Default DEFAULT_EXEC_TIMEOUT_MS: no command may run unbounded. */
-  timeoutMs?: number;
-  /** Output kept per stream (head and tail); default 1 MiB. */
-  maxOutputBytes?: number;
-  /** Stops waiting for the command (its process group is killed when the container goes). */
-  signal?: AbortSignal;
-  /** Sees the standard output as it comes (all of it, beyond maxOutputBytes): an agent CLI's event stream. */
-  onStdout?: (chunk: Buffer) => void;
-}
-
-export interface ExecResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  /** True when either stream was longer than maxOutputBytes and its middle was dropped. */
-  truncated: boolean;
-}
-
-/** A file of the harness's machine, copied in without being held in memory (an agent CLI's binary is hundreds of MB). */
-export interface HostFile {
-  hostPath: string;
-  mode?: number;
-}
-
-export interface Sandbox {
-  readonly id: string;
-  exec(cmd: string[], options?: ExecOptions): Promise<ExecResult>;
-  readFile(path: string, maxBytes?: number): Promise<string>;
-  writeFile(path: string, content: string | Buffer | HostFile): Promise<void>;
-}
-
-export interface ContainerLimits {
-  memoryBytes: number;
-  nanoCpus: number;
-  pids: number;
-}
-
-export const DEFAULT_LIMITS: ContainerLimits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024 };
+import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
+import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -67,17 +26,6 @@ export interface ContainerSpec {
 }
 
 const IDLE = ['tail', '-f', '/dev/null'];
-const GRACE_MS = 10_000;
-export const DEFAULT_EXEC_TIMEOUT_MS = 300_000;
-
-/**
- * Runs "$@" under timeout(1), which gives it a process group of its own, and when it returns kills
- * whatever is left of that group (background jobs, a fork bomb): an agent's command cannot starve
- * its next ones of processes, nor hold the exec's output open. `kill` is a builtin, so it works even
- * when the pids limit is exhausted.
- */
-const BOUNDED_RUN = 'timeout -s KILL "$0" "$@" & pid=$!; wait "$pid"; status=$?; n=0; '
-  + 'while [ "$n" -lt 100 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; exit "$status"';
 
 export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
   return trackCreation(engine, (docker) => docker.createContainer({
@@ -137,7 +85,7 @@ function tarOfHostFile(path: string, file: HostFile): PassThrough {
   return out;
 }
 
-export class DockerSandbox implements Sandbox {
+export class DockerSandbox implements AgentSandbox {
   constructor(readonly container: Docker.Container) {}
 
   get id(): string {
@@ -178,11 +126,11 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async execBounded(cmd: string[], options: ExecOptions): Promise<ExecResult> {
-    const max = options.maxOutputBytes ?? 1024 * 1024;
-    const seconds = Math.max(1, Math.ceil((options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS) / 1000));
+    const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const seconds = limitSeconds(options.timeoutMs);
     options.signal?.throwIfAborted();
     const exec = await this.container.exec({
-      Cmd: ['sh', '-c', BOUNDED_RUN, String(seconds), ...cmd],
+      Cmd: boundedCommand(cmd, seconds),
       AttachStdout: true,
       AttachStderr: true,
       WorkingDir: options.cwd,
@@ -202,7 +150,7 @@ export class DockerSandbox implements Sandbox {
         hostTimedOut = true;
         stream.destroy();
         resolve();
-      }, seconds * 1000 + GRACE_MS);
+      }, seconds * 1000 + EXEC_GRACE_MS);
       const abort = () => {
         clearTimeout(timer);
         stream.destroy();

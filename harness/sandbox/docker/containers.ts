@@ -1,32 +1,8 @@
 // Every container coop-bench creates carries its labels and is tracked until removed, so that
 // an interrupted run can remove its own and `coop-bench clean` can find leftovers of any run.
 import type Docker from 'dockerode';
-import { hostname } from 'node:os';
 import type { Engine } from './engine.ts';
-
-export const LABEL = 'coop-bench';
-export const RUN_LABEL = 'coop-bench.run';
-export const ROLE_LABEL = 'coop-bench.role';
-export const TASK_LABEL = 'coop-bench.task';
-export const AGENT_LABEL = 'coop-bench.agent';
-
-/** The machine and process that created the container: `clean` leaves those of a live process alone. */
-export const HOST_LABEL = 'coop-bench.host';
-export const PID_LABEL = 'coop-bench.pid';
-
-export type ContainerRole = 'agent' | 'test' | 'extract';
-
-/** An agent's container also names its task (the store's id) and agent: `docker ps` tells them apart. */
-export function containerLabels(run: string, role: ContainerRole, owner?: { task: number; agent: string }): Record<string, string> {
-  return {
-    [LABEL]: 'true',
-    [RUN_LABEL]: run,
-    [ROLE_LABEL]: role,
-    [HOST_LABEL]: hostname(),
-    [PID_LABEL]: String(process.pid),
-    ...(owner && { [TASK_LABEL]: String(owner.task), [AGENT_LABEL]: owner.agent }),
-  };
-}
+import { HOST_LABEL, LABEL, PID_LABEL, RUN_LABEL, madeByAnotherLiveProcess, type Leftover } from '../labels.ts';
 
 /** Containers created and not yet removed, with the client of the engine they live on. */
 const live = new Map<string, Docker>();
@@ -79,12 +55,8 @@ export async function removeTrackedContainers(): Promise<number> {
 }
 
 /** A container of coop-bench's, as its labels describe it. */
-export interface LabelledContainer {
+export interface LabelledContainer extends Leftover {
   engine: Engine;
-  id: string;
-  run: string;
-  /** Who created it, when its labels say (containers of older versions do not). */
-  creator?: { host: string; pid: number };
 }
 
 /** coop-bench's containers on every given engine (`run`: of that run only), in any state. */
@@ -95,24 +67,11 @@ export async function labelledContainers(engines: Engine[], run?: string): Promi
       (await engine.docker.listContainers({ all: true, filters: { label } })).map(({ Id, Labels }): LabelledContainer => {
         const pid = Number(Labels[PID_LABEL]);
         const creator = Labels[HOST_LABEL] && Number.isInteger(pid) && pid > 0 ? { host: Labels[HOST_LABEL], pid } : undefined;
-        return { engine, id: Id, run: Labels[RUN_LABEL] ?? '', creator };
+        return { engine, id: Id, run: Labels[RUN_LABEL] ?? '', where: engine.host, creator };
       }),
     ),
   );
   return lists.flat();
-}
-
-/** Whether another process of this machine that is still alive created the container. */
-export function madeByAnotherLiveProcess(container: LabelledContainer): boolean {
-  const { creator } = container;
-  if (!creator || creator.host !== hostname() || creator.pid === process.pid) return false;
-  try {
-    process.kill(creator.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, someone else's.
-    return (error as { code?: string }).code === 'EPERM';
-  }
 }
 
 export async function removeContainers(containers: LabelledContainer[]): Promise<number> {

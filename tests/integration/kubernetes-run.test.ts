@@ -1,0 +1,137 @@
+// `coop-bench run --backend kubernetes` end to end, through the CLI and the real client library,
+// against the test API server (tests/fakes/kube-api-server/, pods are real containers): the oracle
+// on every Coop pair of both shipped pools gives the same per-pair results as `--backend docker`;
+// --git is refused before anything is written; SIGINT and `clean --backend kubernetes` leave no pod
+// and no NetworkPolicy of the run behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { discoverPools } from '../../tasks/pools.ts';
+import { poolKey } from '../../tasks/types.ts';
+import { SHIPPED_POOLS } from '../../harness/paths.ts';
+import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { poolImage } from '../../harness/sandbox/docker/images.ts';
+import { pushedImageName } from '../../harness/sandbox/image-name.ts';
+import { splitTag } from '../../harness/sandbox/docker/push.ts';
+import { startFakeKubeApiServer, type FakeKubeApiServer } from '../fakes/kube-api-server/index.ts';
+import { CLI, coopBench, queryRun, tempDir } from '../helpers/cli.ts';
+import { oraclePairs, type OraclePairs } from '../helpers/oracle-pairs.ts';
+
+const NAMESPACE = 'coop';
+// The test API server "pulls" from the local engine: `images push` is simulated by tagging.
+const REGISTRY = 'registry.coop-bench.test:5000/bench';
+const runs = tempDir('kube-runs');
+const pools = discoverPools(SHIPPED_POOLS);
+
+let fake: FakeKubeApiServer;
+let env: Record<string, string>;
+const kube = (args: string[]) => [...args, '--backend', 'kubernetes', '--namespace', NAMESPACE, '--registry', REGISTRY];
+const runLabel = (run: string) => `coop-bench.run=${run}`;
+const GOLDEN = join(import.meta.dirname, '..', 'golden', 'oracle-pairs.json');
+
+beforeAll(async () => {
+  fake = await startFakeKubeApiServer({ namespaces: [NAMESPACE] });
+  env = { KUBECONFIG: fake.writeKubeconfig(tempDir('kubeconfig'), NAMESPACE) };
+  for (const pool of pools) {
+    const local = await poolImage(engineAt(), pool);
+    const { repo, tag } = splitTag(pushedImageName(pool, REGISTRY));
+    await engineAt().docker.getImage(local.id).tag({ repo, tag });
+  }
+});
+
+afterAll(async () => {
+  await fake?.close();
+  for (const pool of pools) await engineAt().docker.getImage(pushedImageName(pool, REGISTRY)).remove({ noprune: true }).catch(() => undefined);
+});
+
+describe('the oracle through --backend kubernetes', () => {
+  let docker: Awaited<ReturnType<typeof coopBench>>;
+  let cluster: Awaited<ReturnType<typeof coopBench>>;
+
+  beforeAll(async () => {
+    const common = ['run', '--models', 'oracle', '--setting', 'coop', '--runs-dir', runs, '--concurrency', '2'];
+    [docker, cluster] = await Promise.all([coopBench([...common, '--name', 'on-docker']), coopBench(kube([...common, '--name', 'on-kube']), { env })]);
+  });
+
+  it('finishes every Coop pair of both shipped pools on both backends', () => {
+    expect(docker.exitCode, docker.all).toBe(0);
+    expect(cluster.exitCode, cluster.all).toBe(0);
+    const expected = pools.reduce((n, pool) => n + (pool.features.length * (pool.features.length - 1)) / 2, 0);
+    expect(Object.keys(oraclePairs(runs, 'on-kube'))).toHaveLength(expected);
+    expect(queryRun<{ n: number }>(runs, 'on-kube', `SELECT count(*) AS n FROM tasks WHERE status != 'done'`)[0]!.n).toBe(0);
+  });
+
+  it("gives per-pair results identical to Docker's (merge, both-pass, each feature's verdict and exit code), as the golden file has them", () => {
+    const onDocker = oraclePairs(runs, 'on-docker');
+    const onKube = oraclePairs(runs, 'on-kube');
+    expect(onKube).toEqual(onDocker);
+    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as { about: string; pairs: OraclePairs };
+    if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, `${JSON.stringify({ ...golden, pairs: onDocker }, null, 2)}\n`);
+    expect(onDocker).toEqual((JSON.parse(readFileSync(GOLDEN, 'utf8')) as { pairs: OraclePairs }).pairs);
+    // Not a trivial agreement: some pairs pass and some do not.
+    const passed = Object.values(onKube).filter((pair) => pair.bothPassed).length;
+    expect(passed).toBeGreaterThan(0);
+    expect(passed).toBeLessThan(Object.keys(onKube).length);
+  });
+
+  it('records where each task ran and the pushed image it ran', () => {
+    const rows = queryRun<{ docker_host: string; image: string; pool_dir: string }>(runs, 'on-kube', 'SELECT docker_host, image, pool_dir FROM tasks');
+    for (const row of rows) {
+      expect(row.docker_host).toBe(`kubernetes:${NAMESPACE}@${fake.url}`);
+      const pool = pools.find((p) => p.dir === row.pool_dir)!;
+      expect(row.image, poolKey(pool)).toBe(pushedImageName(pool, REGISTRY));
+    }
+  });
+
+  it('leaves no pod; clean --backend kubernetes removes the run\'s NetworkPolicy', async () => {
+    expect(fake.objects('pods', NAMESPACE, runLabel('on-kube'))).toEqual([]);
+    expect(fake.objects('networkpolicies', NAMESPACE, runLabel('on-kube'))).toHaveLength(1);
+    const clean = await coopBench(['clean', '--backend', 'kubernetes', '--namespace', NAMESPACE, '--name', 'on-kube', '--runs-dir', runs], { env });
+    expect(clean.exitCode, clean.all).toBe(0);
+    expect(clean.stdout).toContain('removed 0 pods');
+    expect(fake.objects('networkpolicies', NAMESPACE, runLabel('on-kube'))).toEqual([]);
+  });
+});
+
+describe('--backend kubernetes: refusals and interruption', () => {
+  it('images push tags each pool\'s image for the registry and says so when the registry cannot be reached', async () => {
+    const result = await coopBench(['images', 'push', '--registry', REGISTRY, '--pool', 'argkit_task']);
+    expect(result.exitCode, result.all).toBe(2);
+    const argkit = pools.find((pool) => pool.repo === 'argkit_task')!;
+    expect(result.stderr).toContain(`pushing ${pushedImageName(argkit, REGISTRY)}`);
+    expect(result.stderr).toMatch(/pushing .* failed: .*is registry\.coop-bench\.test:5000\/bench reachable from the Docker engine/);
+  });
+
+  it('refuses --git before anything is written: pods share no folders', async () => {
+    const result = await coopBench(kube(['run', '--models', 'oracle', '--git', '--runs-dir', runs, '--name', 'kube-git']), { env });
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toMatch(/--git is not available with --backend kubernetes/);
+    expect(existsSync(join(runs, 'kube-git'))).toBe(false);
+  });
+
+  it('refuses Docker options with another backend, with what to do', async () => {
+    const result = await coopBench(kube(['run', '--models', 'oracle', '--docker-host', 'unix:///var/run/docker.sock', '--runs-dir', runs]), { env });
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toMatch(/--docker-host and --docker-hosts are for --backend docker/);
+  });
+
+  it('SIGINT removes the run\'s pods and policy, records the run as interrupted, and it resumes', async () => {
+    const run = 'kube-interrupted';
+    const child = execa('node', [CLI, ...kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs, '--concurrency', '2'])], { reject: false, all: true, env });
+    const agents = () => fake.objects('pods', NAMESPACE, runLabel(run)).filter((pod) => pod.metadata.labels['coop-bench.role'] === 'agent');
+    for (let i = 0; i < 1200 && agents().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(agents().length).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode, result.all).toBe(130);
+    expect(result.stderr).toContain(`run ${run} interrupted`);
+    expect(fake.objects('pods', NAMESPACE, runLabel(run))).toEqual([]);
+    expect(fake.objects('networkpolicies', NAMESPACE, runLabel(run))).toEqual([]);
+    expect(queryRun<{ status: string }>(runs, run, 'SELECT status FROM runs')[0]?.status).toBe('interrupted');
+
+    const resumed = await coopBench(kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs]), { env });
+    expect(resumed.exitCode, resumed.all).toBe(0);
+    expect(resumed.stdout).toMatch(/oracle\s+coop\s+15\s+15/);
+  });
+});
