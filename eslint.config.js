@@ -1,0 +1,23 @@
+// Lint rules: typescript-eslint's recommended set; formatting is prettier's (eslint-config-prettier
+// turns off the rules that would disagree with it).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'feature-pools/', 'tests/fixtures/', '**/*.d.ts', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      // `_name` marks a parameter an interface requires and this implementation does not use.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Control characters are matched on purpose: they are what untrusted text is cleaned of.
+      'no-control-regex': 'off',
+    },
+  },
+  { files: ['reports/html/*.js'], languageOptions: { globals: globals.browser } },
+);
