@@ -87,7 +87,7 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
       return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
     } catch (error) {
       if (!(error instanceof SandboxStoppedError)) throw error;
-      throw new Error(`${agentId}'s sandbox stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
+      throw new Error(`${agentId}'s ${env.backend.sandboxNoun} stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
     } finally {
       await sandbox.remove();
     }
