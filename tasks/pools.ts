@@ -237,7 +237,10 @@ export function scanPools(root: string): PoolScan {
   /** task<id> folders of a folder; links among them are refused. */
   const poolsIn = (dir: string) => {
     const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => TASK_DIR.test(e.name) && (e.isDirectory() || (e.isSymbolicLink() && isDir(join(dir, e.name)))));
-    for (const e of entries) (e.isSymbolicLink() ? linked(dir, e.name, `${basename(resolve(dir))}/${e.name}`) : load(join(dir, e.name)));
+    for (const e of entries) {
+      if (e.isSymbolicLink()) linked(dir, e.name, `${basename(resolve(dir))}/${e.name}`);
+      else load(join(dir, e.name));
+    }
     return entries.length;
   };
   if (TASK_DIR.test(basename(resolve(root)))) load(root);

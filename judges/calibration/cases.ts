@@ -96,7 +96,7 @@ export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
     try {
       json = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     } catch (error) {
-      throw new Error(`${name}: not valid JSON (${(error as Error).message})`);
+      throw new Error(`${name}: not valid JSON (${(error as Error).message})`, { cause: error });
     }
     const parsed = fileSchema.safeParse(json);
     if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

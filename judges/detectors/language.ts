@@ -115,7 +115,7 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
 /** Bullets, numbering, headings, emphasis and check marks around a line, which are not words. */
 function stripDecoration(text: string): string {
   return text
-    .replace(/^(?:\s*(?:[-*+•>]|\d+[.)]|#{1,6}|[✓✔✅☑✗✘❌⚠️]+|\[[ xX]\]))+\s*/u, '')
+    .replace(/^(?:\s*(?:[-*+•>]|\d+[.)]|#{1,6}|(?:[✓✔✅☑✗✘❌]|⚠\uFE0F?)+|\[[ xX]\]))+\s*/u, '')
     .replace(/\*\*|__/g, '')
     .replace(/[✓✔✅☑]/gu, '')
     // Shouting and capitals after a colon ("Line 26: Added BOTH") are not names.

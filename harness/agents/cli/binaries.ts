@@ -25,8 +25,15 @@ export interface PinnedPackage {
   integrity?: string;
 }
 
-function readJson(path: string): any {
-  return JSON.parse(readFileSync(path, 'utf8'));
+/** The parts of package.json, package-lock.json and an installed package's manifest read here. */
+interface PackageFiles {
+  version?: string;
+  optionalDependencies?: Record<string, unknown>;
+  packages?: Record<string, { integrity?: unknown } | undefined>;
+}
+
+function readJson(path: string): PackageFiles {
+  return JSON.parse(readFileSync(path, 'utf8')) as PackageFiles;
 }
 
 /** The pin of an optional dependency of coop-bench, from package.json and package-lock.json. */

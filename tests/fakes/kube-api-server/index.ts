@@ -49,7 +49,7 @@ export interface RecordedCall {
   body?: unknown;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// Request and object bodies are arbitrary JSON, as the API server reads them.
 type Json = any;
 
 export interface PodEntry {

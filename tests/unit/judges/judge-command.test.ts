@@ -73,10 +73,10 @@ describe('coop-bench judge', () => {
 
   it('prints the definitions and the calibration table of the detectors for both splits', { timeout: 600_000 }, async () => {
     const out = await runJudge(['--calibrate']);
-    expect(out).toMatch(/^Detector labels \(judges\/definitions\.ts\):\n  first_turn_plan: /);
-    expect(out).toMatch(/\nDeterministic detectors, train split \(\d+ calibration conversations\)\n  label {26}TP  FP  FN  precision  recall\n/);
+    expect(out).toMatch(/^Detector labels \(judges\/definitions\.ts\):\n {2}first_turn_plan: /);
+    expect(out).toMatch(/\nDeterministic detectors, train split \(\d+ calibration conversations\)\n {2}label {26}TP {2}FP {2}FN {2}precision {2}recall\n/);
     expect(out).toMatch(/\nDeterministic detectors, test split \(\d+ calibration conversations\)\n/);
-    expect(out).toMatch(/\n  broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/);
+    expect(out).toMatch(/\n {2}broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/);
     expect(out).toContain('  line_number_mentions: exact on');
     expect(out).toContain('  paraphrases labelled like their original: ');
   });

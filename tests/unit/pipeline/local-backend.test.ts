@@ -79,7 +79,7 @@ describe('the core pipeline on the local test backend', () => {
   });
 
   it('prints through the injected IO: a line per task, the summary and where the results are', () => {
-    expect(lines.filter((line) => /^done  (coop|solo) oracle argkit_task\/task1 f\d_f\d: (both pass|not both) /.test(line))).toHaveLength(30);
+    expect(lines.filter((line) => /^done {2}(coop|solo) oracle argkit_task\/task1 f\d_f\d: (both pass|not both) /.test(line))).toHaveLength(30);
     expect(out.join('')).toMatch(/oracle\s+solo\s+15\s+15\s+15\/15 \(100\.0%\)/);
     expect(out.join('')).toContain(`results: ${join(runs, 'local')}`);
   });

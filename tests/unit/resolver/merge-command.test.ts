@@ -104,7 +104,7 @@ describe('coop-bench merge', () => {
     const { code, stdout, stderr } = await run(p1, stale, '--repo', repo.dir);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^merge: missing_input, 2 patches on HEAD\n  reason: patch 2 does not apply to HEAD: error: patch failed/);
+    expect(stderr).toMatch(/^merge: missing_input, 2 patches on HEAD\n {2}reason: patch 2 does not apply to HEAD: error: patch failed/);
   });
 
   it.each([
