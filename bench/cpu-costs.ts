@@ -53,7 +53,15 @@ async function costOf(times: number, operation: () => Promise<unknown>): Promise
 
 /** The pool's image on the second engine, copied from the first (same id and tag) when missing. */
 async function imageOn(engine: Engine, { pool, image }: BenchFixture): Promise<PoolImage> {
-  if (!(await engine.docker.getImage(image.id).inspect().then(() => true, () => false))) {
+  if (
+    !(await engine.docker
+      .getImage(image.id)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      ))
+  ) {
     const stream = await image.engine.docker.getImage(image.name).get();
     await engine.docker.loadImage(stream);
   }
@@ -61,17 +69,32 @@ async function imageOn(engine: Engine, { pool, image }: BenchFixture): Promise<P
 }
 
 function unavailable(reason: string): BenchTable {
-  return { id: 'cpu_costs', title: '5. CPU per raw operation of a pair (what bounds table 4)', measures: 'not measured', columns: ['operation'], rows: [], notes: [reason] };
+  return {
+    id: 'cpu_costs',
+    title: '5. CPU per raw operation of a pair (what bounds table 4)',
+    measures: 'not measured',
+    columns: ['operation'],
+    rows: [],
+    notes: [reason],
+  };
 }
 
 export async function cpuCosts(fixture: BenchFixture): Promise<BenchTable> {
   if (process.getuid?.() !== 0 || !existsSync(ACCT)) return unavailable('needs root and cgroup v1 cpuacct (it starts a second dockerd in cgroups of its own)');
-  const wasRunning = await requireEngine(engineAt(`unix:///var/run/${NAME}.sock`)).then(() => true, () => false);
+  const wasRunning = await requireEngine(engineAt(`unix:///var/run/${NAME}.sock`)).then(
+    () => true,
+    () => false,
+  );
   const { stdout: host } = await run('bash', [SCRIPT, 'start']);
   try {
     const engine = await requireEngine(engineAt(host.trim()));
     const pid = readFileSync(`/var/run/${NAME}.pid`, 'utf8').trim();
-    if (!readFileSync(join(ACCT, NAME, 'tasks'), 'utf8').split('\n').includes(pid)) return unavailable(`the engine at ${host.trim()} was started without cgroup accounting: stop it (bash scripts/second-engine.sh stop) and run again`);
+    if (
+      !readFileSync(join(ACCT, NAME, 'tasks'), 'utf8')
+        .split('\n')
+        .includes(pid)
+    )
+      return unavailable(`the engine at ${host.trim()} was started without cgroup accounting: stop it (bash scripts/second-engine.sh stop) and run again`);
     const image = await imageOn(engine, fixture);
     const spec = { image: image.id, labels: containerLabels(BENCH_RUN, 'agent'), limits: DEFAULT_LIMITS };
     const lifecycle = await costOf(10, async () => (await DockerSandbox.start(engine, spec)).remove());

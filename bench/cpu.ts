@@ -16,7 +16,10 @@ export function machineCpu(): { busy: number; total: number } {
 /** CPU seconds (user + system) of this process's children that have exited and been waited for. */
 export function finishedChildrenCpu(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   // Fields 16 and 17 of proc(5) (cutime, cstime), counted from the state field (3).
   return (fields[16 - 3]! + fields[17 - 3]!) / HZ;
 }

@@ -48,7 +48,10 @@ interface LevelResult {
 
 async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: (typeof LEVELS)[number]): Promise<LevelResult> {
   const { pool } = fixture;
-  const pairs = combinations(pool.features.map((f) => f.id), 2).slice(0, level.pairs);
+  const pairs = combinations(
+    pool.features.map((f) => f.id),
+    2,
+  ).slice(0, level.pairs);
   const subset = join(runsDir, `subset-c${level.concurrency}.json`);
   writeFileSync(subset, JSON.stringify({ name: `bench-c${level.concurrency}`, tasks: [{ repo: pool.repo, task_id: pool.taskId, pairs }] }));
   const models = Array.from({ length: level.teams }, (_, i) => `openai:fake-${String.fromCharCode(97 + i)}@${url}`);
@@ -62,10 +65,37 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
   const cpuBefore = machineCpu();
   const childCpuBefore = finishedChildrenCpu();
   const started = performance.now();
-  await run('node', [CLI, 'run', '--models', models.join(','), '--context-window', '128000', '--setting', 'coop', '--pools', join(pool.dir, '..', '..'), '--pool', pool.repo, '--subset', subset, '--max-steps', String(STEPS), '--concurrency', String(level.concurrency), '--name', name, '--runs-dir', runsDir], {
-    env: { ...process.env, OPENAI_API_KEY: 'bench-key' },
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string; stderr?: string }) => {
+  await run(
+    'node',
+    [
+      CLI,
+      'run',
+      '--models',
+      models.join(','),
+      '--context-window',
+      '128000',
+      '--setting',
+      'coop',
+      '--pools',
+      join(pool.dir, '..', '..'),
+      '--pool',
+      pool.repo,
+      '--subset',
+      subset,
+      '--max-steps',
+      String(STEPS),
+      '--concurrency',
+      String(level.concurrency),
+      '--name',
+      name,
+      '--runs-dir',
+      runsDir,
+    ],
+    {
+      env: { ...process.env, OPENAI_API_KEY: 'bench-key' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`coop-bench run failed at concurrency ${level.concurrency}: ${error.stderr ?? ''}${error.stdout ?? ''}`);
   });
   const wallS = (performance.now() - started) / 1000;
@@ -74,10 +104,18 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
 
   const db = new Database(join(runsDir, name, 'run.db'), { readonly: true });
   try {
-    const tasks = db.prepare('SELECT status, both_passed, started_at, finished_at FROM tasks').all() as { status: string; both_passed: number | null; started_at: string; finished_at: string }[];
+    const tasks = db.prepare('SELECT status, both_passed, started_at, finished_at FROM tasks').all() as {
+      status: string;
+      both_passed: number | null;
+      started_at: string;
+      finished_at: string;
+    }[];
     const times = tasks.map((t) => [Date.parse(t.started_at), Date.parse(t.finished_at)] as const);
     const windowS = (Math.max(...times.map((t) => t[1])) - Math.min(...times.map((t) => t[0]))) / 1000;
-    const { calls, agents } = db.prepare('SELECT COUNT(*) AS calls, COUNT(DISTINCT task || agent) AS agents FROM model_calls').get() as { calls: number; agents: number };
+    const { calls, agents } = db.prepare('SELECT COUNT(*) AS calls, COUNT(DISTINCT task || agent) AS agents FROM model_calls').get() as {
+      calls: number;
+      agents: number;
+    };
     const { meanTest } = db.prepare('SELECT AVG(duration_ms) AS meanTest FROM evaluations WHERE exit_code IS NOT NULL').get() as { meanTest: number | null };
     return {
       concurrency: level.concurrency,
@@ -109,9 +147,19 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
       const idealS = Math.ceil(r.tasks / r.concurrency) * idealPairSeconds;
       const perHour = (seconds: number) => ((r.tasks / seconds) * 3600).toFixed(0);
       return [
-        r.concurrency, `${r.done}/${r.tasks}`, r.callsPerAgent.toFixed(1), r.meanTaskS.toFixed(1), r.meanTestS.toFixed(2),
-        r.windowS.toFixed(1), r.wallS.toFixed(1), perHour(r.windowS), perHour(idealS), `${((idealS / r.windowS) * 100).toFixed(0)}%`, `${((idealS / r.wallS) * 100).toFixed(0)}%`,
-        `${r.busyCores.toFixed(2)} (${r.backgroundCores.toFixed(2)})`, r.harnessCpuPerPair.toFixed(2),
+        r.concurrency,
+        `${r.done}/${r.tasks}`,
+        r.callsPerAgent.toFixed(1),
+        r.meanTaskS.toFixed(1),
+        r.meanTestS.toFixed(2),
+        r.windowS.toFixed(1),
+        r.wallS.toFixed(1),
+        perHour(r.windowS),
+        perHour(idealS),
+        `${((idealS / r.windowS) * 100).toFixed(0)}%`,
+        `${((idealS / r.wallS) * 100).toFixed(0)}%`,
+        `${r.busyCores.toFixed(2)} (${r.backgroundCores.toFixed(2)})`,
+        r.harnessCpuPerPair.toFixed(2),
       ];
     });
     const top = results.at(-1)!;
@@ -120,10 +168,26 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
       id: 'end_to_end',
       title: `4. End to end: pairs per hour, fake model (${MODEL_LATENCY_MS / 1000} s per call, ${STEPS} calls per agent), ${fixture.pool.repo} Coop`,
       measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal: N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair.`,
-      columns: ['c', 'done/N', 'calls/agent', 'pair s', 'test s', 'window s', 'wall s', 'pairs/h', 'ideal/h', 'of ideal', 'of ideal (wall)', 'busy cores (before)', 'harness CPU s/pair'],
+      columns: [
+        'c',
+        'done/N',
+        'calls/agent',
+        'pair s',
+        'test s',
+        'window s',
+        'wall s',
+        'pairs/h',
+        'ideal/h',
+        'of ideal',
+        'of ideal (wall)',
+        'busy cores (before)',
+        'harness CPU s/pair',
+      ],
       rows,
       target: { text: `pairs per hour >= ${TARGET * 100}% of the ideal at concurrency 16 (task window)`, value: efficiency, met: efficiency >= TARGET },
-      notes: [`${cpus().length} cores; pairs pass or fail as their gold patches merge (argkit unions mostly fail the tests): the tests run either way, only time is measured here.`],
+      notes: [
+        `${cpus().length} cores; pairs pass or fail as their gold patches merge (argkit unions mostly fail the tests): the tests run either way, only time is measured here.`,
+      ],
     };
   } finally {
     await server.close();

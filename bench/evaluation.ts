@@ -36,7 +36,14 @@ async function apiRun({ image }: BenchFixture, dir: string, feature: Feature): P
     Entrypoint: [RUNNER],
     Cmd: [`tests${feature.id}.patch`, 'merged.patch'],
     Labels: { 'coop-bench': 'true', 'coop-bench.run': BENCH_RUN },
-    HostConfig: { NetworkMode: 'none', Binds: [`${dir}:/patches:ro`], Init: true, Memory: DEFAULT_LIMITS.memoryBytes, NanoCpus: DEFAULT_LIMITS.nanoCpus, PidsLimit: DEFAULT_LIMITS.pids },
+    HostConfig: {
+      NetworkMode: 'none',
+      Binds: [`${dir}:/patches:ro`],
+      Init: true,
+      Memory: DEFAULT_LIMITS.memoryBytes,
+      NanoCpus: DEFAULT_LIMITS.nanoCpus,
+      PidsLimit: DEFAULT_LIMITS.pids,
+    },
   });
   try {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
@@ -51,7 +58,26 @@ async function apiRun({ image }: BenchFixture, dir: string, feature: Feature): P
 }
 
 const cliRun = ({ image }: BenchFixture, dir: string, feature: Feature) =>
-  run('docker', ['run', '--rm', '--network', 'none', '--init', '-v', `${dir}:/patches:ro`, '--label', `coop-bench.run=${BENCH_RUN}`, '--entrypoint', RUNNER, image.id, `tests${feature.id}.patch`, 'merged.patch'], { maxBuffer: 64 * 1024 * 1024 }).catch(() => undefined);
+  run(
+    'docker',
+    [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--init',
+      '-v',
+      `${dir}:/patches:ro`,
+      '--label',
+      `coop-bench.run=${BENCH_RUN}`,
+      '--entrypoint',
+      RUNNER,
+      image.id,
+      `tests${feature.id}.patch`,
+      'merged.patch',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  ).catch(() => undefined);
 
 export async function evaluationOverhead(fixture: BenchFixture): Promise<BenchTable> {
   const { pool, base, image, slot } = fixture;
@@ -60,7 +86,10 @@ export async function evaluationOverhead(fixture: BenchFixture): Promise<BenchTa
   const cache = storeTestCache(store);
   try {
     for (const feature of pool.features) copyFileSync(feature.testsPatchPath, join(scratch, `tests${feature.id}.patch`));
-    const pairs = combinations(pool.features.map((f) => f.id), 2);
+    const pairs = combinations(
+      pool.features.map((f) => f.id),
+      2,
+    );
     const rows: (string | number)[][] = [];
     const totals = { merge: 0, harness: 0, api: 0, cli: 0, cached: 0, pairs: 0 };
     for (const [k, pair] of pairs.entries()) {
@@ -83,7 +112,8 @@ export async function evaluationOverhead(fixture: BenchFixture): Promise<BenchTa
         continue;
       }
       writeFileSync(join(scratch, 'merged.patch'), result.merge.patch);
-      const both = (one: (f: BenchFixture, dir: string, feature: Feature) => Promise<unknown>) => timed(() => Promise.all(features.map((f) => one(fixture, scratch, f))));
+      const both = (one: (f: BenchFixture, dir: string, feature: Feature) => Promise<unknown>) =>
+        timed(() => Promise.all(features.map((f) => one(fixture, scratch, f))));
       // Alternate which raw path goes first.
       const [[, apiMs], [, cliMs]] = k % 2 ? [await both(apiRun), await both(cliRun)] : await both(cliRun).then(async (cli) => [await both(apiRun), cli]);
       totals.merge += mergeMs;
@@ -93,19 +123,28 @@ export async function evaluationOverhead(fixture: BenchFixture): Promise<BenchTa
       totals.cached += cachedMs;
       totals.pairs++;
       const verdict = result.evaluations.map((e) => (e.passed ? 'P' : 'F')).join('');
-      rows.push([label, `${result.merge.status} ${verdict}`, ms(mergeMs), ms(harnessMs), ms(apiMs), ms(cliMs), ratio(harnessMs / Math.min(apiMs, cliMs)), ms(cachedMs)]);
+      rows.push([
+        label,
+        `${result.merge.status} ${verdict}`,
+        ms(mergeMs),
+        ms(harnessMs),
+        ms(apiMs),
+        ms(cliMs),
+        ratio(harnessMs / Math.min(apiMs, cliMs)),
+        ms(cachedMs),
+      ]);
     }
     const value = totals.harness / Math.min(totals.api, totals.cli);
     rows.push([`all ${totals.pairs} tested pairs`, '', ms(totals.merge), ms(totals.harness), ms(totals.api), ms(totals.cli), ratio(value), ms(totals.cached)]);
     return {
       id: 'evaluation_overhead',
-      title: '2. Evaluation per pair: merge + both features\' tests vs raw test runtime',
+      title: "2. Evaluation per pair: merge + both features' tests vs raw test runtime",
       measures: `Wall ms per pair of ${pool.repo} gold patches. harness: evaluatePatches (merge, both test containers created and started while the merge runs, tests in parallel; the cache holds nothing for this code). raw API / raw CLI: both features' runner on the merged patch in parallel, container start included (API: create+attach+start+wait+remove with a bind mount; CLI: docker run --rm). ratio: harness / the faster raw. cached: the same evaluation again with the run's test cache (what \`coop-bench eval\` does when nothing changed).`,
       columns: ['pair', 'merge, tests', 'merge ms', 'harness ms', 'raw API ms', 'raw CLI ms', 'ratio', 'cached ms'],
       rows,
       target: { text: `harness evaluation <= ${TARGET}x the raw test time, over all tested pairs`, value, met: value <= TARGET },
       notes: [
-        'The harness sends both patches through the test container\'s stdin (the tests patch at start, the merged patch when the merge is done) and runs the runner through a small sh wrapper; raw runs read both from a bind mount, which a remote engine could not use.',
+        "The harness sends both patches through the test container's stdin (the tests patch at start, the merged patch when the merge is done) and runs the runner through a small sh wrapper; raw runs read both from a bind mount, which a remote engine could not use.",
         `Pairs whose merge leaves nothing to test (conflict, missing_input) run no container and are left out of the ratio. 1-minute load average at the end: ${loadavg()[0].toFixed(2)} on 2 cores.`,
       ],
     };

@@ -54,7 +54,9 @@ async function main(): Promise<void> {
     docker: (await engine.docker.version()).Version,
     commit: quiet('git', ['-C', PROJECT_ROOT, 'rev-parse', '--short', 'HEAD']),
   };
-  console.log(`coop-bench benchmarks on ${machine.cpus} cores (${machine.cpuModel}), Docker ${machine.docker}, node ${machine.node}; load average ${loadavg()[0].toFixed(2)}\n`);
+  console.log(
+    `coop-bench benchmarks on ${machine.cpus} cores (${machine.cpuModel}), Docker ${machine.docker}, node ${machine.node}; load average ${loadavg()[0].toFixed(2)}\n`,
+  );
   const results: (BenchTable & { startedAt: string; seconds: number; loadBefore: number; loadAfter: number })[] = [];
   try {
     for (const name of names) {

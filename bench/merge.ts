@@ -69,7 +69,14 @@ async function craftedPools(scratch: string): Promise<BenchPool[]> {
       await git(repoDir, 'checkout', '-q', '--', '.');
       return text;
     };
-    pools.push({ name: crafted.name, repoDir, patches: [{ name: 'ours', text: await patchOf(crafted.ours) }, { name: 'theirs', text: await patchOf(crafted.theirs) }] });
+    pools.push({
+      name: crafted.name,
+      repoDir,
+      patches: [
+        { name: 'ours', text: await patchOf(crafted.ours) },
+        { name: 'theirs', text: await patchOf(crafted.theirs) },
+      ],
+    });
   }
   return pools;
 }
@@ -103,7 +110,9 @@ async function tracedMerge(input: MergeInput, work: string): Promise<{ commands:
     }
     const inputFile = path.join(work, `input-${i}`);
     await writeFile(inputFile, command.input ?? '');
-    const env = Object.entries(command.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+    const env = Object.entries(command.env)
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(' ');
     // merge-tree exits 1 on conflicts, as it should.
     lines.push(`cd ${quote(command.cwd)} && env -i ${env} git ${command.args.map(quote).join(' ')} < ${quote(inputFile)} > /dev/null || [ $? -eq 1 ]`);
   }
@@ -172,7 +181,10 @@ export async function mergeTimes(): Promise<BenchTable> {
       columns: ['pool', 'pair', 'status', 'git cmds', 'merge ms', 'raw ms', 'ratio'],
       rows,
       target: { text: `merge of a pair <= ${TARGET}x its raw git commands, over all pairs`, value, met: value <= TARGET },
-      notes: [...notes, 'The merge runs some commands concurrently (each patch applied at once) and git through a small spawner process; the raw script runs them in sequence from /bin/sh.'],
+      notes: [
+        ...notes,
+        'The merge runs some commands concurrently (each patch applied at once) and git through a small spawner process; the raw script runs them in sequence from /bin/sh.',
+      ],
     };
   } finally {
     await rm(scratch, { recursive: true, force: true });

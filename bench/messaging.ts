@@ -69,7 +69,13 @@ export async function messageLatency(): Promise<BenchTable> {
     const busMs = await busLatencies(agent1, agent2, ROUNDS);
     await client.connect(new StdioClientTransport({ command: 'node', args: [join(endpoint.hostDir, 'mcp-bridge.mjs')] }));
     const mcpMs = await mcpLatencies(agent1, client, MCP_ROUNDS);
-    const row = (path: string, latencies: number[]) => [path, latencies.length, ms3(percentile(latencies, 50)), ms3(percentile(latencies, 99)), ms3(Math.max(...latencies))];
+    const row = (path: string, latencies: number[]) => [
+      path,
+      latencies.length,
+      ms3(percentile(latencies, 50)),
+      ms3(percentile(latencies, 99)),
+      ms3(Math.max(...latencies)),
+    ];
     const p99 = percentile(busMs, 99);
     return {
       id: 'message_latency',

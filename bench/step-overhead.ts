@@ -71,7 +71,10 @@ class BenchModel implements Model {
     const command = COMMANDS[k % COMMANDS.length]!;
     // Alternate the order so that neither raw path always runs right after the harness's.
     const api = () => timed(() => apiExec(this.container, command)).then((t) => this.apiMs.push(t));
-    const cli = () => timed(() => run('docker', ['exec', '-w', WORKSPACE, this.container.id, 'bash', '-c', command], { maxBuffer: 64 * 1024 * 1024 })).then((t) => this.cliMs.push(t));
+    const cli = () =>
+      timed(() => run('docker', ['exec', '-w', WORKSPACE, this.container.id, 'bash', '-c', command], { maxBuffer: 64 * 1024 * 1024 })).then((t) =>
+        this.cliMs.push(t),
+      );
     if (k % 2) await cli().then(api);
     else await api().then(cli);
     this.answeredAt = performance.now();
@@ -91,7 +94,17 @@ export async function stepOverhead({ pool, image }: BenchFixture): Promise<Bench
       config: loadAgentConfig(undefined, { stepLimit: COMMANDS.length * ROUNDS + 1 }),
       onModelCall: ({ agentId, model: id, usage }) => store.recordModelCall(taskId, agentId, id, usage),
     });
-    await agent.run({ agentId: 'agent1', sandbox, pool, features: [pool.features[0]!], partners: ['agent2'], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: isEngineError, mailbox });
+    await agent.run({
+      agentId: 'agent1',
+      sandbox,
+      pool,
+      features: [pool.features[0]!],
+      partners: ['agent2'],
+      trajectory: new Trajectory(),
+      signal: new AbortController().signal,
+      isInfrastructureError: isEngineError,
+      mailbox,
+    });
     // The first round warms up connections and caches in the container; it is not counted.
     const counted = (values: number[]) => values.slice(COMMANDS.length);
     const step = counted(model.stepMs);
@@ -104,7 +117,14 @@ export async function stepOverhead({ pool, image }: BenchFixture): Promise<Bench
     });
     const [h, a, l] = [median(step), median(api), median(cli)];
     rows.push(['all steps (median)', ms(h), ms(a), ms(l), ratio(h / a), ratio(h / l)]);
-    rows.push(['all steps (p90)', ms(percentile(step, 90)), ms(percentile(api, 90)), ms(percentile(cli, 90)), ratio(percentile(step, 90) / percentile(api, 90)), ratio(percentile(step, 90) / percentile(cli, 90))]);
+    rows.push([
+      'all steps (p90)',
+      ms(percentile(step, 90)),
+      ms(percentile(api, 90)),
+      ms(percentile(cli, 90)),
+      ratio(percentile(step, 90) / percentile(api, 90)),
+      ratio(percentile(step, 90) / percentile(cli, 90)),
+    ]);
     const worst = Math.max(h / a, h / l);
     return {
       id: 'step_overhead',

@@ -45,7 +45,13 @@ function commandPath(command: Command): string {
 function oneLineErrors(command: Command): Command {
   const name = commandPath(command);
   command.configureOutput({
-    outputError: (text, write) => write(`${name}: ${text.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim()} (see ${name} --help)\n`),
+    outputError: (text, write) =>
+      write(
+        `${name}: ${text
+          .replace(/^error: /, '')
+          .replace(/\s*\n\s*/g, ' ')
+          .trim()} (see ${name} --help)\n`,
+      ),
   });
   command.commands.forEach(oneLineErrors);
   return command;

@@ -22,7 +22,10 @@ export function boundText(text: string, max: number): string {
  * breaks, terminal escapes and bidirectional controls are shown escaped instead of acting.
  */
 export function quoted(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function errorMessage(error: unknown): string {

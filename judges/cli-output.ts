@@ -15,9 +15,12 @@ const QUOTE_CHARS = 160;
 function evidenceLine(e: Evidence): string {
   switch (e.kind) {
     case 'quote': {
-      const where = e.source === 'conversation'
-        ? `message ${e.messageId}, ${e.agent}`
-        : e.source === 'tests' ? `test output, feature ${e.feature}` : `${e.source === 'merged' ? 'merged patch' : `${e.agent}'s patch`}${e.file ? `, ${e.file}` : ''}`;
+      const where =
+        e.source === 'conversation'
+          ? `message ${e.messageId}, ${e.agent}`
+          : e.source === 'tests'
+            ? `test output, feature ${e.feature}`
+            : `${e.source === 'merged' ? 'merged patch' : `${e.agent}'s patch`}${e.file ? `, ${e.file}` : ''}`;
       return `“${displayLine(e.text, QUOTE_CHARS)}” (${displayLine(where, 100)})`;
     }
     case 'absence':
@@ -37,8 +40,10 @@ function formatLabel(label: JudgeLabel, indent = '    '): string[] {
 
 /** The detectors' metrics (DetectorMetrics, stored as a plain record). */
 function metricsLine(m: JudgeOutcome['metrics']): string {
-  return `${m.messages} messages, ${m.questions} questions (${m.questionsWithoutReply} without reply), ${m.lineNumberMentions} line-number and ${m.filePathMentions} file-path mentions, `
-    + `first-turn plan: ${m.firstTurnPlan ? 'yes' : 'no'}, ${m.commitments} commitments checked`;
+  return (
+    `${m.messages} messages, ${m.questions} questions (${m.questionsWithoutReply} without reply), ${m.lineNumberMentions} line-number and ${m.filePathMentions} file-path mentions, ` +
+    `first-turn plan: ${m.firstTurnPlan ? 'yes' : 'no'}, ${m.commitments} commitments checked`
+  );
 }
 
 function outcomeLines(o: JudgeOutcome): string[] {
@@ -46,11 +51,14 @@ function outcomeLines(o: JudgeOutcome): string[] {
   const head = `  ${o.judge}${model}`;
   if (o.status === 'error') return [`${head}: ERROR ${displayLine(o.reason ?? '', 300)}`];
   if (o.status === 'skipped') return [`${head}: skipped (${o.reason})`];
-  const summary = o.judge === 'detectors'
-    ? metricsLine(o.metrics)
-    : o.judge === 'speech_acts'
-      ? Object.entries(o.metrics).map(([act, n]) => `${act} ${n}`).join(', ')
-      : `${o.labels.length === 0 ? 'no label' : `${o.labels.length} label${o.labels.length === 1 ? '' : 's'}`}`;
+  const summary =
+    o.judge === 'detectors'
+      ? metricsLine(o.metrics)
+      : o.judge === 'speech_acts'
+        ? Object.entries(o.metrics)
+            .map(([act, n]) => `${act} ${n}`)
+            .join(', ')
+        : `${o.labels.length === 0 ? 'no label' : `${o.labels.length} label${o.labels.length === 1 ? '' : 's'}`}`;
   return [
     `${head}: ${summary}`,
     ...o.labels.flatMap((l) => formatLabel(l)),
@@ -94,8 +102,10 @@ function scoreTable(rows: readonly LabelScore[], withJudge: boolean): string[] {
   const head = `${withJudge ? 'judge'.padEnd(judgeWidth) : ''}${'label'.padEnd(labelWidth)}  TP  FP  FN  precision  recall`;
   return [
     `  ${head}`,
-    ...rows.map((r) =>
-      `  ${withJudge ? r.judge.padEnd(judgeWidth) : ''}${r.label.padEnd(labelWidth)}${String(r.tp).padStart(4)}${String(r.fp).padStart(4)}${String(r.fn).padStart(4)}      ${ratio(precision(r))}   ${ratio(recall(r))}`),
+    ...rows.map(
+      (r) =>
+        `  ${withJudge ? r.judge.padEnd(judgeWidth) : ''}${r.label.padEnd(labelWidth)}${String(r.tp).padStart(4)}${String(r.fp).padStart(4)}${String(r.fn).padStart(4)}      ${ratio(precision(r))}   ${ratio(recall(r))}`,
+    ),
   ];
 }
 
@@ -103,7 +113,10 @@ function scoreTable(rows: readonly LabelScore[], withJudge: boolean): string[] {
 export function formatDefinitions(): string[] {
   return [
     'Detector labels (judges/definitions.ts):',
-    ...DETECTOR_DEFINITIONS.map((d) => `  ${d.id}: ${displayLine(d.definition, 700)}${'covers' in d && d.covers ? ` Covers part of ${d.covers.label}; leaves ${d.covers.leavesOut}.` : ''}`),
+    ...DETECTOR_DEFINITIONS.map(
+      (d) =>
+        `  ${d.id}: ${displayLine(d.definition, 700)}${'covers' in d && d.covers ? ` Covers part of ${d.covers.label}; leaves ${d.covers.leavesOut}.` : ''}`,
+    ),
   ];
 }
 
@@ -111,12 +124,23 @@ export function formatDetectorScores(split: string, scores: DetectorScores): str
   const p = scores.paraphrases;
   return [
     `Deterministic detectors, ${split} split (${scores.cases} calibration conversations)`,
-    ...(scores.cases === 0 ? ['  no conversations in this split'] : [
-      ...scoreTable(scores.labels, false),
-      ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
-      ...(scores.commitments.length ? ['  commitments found, by kind (cases with gold commitments):', ...scoreTable(scores.commitments, false).map((l) => `  ${l}`)] : []),
-      `  paraphrases labelled like their original: ${p.same}/${p.of}${p.differing.length ? ` (differ: ${p.differing.slice(0, 10).map((d) => displayLine(d, 120)).join('; ')})` : ''}`,
-    ]),
+    ...(scores.cases === 0
+      ? ['  no conversations in this split']
+      : [
+          ...scoreTable(scores.labels, false),
+          ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
+          ...(scores.commitments.length
+            ? ['  commitments found, by kind (cases with gold commitments):', ...scoreTable(scores.commitments, false).map((l) => `  ${l}`)]
+            : []),
+          `  paraphrases labelled like their original: ${p.same}/${p.of}${
+            p.differing.length
+              ? ` (differ: ${p.differing
+                  .slice(0, 10)
+                  .map((d) => displayLine(d, 120))
+                  .join('; ')})`
+              : ''
+          }`,
+        ]),
   ];
 }
 

@@ -39,8 +39,8 @@ export interface PatchFile {
 }
 
 export function patchFiles(patch: string): PatchFile[] {
-  return splitPatch(patch).sections
-    .filter((section) => section.paths.length > 0)
+  return splitPatch(patch)
+    .sections.filter((section) => section.paths.length > 0)
     .map((section) => ({ path: section.paths[section.paths.length - 1]!, isNew: /^--- \/dev\/null$/m.test(section.text), ...hunksOf(section.text) }));
 }
 
@@ -57,7 +57,12 @@ function hunksOf(text: string): Pick<PatchFile, 'added' | 'removed' | 'hunks'> {
       oldLine = Number(header[1]);
       newLine = Number(header[2]);
       // "-0,0" (a new file) starts its old side at line 0.
-      hunk = { context: header[3]!, old: { start: Math.max(1, oldLine), lines: [], changed: new Set() }, new: { start: Math.max(1, newLine), lines: [], changed: new Set() }, insertedAfter: [] };
+      hunk = {
+        context: header[3]!,
+        old: { start: Math.max(1, oldLine), lines: [], changed: new Set() },
+        new: { start: Math.max(1, newLine), lines: [], changed: new Set() },
+        insertedAfter: [],
+      };
       hunks.push(hunk);
       continue;
     }

@@ -74,7 +74,16 @@ export async function llmOutcome<Answer>(
   cache: AnswerCache,
   options: LlmJudgeOptions,
 ): Promise<JudgeOutcome> {
-  const base = { judge: judge.name, model: model.spec, promptVersion: judge.promptVersion, labels: [], dropped: [], metrics: {}, cached: false, usage: NO_USAGE };
+  const base = {
+    judge: judge.name,
+    model: model.spec,
+    promptVersion: judge.promptVersion,
+    labels: [],
+    dropped: [],
+    metrics: {},
+    cached: false,
+    usage: NO_USAGE,
+  };
   const skip = judge.skipReason(input);
   if (skip) return { ...base, status: 'skipped', reason: skip, inputHash: '' };
 

@@ -40,8 +40,17 @@ export function sqliteCache(db: Database.Database): AnswerCache {
         `INSERT OR REPLACE INTO judge_cache (input_hash, judge, model, prompt_version, answer, calls, input_tokens, output_tokens, cost_usd, latency_ms, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
-        inputHash, entry.judge, entry.model, entry.promptVersion, JSON.stringify(entry.answer), entry.usage.calls,
-        entry.usage.inputTokens, entry.usage.outputTokens, entry.usage.costUsd, Math.round(entry.usage.latencyMs), new Date().toISOString(),
+        inputHash,
+        entry.judge,
+        entry.model,
+        entry.promptVersion,
+        JSON.stringify(entry.answer),
+        entry.usage.calls,
+        entry.usage.inputTokens,
+        entry.usage.outputTokens,
+        entry.usage.costUsd,
+        Math.round(entry.usage.latencyMs),
+        new Date().toISOString(),
       );
     },
   };
@@ -58,8 +67,17 @@ export function saveOutcome(db: Database.Database, taskId: number, outcome: Judg
     );
     for (const l of outcome.labels) {
       insert.run(
-        taskId, l.judge, l.label, l.isPrimary ? 1 : 0, l.messageId ?? null, l.agent ?? null, boundText(l.description, MAX_DESCRIPTION),
-        JSON.stringify(l.evidence.map(boundEvidence)), outcome.model, outcome.inputHash, now,
+        taskId,
+        l.judge,
+        l.label,
+        l.isPrimary ? 1 : 0,
+        l.messageId ?? null,
+        l.agent ?? null,
+        boundText(l.description, MAX_DESCRIPTION),
+        JSON.stringify(l.evidence.map(boundEvidence)),
+        outcome.model,
+        outcome.inputHash,
+        now,
       );
     }
     const u = outcome.usage;
@@ -68,10 +86,24 @@ export function saveOutcome(db: Database.Database, taskId: number, outcome: Judg
          calls, input_tokens, output_tokens, cost_usd, latency_ms, judged_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      taskId, outcome.judge, outcome.status, outcome.reason ? boundText(outcome.reason, MAX_DESCRIPTION) : null, outcome.model, outcome.promptVersion,
-      outcome.inputHash, outcome.labels.length, outcome.dropped.length,
-      JSON.stringify(outcome.dropped.map((d) => ({ label: d.label, reason: boundText(d.reason, 500) }))), JSON.stringify(outcome.metrics),
-      outcome.cached ? 1 : 0, u.calls, u.inputTokens, u.outputTokens, u.costUsd, Math.round(u.latencyMs), now,
+      taskId,
+      outcome.judge,
+      outcome.status,
+      outcome.reason ? boundText(outcome.reason, MAX_DESCRIPTION) : null,
+      outcome.model,
+      outcome.promptVersion,
+      outcome.inputHash,
+      outcome.labels.length,
+      outcome.dropped.length,
+      JSON.stringify(outcome.dropped.map((d) => ({ label: d.label, reason: boundText(d.reason, 500) }))),
+      JSON.stringify(outcome.metrics),
+      outcome.cached ? 1 : 0,
+      u.calls,
+      u.inputTokens,
+      u.outputTokens,
+      u.costUsd,
+      Math.round(u.latencyMs),
+      now,
     );
   })();
 }

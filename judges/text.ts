@@ -13,9 +13,7 @@ export function normalizeWhitespace(text: string): string {
  */
 export function proseOf(text: string): string {
   const blank = (s: string) => s.replace(/[^\n]/g, ' ');
-  return text
-    .replace(/```[\s\S]*?(?:```|$)/g, blank)
-    .replace(/^[ \t]*>.*$/gm, blank);
+  return text.replace(/```[\s\S]*?(?:```|$)/g, blank).replace(/^[ \t]*>.*$/gm, blank);
 }
 
 /** Like proseOf, and inline code spans are blanked too. */
@@ -54,6 +52,9 @@ export function quotePrefix(text: string, max = 300): string {
 
 /** For the terminal: one line, no control characters (so no escape sequences), bounded. */
 export function displayLine(text: string, max = 200): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }

@@ -28,7 +28,8 @@ export interface RunComparison {
 }
 
 export function compareRuns(a: RunSummary, b: RunSummary): RunComparison {
-  const results = (s: RunSummary) => new Map(s.headline.teams.flatMap((t) => t.results.map((r) => [`${t.team}\u0000${r.condition}`, { team: t.team, r }] as const)));
+  const results = (s: RunSummary) =>
+    new Map(s.headline.teams.flatMap((t) => t.results.map((r) => [`${t.team}\u0000${r.condition}`, { team: t.team, r }] as const)));
   const ra = results(a);
   const rb = results(b);
   const keys = [...new Set([...ra.keys(), ...rb.keys()])];
@@ -52,10 +53,16 @@ export function compareRuns(a: RunSummary, b: RunSummary): RunComparison {
  * limits), told rather than hidden.
  */
 export function comparisonWarnings(c: RunComparison): string[] {
-  const hashes = (s: RunSummary) => s.agentConfigs.map((a) => a.hash).sort().join(',');
+  const hashes = (s: RunSummary) =>
+    s.agentConfigs
+      .map((a) => a.hash)
+      .sort()
+      .join(',');
   if (hashes(c.a) === hashes(c.b)) return [];
   const show = (s: RunSummary) => s.agentConfigs.map((a) => a.hash.slice(0, 12)).join(', ') || 'none recorded';
-  return [`The runs used different agent configurations (${c.a.run.name}: ${show(c.a)}; ${c.b.run.name}: ${show(c.b)}): their agents had other prompts, tools or limits.`];
+  return [
+    `The runs used different agent configurations (${c.a.run.name}: ${show(c.a)}; ${c.b.run.name}: ${show(c.b)}): their agents had other prompts, tools or limits.`,
+  ];
 }
 
 export function comparisonHtml(c: RunComparison): string {
@@ -65,14 +72,21 @@ export function comparisonHtml(c: RunComparison): string {
   const body = [
     section('comparison', 'Success per model and condition', [
       ...comparisonWarnings(c).map(warning),
-      note(`Difference = ${nb} − ${na}, with Newcombe's 95% interval for a difference of two rates. Counts are finished tasks; left out: tasks that did not finish, and why.`),
+      note(
+        `Difference = ${nb} − ${na}, with Newcombe's 95% interval for a difference of two rates. Counts are finished tasks; left out: tasks that did not finish, and why.`,
+      ),
       table(
         ['model', 'condition', num(`${na}`), `${na}: left out`, num(`${nb}`), `${nb}: left out`, num('difference [95% CI]')],
         c.rows.map((r) => [r.team, r.condition, rateText(r.a?.rate ?? null), left(r.a), rateText(r.b?.rate ?? null), left(r.b), differenceText(r.difference)]),
       ),
     ]),
     section('retention', 'Retention', [
-      c.retention.length ? table(['model', num(na), num(nb)], c.retention.map((r) => [r.team, fixed(r.a, 2), fixed(r.b, 2)])) : note('Neither run has Solo and Coop results of the same pairs.'),
+      c.retention.length
+        ? table(
+            ['model', num(na), num(nb)],
+            c.retention.map((r) => [r.team, fixed(r.a, 2), fixed(r.b, 2)]),
+          )
+        : note('Neither run has Solo and Coop results of the same pairs.'),
     ]),
   ];
   return htmlDocument(`coop-bench comparison: ${na} vs ${nb}`, header, [`<main>${body.join('\n')}</main>`]);
@@ -85,7 +99,33 @@ export function comparisonJson(c: RunComparison): string {
 export function comparisonCsv(c: RunComparison): string {
   const side = (r: ConditionResult | null) => [r?.passed ?? null, r?.done ?? null, r?.rate?.p ?? null, r?.excluded.total ?? null];
   return csv(
-    ['model', 'condition', 'a_run', 'a_passed', 'a_finished', 'a_rate', 'a_excluded', 'b_run', 'b_passed', 'b_finished', 'b_rate', 'b_excluded', 'difference', 'difference_low', 'difference_high'],
-    c.rows.map((r) => [r.team, r.condition, c.a.run.name, ...side(r.a), c.b.run.name, ...side(r.b), r.difference?.diff ?? null, r.difference?.low ?? null, r.difference?.high ?? null]),
+    [
+      'model',
+      'condition',
+      'a_run',
+      'a_passed',
+      'a_finished',
+      'a_rate',
+      'a_excluded',
+      'b_run',
+      'b_passed',
+      'b_finished',
+      'b_rate',
+      'b_excluded',
+      'difference',
+      'difference_low',
+      'difference_high',
+    ],
+    c.rows.map((r) => [
+      r.team,
+      r.condition,
+      c.a.run.name,
+      ...side(r.a),
+      c.b.run.name,
+      ...side(r.b),
+      r.difference?.diff ?? null,
+      r.difference?.low ?? null,
+      r.difference?.high ?? null,
+    ]),
   );
 }

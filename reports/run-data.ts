@@ -100,8 +100,7 @@ function countsByTask(store: RunStore, sql: string): Map<number, number> {
 
 export function loadRunData(store: RunStore): RunData {
   const runRow = store.db.prepare('SELECT * FROM runs WHERE name = ?').get(store.name) as
-    | { status: string; created_at: string; updated_at: string; options: string }
-    | undefined;
+    { status: string; created_at: string; updated_at: string; options: string } | undefined;
   const merges = new Map((store.db.prepare('SELECT task, status FROM merges').all() as { task: number; status: string }[]).map((m) => [m.task, m]));
   const attempts = attemptsByTask(store.db);
   // Notes (the prompts, summaries) are not steps the agent took.
@@ -196,7 +195,13 @@ export function loadRunData(store: RunStore): RunData {
       status: runRow?.status ?? null,
       createdAt: runRow?.created_at ?? null,
       updatedAt: runRow?.updated_at ?? null,
-      options: runRow ? checked(() => jsonColumn(runRow.options, ANY_JSON, { table: 'runs', column: 'options', of: `run ${store.name}` }), null, 'the report shows no run options').value : null,
+      options: runRow
+        ? checked(
+            () => jsonColumn(runRow.options, ANY_JSON, { table: 'runs', column: 'options', of: `run ${store.name}` }),
+            null,
+            'the report shows no run options',
+          ).value
+        : null,
     },
     tasks,
     damaged,

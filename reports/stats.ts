@@ -171,7 +171,15 @@ export function summarizeCurve(buckets: BucketCounts[]): RetentionSummary | null
   const aucSolo = trapezoidAuc(points.map((pt) => ({ x: pt.x, y: pt.solo.p })));
   const aucCoop = trapezoidAuc(points.map((pt) => ({ x: pt.x, y: pt.coop.p })));
   const sum = (f: (b: BucketCounts) => number) => buckets.reduce((s, b) => s + f(b), 0);
-  return { n: sum((b) => b.n), kSolo: sum((b) => b.kSolo), kCoop: sum((b) => b.kCoop), aucSolo, aucCoop, deltaAuc: aucSolo - aucCoop, retention: retention(aucSolo, aucCoop) };
+  return {
+    n: sum((b) => b.n),
+    kSolo: sum((b) => b.kSolo),
+    kCoop: sum((b) => b.kCoop),
+    aucSolo,
+    aucCoop,
+    deltaAuc: aucSolo - aucCoop,
+    retention: retention(aucSolo, aucCoop),
+  };
 }
 
 /** Pooled counts: summed across models bucket by bucket, not averaged rates (appendix C). */

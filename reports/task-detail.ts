@@ -21,7 +21,17 @@ export const LIMITS = {
 };
 
 export type TimelineEvent =
-  | { type: 'step'; at: string; agent: string; idx: number; kind: string; name: string | null; input: string | null; output: string | null; exitCode: number | null }
+  | {
+      type: 'step';
+      at: string;
+      agent: string;
+      idx: number;
+      kind: string;
+      name: string | null;
+      input: string | null;
+      output: string | null;
+      exitCode: number | null;
+    }
   | { type: 'message'; at: string; agent: string; id: number; to: string[]; text: string; acts: string[]; deliveredAt: Record<string, string | null> };
 
 export interface TaskDetail {
@@ -61,19 +71,48 @@ export function taskDetail(record: TaskRecord, labels: JudgeLabel[], pair: strin
     if (l.judge === JUDGES.speechActs && l.messageId !== null) actsByMessage.set(l.messageId, [...(actsByMessage.get(l.messageId) ?? []), l.label]);
   }
   const timeline: TimelineEvent[] = [
-    ...record.steps.map((s): TimelineEvent => ({ type: 'step', at: s.at, agent: s.agent, idx: s.idx, kind: s.kind, name: s.name, input: stepField(s.input), output: stepField(s.output), exitCode: s.exitCode })),
-    ...record.conversation.map(
-      (m): TimelineEvent => ({ type: 'message', at: m.sentAt, agent: m.from, id: m.id, to: m.to, text: bounded(m.message, LIMITS.message, 'Messages', cuts), acts: actsByMessage.get(m.id) ?? [], deliveredAt: m.deliveredAt }),
-    ),
+    ...record.steps.map((s): TimelineEvent => ({
+      type: 'step',
+      at: s.at,
+      agent: s.agent,
+      idx: s.idx,
+      kind: s.kind,
+      name: s.name,
+      input: stepField(s.input),
+      output: stepField(s.output),
+      exitCode: s.exitCode,
+    })),
+    ...record.conversation.map((m): TimelineEvent => ({
+      type: 'message',
+      at: m.sentAt,
+      agent: m.from,
+      id: m.id,
+      to: m.to,
+      text: bounded(m.message, LIMITS.message, 'Messages', cuts),
+      acts: actsByMessage.get(m.id) ?? [],
+      deliveredAt: m.deliveredAt,
+    })),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 
   const usage = record.modelCalls.reduce(
-    (u, c) => ({ calls: u.calls + 1, inputTokens: u.inputTokens + c.inputTokens, outputTokens: u.outputTokens + c.outputTokens, costUsd: u.costUsd + c.costUsd }),
+    (u, c) => ({
+      calls: u.calls + 1,
+      inputTokens: u.inputTokens + c.inputTokens,
+      outputTokens: u.outputTokens + c.outputTokens,
+      costUsd: u.costUsd + c.costUsd,
+    }),
     { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
   );
   const patches = record.agents.map((a) => ({ agent: a.agent, patch: bounded(a.patch, LIMITS.patch, 'Patches', cuts) }));
   const m = record.merge;
-  const merge = m && { status: m.status, strategy: m.strategy, naiveClean: m.naiveClean, conflictRegions: m.conflictRegions, reason: m.reason, patch: bounded(m.patch, LIMITS.patch, 'Patches', cuts) };
+  const merge = m && {
+    status: m.status,
+    strategy: m.strategy,
+    naiveClean: m.naiveClean,
+    conflictRegions: m.conflictRegions,
+    reason: m.reason,
+    patch: bounded(m.patch, LIMITS.patch, 'Patches', cuts),
+  };
   const evaluations = record.evaluations.map((e) => ({ ...e, output: bounded(e.output, LIMITS.testOutput, 'Test outputs', cuts) }));
   const boundedLabels = labels.map((l) => ({ ...l, evidence: l.evidence.map((q) => bounded(q, LIMITS.evidence, 'Judge evidence quotes', cuts)) }));
   return {

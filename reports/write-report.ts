@@ -50,7 +50,11 @@ export function writeReport(o: { runsDir: string; name: string; format: ReportFo
     const summary = summarizeRun(data);
     const path = resolve(o.out ?? join(store.dir, `report.${o.format}`));
     const content =
-      o.format === 'json' ? reportJson(summary, data.tasks) : o.format === 'csv' ? tasksCsv(summary, data.tasks) : renderReport(summary, data.tasks, details(store, data.tasks, damaged));
+      o.format === 'json'
+        ? reportJson(summary, data.tasks)
+        : o.format === 'csv'
+          ? tasksCsv(summary, data.tasks)
+          : renderReport(summary, data.tasks, details(store, data.tasks, damaged));
     for (const line of damaged) process.stderr.write(`coop-bench: ${line}\n`);
     return write(path, content);
   } finally {

@@ -111,7 +111,8 @@ function withoutContext(body: string[], before: string[], after: string[], regio
   // The block alone: only the region's words.
   const known = new Set(words(regionText));
   const unknown = words(body.join('\n')).find((word) => !known.has(word));
-  if (unknown !== undefined) return outside(`the answer is neither the excerpt nor a block made of the conflict's own words ("${unknown.slice(0, 40)}" is not one)`);
+  if (unknown !== undefined)
+    return outside(`the answer is neither the excerpt nor a block made of the conflict's own words ("${unknown.slice(0, 40)}" is not one)`);
   return { resolution: body };
 }
 

@@ -22,7 +22,9 @@ function baseListing(scratch: GitScratch, baseTree: string): Promise<Map<string,
   const key = `${scratch.gitDir}\0${baseTree}`;
   let listing = baseListings.get(key);
   if (!listing) {
-    listing = scratch.listTree(baseTree).then((entries) => new Map(entries.filter((e) => isAttributesPath(e.path) && isRegularFile(e.mode)).map((e) => [e.path, e.sha])));
+    listing = scratch
+      .listTree(baseTree)
+      .then((entries) => new Map(entries.filter((e) => isAttributesPath(e.path) && isRegularFile(e.mode)).map((e) => [e.path, e.sha])));
     listing.catch(() => baseListings.delete(key));
     if (baseListings.size >= MAX_LISTINGS) baseListings.delete(baseListings.keys().next().value!);
     baseListings.set(key, listing);

@@ -40,8 +40,13 @@ export async function runCascade<V>(input: MergeInput, options: CascadeOptions<V
     const timingsMs: Record<string, number> = { apply: performance.now() - started };
     if (failures.length > 0) {
       const merge: MergeResult = {
-        status: 'missing_input', patch: '', files: [], conflictRegions: [], droppedTestFiles: session.droppedTestFiles,
-        reason: failures.join('; '), timingsMs: { ...timingsMs, total: performance.now() - started },
+        status: 'missing_input',
+        patch: '',
+        files: [],
+        conflictRegions: [],
+        droppedTestFiles: session.droppedTestFiles,
+        reason: failures.join('; '),
+        timingsMs: { ...timingsMs, total: performance.now() - started },
       };
       return { merge, attempts: [] };
     }

@@ -60,11 +60,17 @@ export function toConflictRegion(filePath: string, lines: string[], region: Loca
  * `:<path>` after a rename. Those lines get the patches' names instead; other bytes are kept.
  */
 export function relabelMarkers(content: Buffer, commits: { ours: string; theirs: string }, labels: MergeLabels): Buffer {
-  const markers: [string, string][] = [[`<<<<<<< ${commits.ours}`, `<<<<<<< ${labels.ours}`], [`>>>>>>> ${commits.theirs}`, `>>>>>>> ${labels.theirs}`]];
-  const relabelled = content.toString('latin1').split(/(?<=\n)/).map((line) => {
-    const bareLine = bare(line);
-    const marker = markers.find(([git]) => bareLine === git || bareLine.startsWith(`${git}:`));
-    return marker ? marker[1] + line.slice(bareLine.length) : line;
-  });
+  const markers: [string, string][] = [
+    [`<<<<<<< ${commits.ours}`, `<<<<<<< ${labels.ours}`],
+    [`>>>>>>> ${commits.theirs}`, `>>>>>>> ${labels.theirs}`],
+  ];
+  const relabelled = content
+    .toString('latin1')
+    .split(/(?<=\n)/)
+    .map((line) => {
+      const bareLine = bare(line);
+      const marker = markers.find(([git]) => bareLine === git || bareLine.startsWith(`${git}:`));
+      return marker ? marker[1] + line.slice(bareLine.length) : line;
+    });
   return Buffer.from(relabelled.join(''), 'latin1');
 }

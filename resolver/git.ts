@@ -25,8 +25,15 @@ export interface GitOutput {
 
 // Variables that would point git at another repository, index or object store than ours.
 const LOCATION_VARIABLES = [
-  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX', 'GIT_QUARANTINE_PATH',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+  'GIT_QUARANTINE_PATH',
 ];
 
 /**
@@ -56,14 +63,23 @@ const waiting = new Map<number, { resolve: (out: GitOutput) => void; reject: (er
 /** The git-spawner process, started at the first git command; its channel keeps us alive only while git runs. */
 function gitSpawner(): ChildProcess {
   if (spawner) return spawner;
-  const child = fork(fileURLToPath(new URL('./git-spawner.mjs', import.meta.url)), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./git-spawner.mjs', import.meta.url)), [], {
+    execArgv: [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   child.on('message', (reply: SpawnerReply) => {
     const request = waiting.get(reply.id);
     waiting.delete(reply.id);
     if (waiting.size === 0) child.channel?.unref();
     if (!request) return;
     if (reply.error) request.reject(new Error(oneLine(reply.error)));
-    else request.resolve({ exitCode: reply.exitCode, stdout: Buffer.from(reply.stdout.buffer, reply.stdout.byteOffset, reply.stdout.byteLength), stderr: reply.stderr });
+    else
+      request.resolve({
+        exitCode: reply.exitCode,
+        stdout: Buffer.from(reply.stdout.buffer, reply.stdout.byteOffset, reply.stdout.byteLength),
+        stderr: reply.stderr,
+      });
   });
   child.on('exit', (code, signal) => {
     spawner = undefined;
@@ -129,9 +145,14 @@ const COMMIT_IDENTITY = 'coop-bench <merge@coop-bench.invalid> 1700000000 +0000'
 
 /** A commit of `tree` with these parents, and its id, computed as git does (so a child can name it before it is written). */
 export function commitObject(tree: string, parents: string[]): CommitObject {
-  const body = Buffer.from([`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${COMMIT_IDENTITY}`, `committer ${COMMIT_IDENTITY}`, '', 'coop-bench merge', ''].join('\n'));
+  const body = Buffer.from(
+    [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${COMMIT_IDENTITY}`, `committer ${COMMIT_IDENTITY}`, '', 'coop-bench merge', ''].join('\n'),
+  );
   // The repository's object format: SHA-1 ids have 40 digits, SHA-256 ids 64.
-  const id = createHash(tree.length === 64 ? 'sha256' : 'sha1').update(`commit ${body.length}\0`).update(body).digest('hex');
+  const id = createHash(tree.length === 64 ? 'sha256' : 'sha1')
+    .update(`commit ${body.length}\0`)
+    .update(body)
+    .digest('hex');
   return { id, body };
 }
 
@@ -177,7 +198,11 @@ export class GitScratch {
       GIT_INDEX_FILE: path.join(dir, 'no-index'),
     });
     // Unset, git's default: executable bits are tracked.
-    return { scratch: new GitScratch(gitDir, dir, env, trace), baseTree, fileMode: fileMode.exitCode !== 0 || fileMode.stdout.toString('utf8').trim() === 'true' };
+    return {
+      scratch: new GitScratch(gitDir, dir, env, trace),
+      baseTree,
+      fileMode: fileMode.exitCode !== 0 || fileMode.stdout.toString('utf8').trim() === 'true',
+    };
   }
 
   async dispose(): Promise<void> {
@@ -235,11 +260,13 @@ export class GitScratch {
   /** Writes commit objects (from commitObject) with one git command. */
   async writeCommits(commits: CommitObject[]): Promise<void> {
     if (commits.length === 0) return;
-    const files = await Promise.all(commits.map(async ({ body }) => {
-      const file = this.newPath('commit');
-      await writeFile(file, body);
-      return file;
-    }));
+    const files = await Promise.all(
+      commits.map(async ({ body }) => {
+        const file = this.newPath('commit');
+        await writeFile(file, body);
+        return file;
+      }),
+    );
     await this.runOk(['hash-object', '-t', 'commit', '-w', '--stdin-paths'], { input: files.join('\n') + '\n' });
   }
 
@@ -253,8 +280,15 @@ export class GitScratch {
     const key = (to: string) => `${fromTree}..${to}`;
     const missing = [...new Set(toTrees)].filter((to) => !this.changeCache.has(key(to)));
     if (missing.length > 0) {
-      const diffed = this.runOk(['diff-tree', '-r', '-z', '--no-renames', '--stdin'], { input: missing.map((to) => `${fromTree} ${to}\n`).join('') }).then(parseDiffTrees);
-      missing.forEach((to, i) => this.changeCache.set(key(to), diffed.then((all) => all[i] ?? new Map())));
+      const diffed = this.runOk(['diff-tree', '-r', '-z', '--no-renames', '--stdin'], { input: missing.map((to) => `${fromTree} ${to}\n`).join('') }).then(
+        parseDiffTrees,
+      );
+      missing.forEach((to, i) =>
+        this.changeCache.set(
+          key(to),
+          diffed.then((all) => all[i] ?? new Map()),
+        ),
+      );
     }
     return Promise.all(toTrees.map((to) => this.changeCache.get(key(to))!));
   }
@@ -263,11 +297,14 @@ export class GitScratch {
   async listTree(tree: string, paths: string[] = []): Promise<TreeEntry[]> {
     const pathspec = paths.length > 0 ? ['--', ...paths] : [];
     const raw = (await this.runOk(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', tree, ...pathspec])).toString('utf8');
-    return raw.split('\0').filter(Boolean).map((line) => {
-      const tab = line.indexOf('\t');
-      const [mode, , sha] = line.slice(0, tab).split(' ') as [string, string, string];
-      return { path: line.slice(tab + 1), mode, sha };
-    });
+    return raw
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => {
+        const tab = line.indexOf('\t');
+        const [mode, , sha] = line.slice(0, tab).split(' ') as [string, string, string];
+        return { path: line.slice(tab + 1), mode, sha };
+      });
   }
 
   /** Reads blobs, named by id or as `<tree>:<path>` (no line break), with one `git cat-file --batch`. */
@@ -297,7 +334,7 @@ export class GitScratch {
   async updateIndex(index: string, entries: TreeEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const input = entries
-      .map((entry) => entry.mode === ABSENT_MODE ? `0 ${'0'.repeat(entry.sha.length)}\t${entry.path}\0` : `${entry.mode} ${entry.sha}\t${entry.path}\0`)
+      .map((entry) => (entry.mode === ABSENT_MODE ? `0 ${'0'.repeat(entry.sha.length)}\t${entry.path}\0` : `${entry.mode} ${entry.sha}\t${entry.path}\0`))
       .join('');
     await this.runOk(['update-index', '-z', '--index-info'], { index, input });
   }
@@ -309,10 +346,25 @@ export class GitScratch {
    * attributes (diff drivers, binary) come from `workTree`, as they come from upstream's checkout.
    */
   async diffPatch(fromTree: string, toTree: string, workTree: string): Promise<string> {
-    const out = await this.runOk([
-      'diff', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--no-relative', '-U3',
-      '--diff-algorithm=myers', '--indent-heuristic', '--src-prefix=a/', '--dst-prefix=b/', fromTree, toTree,
-    ], { workTree });
+    const out = await this.runOk(
+      [
+        'diff',
+        '--binary',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '-M',
+        '--no-relative',
+        '-U3',
+        '--diff-algorithm=myers',
+        '--indent-heuristic',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        fromTree,
+        toTree,
+      ],
+      { workTree },
+    );
     return out.toString('utf8');
   }
 }

@@ -10,6 +10,10 @@ export { MergeSetupError, type GitTrace, type GitCommand } from './git.ts';
 export { isTestPath, dropTestFiles } from './test-files.ts';
 export { DEFAULT_CONTEXT_LINES } from './conflict-regions.ts';
 export {
-  resolverModelFromOptions, createOpenAIResolverModel, createLlamaCppResolverModel,
-  ResolverModelError, DEFAULT_RESOLVER_MODEL, type ResolverCliOptions,
+  resolverModelFromOptions,
+  createOpenAIResolverModel,
+  createLlamaCppResolverModel,
+  ResolverModelError,
+  DEFAULT_RESOLVER_MODEL,
+  type ResolverCliOptions,
 } from './models/index.ts';

@@ -23,11 +23,15 @@ export function loadPromptTemplate(file = DEFAULT_PROMPT_FILE): string {
   try {
     text = readFileSync(file, 'utf8').replace(/\n$/, '');
   } catch (error) {
-    throw new ResolverModelError(`cannot read the resolver prompt ${oneLine(file, 200)} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check --resolver-prompt`);
+    throw new ResolverModelError(
+      `cannot read the resolver prompt ${oneLine(file, 200)} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check --resolver-prompt`,
+    );
   }
   const unknown = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)].map((m) => m[1]!).find((name) => !(VALUES as readonly string[]).includes(name));
   if (unknown !== undefined) {
-    throw new ResolverModelError(`resolver prompt ${oneLine(file, 200)}: unknown value {{${oneLine(unknown, 40)}}}; use ${VALUES.map((v) => `{{${v}}}`).join(', ')}`);
+    throw new ResolverModelError(
+      `resolver prompt ${oneLine(file, 200)}: unknown value {{${oneLine(unknown, 40)}}}; use ${VALUES.map((v) => `{{${v}}}`).join(', ')}`,
+    );
   }
   if (!text.includes('{{excerpt}}')) throw new ResolverModelError(`resolver prompt ${oneLine(file, 200)}: it never shows the conflict ({{excerpt}})`);
   return text;
@@ -36,13 +40,9 @@ export function loadPromptTemplate(file = DEFAULT_PROMPT_FILE): string {
 let defaultTemplate: string | undefined;
 
 export function buildPrompt(filePath: string, parts: RegionParts, labels: MergeLabels, template = (defaultTemplate ??= loadPromptTemplate())): string {
-  const excerpt = [
-    ...parts.before,
-    `<<<<<<< ${labels.ours}\n`, ...parts.ours,
-    '=======\n', ...parts.theirs,
-    `>>>>>>> ${labels.theirs}\n`,
-    ...parts.after,
-  ].map((line) => (line.endsWith('\n') ? line : `${line}\n`)).join('');
+  const excerpt = [...parts.before, `<<<<<<< ${labels.ours}\n`, ...parts.ours, '=======\n', ...parts.theirs, `>>>>>>> ${labels.theirs}\n`, ...parts.after]
+    .map((line) => (line.endsWith('\n') ? line : `${line}\n`))
+    .join('');
   const values: Record<(typeof VALUES)[number], string> = {
     file: oneLine(filePath, 200),
     ours_label: labels.ours,

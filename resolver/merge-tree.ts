@@ -48,7 +48,7 @@ export function parseMergeTree(output: string, clean: boolean): TreeMerge {
     const file = field.slice(tab + 1);
     entry(file).stages.push({ path: file, mode, sha, stage: Number(stage) });
   }
-  for (i++; i < fields.length && fields[i] !== ''; ) {
+  for (i++; i < fields.length && fields[i] !== '';) {
     const count = Number(fields[i]);
     const paths = fields.slice(i + 1, i + 1 + count);
     const type = fields[i + 1 + count] ?? '';

@@ -98,11 +98,20 @@ export class MergeSession {
       const baseIndex = filtered.some(({ patch }) => patch.trim() !== '') ? await scratch.indexOf(baseTree) : undefined;
       const applied = await Promise.all(filtered.map(({ patch }) => applyPatch(scratch, baseTree, baseIndex, patch, fileMode)));
       const failures = applied.flatMap((a, i) => (a.error ? [`patch ${i + 1} does not apply to ${oneLine(input.baseRev, 60)}: ${oneLine(a.error, 300)}`] : []));
-      const changes = await scratch.changesFrom(baseTree, applied.map((a) => a.tree));
+      const changes = await scratch.changesFrom(
+        baseTree,
+        applied.map((a) => a.tree),
+      );
       const touchAttributes = changes.some((c) => [...c.keys()].some(isAttributesPath));
       const session = new MergeSession(
-        scratch, input, baseTree, applied.map((a) => a.tree), changes, filtered.map((f) => f.dropped),
-        new AttributeFolders(scratch, baseTree, touchAttributes), options.contextLines ?? DEFAULT_CONTEXT_LINES,
+        scratch,
+        input,
+        baseTree,
+        applied.map((a) => a.tree),
+        changes,
+        filtered.map((f) => f.dropped),
+        new AttributeFolders(scratch, baseTree, touchAttributes),
+        options.contextLines ?? DEFAULT_CONTEXT_LINES,
       );
       return { session, failures };
     } catch (error) {
@@ -149,7 +158,10 @@ export class MergeSession {
       const union = await this.merge(ours, theirs, await this.attributes.folderFor(oursTree, true));
       for (const conflict of union.conflicts.values()) leave(conflict);
       if (union.clean && !(await this.keepsRootAttributes(oursTree, union.tree))) {
-        step.unresolved.set(ROOT_ATTRIBUTES, `upstream's union merge appends its line to ${ROOT_ATTRIBUTES} in the work tree, and git refuses to merge a change to it over that`);
+        step.unresolved.set(
+          ROOT_ATTRIBUTES,
+          `upstream's union merge appends its line to ${ROOT_ATTRIBUTES} in the work tree, and git refuses to merge a change to it over that`,
+        );
       }
       return step.unresolved.size > 0 ? { step } : { step, tree: union.tree };
     }
@@ -160,9 +172,17 @@ export class MergeSession {
       else leave(conflict);
     }
     if (step.unresolved.size > 0) return { step };
-    const modes = new Map((await this.scratch.listTree(naive.tree, resolved.map((f) => f.path))).map((e) => [e.path, e.mode]));
+    const modes = new Map(
+      (
+        await this.scratch.listTree(
+          naive.tree,
+          resolved.map((f) => f.path),
+        )
+      ).map((e) => [e.path, e.mode]),
+    );
     const entries: TreeEntry[] = [];
-    for (const file of resolved) entries.push({ path: file.path, mode: modes.get(file.path)!, sha: await this.scratch.writeBlob(await resolution.resolve(file)) });
+    for (const file of resolved)
+      entries.push({ path: file.path, mode: modes.get(file.path)!, sha: await this.scratch.writeBlob(await resolution.resolve(file)) });
     const index = await this.scratch.indexOf(naive.tree);
     await this.scratch.updateIndex(index, entries);
     return { step, tree: await this.scratch.writeTree(index) };
@@ -209,7 +229,11 @@ export class MergeSession {
       const batch = [...(this.commits.size === 0 ? [base] : []), ...missing.map(([, commit]) => commit)];
       // In turn: a batch's commits name the base, which the first batch writes.
       this.written = this.written.then(() => this.scratch.writeCommits(batch));
-      for (const [tree, commit] of missing) this.commits.set(tree, this.written.then(() => commit.id));
+      for (const [tree, commit] of missing)
+        this.commits.set(
+          tree,
+          this.written.then(() => commit.id),
+        );
     }
     return Promise.all(trees.map((tree) => this.commits.get(tree)!));
   }
@@ -223,7 +247,12 @@ export class MergeSession {
     if (!fold.tree) {
       const listed = [...unresolved].map(([file, why]) => `${oneLine(file, 120)} (${why})`);
       return {
-        status: 'conflict', patch: '', files, conflictRegions, droppedTestFiles, timingsMs: {},
+        status: 'conflict',
+        patch: '',
+        files,
+        conflictRegions,
+        droppedTestFiles,
+        timingsMs: {},
         reason: oneLine(`${unresolved.size} file(s) cannot be merged: ${listed.join('; ')}`, 600),
       };
     }
@@ -250,7 +279,12 @@ export class MergeSession {
     for (const [file, why] of unresolved) Object.assign(entry(file), { outcome: 'conflict', conflictReason: why });
     for (const file of files.values()) {
       if (file.outcome) continue;
-      const versions = new Set(file.touchedBy.map((i) => { const c = this.changes[i]!.get(file.path)!; return `${c.newMode} ${c.newSha}`; }));
+      const versions = new Set(
+        file.touchedBy.map((i) => {
+          const c = this.changes[i]!.get(file.path)!;
+          return `${c.newMode} ${c.newSha}`;
+        }),
+      );
       file.outcome = file.touchedBy.length < 2 ? 'one_side' : versions.size === 1 ? 'identical' : 'merged';
     }
     return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

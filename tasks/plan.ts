@@ -182,7 +182,11 @@ export function* shardTasks(plan: Plan, shard: Shard | undefined): Generator<Tas
   }
   const hashes = Buffer.alloc(plan.size * 32);
   let n = 0;
-  for (const task of plan.tasks()) createHash('sha256').update(taskKey(task)).digest().copy(hashes, 32 * n++);
+  for (const task of plan.tasks())
+    createHash('sha256')
+      .update(taskKey(task))
+      .digest()
+      .copy(hashes, 32 * n++);
   // Sorted by the hashes' first 6 bytes as numbers (fast), then by the whole hash, then by place.
   const prefix = Float64Array.from({ length: n }, (_, i) => hashes.readUIntBE(32 * i, 6));
   const byHash = (a: number, b: number) => prefix[a] - prefix[b] || hashes.compare(hashes, 32 * b, 32 * b + 32, 32 * a, 32 * a + 32) || a - b;

@@ -5,7 +5,20 @@
 // of the pool folder is only the Docker build context (e.g. a repo/ folder): there a symbolic link
 // may point inside the pool (Docker receives it as a link) but never out of it. No device, FIFO or
 // socket anywhere. `pools validate` and `run` load pools here, so both refuse the same pools.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Feature, Pool } from './types.ts';
 import { UserError, quoted } from '../harness/errors.ts';
@@ -91,9 +104,13 @@ function inspectTree(poolDir: string, rel: string, problems: string[]): void {
     } else if (entry.isSymbolicLink()) {
       const target = readlinkSync(join(poolDir, path));
       if (readByCoopBench(path)) {
-        problems.push(`${shown(path)} is a symbolic link (to ${quoted(target)}): coop-bench reads it itself, so it must be a real file (or folder) of the pool; replace the link by what it points to`);
+        problems.push(
+          `${shown(path)} is a symbolic link (to ${quoted(target)}): coop-bench reads it itself, so it must be a real file (or folder) of the pool; replace the link by what it points to`,
+        );
       } else if (!isInside(poolDir, resolve(poolDir, dirname(path), target))) {
-        problems.push(`${shown(path)} is a symbolic link to ${quoted(target)}, outside the pool folder: a pool may link only to its own files; replace the link by the file itself`);
+        problems.push(
+          `${shown(path)} is a symbolic link to ${quoted(target)}, outside the pool folder: a pool may link only to its own files; replace the link by the file itself`,
+        );
       }
     } else if (!entry.isFile()) {
       problems.push(`${shown(path)} is a ${kindOf(entry)}, not a regular file: remove it from the pool folder`);
@@ -130,12 +147,19 @@ export function readPoolFile(path: string): Buffer {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const link = (error as { code?: string }).code === 'ELOOP';
-    throw new UserError(link ? `${shown(path)} is a symbolic link: pool files are read only as regular files (coop-bench pools validate explains)` : `cannot read ${shown(path)}: ${(error as Error).message}`);
+    throw new UserError(
+      link
+        ? `${shown(path)} is a symbolic link: pool files are read only as regular files (coop-bench pools validate explains)`
+        : `cannot read ${shown(path)}: ${(error as Error).message}`,
+    );
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UserError(`${shown(path)} is a ${kindOf(stat)}, not a regular file: remove it from the pool folder`);
-    if (stat.size > bound) throw new UserError(`${shown(path)} is ${formatBytes(stat.size)}, over the ${formatBytes(bound)} bound on ${POOL_FILE_BOUNDS[basename(path)].what}: shorten it`);
+    if (stat.size > bound)
+      throw new UserError(
+        `${shown(path)} is ${formatBytes(stat.size)}, over the ${formatBytes(bound)} bound on ${POOL_FILE_BOUNDS[basename(path)].what}: shorten it`,
+      );
     // No more than fstat saw, should the file grow meanwhile.
     const buffer = Buffer.alloc(stat.size);
     let filled = 0;
@@ -152,7 +176,10 @@ export function readPoolFile(path: string): Buffer {
 
 /** CooperBench publishes `akhatua/cooperbench-<repo without _task, _ as ->:task<id>`. */
 export function publishedImageName(repo: string, taskId: number): string {
-  const name = repo.replace(/_task$/, '').replace(/_/g, '-').toLowerCase();
+  const name = repo
+    .replace(/_task$/, '')
+    .replace(/_/g, '-')
+    .toLowerCase();
   return `akhatua/cooperbench-${name}:task${taskId}`;
 }
 
@@ -236,7 +263,9 @@ export function scanPools(root: string): PoolScan {
   };
   /** task<id> folders of a folder; links among them are refused. */
   const poolsIn = (dir: string) => {
-    const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => TASK_DIR.test(e.name) && (e.isDirectory() || (e.isSymbolicLink() && isDir(join(dir, e.name)))));
+    const entries = readdirSync(dir, { withFileTypes: true }).filter(
+      (e) => TASK_DIR.test(e.name) && (e.isDirectory() || (e.isSymbolicLink() && isDir(join(dir, e.name)))),
+    );
     for (const e of entries) {
       if (e.isSymbolicLink()) linked(dir, e.name, `${basename(resolve(dir))}/${e.name}`);
       else load(join(dir, e.name));

@@ -37,7 +37,14 @@ export const PROMPT_VALUE_NAMES = [
   'cli', // an agent CLI (its own tools, stops on its own, messages through the MCP server)
 ] as const;
 
-export function promptValues({ agentId, features, partners, messaging, gitRemotes, tools }: PromptContext): Record<(typeof PROMPT_VALUE_NAMES)[number], string | number | boolean> {
+export function promptValues({
+  agentId,
+  features,
+  partners,
+  messaging,
+  gitRemotes,
+  tools,
+}: PromptContext): Record<(typeof PROMPT_VALUE_NAMES)[number], string | number | boolean> {
   return {
     agent_id: agentId,
     workspace: WORKSPACE,

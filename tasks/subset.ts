@@ -32,7 +32,9 @@ export function loadSubset(nameOrPath: string, poolsRoot: string): Subset {
   const parsed = subsetSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(`subset ${path} is malformed at ${issue.path.join('.') || '(top)'}: ${issue.message} (expected {"name", "tasks": [{"repo", "task_id", "pairs": [[i, j]]}]})`);
+    throw new UserError(
+      `subset ${path} is malformed at ${issue.path.join('.') || '(top)'}: ${issue.message} (expected {"name", "tasks": [{"repo", "task_id", "pairs": [[i, j]]}]})`,
+    );
   }
   return parsed.data;
 }

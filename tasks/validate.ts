@@ -74,7 +74,10 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
   if (!combined) fail('no combined.patch: the Solo oracle and the compatibility check need one');
 
   const patches: [string, string][] = [
-    ...pool.features.flatMap((f): [string, string][] => [[`feature${f.id}/feature.patch`, gold.get(f.id)!], [`feature${f.id}/tests.patch`, read(f.testsPatchPath)]]),
+    ...pool.features.flatMap((f): [string, string][] => [
+      [`feature${f.id}/feature.patch`, gold.get(f.id)!],
+      [`feature${f.id}/tests.patch`, read(f.testsPatchPath)],
+    ]),
     ...(combined ? [['combined.patch', combined] as [string, string]] : []),
   ];
   for (const [name, patch] of patches) {
@@ -102,19 +105,29 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
     if (!withGold.passed) fail(`${name}: its tests fail with its own feature.patch (${withGold.summary})`);
     if (withCombined && !withCombined.passed) fail(`${name}: its tests fail with combined.patch (${withCombined.summary})`);
     const unrun = patchedPaths(read(feature.testsPatchPath)).filter((p) => !withGold.output.includes(p.path.split('/').pop()!));
-    for (const { path, added } of unrun) report.warnings.push(`${name}: tests.patch ${added ? 'adds' : 'modifies'} ${path} but the runner's output never mentions it: is it run?`);
-    log(`${name}: base ${onBase.passed ? 'PASS (bad)' : 'fail'}, gold ${withGold.passed ? 'pass' : 'FAIL'}, combined ${withCombined ? (withCombined.passed ? 'pass' : 'FAIL') : '-'}`);
+    for (const { path, added } of unrun)
+      report.warnings.push(`${name}: tests.patch ${added ? 'adds' : 'modifies'} ${path} but the runner's output never mentions it: is it run?`);
+    log(
+      `${name}: base ${onBase.passed ? 'PASS (bad)' : 'fail'}, gold ${withGold.passed ? 'pass' : 'FAIL'}, combined ${withCombined ? (withCombined.passed ? 'pass' : 'FAIL') : '-'}`,
+    );
   }
 
   const ids = features.map((f) => f.id);
   report.conflictMatrix = ids.map(() => ids.map(() => false));
-  const pairs = combinations(ids.map((_, i) => i), 2);
+  const pairs = combinations(
+    ids.map((_, i) => i),
+    2,
+  );
   const merges = await Promise.all(pairs.map(([i, j]) => checks.goldMerge([features[i]!, features[j]!], [gold.get(ids[i]!)!, gold.get(ids[j]!)!])));
   pairs.forEach(([i, j], k) => (report.conflictMatrix[i]![j] = report.conflictMatrix[j]![i] = !merges[k]!.naiveClean));
   const conflicting = pairs.filter(([i, j]) => report.conflictMatrix[i]![j]).length;
-  report.lines.push(`naive-merge conflicts of gold patches (X = conflict): ${conflicting}/${pairs.length} pairs (${pairs.length ? Math.round((100 * conflicting) / pairs.length) : 0}%)`);
+  report.lines.push(
+    `naive-merge conflicts of gold patches (X = conflict): ${conflicting}/${pairs.length} pairs (${pairs.length ? Math.round((100 * conflicting) / pairs.length) : 0}%)`,
+  );
   report.lines.push(['    ', ...ids.map((id) => `f${id}`.padStart(4))].join(''));
-  ids.forEach((id, i) => report.lines.push([`f${id}`.padEnd(4), ...ids.map((_, j) => (i === j ? '-' : report.conflictMatrix[i]![j] ? 'X' : '.').padStart(4))].join('')));
+  ids.forEach((id, i) =>
+    report.lines.push([`f${id}`.padEnd(4), ...ids.map((_, j) => (i === j ? '-' : report.conflictMatrix[i]![j] ? 'X' : '.').padStart(4))].join('')),
+  );
 
   report.lines.push('gold merge per pair (union: agent 1 has the first feature, as in a run; other order: swapped):');
   const rows = pairs.map(([i, j], k) => {
@@ -123,9 +136,17 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
   });
   const header = ['pair', 'naive', 'union', 'union, other order'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  for (const row of [header, ...rows]) report.lines.push(`  ${row.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()}`);
+  for (const row of [header, ...rows])
+    report.lines.push(
+      `  ${row
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd()}`,
+    );
   const llmOnly = pairs.filter((_, k) => !merges[k]!.naiveClean && !unionPasses(merges[k]!.union)).map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
-  const orderDecides = pairs.filter((_, k) => merges[k]!.union && unionPasses(merges[k]!.union) !== unionPasses(merges[k]!.unionReversed)).map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
+  const orderDecides = pairs
+    .filter((_, k) => merges[k]!.union && unionPasses(merges[k]!.union) !== unionPasses(merges[k]!.unionReversed))
+    .map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
   report.lines.push(`pairs only the LLM stage could rescue (naive conflicts, union fails): ${llmOnly.length ? llmOnly.join(', ') : 'none'}`);
   report.lines.push(`pairs whose union outcome depends on the order: ${orderDecides.length ? orderDecides.join(', ') : 'none'}`);
   return report;

@@ -50,7 +50,12 @@ class AgentStop extends Error {
 }
 
 function createTools(names: ToolName[], messaging: boolean): Tool[] {
-  const make: Record<ToolName, () => Tool> = { bash: () => bashTool, str_replace_based_edit_tool: createEditorTool, send_message: () => sendMessageTool, finish: () => finishTool };
+  const make: Record<ToolName, () => Tool> = {
+    bash: () => bashTool,
+    str_replace_based_edit_tool: createEditorTool,
+    send_message: () => sendMessageTool,
+    finish: () => finishTool,
+  };
   return names.filter((name) => name !== 'send_message' || messaging).map((name) => make[name]());
 }
 
@@ -123,7 +128,12 @@ class Conversation {
 
       const response = await this.nextAnswer();
       trajectory.record({ kind: 'model', output: response.content, input: response.toolCalls.length ? response.toolCalls : undefined });
-      this.history.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls, ...(response.replay ? { replay: response.replay } : {}) });
+      this.history.push({
+        role: 'assistant',
+        content: response.content,
+        toolCalls: response.toolCalls,
+        ...(response.replay ? { replay: response.replay } : {}),
+      });
 
       truncatedInARow = response.truncated ? truncatedInARow + 1 : 0;
       if (truncatedInARow >= MAX_TRUNCATED_IN_A_ROW) {
@@ -214,7 +224,12 @@ class Conversation {
     const budget = window === undefined ? Infinity : share * window;
     const instruction: ChatMessage = { role: 'user', content: this.config.compaction.summary.render({}) };
     for (const cut of cutPoints(this.history)) {
-      const request: CompletionRequest = { system: this.system, messages: [...elided(this.history.slice(0, cut)), instruction], tools: this.specs, toolChoice: 'none' };
+      const request: CompletionRequest = {
+        system: this.system,
+        messages: [...elided(this.history.slice(0, cut)), instruction],
+        tools: this.specs,
+        toolChoice: 'none',
+      };
       if (this.meter.estimate(request) > budget) continue;
       let summary: string;
       try {
@@ -250,7 +265,10 @@ class Conversation {
   }
 
   private nudge(which: 'no_tool_call' | 'truncated_reply'): void {
-    const text = which === 'no_tool_call' ? this.config.messages.noToolCall.render({}) : this.config.messages.truncatedReply.render({ max_output_tokens: this.outputLimit() });
+    const text =
+      which === 'no_tool_call'
+        ? this.config.messages.noToolCall.render({})
+        : this.config.messages.truncatedReply.render({ max_output_tokens: this.outputLimit() });
     this.context.trajectory.record({ kind: 'note', name: which, output: text });
     this.history.push({ role: 'user', content: text });
   }

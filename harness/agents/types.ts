@@ -45,7 +45,16 @@ export interface AgentContext {
  */
 export type AgentStatus = 'finished' | 'step_limit' | 'cost_limit' | 'time_limit' | 'context_exhausted' | 'output_truncated' | 'model_rejected' | 'error';
 
-export const AGENT_STATUSES: readonly AgentStatus[] = ['finished', 'step_limit', 'cost_limit', 'time_limit', 'context_exhausted', 'output_truncated', 'model_rejected', 'error'];
+export const AGENT_STATUSES: readonly AgentStatus[] = [
+  'finished',
+  'step_limit',
+  'cost_limit',
+  'time_limit',
+  'context_exhausted',
+  'output_truncated',
+  'model_rejected',
+  'error',
+];
 
 export interface AgentOutcome {
   status: AgentStatus;

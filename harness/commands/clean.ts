@@ -29,7 +29,8 @@ export function sortOut(containers: Leftover[], lock: RunLockState): { remove: L
     const { creator } = container;
     if (lock.state === 'held') keepFor(`in use: its lock ${lock.where} is held`);
     else if (madeByAnotherLiveProcess(container)) keepFor(`made by coop-bench process ${creator!.pid}, still running`);
-    else if (creator && creator.host !== hostname()) keepFor(`made on host ${quoted(creator.host)}: whether that run is over cannot be told from here (run clean there)`);
+    else if (creator && creator.host !== hostname())
+      keepFor(`made on host ${quoted(creator.host)}: whether that run is over cannot be told from here (run clean there)`);
     else if (creator || lock.state === 'free') remove.push(container);
     else if (lock.state === 'unreadable') keepFor(`its lock ${lock.where} cannot be read (${lock.reason})`);
     else keepFor(`no run store under ${lock.where} to check whether it is over (pass the --runs-dir it ran with)`);

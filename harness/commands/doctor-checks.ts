@@ -32,7 +32,9 @@ export const result = (status: CheckStatus, name: string, detail: string): Check
 
 export function checkNode(version = process.versions.node): CheckResult {
   const major = Number(version.split('.')[0]);
-  return major >= 20 ? result('ok', 'node', version) : result('FAIL', 'node', `${version}: coop-bench needs Node 20 or later: install it (nodejs.org, or your distribution's nodejs package)`);
+  return major >= 20
+    ? result('ok', 'node', version)
+    : result('FAIL', 'node', `${version}: coop-bench needs Node 20 or later: install it (nodejs.org, or your distribution's nodejs package)`);
 }
 
 export async function checkHostTools(): Promise<CheckResult> {
@@ -43,7 +45,8 @@ export async function checkHostTools(): Promise<CheckResult> {
     if (run.exitCode === 0) found.push(run.stdout.split('\n')[0]);
     else missing.push(tool);
   }
-  if (missing.length) return result('FAIL', 'host tools', `${missing.join(' and ')} not found (merges and base repositories need them): apt-get install -y ${missing.join(' ')}`);
+  if (missing.length)
+    return result('FAIL', 'host tools', `${missing.join(' and ')} not found (merges and base repositories need them): apt-get install -y ${missing.join(' ')}`);
   return result('ok', 'host tools', found.join(', '));
 }
 
@@ -72,7 +75,8 @@ function nearestExisting(path: string): string {
 
 export function diskCheck(name: string, path: string, freeBytes: number): CheckResult {
   const free = `${(freeBytes / GIB).toFixed(1)} GiB free at ${path}`;
-  if (freeBytes < MIN_FREE_BYTES) return result('FAIL', name, `${free}: images and results need more; free some space (docker image prune, old runs) or use another --runs-dir`);
+  if (freeBytes < MIN_FREE_BYTES)
+    return result('FAIL', name, `${free}: images and results need more; free some space (docker image prune, old runs) or use another --runs-dir`);
   if (freeBytes < WARN_FREE_BYTES) return result('warn', name, `${free}: pool images take about 0.5-3 GiB each; a large run may fill it`);
   return result('ok', name, free);
 }

@@ -6,7 +6,9 @@ import { runChecks } from './doctor-checks.ts';
 
 export function doctorCommand(): Command {
   const command = new Command('doctor')
-    .description('check the sandbox backend (the Docker engine, base and pool images), API keys for the given models, disk space and the runs folder; print what to fix')
+    .description(
+      'check the sandbox backend (the Docker engine, base and pool images), API keys for the given models, disk space and the runs folder; print what to fix',
+    )
     .option('--models <list>', 'model specs whose API keys to check, comma-separated', list, [])
     .option('--pools <dir>', 'dataset folder whose images to check', SHIPPED_POOLS)
     .option('--runs-dir <dir>', 'where runs will be stored', 'runs');
@@ -15,7 +17,11 @@ export function doctorCommand(): Command {
     for (const r of results) process.stdout.write(`${r.status.padEnd(5)} ${r.name}: ${r.detail}\n`);
     const failed = results.filter((r) => r.status === 'FAIL').length;
     const warned = results.filter((r) => r.status === 'warn').length;
-    process.stdout.write(failed ? `${failed} problem${failed > 1 ? 's' : ''} to fix: see the FAIL lines above, then run coop-bench doctor again\n` : `ready${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}\n`);
+    process.stdout.write(
+      failed
+        ? `${failed} problem${failed > 1 ? 's' : ''} to fix: see the FAIL lines above, then run coop-bench doctor again\n`
+        : `ready${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}\n`,
+    );
     process.exitCode = failed ? 1 : 0;
   });
 }

@@ -96,10 +96,15 @@ async function judgeStoredRun(o: JudgeCommandOptions): Promise<number> {
 
 export function judgeCommand(): Command {
   return new Command('judge')
-    .description('label a stored run with the judges (communication errors, failure symptoms, speech acts, deterministic detectors), or score them with --calibrate')
+    .description(
+      'label a stored run with the judges (communication errors, failure symptoms, speech acts, deterministic detectors), or score them with --calibrate',
+    )
     .option('--name <run>', 'the run to judge')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
-    .option('--judge-model <spec>', 'model of the LLM judges (gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>); without it only the deterministic detectors run')
+    .option(
+      '--judge-model <spec>',
+      'model of the LLM judges (gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>); without it only the deterministic detectors run',
+    )
     .option('--task <ids>', 'only these task ids', numberList)
     .option('--only <judges>', `only these judges (${JUDGE_NAMES.join(', ')})`, judgeNames)
     .option('--concurrency <n>', 'tasks judged at the same time', positiveInt, 4)

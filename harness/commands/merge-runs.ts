@@ -10,6 +10,9 @@ export function mergeRunsCommand(): Command {
     .action((out: string, runs: string[], o: { runsDir: string }) => {
       const result = mergeRuns(o.runsDir, out, runs);
       process.stdout.write(`merged ${runs.length} run${runs.length === 1 ? '' : 's'} into ${result.dir}: ${result.tasks} tasks\n`);
-      if (result.missingShards.length) process.stdout.write(`warning: shard${result.missingShards.length > 1 ? 's' : ''} ${result.missingShards.join(', ')} of the plan ${result.missingShards.length > 1 ? 'are' : 'is'} missing: their tasks are not in the merged run\n`);
+      if (result.missingShards.length)
+        process.stdout.write(
+          `warning: shard${result.missingShards.length > 1 ? 's' : ''} ${result.missingShards.join(', ')} of the plan ${result.missingShards.length > 1 ? 'are' : 'is'} missing: their tasks are not in the merged run\n`,
+        );
     });
 }

@@ -8,9 +8,17 @@ import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { oneLine } from '../../resolver/bounded-text.ts';
 import {
-  attemptOf, DEFAULT_CONTEXT_LINES, DEFAULT_RESOLVER_MODEL, MergeSetupError, runCascade,
-  resolverModelFromOptions, ResolverModelError,
-  type CascadeResult, type MergeAttempt, type ResolverCliOptions, type RegionResolution,
+  attemptOf,
+  DEFAULT_CONTEXT_LINES,
+  DEFAULT_RESOLVER_MODEL,
+  MergeSetupError,
+  runCascade,
+  resolverModelFromOptions,
+  ResolverModelError,
+  type CascadeResult,
+  type MergeAttempt,
+  type ResolverCliOptions,
+  type RegionResolution,
 } from '../../resolver/index.ts';
 
 export interface CommandIO {
@@ -40,11 +48,20 @@ export function addResolverOptions(command: Command): Command {
 
 /** The merge stage options of `run` and `eval`: the resolver's, and --no-order-probe. */
 export function addMergeStageOptions(command: Command): Command {
-  return addResolverOptions(command).option('--no-order-probe', 'do not build and test the other union order of union-merged tasks (saves their second test run; the report then cannot say how many outcomes the order decided)');
+  return addResolverOptions(command).option(
+    '--no-order-probe',
+    'do not build and test the other union order of union-merged tasks (saves their second test run; the report then cannot say how many outcomes the order decided)',
+  );
 }
 
 /** The resolver options as commander parsed them, for resolverModelFromOptions. */
-export function resolverOptionsOf(options: { resolverUrl?: string; resolverModel?: string; resolverGguf?: string; resolverTimeout?: number; resolverPrompt?: string }): ResolverCliOptions {
+export function resolverOptionsOf(options: {
+  resolverUrl?: string;
+  resolverModel?: string;
+  resolverGguf?: string;
+  resolverTimeout?: number;
+  resolverPrompt?: string;
+}): ResolverCliOptions {
   return {
     resolverUrl: options.resolverUrl,
     resolverModel: options.resolverModel,
@@ -78,10 +95,10 @@ interface MergeCommandOptions {
 
 export function mergeCommand(io: CommandIO = processIO): Command {
   const command = new Command('merge')
-    .description('merge agents\' patches as the benchmark does (test files dropped, CooperBench\'s git merge, union, optional LLM resolver)')
+    .description("merge agents' patches as the benchmark does (test files dropped, CooperBench's git merge, union, optional LLM resolver)")
     .argument('<patch1>', 'first patch (unified diff against the base)')
     .argument('<patch2>', 'second patch')
-    .argument('[more...]', 'further patches (each one\'s branch gets the merge of the ones before it)')
+    .argument('[more...]', "further patches (each one's branch gets the merge of the ones before it)")
     .requiredOption('--repo <dir>', 'git repository holding the base revision')
     .option('--base <rev>', 'base revision', 'HEAD')
     .option('--out <file>', 'write the merged patch here instead of stdout');
@@ -101,9 +118,11 @@ class InputError extends Error {}
 
 async function runMergeCommand(patchFiles: string[], options: MergeCommandOptions, io: CommandIO): Promise<number> {
   const patches = await Promise.all(
-    patchFiles.map((file) => readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new InputError(error.code === 'ENOENT' ? `patch file not found: ${file}` : `cannot read patch file ${file}: ${error.code ?? error.message}`);
-    })),
+    patchFiles.map((file) =>
+      readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new InputError(error.code === 'ENOENT' ? `patch file not found: ${file}` : `cannot read patch file ${file}: ${error.code ?? error.message}`);
+      }),
+    ),
   );
   const model = resolverModelFromOptions(resolverOptionsOf(options));
   try {
@@ -131,7 +150,9 @@ function summary({ merge, attempts }: CascadeResult<unknown>, patchFiles: string
   lines.push(`files (${merge.files.length}):`);
   for (const file of merge.files) {
     const by = file.touchedBy.map((i) => i + 1).join('+');
-    lines.push(`  ${oneLine(file.path, 120)}  patch ${by}  naive conflicts ${file.naiveConflicts}  ${file.outcome ?? ''}${file.conflictReason ? `: ${file.conflictReason}` : ''}`);
+    lines.push(
+      `  ${oneLine(file.path, 120)}  patch ${by}  naive conflicts ${file.naiveConflicts}  ${file.outcome ?? ''}${file.conflictReason ? `: ${file.conflictReason}` : ''}`,
+    );
   }
   merge.droppedTestFiles.forEach((dropped, i) => {
     if (dropped.length > 0) lines.push(`dropped test files, patch ${i + 1}: ${dropped.map((p) => oneLine(p, 120)).join(', ')}`);
@@ -144,7 +165,9 @@ function summary({ merge, attempts }: CascadeResult<unknown>, patchFiles: string
   const llm = attemptOf(attempts, 'llm');
   lines.push(`llm stage: ${llmLine(merge.status, llm)}`);
   for (const region of (llm?.details?.regions ?? []) as RegionResolution[]) {
-    lines.push(`  ${oneLine(region.region.path, 120)}:${region.region.startLine ?? '?'}  ${region.accepted ? 'accepted' : `rejected (${region.rejectedReason})`}  ${ms(region.latencyMs)}`);
+    lines.push(
+      `  ${oneLine(region.region.path, 120)}:${region.region.startLine ?? '?'}  ${region.accepted ? 'accepted' : `rejected (${region.rejectedReason})`}  ${ms(region.latencyMs)}`,
+    );
   }
   const stageTimes = attempts.map((a) => `${a.stage} ${ms(a.durationMs)}`).join(', ');
   lines.push(`timings: apply ${ms(merge.timingsMs.apply)}, ${stageTimes}, merge total ${ms(merge.timingsMs.total)}`);

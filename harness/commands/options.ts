@@ -7,7 +7,10 @@ import { REASONING_EFFORTS, type ModelOptions, type ReasoningEffort } from '../m
 import { UserError, errorMessage } from '../errors.ts';
 
 export function list(value: string): string[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list');
   return items;
 }
@@ -65,10 +68,27 @@ export function addModelOptions(command: Command): Command {
     .option('--model-retries <n>', 'retries of a failed model call (429, 5xx, timeouts) before the task errors', nonNegativeInt)
     .option('--model-timeout <seconds>', 'time limit of one model call attempt', positiveInt)
     .option('--max-output-tokens <n>', "output tokens a model call may use (default: the model's limit, at most 32000)", positiveInt)
-    .option('--context-window <tokens>', 'context window of models the price table does not know (default: what the server says, e.g. vLLM\'s max_model_len)', positiveInt)
-    .option('--reasoning-effort <effort>', `reasoning effort of OpenAI reasoning models: ${REASONING_EFFORTS.join(', ')} (default: the model's)`, oneOf(REASONING_EFFORTS))
-    .option('--openai-api <api>', 'OpenAI endpoint: chat or responses (default: responses for gpt-5 and o-series models at OpenAI, chat otherwise)', oneOf(['chat', 'responses'] as const))
-    .option('--cache-ttl <ttl>', 'lifetime of Anthropic prompt cache entries: 5m or 1h (1h costs 2x the input price to write, 5m 1.25x)', oneOf(['5m', '1h'] as const), '5m');
+    .option(
+      '--context-window <tokens>',
+      "context window of models the price table does not know (default: what the server says, e.g. vLLM's max_model_len)",
+      positiveInt,
+    )
+    .option(
+      '--reasoning-effort <effort>',
+      `reasoning effort of OpenAI reasoning models: ${REASONING_EFFORTS.join(', ')} (default: the model's)`,
+      oneOf(REASONING_EFFORTS),
+    )
+    .option(
+      '--openai-api <api>',
+      'OpenAI endpoint: chat or responses (default: responses for gpt-5 and o-series models at OpenAI, chat otherwise)',
+      oneOf(['chat', 'responses'] as const),
+    )
+    .option(
+      '--cache-ttl <ttl>',
+      'lifetime of Anthropic prompt cache entries: 5m or 1h (1h costs 2x the input price to write, 5m 1.25x)',
+      oneOf(['5m', '1h'] as const),
+      '5m',
+    );
 }
 
 export function modelOptions(options: {
@@ -103,10 +123,17 @@ export function nonNegativeInt(value: string): number {
 export function addBackendOptions(command: Command): Command {
   return command
     .addOption(new Option('--backend <name>', 'where sandboxes run').choices(backendNames()).default(DEFAULT_BACKEND))
-    .option('--docker-host <url>', 'docker: an engine to run tasks on (unix://, tcp://, ssh://); repeat for several (default: DOCKER_HOST or the local socket)', (value: string, previous: string[] = []) => [...previous, value])
+    .option(
+      '--docker-host <url>',
+      'docker: an engine to run tasks on (unix://, tcp://, ssh://); repeat for several (default: DOCKER_HOST or the local socket)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--docker-hosts <file>', 'docker: a file listing engines, one address per line')
-    .option('--namespace <name>', "kubernetes: the namespace of the run's pods (default: the kubeconfig context's, else default); kubeconfig from KUBECONFIG, ~/.kube/config or the pod's service account")
-    .option('--registry <host/path>', 'kubernetes: the registry `coop-bench images push --registry` pushed the pools\' images to');
+    .option(
+      '--namespace <name>',
+      "kubernetes: the namespace of the run's pods (default: the kubeconfig context's, else default); kubeconfig from KUBECONFIG, ~/.kube/config or the pod's service account",
+    )
+    .option('--registry <host/path>', "kubernetes: the registry `coop-bench images push --registry` pushed the pools' images to");
 }
 
 interface BackendFlags {
@@ -121,7 +148,8 @@ export function backendChoice(options: BackendFlags): BackendChoice {
   const name = options.backend ?? DEFAULT_BACKEND;
   const dockerHosts = [...(options.dockerHost ?? []), ...(options.dockerHosts ? readHostsFile(options.dockerHosts) : [])];
   if (name !== 'docker' && dockerHosts.length > 0) throw new UserError(`--docker-host and --docker-hosts are for --backend docker, not ${name}`);
-  if (name !== 'kubernetes' && (options.namespace || options.registry)) throw new UserError(`--namespace and --registry are for --backend kubernetes, not ${name}`);
+  if (name !== 'kubernetes' && (options.namespace || options.registry))
+    throw new UserError(`--namespace and --registry are for --backend kubernetes, not ${name}`);
   return { name, dockerHosts, namespace: options.namespace, registry: options.registry };
 }
 
@@ -133,5 +161,8 @@ export function readHostsFile(path: string): string[] {
   } catch (error) {
     throw new UserError(`cannot read the hosts file ${path}: ${errorMessage(error)}`);
   }
-  return text.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
+  return text
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean);
 }

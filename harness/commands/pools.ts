@@ -16,7 +16,12 @@ import { errorMessage } from '../errors.ts';
 
 const VALIDATE_RUN = 'pools-validate';
 
-async function sandboxChecks(slot: BackendSlot, pool: Pool, o: { memory: number; cpus: number; pids: number; testTimeout: number }, log: (line: string) => void): Promise<PoolChecks> {
+async function sandboxChecks(
+  slot: BackendSlot,
+  pool: Pool,
+  o: { memory: number; cpus: number; pids: number; testTimeout: number },
+  log: (line: string) => void,
+): Promise<PoolChecks> {
   const image = await slot.prepareImage(pool, VALIDATE_RUN, log);
   const base = await slot.baseRepo(image, VALIDATE_RUN);
   const limit = pLimit(4);
@@ -36,12 +41,15 @@ async function sandboxChecks(slot: BackendSlot, pool: Pool, o: { memory: number;
     },
     runTests: async (feature, patch) => verdict(await test(feature, patch)),
     async goldMerge(features, patches) {
-      const { attempts } = await runCascade<TestRun[]>({ repoDir: base.dir, baseRev: base.rev, patches }, {
-        test: async (patch) => {
-          const runs = await Promise.all(features.map((feature) => test(feature, patch)));
-          return { passed: runs.every((run) => run.passed), verdict: runs };
+      const { attempts } = await runCascade<TestRun[]>(
+        { repoDir: base.dir, baseRev: base.rev, patches },
+        {
+          test: async (patch) => {
+            const runs = await Promise.all(features.map((feature) => test(feature, patch)));
+            return { passed: runs.every((run) => run.passed), verdict: runs };
+          },
         },
-      });
+      );
       const outcome = (stage: string): UnionOutcome | undefined => {
         const attempt = attemptOf(attempts, stage);
         if (!attempt) return undefined;
@@ -61,7 +69,10 @@ function listCommand(): Command {
       const pools = discoverPools(dir);
       let pairs = 0;
       for (const pool of pools) {
-        const n = combinations(pool.features.map((f) => f.id), 2).length;
+        const n = combinations(
+          pool.features.map((f) => f.id),
+          2,
+        ).length;
         pairs += n;
         const build = pool.dockerfilePath ? 'Dockerfile' : `no Dockerfile (needs image ${pool.publishedImage})`;
         process.stdout.write(`${poolKey(pool)}  ${pool.features.length} features  ${n} pairs  ${build}\n`);
@@ -72,7 +83,9 @@ function listCommand(): Command {
 
 function validateCommand(): Command {
   const command = new Command('validate')
-    .description('check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix and how each pair\'s gold patches merge')
+    .description(
+      "check that a pool measures what it should: gold patches apply and pass, tests fail on the base, combined passes all; print the conflict matrix and how each pair's gold patches merge",
+    )
     .argument('<dirs...>', 'pool folders (a dataset, a repo folder or one task<id> folder)');
   return addContainerOptions(addBackendOptions(command)).action(async (dirs: string[], o) => {
     const scans = dirs.map((dir) => scanPools(dir));
@@ -80,7 +93,9 @@ function validateCommand(): Command {
     // Unusable files (links out of the pool, oversized or special files): invalid without a sandbox.
     const invalid = scans.flatMap((scan) => scan.invalid);
     for (const { pool, dir, problems } of invalid) {
-      process.stdout.write(`${pool} (${dir})\n${problems.map((p) => `  FAIL: ${p}\n`).join('')}  ${pool}: INVALID (${problems.length} problem${problems.length > 1 ? 's' : ''})\n`);
+      process.stdout.write(
+        `${pool} (${dir})\n${problems.map((p) => `  FAIL: ${p}\n`).join('')}  ${pool}: INVALID (${problems.length} problem${problems.length > 1 ? 's' : ''})\n`,
+      );
     }
     const { name, ...where } = backendChoice(o);
     const backend = await createBackend(name, { ...where, log: (line) => process.stderr.write(`${line}\n`) });
@@ -100,7 +115,9 @@ function validateCommand(): Command {
         failures = [errorMessage(error)];
       }
       failures.forEach((f) => process.stdout.write(`  FAIL: ${f}\n`));
-      process.stdout.write(failures.length ? `  ${poolKey(pool)}: INVALID (${failures.length} problem${failures.length > 1 ? 's' : ''})\n` : `  ${poolKey(pool)}: valid\n`);
+      process.stdout.write(
+        failures.length ? `  ${poolKey(pool)}: INVALID (${failures.length} problem${failures.length > 1 ? 's' : ''})\n` : `  ${poolKey(pool)}: valid\n`,
+      );
       if (failures.length) failed++;
     }
     process.exitCode = failed > 0 ? 1 : 0;

@@ -3,7 +3,18 @@ import type { Setting } from '../../tasks/types.ts';
 import { runBenchmark } from '../run/run-benchmark.ts';
 import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-config.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
-import { addContainerOptions, addBackendOptions, addModelOptions, containerLimits, backendChoice, list, modelOptions, numberList, positiveInt, positiveNumber } from './options.ts';
+import {
+  addContainerOptions,
+  addBackendOptions,
+  addModelOptions,
+  containerLimits,
+  backendChoice,
+  list,
+  modelOptions,
+  numberList,
+  positiveInt,
+  positiveNumber,
+} from './options.ts';
 import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
@@ -32,13 +43,23 @@ function agentCount(value: string): number {
 
 /** The default run name is the models: running the same command again resumes the same run. */
 function defaultName(models: string[]): string {
-  return models.join('+').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+/, '').slice(0, 100) || 'run';
+  return (
+    models
+      .join('+')
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._-]+/, '')
+      .slice(0, 100) || 'run'
+  );
 }
 
 export function runCommand(): Command {
   const command = new Command('run')
     .description('run feature pairs with agents in containers, merge their patches and run the hidden tests')
-    .requiredOption('--models <list>', 'model specs, comma-separated: gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle, noop', list)
+    .requiredOption(
+      '--models <list>',
+      'model specs, comma-separated: gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle, noop',
+      list,
+    )
     .addOption(new Option('--setting <setting>', 'coop, solo or both').default(['coop', 'solo'], 'both').argParser(settings))
     .option('--pools <dir>', 'dataset folder in the CooperBench layout', SHIPPED_POOLS)
     .option('--pool <names>', 'only these pools (repo folder names, e.g. argkit_task)', list)
@@ -48,8 +69,12 @@ export function runCommand(): Command {
     .option('--agents <n>', 'agents per Coop task: 2, or 3-4 for the scaling experiment', agentCount, 2)
     .option('--mix', 'mixed teams of the given models, in both orders, instead of self-play', false)
     .option('--no-messaging', 'Coop without the message tool (the "no comm" ablation)')
-    .option('--git', 'agents can fetch each other\'s published branches (read-only; still no network)', false)
-    .option('--agent-config <file>', 'the LLM agents\' configuration: prompt templates, tools, limits, compaction (JSON; see the shipped one)', DEFAULT_AGENT_CONFIG)
+    .option('--git', "agents can fetch each other's published branches (read-only; still no network)", false)
+    .option(
+      '--agent-config <file>',
+      "the LLM agents' configuration: prompt templates, tools, limits, compaction (JSON; see the shipped one)",
+      DEFAULT_AGENT_CONFIG,
+    )
     .option('--max-steps <n>', 'model turns per agent (default: step_limit of the agent configuration, 100)', positiveInt)
     .option('--max-cost <usd>', 'stop starting new tasks once agents have spent this much', positiveNumber)
     .option('--judge', 'judge each Coop task as it finishes (deterministic detectors; LLM judges too with --judge-model)', false)

@@ -37,7 +37,10 @@ function notRun(feature: Feature, cause: string): FeatureEvaluation {
 type Started = Promise<FeatureTests>;
 
 async function discard(started: Started | undefined): Promise<void> {
-  await started?.then((container) => container.discard(), () => undefined);
+  await started?.then(
+    (container) => container.discard(),
+    () => undefined,
+  );
 }
 
 /** Every feature's tests on `patch`, in containers started beforehand when given. */
@@ -84,7 +87,8 @@ export async function evaluatePatches(input: EvaluationInput): Promise<Evaluatio
       },
     );
     const { merge, attempts, final } = cascade;
-    const evaluations = final?.tested?.verdict ?? input.features.map((feature) => notRun(feature, `merge ${merge.status}: ${merge.reason ?? 'no merged code to test'}`));
+    const evaluations =
+      final?.tested?.verdict ?? input.features.map((feature) => notRun(feature, `merge ${merge.status}: ${merge.reason ?? 'no merged code to test'}`));
     return { merge, attempts, evaluations, bothPassed: passed(evaluations) };
   } finally {
     await Promise.all(started.map(discard));

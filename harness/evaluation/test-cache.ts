@@ -21,7 +21,11 @@ export interface TestCache {
 
 export const sha256 = (content: string | Buffer): string => createHash('sha256').update(content).digest('hex');
 
-export async function testCacheKey(feature: Feature, patch: string, options: Pick<TestRunOptions, 'image' | 'limits' | 'timeoutMs' | 'maxOutputBytes'>): Promise<TestCacheKey> {
+export async function testCacheKey(
+  feature: Feature,
+  patch: string,
+  options: Pick<TestRunOptions, 'image' | 'limits' | 'timeoutMs' | 'maxOutputBytes'>,
+): Promise<TestCacheKey> {
   return {
     imageId: options.image.id,
     testsHash: sha256(await readFile(feature.testsPatchPath)),

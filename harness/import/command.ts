@@ -23,13 +23,14 @@ export function formatImportReport(report: ImportReport, name: string): string[]
 
 export function importCommand(): Command {
   return new Command('import')
-    .description("bring runs of the CooperBench Python harness (its logs/ folder) or a coop-bench log tree into a new run")
+    .description('bring runs of the CooperBench Python harness (its logs/ folder) or a coop-bench log tree into a new run')
     .argument('<logs>', 'CooperBench logs/ folder, one run in it (logs/<run>), or a coop-bench run folder')
     .requiredOption('--name <run>', 'name of the new run (created under --runs-dir)')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--variant <name>', 'ablation of the imported CooperBench runs, e.g. no-messaging (their logs do not record it)', '')
     .action((logs: string, o: { name: string; runsDir: string; variant: string }) => {
-      if (o.variant && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(o.variant)) throw new UserError(`--variant "${o.variant}" is not allowed: use letters, digits, '.', '_' or '-'`);
+      if (o.variant && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(o.variant))
+        throw new UserError(`--variant "${o.variant}" is not allowed: use letters, digits, '.', '_' or '-'`);
       const report = importLogs(logs, { runsDir: o.runsDir, name: o.name, variant: o.variant, log: (line) => process.stderr.write(`${line}\n`) });
       process.stdout.write(`${formatImportReport(report, o.name).join('\n')}\n`);
       if (report.tasks.every((t) => t.outcome === 'skipped' || t.outcome === 'duplicate')) process.exitCode = 1;

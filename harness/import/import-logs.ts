@@ -64,7 +64,9 @@ function findRuns(root: string): { root: string; runs: RunFolder[] } {
   if (isRunFolder(root)) return { root, runs: [{ name: basename(root), path: root }] };
   const runs = subfolders(root).filter((f) => isRunFolder(f.path));
   if (runs.length === 0) {
-    throw new UserError(`no task logs under ${root}: expected <run>/<setting>/<repo>/<task>/<features>/ (CooperBench's logs/ or one run in it, or a coop-bench run folder)`);
+    throw new UserError(
+      `no task logs under ${root}: expected <run>/<setting>/<repo>/<task>/<features>/ (CooperBench's logs/ or one run in it, or a coop-bench run folder)`,
+    );
   }
   return { root, runs };
 }
@@ -133,7 +135,9 @@ export function importLogs(source: string, options: ImportOptions): ImportReport
     root = realpathSync(source);
     if (!statSync(root).isDirectory()) throw new Error('not a folder');
   } catch (error) {
-    throw new UserError(`cannot read the logs folder ${source}: ${(error as Error).message} (give CooperBench's logs/ folder, one run in it, or a coop-bench run folder)`);
+    throw new UserError(
+      `cannot read the logs folder ${source}: ${(error as Error).message} (give CooperBench's logs/ folder, one run in it, or a coop-bench run folder)`,
+    );
   }
   const found = findRuns(root);
   const dir = runDir(options.runsDir, options.name);
@@ -172,7 +176,8 @@ function storeFolder(store: RunStore, folder: TaskFolder, runModel: string | und
   if (!imported.task) return { folder: folder.rel, outcome: 'skipped', reason: imported.skipped, notes };
   const key = taskKey(imported.task.spec);
   const id = saveImportedTask(store, imported.task);
-  if (id === undefined) return { folder: folder.rel, outcome: 'duplicate', key, reason: `the run already holds task ${key} (from another folder): not imported twice`, notes };
+  if (id === undefined)
+    return { folder: folder.rel, outcome: 'duplicate', key, reason: `the run already holds task ${key} (from another folder): not imported twice`, notes };
   const outcome = imported.task.result ? 'done' : imported.task.error?.kind === 'interrupted' ? 'interrupted' : 'error';
   return { folder: folder.rel, outcome, key, notes };
 }

@@ -85,7 +85,9 @@ const ownEval = z.object({
       passed: z.boolean(),
       exit_code: z.number().int().nullable(),
       timed_out: z.boolean(),
-      counts: z.object({ framework: z.enum(['pytest', 'go', 'cargo', 'jest', 'vitest', 'node:test']), passed: z.number().int(), failed: z.number().int() }).nullable(),
+      counts: z
+        .object({ framework: z.enum(['pytest', 'go', 'cargo', 'jest', 'vitest', 'node:test']), passed: z.number().int(), failed: z.number().int() })
+        .nullable(),
       cause: text.nullable(),
       duration_ms: z.number(),
       cached: z.boolean().optional(),
@@ -116,13 +118,23 @@ export function importOwnFolder(folder: TaskFolder): FolderImport {
       status: a.status,
       error: a.error ?? undefined,
       patch: patch.ok ? patch.value : '',
-      steps: steps.map((s) => ({ index: s.index, at: isoTime(s.at) ?? s.at, kind: s.kind, name: s.name ?? undefined, input: s.input, output: s.output ?? undefined, exitCode: s.exitCode ?? undefined })),
+      steps: steps.map((s) => ({
+        index: s.index,
+        at: isoTime(s.at) ?? s.at,
+        kind: s.kind,
+        name: s.name ?? undefined,
+        input: s.input,
+        output: s.output ?? undefined,
+        exitCode: s.exitCode ?? undefined,
+      })),
     };
   });
   const conversation: ImportedMessage[] = [];
   const messages = readJson(dir, 'conversation.json', ownConversation, LIMITS.smallJson);
   if (!messages.ok) notes.push(`${messages.problem}: the conversation is unknown (stored as no messages)`);
-  else for (const m of messages.value.slice(0, LIMITS.messages)) conversation.push({ from: m.from, to: m.to, body: m.message, sentAt: m.sentAt, deliveredAt: m.deliveredAt });
+  else
+    for (const m of messages.value.slice(0, LIMITS.messages))
+      conversation.push({ from: m.from, to: m.to, body: m.message, sentAt: m.sentAt, deliveredAt: m.deliveredAt });
 
   const task = { spec: taskSpec({ ...folder, variant: r.variant ?? '' }, r.setting, r.models), conversation, usage: [], startedAt: null, finishedAt: null };
   const evaluation = readJson(dir, 'eval.json', ownEval, LIMITS.largeJson);
@@ -156,7 +168,18 @@ export function importOwnFolder(folder: TaskFolder): FolderImport {
   }));
   if (!e.merge_attempts) notes.push('eval.json has no merge_attempts (written by an older coop-bench): the naive merge counts as clean only if the merge is');
   // The log keeps each attempt's verdict; per-feature results only for the final one (eval.json's features).
-  const attempts: MergeAttempt<FeatureEvaluation[]>[] = (e.merge_attempts ?? [{ stage: 'naive', outcome: merge.status === 'clean' ? 'merged' : 'conflict', reason: null, patch_hash: null, passed: null, final: merge.status === 'clean' }]).map((a) => ({
+  const attempts: MergeAttempt<FeatureEvaluation[]>[] = (
+    e.merge_attempts ?? [
+      {
+        stage: 'naive',
+        outcome: merge.status === 'clean' ? 'merged' : 'conflict',
+        reason: null,
+        patch_hash: null,
+        passed: null,
+        final: merge.status === 'clean',
+      },
+    ]
+  ).map((a) => ({
     stage: a.stage,
     outcome: a.outcome as AttemptOutcome,
     reason: a.reason ?? undefined,
@@ -165,6 +188,15 @@ export function importOwnFolder(folder: TaskFolder): FolderImport {
     final: a.final,
     durationMs: 0,
   }));
-  const taskResult: TaskResult = { image: r.image, dockerHost: r.docker_host ?? '', baseRev: r.base_rev, agents, merge, attempts, evaluations, bothPassed: e.both_passed };
+  const taskResult: TaskResult = {
+    image: r.image,
+    dockerHost: r.docker_host ?? '',
+    baseRev: r.base_rev,
+    agents,
+    merge,
+    attempts,
+    evaluations,
+    bothPassed: e.both_passed,
+  };
   return { task: { ...task, result: taskResult }, notes };
 }

@@ -106,7 +106,10 @@ type Attempts = MergeAttempt<FeatureEvaluation[]>[];
  * `union` (older harness) or the lead's patch alone (`solo-agent1`, newer harness), which coop-bench
  * has no stage for: a conflict whose tests ran on agent1's patch. `identical` patches merge cleanly.
  */
-function mergeOf(merge: { status: string; strategy?: string | null }, tested: Attempts[number]['tested']): { merge: Pick<MergeResult, 'status' | 'strategy' | 'reason'>; attempts: Attempts; problem?: string } {
+function mergeOf(
+  merge: { status: string; strategy?: string | null },
+  tested: Attempts[number]['tested'],
+): { merge: Pick<MergeResult, 'status' | 'strategy' | 'reason'>; attempts: Attempts; problem?: string } {
   const upstream = `CooperBench merge status ${merge.status}, strategy ${merge.strategy ?? 'none'}`;
   const naiveConflict: Attempts[number] = { stage: 'naive', outcome: 'conflict', reason: upstream, final: false, durationMs: 0 };
   switch (merge.status) {
@@ -117,8 +120,18 @@ function mergeOf(merge: { status: string; strategy?: string | null }, tested: At
         attempts: [{ stage: 'naive', outcome: 'merged', tested, final: true, durationMs: 0 }],
       };
     case 'conflicts':
-      if (merge.strategy === 'union') return { merge: { status: 'union', strategy: 'union' }, attempts: [naiveConflict, { stage: 'union', outcome: 'merged', tested, final: true, durationMs: 0 }] };
-      return { merge: { status: 'conflict', reason: merge.strategy?.startsWith('solo-') ? `${upstream}: the tests ran on ${merge.strategy.slice(5)}'s patch alone` : upstream }, attempts: [naiveConflict] };
+      if (merge.strategy === 'union')
+        return {
+          merge: { status: 'union', strategy: 'union' },
+          attempts: [naiveConflict, { stage: 'union', outcome: 'merged', tested, final: true, durationMs: 0 }],
+        };
+      return {
+        merge: {
+          status: 'conflict',
+          reason: merge.strategy?.startsWith('solo-') ? `${upstream}: the tests ran on ${merge.strategy.slice(5)}'s patch alone` : upstream,
+        },
+        attempts: [naiveConflict],
+      };
     case 'missing_input':
       return { merge: { status: 'missing_input', reason: upstream }, attempts: [] };
     default:
@@ -198,7 +211,8 @@ export function importUpstreamFolder(folder: TaskFolder, runModel: string | unde
     folder.features.forEach((feature, i) => {
       const agentId = `agent${i + 1}`;
       const outcome = r?.agents?.[agentId];
-      if (outcome?.feature_id !== undefined && outcome.feature_id !== feature) notes.push(`${agentId}: result.json gives it feature ${outcome.feature_id}, coop.py feature ${feature}`);
+      if (outcome?.feature_id !== undefined && outcome.feature_id !== feature)
+        notes.push(`${agentId}: result.json gives it feature ${outcome.feature_id}, coop.py feature ${feature}`);
       addAgent(agentId, [feature], `agent${feature}`, outcome);
     });
   }
@@ -235,7 +249,8 @@ export function importUpstreamFolder(folder: TaskFolder, runModel: string | unde
     return { task: { ...task, error: { agents, message: boundText(`CooperBench evaluation error: ${e.error}`, 4000), kind: 'infrastructure' } }, notes };
   }
   const evaluations = evaluationsOf(e, folder.features, notes);
-  if (!evaluations) return { task: { ...task, error: { agents, message: 'imported: eval.json lacks a feature\u2019s result', kind: 'infrastructure' } }, notes };
+  if (!evaluations)
+    return { task: { ...task, error: { agents, message: 'imported: eval.json lacks a feature\u2019s result', kind: 'infrastructure' } }, notes };
 
   const tested = { passed: e.both_passed, verdict: evaluations };
   let merge: MergeResult;

@@ -126,7 +126,9 @@ export class Mailbox {
     this.checkBody(body);
     const sentAt = new Date().toISOString();
     const id = this.db.transaction(() => {
-      const { count } = this.db.prepare('SELECT COUNT(*) AS count FROM messages WHERE task = ? AND sender = ?').get(this.taskId, this.agentId) as { count: number };
+      const { count } = this.db.prepare('SELECT COUNT(*) AS count FROM messages WHERE task = ? AND sender = ?').get(this.taskId, this.agentId) as {
+        count: number;
+      };
       if (count >= this.limits.maxMessagesPerAgent) {
         throw new MessageRejected(`you have sent ${count} messages, the limit for this task: no more messages can be sent`);
       }
@@ -197,7 +199,9 @@ export class Mailbox {
     if (asked.includes(ALL)) return [...this.partners];
     const unknown = asked.filter((r) => !this.partners.includes(r));
     if (unknown.length > 0) {
-      const what = unknown.includes(this.agentId) ? 'you cannot message yourself' : `not among your partners: ${unknown.map((u) => JSON.stringify(u.slice(0, 64))).join(', ')}`;
+      const what = unknown.includes(this.agentId)
+        ? 'you cannot message yourself'
+        : `not among your partners: ${unknown.map((u) => JSON.stringify(u.slice(0, 64))).join(', ')}`;
       throw new MessageRejected(`${what}: ${this.recipientHint()}`);
     }
     return [...new Set(asked)].sort((a, b) => this.partners.indexOf(a) - this.partners.indexOf(b));
@@ -211,7 +215,9 @@ export class Mailbox {
     if (typeof body !== 'string' || body.trim() === '') throw new MessageRejected('the message is empty');
     const max = this.limits.maxBodyChars;
     if (body.length > max) {
-      throw new MessageRejected(`the message is ${body.length} characters long, over the limit of ${max}: shorten it or split it into several messages (it was not sent)`);
+      throw new MessageRejected(
+        `the message is ${body.length} characters long, over the limit of ${max}: shorten it or split it into several messages (it was not sent)`,
+      );
     }
   }
 }

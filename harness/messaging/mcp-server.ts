@@ -42,13 +42,19 @@ export function createMessageServer(mailbox: McpMailbox, closing: AbortSignal): 
     {
       description: `Send a message to your partners (${partners}). It reaches them at once; it does not wait for a reply (call read_messages for that).`,
       inputSchema: {
-        to: z.string().max(200).describe(`Recipient: ${mailbox.partners.map((p) => `"${p}"`).join(', ')}, several separated by commas, or "${ALL}"`),
+        to: z
+          .string()
+          .max(200)
+          .describe(`Recipient: ${mailbox.partners.map((p) => `"${p}"`).join(', ')}, several separated by commas, or "${ALL}"`),
         message: z.string().describe('The message text'),
       },
     },
     // A MessageRejected thrown here reaches the agent as a tool error (isError) with its text.
     ({ to, message }) => {
-      const sent = mailbox.send(to.split(',').filter((r) => r.trim() !== ''), message);
+      const sent = mailbox.send(
+        to.split(',').filter((r) => r.trim() !== ''),
+        message,
+      );
       return { content: [{ type: 'text', text: `Sent to ${sent.to.join(', ')}.` }] };
     },
   );

@@ -6,7 +6,13 @@
 // for 1 hour; a breakpoint finds an earlier entry up to 20 blocks back).
 import Anthropic from '@anthropic-ai/sdk';
 import type {
-  CacheControlEphemeral, ContentBlockParam, Message, MessageCreateParamsNonStreaming, TextBlockParam, Tool, ToolResultBlockParam,
+  CacheControlEphemeral,
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
@@ -19,7 +25,12 @@ type Turn = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
 export class AnthropicModel extends ConfiguredModel {
   // The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential
   // backoff (0.5 s doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
-  private readonly client = new Anthropic({ apiKey: this.config.apiKey, baseURL: this.config.baseURL, maxRetries: this.config.maxRetries, timeout: this.config.timeoutMs });
+  private readonly client = new Anthropic({
+    apiKey: this.config.apiKey,
+    baseURL: this.config.baseURL,
+    maxRetries: this.config.maxRetries,
+    timeout: this.config.timeoutMs,
+  });
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const cacheControl: CacheControlEphemeral = this.config.cacheTtl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };

@@ -35,6 +35,8 @@ async function maxModelLen(model: ResolvedModel): Promise<number | undefined> {
     return undefined;
   } catch (error) {
     const failure = toModelError(error, { ...model, maxRetries: 1, timeoutMs: 30_000 });
-    throw new UserError(`cannot ask for the context window of ${model.spec}: ${failure instanceof Error ? failure.message : String(failure)}; or give it with --context-window <tokens>`);
+    throw new UserError(
+      `cannot ask for the context window of ${model.spec}: ${failure instanceof Error ? failure.message : String(failure)}; or give it with --context-window <tokens>`,
+    );
   }
 }

@@ -36,7 +36,8 @@ export type CallContext = Pick<ResolvedModel, 'model' | 'baseURL' | 'keyVariable
  * window", Anthropic "prompt is too long" and "input length and `max_tokens` exceed context limit",
  * vLLM "maximum context length"; plus OpenAI's code `context_length_exceeded`.
  */
-const CONTEXT_TOO_LONG = /context[_ ](length|window|limit)|prompt is too long|input tokens exceed the configured limit|input is too long|too many (input )?tokens/i;
+const CONTEXT_TOO_LONG =
+  /context[_ ](length|window|limit)|prompt is too long|input tokens exceed the configured limit|input is too long|too many (input )?tokens/i;
 
 /** A ModelError for a failed call; a caller's abort is returned unchanged so it reads as an abort. */
 export function toModelError(error: unknown, call: CallContext): unknown {
@@ -45,10 +46,7 @@ export function toModelError(error: unknown, call: CallContext): unknown {
   const where = `model ${call.model} at ${new URL(call.baseURL).host}`;
   const attempts = `${call.maxRetries + 1} attempt${call.maxRetries === 0 ? '' : 's'}`;
   if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) {
-    return new ModelError(
-      `${where}: no answer within ${call.timeoutMs / 1000} s (${attempts}): check that the server is up, or retry later`,
-      'timeout',
-    );
+    return new ModelError(`${where}: no answer within ${call.timeoutMs / 1000} s (${attempts}): check that the server is up, or retry later`, 'timeout');
   }
   if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
     return new ModelError(
@@ -69,7 +67,12 @@ export function toModelError(error: unknown, call: CallContext): unknown {
       return new ModelError(`${where}: server error ${status} after ${attempts}: ${detail}; the provider is failing, retry later`, 'server', status);
     }
     if (status === 413 || CONTEXT_TOO_LONG.test(detail) || providerCode(error) === 'context_length_exceeded') {
-      return new ModelError(`${where}: the conversation does not fit the context window (${status}): ${detail}`, 'context_too_long', status, overflowFigures(detail));
+      return new ModelError(
+        `${where}: the conversation does not fit the context window (${status}): ${detail}`,
+        'context_too_long',
+        status,
+        overflowFigures(detail),
+      );
     }
     return new ModelError(`${where}: request rejected (${status}): ${detail}`, 'request', status);
   }
@@ -90,8 +93,7 @@ export function overflowFigures(message: string): OverflowFigures {
     return match ? Number(match[1]) : undefined;
   };
   return {
-    prompt:
-      number(/resulted in (\d+) tokens/) ?? number(/\((\d+) in the messages/) ?? number(/too long: (\d+) tokens/) ?? number(/context limit: (\d+) \+/),
+    prompt: number(/resulted in (\d+) tokens/) ?? number(/\((\d+) in the messages/) ?? number(/too long: (\d+) tokens/) ?? number(/context limit: (\d+) \+/),
     limit: number(/configured limit of (\d+)/) ?? number(/maximum context length is (\d+)/) ?? number(/> (\d+) maximum/) ?? number(/> (\d+), decrease/),
   };
 }
@@ -103,9 +105,8 @@ function providerCode(error: { error?: unknown; code?: unknown }): unknown {
 /** The server's own words: OpenAI puts them in `error.message`, Anthropic in `error.error.message`. */
 function providerMessage(error: { error?: unknown; message: string }): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
-  const text = typeof body?.message === 'string' ? body.message
-    : typeof body?.error?.message === 'string' ? body.error.message
-      : error.message.replace(/^\d{3} /, '');
+  const text =
+    typeof body?.message === 'string' ? body.message : typeof body?.error?.message === 'string' ? body.error.message : error.message.replace(/^\d{3} /, '');
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }

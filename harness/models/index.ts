@@ -4,8 +4,14 @@ export { findContextWindows } from './context-window.ts';
 export { INFRASTRUCTURE_KINDS, ModelError, type ModelErrorKind, type OverflowFigures } from './errors.ts';
 export { costUsd, DEFAULT_PRICES, loadPriceTable, priceFor, type ModelPrice, type PriceTable } from './prices.ts';
 export {
-  DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, REASONING_EFFORTS, UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS,
-  type CacheTtl, type ModelOptions, type ReasoningEffort,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  REASONING_EFFORTS,
+  UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS,
+  type CacheTtl,
+  type ModelOptions,
+  type ReasoningEffort,
 } from './resolve.ts';
 export { ACCEPTED_SPEC_FORMS, isModelSpec, MODEL_ALIASES, parseModelSpec, type ParsedModelSpec, type Provider } from './specs.ts';
 export type * from './types.ts';

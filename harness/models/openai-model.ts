@@ -1,9 +1,7 @@
 // Model adapter for OpenAI's Chat Completions API with function calling, and for any
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) named in the spec.
 import OpenAI from 'openai';
-import type {
-  ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
 import type { ResolvedModel } from './resolve.ts';
@@ -50,7 +48,11 @@ function toOpenAIMessages(system: string | undefined, messages: ChatMessage[]): 
       converted.push({
         role: 'assistant',
         content: message.content.trim() === '' ? null : message.content,
-        tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: replayArguments(call.arguments) } })),
+        tool_calls: message.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: replayArguments(call.arguments) },
+        })),
       });
     } else {
       converted.push({ role: 'assistant', content: message.content });

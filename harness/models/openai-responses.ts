@@ -3,9 +3,7 @@
 // encrypted content (nothing is stored at OpenAI: store=false) and are sent again before the calls
 // they led to, as the OpenAI cookbook "Better performance from reasoning models using the Responses
 // API" describes; on Chat Completions the reasoning is dropped after every turn.
-import type {
-  FunctionTool, Response, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseReasoningItem,
-} from 'openai/resources/responses/responses';
+import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseReasoningItem } from 'openai/resources/responses/responses';
 import { ConfiguredModel } from './configured-model.ts';
 import { openAIClient } from './openai-model.ts';
 import { costUsd } from './prices.ts';
@@ -76,7 +74,12 @@ function fromResponse(response: Response, config: ResolvedModel, latencyMs: numb
       toolCalls.push({ id: item.call_id, name: item.name, arguments: item.arguments });
     } else if (item.type === 'reasoning') {
       // Only what the API takes back: the id, the summary and the encrypted reasoning.
-      reasoning.push({ type: 'reasoning', id: item.id, summary: item.summary, ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}) });
+      reasoning.push({
+        type: 'reasoning',
+        id: item.id,
+        summary: item.summary,
+        ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
+      });
     }
   }
   const usage = {

@@ -42,19 +42,73 @@ export const CACHE_WRITE_1H_RATE = 2;
  */
 export const DEFAULT_PRICES: PriceTable = {
   'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
-  'gpt-5-mini': { inputPerMillion: 0.25, outputPerMillion: 2, cachedInputPerMillion: 0.025, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
-  'gpt-5-nano': { inputPerMillion: 0.05, outputPerMillion: 0.4, cachedInputPerMillion: 0.005, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
+  'gpt-5-mini': {
+    inputPerMillion: 0.25,
+    outputPerMillion: 2,
+    cachedInputPerMillion: 0.025,
+    contextWindow: 400_000,
+    inputLimit: 272_000,
+    maxOutputTokens: 128_000,
+  },
+  'gpt-5-nano': {
+    inputPerMillion: 0.05,
+    outputPerMillion: 0.4,
+    cachedInputPerMillion: 0.005,
+    contextWindow: 400_000,
+    inputLimit: 272_000,
+    maxOutputTokens: 128_000,
+  },
   'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
   'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6, cachedInputPerMillion: 0.1, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
   'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10, cachedInputPerMillion: 1.25, contextWindow: 128_000, maxOutputTokens: 16_384 },
   'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6, cachedInputPerMillion: 0.075, contextWindow: 128_000, maxOutputTokens: 16_384 },
   o3: { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 200_000, maxOutputTokens: 100_000 },
   'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4, cachedInputPerMillion: 0.275, contextWindow: 200_000, maxOutputTokens: 100_000 },
-  'claude-sonnet-4-5': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, cacheWrite1hPerMillion: 6, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-sonnet-4': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, cacheWrite1hPerMillion: 6, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-opus-4-5': { inputPerMillion: 5, outputPerMillion: 25, cachedInputPerMillion: 0.5, cacheWritePerMillion: 6.25, cacheWrite1hPerMillion: 10, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-opus-4-1': { inputPerMillion: 15, outputPerMillion: 75, cachedInputPerMillion: 1.5, cacheWritePerMillion: 18.75, cacheWrite1hPerMillion: 30, contextWindow: 200_000, maxOutputTokens: 32_000 },
-  'claude-haiku-4-5': { inputPerMillion: 1, outputPerMillion: 5, cachedInputPerMillion: 0.1, cacheWritePerMillion: 1.25, cacheWrite1hPerMillion: 2, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  'claude-sonnet-4-5': {
+    inputPerMillion: 3,
+    outputPerMillion: 15,
+    cachedInputPerMillion: 0.3,
+    cacheWritePerMillion: 3.75,
+    cacheWrite1hPerMillion: 6,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+  },
+  'claude-sonnet-4': {
+    inputPerMillion: 3,
+    outputPerMillion: 15,
+    cachedInputPerMillion: 0.3,
+    cacheWritePerMillion: 3.75,
+    cacheWrite1hPerMillion: 6,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+  },
+  'claude-opus-4-5': {
+    inputPerMillion: 5,
+    outputPerMillion: 25,
+    cachedInputPerMillion: 0.5,
+    cacheWritePerMillion: 6.25,
+    cacheWrite1hPerMillion: 10,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+  },
+  'claude-opus-4-1': {
+    inputPerMillion: 15,
+    outputPerMillion: 75,
+    cachedInputPerMillion: 1.5,
+    cacheWritePerMillion: 18.75,
+    cacheWrite1hPerMillion: 30,
+    contextWindow: 200_000,
+    maxOutputTokens: 32_000,
+  },
+  'claude-haiku-4-5': {
+    inputPerMillion: 1,
+    outputPerMillion: 5,
+    cachedInputPerMillion: 0.1,
+    cacheWritePerMillion: 1.25,
+    cacheWrite1hPerMillion: 2,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+  },
 };
 
 /** The default table, with the entries of `file` (if any) merged over it field by field. */
@@ -77,7 +131,9 @@ function readPriceFile(file: string): z.infer<typeof priceFileSchema> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UserError(`cannot read price file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check the path given to --prices or COOP_BENCH_PRICES`);
+    throw new UserError(
+      `cannot read price file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check the path given to --prices or COOP_BENCH_PRICES`,
+    );
   }
   let json: unknown;
   try {
@@ -89,7 +145,9 @@ function readPriceFile(file: string): z.infer<typeof priceFileSchema> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length > 0 ? `at ${issue.path.map(String).join('.')}: ` : '';
-    throw new UserError(`bad price file ${file}: ${where}${issue.message}; the format is {"<model>": {"inputPerMillion": n, "outputPerMillion": n, "cachedInputPerMillion"?: n, "cacheWritePerMillion"?: n, "cacheWrite1hPerMillion"?: n, "contextWindow"?: n, "inputLimit"?: n, "maxOutputTokens"?: n}}`);
+    throw new UserError(
+      `bad price file ${file}: ${where}${issue.message}; the format is {"<model>": {"inputPerMillion": n, "outputPerMillion": n, "cachedInputPerMillion"?: n, "cacheWritePerMillion"?: n, "cacheWrite1hPerMillion"?: n, "contextWindow"?: n, "inputLimit"?: n, "maxOutputTokens"?: n}}`,
+    );
   }
   return parsed.data;
 }
@@ -110,10 +168,11 @@ export function costUsd(
   const uncached = usage.inputTokens - read - write - write1h;
   const input = price.inputPerMillion;
   return (
-    uncached * input +
-    read * (price.cachedInputPerMillion ?? input) +
-    write * (price.cacheWritePerMillion ?? CACHE_WRITE_RATE * input) +
-    write1h * (price.cacheWrite1hPerMillion ?? CACHE_WRITE_1H_RATE * input) +
-    usage.outputTokens * price.outputPerMillion
-  ) / 1e6;
+    (uncached * input +
+      read * (price.cachedInputPerMillion ?? input) +
+      write * (price.cacheWritePerMillion ?? CACHE_WRITE_RATE * input) +
+      write1h * (price.cacheWrite1hPerMillion ?? CACHE_WRITE_1H_RATE * input) +
+      usage.outputTokens * price.outputPerMillion) /
+    1e6
+  );
 }

@@ -108,7 +108,10 @@ export function resolveModel(spec: string, options: ModelOptions = {}): Resolved
     apiKey,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    api: parsed.provider === 'anthropic' ? 'messages' : (options.openaiApi ?? (parsed.baseURL === undefined && isOpenAIReasoningModel(parsed.model) ? 'responses' : 'chat')),
+    api:
+      parsed.provider === 'anthropic'
+        ? 'messages'
+        : (options.openaiApi ?? (parsed.baseURL === undefined && isOpenAIReasoningModel(parsed.model) ? 'responses' : 'chat')),
     maxOutputTokens,
     price,
     contextWindow: promptBudget(spec, price, options.contextWindow ?? options.contextWindows?.[spec], maxOutputTokens),
@@ -144,7 +147,9 @@ function promptBudget(spec: string, price: ModelPrice | undefined, givenWindow: 
   const fromWindow = window === undefined ? undefined : window - (maxOutputTokens ?? 0);
   const budget = fromWindow === undefined ? price?.inputLimit : Math.min(fromWindow, price?.inputLimit ?? fromWindow);
   if (budget !== undefined && budget <= 0) {
-    throw new UserError(`the output budget of ${maxOutputTokens} tokens leaves no room for a prompt in the ${window}-token context window of ${spec}: lower --max-output-tokens`);
+    throw new UserError(
+      `the output budget of ${maxOutputTokens} tokens leaves no room for a prompt in the ${window}-token context window of ${spec}: lower --max-output-tokens`,
+    );
   }
   return budget;
 }

@@ -24,8 +24,7 @@ export const MODEL_ALIASES: Readonly<Record<string, { provider: Provider; model:
 
 const PROVIDERS: readonly Provider[] = ['openai', 'anthropic'];
 
-export const ACCEPTED_SPEC_FORMS =
-  `${Object.keys(MODEL_ALIASES).join(', ')}, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`;
+export const ACCEPTED_SPEC_FORMS = `${Object.keys(MODEL_ALIASES).join(', ')}, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`;
 
 /** Throws a one-line UserError when the spec is not a model spec. */
 export function parseModelSpec(spec: string): ParsedModelSpec {

@@ -51,7 +51,15 @@ export function assignments(task: TaskSpec): Assignment[] {
   return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
 }
 
-async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], image: SandboxImage, env: TaskEnvironment, signal: AbortSignal, teamRepos?: TeamRepos): Promise<AgentResult> {
+async function runAgent(
+  task: TaskSpec,
+  assignment: Assignment,
+  team: string[],
+  image: SandboxImage,
+  env: TaskEnvironment,
+  signal: AbortSignal,
+  teamRepos?: TeamRepos,
+): Promise<AgentResult> {
   const { agentId } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
   const agent = env.createAgent(assignment.model, agentId);
@@ -67,7 +75,15 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
   };
   const host = await agent.prepare?.(context);
   try {
-    const sandbox = await env.slot.startAgentSandbox({ image, run: env.runName, task: env.taskId, agent: agentId, limits: env.limits, teamRepos, mounts: host?.mounts });
+    const sandbox = await env.slot.startAgentSandbox({
+      image,
+      run: env.runName,
+      task: env.taskId,
+      agent: agentId,
+      limits: env.limits,
+      teamRepos,
+      mounts: host?.mounts,
+    });
     try {
       const base = await snapshotBase(sandbox);
       if (teamRepos) await configureTeamRemotes(sandbox, team);
@@ -87,7 +103,10 @@ async function runAgent(task: TaskSpec, assignment: Assignment, team: string[], 
       return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
     } catch (error) {
       if (!(error instanceof SandboxStoppedError)) throw error;
-      throw new Error(`${agentId}'s ${env.backend.sandboxNoun} stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`, { cause: error });
+      throw new Error(
+        `${agentId}'s ${env.backend.sandboxNoun} stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`,
+        { cause: error },
+      );
     } finally {
       await sandbox.remove();
     }

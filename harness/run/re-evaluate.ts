@@ -81,7 +81,8 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
       return { bothPassed: result.bothPassed, detail: notes.join('; ') };
     },
     // A task whose evaluation failed keeps its earlier evaluation: only the error is reported.
-    interrupted: (_running, signal) => log(`eval of run ${options.name} interrupted by ${signal}: finished tasks are stored; run it again to evaluate the rest`),
+    interrupted: (_running, signal) =>
+      log(`eval of run ${options.name} interrupted by ${signal}: finished tasks are stored; run it again to evaluate the rest`),
   };
   const { counts, interrupted } = await runTasks(
     // Its own place (Docker engine) keeps the image id, hence the cached results, of the task's earlier evaluation.

@@ -79,7 +79,10 @@ export function planRun(options: RunOptions): Plan {
   const subset = options.subset ? loadSubset(options.subset, options.poolsDir) : undefined;
   if (subset) {
     const missing = subsetPoolsMissing(subset, pools);
-    if (missing.length) process.stderr.write(`warning: subset ${subset.name} names ${missing.length} pool(s) not under ${options.poolsDir}, skipped: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}\n`);
+    if (missing.length)
+      process.stderr.write(
+        `warning: subset ${subset.name} names ${missing.length} pool(s) not under ${options.poolsDir}, skipped: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}\n`,
+      );
   }
   return planTasks(pools, {
     pools: options.pools,
@@ -107,7 +110,9 @@ export function planIdentity(plan: Plan): { tasks: number; hash: string } {
 /** Refuses a plan over --max-tasks before any task is made; says how many tasks it would have. */
 export function checkPlanSize(plan: Plan, options: Pick<RunOptions, 'maxTasks' | 'shard'>): void {
   if (plan.size <= options.maxTasks) return;
-  const share = options.shard ? ` (${shardSize(plan.size, options.shard).toLocaleString('en')} of them in shard ${options.shard.index}/${options.shard.count})` : '';
+  const share = options.shard
+    ? ` (${shardSize(plan.size, options.shard).toLocaleString('en')} of them in shard ${options.shard.index}/${options.shard.count})`
+    : '';
   throw new UserError(
     `this command would plan ${plan.size.toLocaleString('en')} tasks${share}, more than --max-tasks ${options.maxTasks.toLocaleString('en')}: narrow it (--pool, --task, --features, --subset, --setting, --agents, fewer --models) or pass --max-tasks ${plan.size} to plan them all`,
   );

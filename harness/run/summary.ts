@@ -33,7 +33,18 @@ export function summarize(store: RunStore): SettingSummary[] {
       `SELECT t.id, t.key, t.models, t.setting, t.variant, t.status, t.error_kind, t.agent_config, t.both_passed, m.status AS merge_status
        FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id`,
     )
-    .all() as { id: number; key: string; models: string; setting: string; variant: string; status: string; error_kind: TaskErrorKind | null; agent_config: string | null; both_passed: number | null; merge_status: string | null }[];
+    .all() as {
+    id: number;
+    key: string;
+    models: string;
+    setting: string;
+    variant: string;
+    status: string;
+    error_kind: TaskErrorKind | null;
+    agent_config: string | null;
+    both_passed: number | null;
+    merge_status: string | null;
+  }[];
   const endings = store.db.prepare(`SELECT DISTINCT task, status FROM agents WHERE status != 'finished'`).all() as { task: number; status: string }[];
   const attempts = attemptsByTask(store.db);
   const groups = new Map<string, SettingSummary>();
@@ -87,7 +98,18 @@ function counted(counts: Record<string, number>): string {
 
 export function formatSummary(runName: string, summaries: SettingSummary[]): string {
   const lines = [`Run ${runName}`];
-  const header = ['models', 'setting', 'pairs', 'done', 'both pass', 'excluded (why)', 'not run', 'agent endings (scored)', `merge ${MERGE_STATUSES.join('/')}`, 'union order decided'];
+  const header = [
+    'models',
+    'setting',
+    'pairs',
+    'done',
+    'both pass',
+    'excluded (why)',
+    'not run',
+    'agent endings (scored)',
+    `merge ${MERGE_STATUSES.join('/')}`,
+    'union order decided',
+  ];
   const coop = (s: SettingSummary) => s.setting.startsWith('coop');
   const table = summaries.map((s) => [
     s.models,
@@ -102,14 +124,23 @@ export function formatSummary(runName: string, summaries: SettingSummary[]): str
     coop(s) && s.order.measured > 0 ? `${s.order.decided}/${s.order.measured}` : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
-  const format = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const format = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   lines.push(format(header), format(widths.map((w) => '-'.repeat(w))), ...table.map(format));
   const excluded = summaries.reduce((n, s) => n + s.excluded.infrastructure + s.excluded.harness + s.excluded.interrupted + s.pending, 0);
-  if (excluded > 0) lines.push(`both pass counts finished tasks only: ${excluded} task(s) are left out (see excluded, not run); run the same command again to retry them`);
-  if (summaries.some((s) => s.excluded.harness > 0)) lines.push('excluded as harness: a coop-bench bug ended the task; please report it with the task\'s error');
-  if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0)) lines.push('model_rejected: the provider refused a request of the agent (scored as the agent\'s failure); check its trajectory');
+  if (excluded > 0)
+    lines.push(`both pass counts finished tasks only: ${excluded} task(s) are left out (see excluded, not run); run the same command again to retry them`);
+  if (summaries.some((s) => s.excluded.harness > 0)) lines.push("excluded as harness: a coop-bench bug ended the task; please report it with the task's error");
+  if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0))
+    lines.push("model_rejected: the provider refused a request of the agent (scored as the agent's failure); check its trajectory");
   const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
-  if (configs.length > 0) lines.push(`agent configuration ${configs.map((c) => c.slice(0, 12)).join(', ')}${configs.length > 1 ? ': tasks of different configurations are pooled here' : ''}`);
+  if (configs.length > 0)
+    lines.push(
+      `agent configuration ${configs.map((c) => c.slice(0, 12)).join(', ')}${configs.length > 1 ? ': tasks of different configurations are pooled here' : ''}`,
+    );
   return lines.join('\n');
 }
 

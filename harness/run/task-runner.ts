@@ -87,7 +87,14 @@ export interface TaskRunnerResult<T> {
 export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskStages<T>, options: TaskRunnerOptions): Promise<TaskRunnerResult<T>> {
   const { backend, io } = options;
   const skipped = options.skipped ?? { done: 0, passed: 0 };
-  const counts: ProgressCounts = { done: skipped.done, total: tasks.length + skipped.done, passed: skipped.passed, errors: 0, running: 0, costUsd: options.costUsd ?? 0 };
+  const counts: ProgressCounts = {
+    done: skipped.done,
+    total: tasks.length + skipped.done,
+    passed: skipped.passed,
+    errors: 0,
+    running: 0,
+    costUsd: options.costUsd ?? 0,
+  };
   const progress = io.progress(counts.total);
   progress.update(counts);
   const controller = new AbortController();
@@ -108,7 +115,8 @@ export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskSta
   let costLimitLogged = false;
   const overBudget = () => {
     if (options.maxCost === undefined || counts.costUsd < options.maxCost) return false;
-    if (!costLimitLogged) progress.log(`cost limit reached ($${counts.costUsd.toFixed(2)} of --max-cost $${options.maxCost}): no new task starts; running ones finish`);
+    if (!costLimitLogged)
+      progress.log(`cost limit reached ($${counts.costUsd.toFixed(2)} of --max-cost $${options.maxCost}): no new task starts; running ones finish`);
     costLimitLogged = true;
     return true;
   };
@@ -136,7 +144,9 @@ export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskSta
       counts.done++;
       if (verdict.bothPassed) counts.passed++;
       const where = backend.placeCount > 1 ? ` on ${slot.where}` : '';
-      progress.log(`${stages.finished.padEnd(5)} ${task.label}: ${verdict.bothPassed ? 'both pass' : 'not both'}${verdict.detail ? ` (${verdict.detail})` : ''} ${Math.round((Date.now() - started) / 1000)}s${where}`);
+      progress.log(
+        `${stages.finished.padEnd(5)} ${task.label}: ${verdict.bothPassed ? 'both pass' : 'not both'}${verdict.detail ? ` (${verdict.detail})` : ''} ${Math.round((Date.now() - started) / 1000)}s${where}`,
+      );
     } catch (error) {
       if (controller.signal.aborted) return;
       // Not this task's failure: the run stops (below) and this task runs again on resume.

@@ -37,7 +37,14 @@ git add -A
 git diff --cached --binary ${base}`;
   const result = await sandbox.exec(['sh', '-c', script], {
     cwd: REPO_PATH,
-    env: { GIT_DIR: BASE_GIT, GIT_WORK_TREE: REPO_PATH, GIT_INDEX_FILE: DIFF_INDEX, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' },
+    env: {
+      GIT_DIR: BASE_GIT,
+      GIT_WORK_TREE: REPO_PATH,
+      GIT_INDEX_FILE: DIFF_INDEX,
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'safe.directory',
+      GIT_CONFIG_VALUE_0: '*',
+    },
     timeoutMs: DIFF_TIMEOUT_MS,
     maxOutputBytes: MAX_PATCH_BYTES,
   });

@@ -13,8 +13,8 @@ export const EXEC_GRACE_MS = 10_000;
  * when the pids limit is exhausted. timeout(1) with -s KILL exits 137 when it fired.
  */
 const boundedRun = (redirect: string) =>
-  `timeout -s KILL "$0" "$@"${redirect} & pid=$!; wait "$pid"; status=$?; n=0; `
-  + 'while [ "$n" -lt 100 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; exit "$status"';
+  `timeout -s KILL "$0" "$@"${redirect} & pid=$!; wait "$pid"; status=$?; n=0; ` +
+  'while [ "$n" -lt 100 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; exit "$status"';
 
 /** An asynchronous list reads /dev/null (POSIX Shell Command Language 2.9.3): given input reaches it through fd 3. */
 const BOUNDED_RUN_WITH_INPUT = `exec 3<&0; ${boundedRun(' <&3 3<&-')}`;

@@ -10,8 +10,14 @@ export interface Shape<T> {
   test: (value: unknown) => value is T;
 }
 
-export const NUMBER_LIST: Shape<number[]> = { what: 'a list of numbers', test: (v): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number') };
-export const STRING_LIST: Shape<string[]> = { what: 'a list of strings', test: (v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string') };
+export const NUMBER_LIST: Shape<number[]> = {
+  what: 'a list of numbers',
+  test: (v): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number'),
+};
+export const STRING_LIST: Shape<string[]> = {
+  what: 'a list of strings',
+  test: (v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+};
 export const NUMBER_RECORD: Shape<Record<string, number>> = {
   what: 'an object of numbers',
   test: (v): v is Record<string, number> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'number'),

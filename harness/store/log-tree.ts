@@ -13,7 +13,15 @@ function safeSegment(text: string): string {
 
 export function taskLogDir(runDir: string, task: TaskSpec): string {
   const setting = task.variant ? `${task.setting}-${task.variant}` : task.setting;
-  return join(runDir, 'logs', safeSegment(teamName(task.models)), setting, safeSegment(task.pool.repo), `task${task.pool.taskId}`, featureDirName(task.features));
+  return join(
+    runDir,
+    'logs',
+    safeSegment(teamName(task.models)),
+    setting,
+    safeSegment(task.pool.repo),
+    `task${task.pool.taskId}`,
+    featureDirName(task.features),
+  );
 }
 
 /** Written next to the target then renamed: a reader never sees half a file. */
@@ -26,8 +34,21 @@ function writeAtomic(path: string, content: string): void {
 function evalJson(result: EvaluationResult) {
   return {
     both_passed: result.bothPassed,
-    merge: { status: result.merge.status, strategy: result.merge.strategy ?? null, reason: result.merge.reason ?? null, files: result.merge.files, timings_ms: result.merge.timingsMs },
-    merge_attempts: result.attempts.map((a) => ({ stage: a.stage, outcome: a.outcome, reason: a.reason ?? null, patch_hash: a.patchHash ?? null, passed: a.tested?.passed ?? null, final: a.final })),
+    merge: {
+      status: result.merge.status,
+      strategy: result.merge.strategy ?? null,
+      reason: result.merge.reason ?? null,
+      files: result.merge.files,
+      timings_ms: result.merge.timingsMs,
+    },
+    merge_attempts: result.attempts.map((a) => ({
+      stage: a.stage,
+      outcome: a.outcome,
+      reason: a.reason ?? null,
+      patch_hash: a.patchHash ?? null,
+      passed: a.tested?.passed ?? null,
+      final: a.final,
+    })),
     features: result.evaluations.map((e) => ({
       feature: e.feature,
       passed: e.passed,
@@ -52,7 +73,14 @@ export function writeTaskFiles(dir: string, task: TaskSpec, result: TaskResult, 
   mkdirSync(dir, { recursive: true });
   result.agents.forEach((agent, i) => {
     writeAtomic(join(dir, `agent${i + 1}.patch`), agent.patch);
-    writeAtomic(join(dir, `agent${i + 1}_traj.json`), JSON.stringify({ agent: agent.agentId, model: agent.model, features: agent.features, status: agent.status, error: agent.error ?? null, steps: agent.steps }, null, 2));
+    writeAtomic(
+      join(dir, `agent${i + 1}_traj.json`),
+      JSON.stringify(
+        { agent: agent.agentId, model: agent.model, features: agent.features, status: agent.status, error: agent.error ?? null, steps: agent.steps },
+        null,
+        2,
+      ),
+    );
   });
   writeAtomic(join(dir, 'conversation.json'), JSON.stringify(conversation, null, 2));
   writeEvaluationFiles(dir, result);
@@ -71,7 +99,15 @@ export function writeTaskFiles(dir: string, task: TaskSpec, result: TaskResult, 
         base_rev: result.baseRev,
         both_passed: result.bothPassed,
         merge_status: result.merge.status,
-        agents: result.agents.map((a) => ({ agent: a.agentId, model: a.model, features: a.features, status: a.status, error: a.error ?? null, steps: a.steps.length, patch_bytes: Buffer.byteLength(a.patch) })),
+        agents: result.agents.map((a) => ({
+          agent: a.agentId,
+          model: a.model,
+          features: a.features,
+          status: a.status,
+          error: a.error ?? null,
+          steps: a.steps.length,
+          patch_bytes: Buffer.byteLength(a.patch),
+        })),
       },
       null,
       2,

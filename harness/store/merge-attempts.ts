@@ -52,9 +52,17 @@ export function saveAttempts(db: Database.Database, task: number, attempts: Merg
     if (!stageNamed(a.stage) || !ATTEMPT_OUTCOMES.includes(a.outcome)) throw new Error(`merge attempt with unknown stage or outcome: ${a.stage} ${a.outcome}`);
     const tests: AttemptTest[] | undefined = a.tested?.verdict.map((e) => ({ feature: e.feature, passed: e.passed, cached: e.cached === true }));
     insert.run(
-      task, idx, a.stage, a.outcome, a.reason ? boundText(a.reason, 2000) : null, a.patchHash ?? null,
-      tests ? JSON.stringify(tests) : null, a.tested ? (a.tested.passed ? 1 : 0) : null, a.final ? 1 : 0,
-      detailsJson(a.details), a.durationMs,
+      task,
+      idx,
+      a.stage,
+      a.outcome,
+      a.reason ? boundText(a.reason, 2000) : null,
+      a.patchHash ?? null,
+      tests ? JSON.stringify(tests) : null,
+      a.tested ? (a.tested.passed ? 1 : 0) : null,
+      a.final ? 1 : 0,
+      detailsJson(a.details),
+      a.durationMs,
     );
   });
 }
@@ -103,7 +111,9 @@ export function attemptsOf(db: Database.Database, task: number): StoredAttempt[]
 
 /** Every task's attempts without their details (what reports count). */
 export function attemptsByTask(db: Database.Database): Map<number, StoredAttempt[]> {
-  const rows = db.prepare('SELECT task, stage, outcome, reason, patch_hash, tests, passed, final, NULL AS details, duration_ms FROM merge_attempts ORDER BY task, idx').all() as AttemptRow[];
+  const rows = db
+    .prepare('SELECT task, stage, outcome, reason, patch_hash, tests, passed, final, NULL AS details, duration_ms FROM merge_attempts ORDER BY task, idx')
+    .all() as AttemptRow[];
   const byTask = new Map<number, StoredAttempt[]>();
   for (const row of rows) {
     const list = byTask.get(row.task) ?? [];

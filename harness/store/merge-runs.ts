@@ -12,11 +12,7 @@ import { UserError } from '../errors.ts';
  * How a table is combined: `refs` names the columns that hold ids of another table (a trailing `?`:
  * the id may point at nothing, e.g. a label on a message of an earlier attempt; it becomes NULL).
  */
-type Policy =
-  | { kind: 'own' }
-  | { kind: 'renumbered'; refs: Record<string, string> }
-  | { kind: 'rows'; refs: Record<string, string> }
-  | { kind: 'shared' };
+type Policy = { kind: 'own' } | { kind: 'renumbered'; refs: Record<string, string> } | { kind: 'rows'; refs: Record<string, string> } | { kind: 'shared' };
 
 /** Every table of schema.ts. A table missing here makes merge-runs refuse to run (and a test fail). */
 export const TABLE_POLICIES: Record<string, Policy> = {
@@ -54,13 +50,16 @@ export interface MergeRunsResult {
 }
 
 export function tablesOf(db: Database.Database): string[] {
-  return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map(
+    (t) => t.name,
+  );
 }
 
 /** A run given by name (under runsRoot) or by the path of its folder. */
 function openInput(runsRoot: string, given: string): RunStore {
   const dir = existsSync(join(given, 'run.db')) ? resolve(given) : runDir(runsRoot, given);
-  if (!existsSync(join(dir, 'run.db'))) throw new UserError(`no run "${given}": give a run name under ${resolve(runsRoot)} or the folder of a run (holding run.db)`);
+  if (!existsSync(join(dir, 'run.db')))
+    throw new UserError(`no run "${given}": give a run name under ${resolve(runsRoot)} or the folder of a run (holding run.db)`);
   return RunStore.open(dirname(dir), basename(dir), { create: false });
 }
 
@@ -75,7 +74,9 @@ function checkCompatible(stores: RunStore[], options: StoredOptions[]): void {
   options.forEach((o, i) => {
     for (const key of MUST_MATCH) {
       if (JSON.stringify(o[key]) !== JSON.stringify(first[key])) {
-        throw new UserError(`runs ${stores[0]!.name} and ${stores[i]!.name} differ in ${key} (${JSON.stringify(first[key]) ?? 'unset'} vs ${JSON.stringify(o[key]) ?? 'unset'}): they are not shards of one plan`);
+        throw new UserError(
+          `runs ${stores[0]!.name} and ${stores[i]!.name} differ in ${key} (${JSON.stringify(first[key]) ?? 'unset'} vs ${JSON.stringify(o[key]) ?? 'unset'}): they are not shards of one plan`,
+        );
       }
     }
     if ((o.shard?.count ?? 1) !== (first.shard?.count ?? 1)) {
@@ -145,7 +146,9 @@ function copyAll(out: RunStore, stores: RunStore[]): void {
         const policy = TABLE_POLICIES[table]!;
         if (policy.kind === 'own') continue;
         const names = columns(table).filter((c) => !(policy.kind === 'renumbered' && c === 'id'));
-        const insert = out.db.prepare(`INSERT ${policy.kind === 'shared' ? 'OR IGNORE ' : ''}INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`);
+        const insert = out.db.prepare(
+          `INSERT ${policy.kind === 'shared' ? 'OR IGNORE ' : ''}INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+        );
         const refs = policy.kind === 'shared' ? {} : policy.refs;
         for (const row of store.db.prepare(`SELECT * FROM ${table}`).iterate() as Iterable<Record<string, unknown>>) {
           if (table === 'tasks') {

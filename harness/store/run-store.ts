@@ -139,11 +139,14 @@ export class RunStore {
       db.close();
       const code = (error as { code?: string }).code;
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-        throw new UserError(`${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`);
+        throw new UserError(
+          `${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`,
+        );
       }
       // SQLite only says it cannot open or write the file; the folder says why (EROFS, EACCES).
       const unwritable = code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') ? folderNotWritable(dir) : undefined;
-      if (unwritable) throw new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
+      if (unwritable)
+        throw new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
       throw error;
     }
     return new RunStore(db, name, dir, lock);
@@ -201,19 +204,27 @@ export class RunStore {
       this.db.prepare('DELETE FROM judge_labels WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_runs WHERE task = ?').run(id);
       this.db
-        .prepare(`UPDATE tasks SET status = 'running', error = NULL, error_kind = NULL, agent_config = ?, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`)
+        .prepare(
+          `UPDATE tasks SET status = 'running', error = NULL, error_kind = NULL, agent_config = ?, started_at = ?, finished_at = NULL, attempts = attempts + 1 WHERE id = ?`,
+        )
         .run(agentConfig, now(), id);
     })();
   }
 
   markError(id: number, error: string, kind: TaskErrorKind): void {
     const status = kind === 'interrupted' ? 'interrupted' : 'error';
-    this.db.prepare('UPDATE tasks SET status = ?, error = ?, error_kind = ?, finished_at = ? WHERE id = ?').run(status, boundText(error, 4000), kind, now(), id);
+    this.db
+      .prepare('UPDATE tasks SET status = ?, error = ?, error_kind = ?, finished_at = ? WHERE id = ?')
+      .run(status, boundText(error, 4000), kind, now(), id);
   }
 
   /** Tasks left 'running' by a process that died: they will run again. */
   markStaleRunningInterrupted(): number {
-    return this.db.prepare(`UPDATE tasks SET status = 'interrupted', error_kind = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`).run().changes;
+    return this.db
+      .prepare(
+        `UPDATE tasks SET status = 'interrupted', error_kind = 'interrupted', error = 'the coop-bench process stopped during this task' WHERE status = 'running'`,
+      )
+      .run().changes;
   }
 
   /** One trajectory step, stored as it happens: a crash loses no step of the attempt. */
@@ -229,7 +240,9 @@ export class RunStore {
       this.saveAgents(id, result.agents);
       this.saveEvaluation(id, result);
       this.db
-        .prepare(`UPDATE tasks SET status = 'done', error = NULL, error_kind = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`)
+        .prepare(
+          `UPDATE tasks SET status = 'done', error = NULL, error_kind = NULL, image = ?, base_rev = ?, docker_host = ?, both_passed = ?, finished_at = ? WHERE id = ?`,
+        )
         .run(result.image, result.baseRev, result.dockerHost, result.bothPassed ? 1 : 0, now(), id);
     });
     write();
@@ -263,7 +276,17 @@ export class RunStore {
           `INSERT INTO merges (task, status, strategy, conflict_regions, files, dropped_test_files, reason, patch, timings)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, m.status, m.strategy ?? null, m.conflictRegions.length, JSON.stringify(m.files), JSON.stringify(m.droppedTestFiles), m.reason ?? null, m.patch, JSON.stringify(m.timingsMs));
+        .run(
+          id,
+          m.status,
+          m.strategy ?? null,
+          m.conflictRegions.length,
+          JSON.stringify(m.files),
+          JSON.stringify(m.droppedTestFiles),
+          m.reason ?? null,
+          m.patch,
+          JSON.stringify(m.timingsMs),
+        );
       saveAttempts(this.db, id, result.attempts);
       const insertEval = this.db.prepare(
         `INSERT INTO evaluations (task, feature, passed, exit_code, timed_out, framework, tests_passed, tests_failed, cause, output, duration_ms, cached)
@@ -299,8 +322,21 @@ export class RunStore {
          VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        taskId, agent, taskId, agent, now(), model, usage.inputTokens, usage.outputTokens, usage.costUsd, Math.round(usage.latencyMs),
-        usage.cachedInputTokens ?? 0, usage.cacheWriteTokens ?? 0, usage.cacheWrite1hTokens ?? 0, usage.reasoningTokens ?? 0, stopReason ?? null,
+        taskId,
+        agent,
+        taskId,
+        agent,
+        now(),
+        model,
+        usage.inputTokens,
+        usage.outputTokens,
+        usage.costUsd,
+        Math.round(usage.latencyMs),
+        usage.cachedInputTokens ?? 0,
+        usage.cacheWriteTokens ?? 0,
+        usage.cacheWrite1hTokens ?? 0,
+        usage.reasoningTokens ?? 0,
+        stopReason ?? null,
       );
   }
 

@@ -91,7 +91,9 @@ const fileSchema = z.object({ split: z.enum(SPLITS).default('train'), cases: z.a
 
 export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
   const cases: CalibrationCase[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(join(dir, name), 'utf8'));
@@ -99,7 +101,13 @@ export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
       throw new Error(`${name}: not valid JSON (${(error as Error).message})`, { cause: error });
     }
     const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(
+        `${name}: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+      );
     cases.push(...parsed.data.cases.map((c) => ({ ...c, split: parsed.data.split, file: name })));
   }
   const ids = new Set<string>();
@@ -108,7 +116,8 @@ export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
     ids.add(c.id);
   }
   for (const c of cases) {
-    if (c.paraphrase_of && !ids.has(c.paraphrase_of)) throw new Error(`calibration case ${c.id} is a paraphrase of ${c.paraphrase_of}, which is not in the set`);
+    if (c.paraphrase_of && !ids.has(c.paraphrase_of))
+      throw new Error(`calibration case ${c.id} is a paraphrase of ${c.paraphrase_of}, which is not in the set`);
   }
   return cases;
 }

@@ -49,8 +49,9 @@ class Tally {
     const p = new Set(predicted);
     const e = new Set(expected);
     const row = this.row(label);
-    for (const x of p) if (e.has(x)) row.tp++;
-    else row.fp++;
+    for (const x of p)
+      if (e.has(x)) row.tp++;
+      else row.fp++;
     for (const x of e) if (!p.has(x)) row.fn++;
   }
 
@@ -88,7 +89,9 @@ export function goldQuestionsWithoutReply(c: CalibrationCase, input: JudgeInput 
 
 /** Gold of broken_checkable_commitment: the broken gold commitments, else the broken promises and claims. */
 export function goldBrokenCommitments(c: CalibrationCase): number[] {
-  return c.gold.commitments ? [...new Set(c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => x.message))] : c.gold.broken_commitment;
+  return c.gold.commitments
+    ? [...new Set(c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => x.message))]
+    : c.gold.broken_commitment;
 }
 
 interface CaseResult {
@@ -129,8 +132,14 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     if (c.patches) tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
     if (c.gold.commitments) {
       for (const kind of COMMITMENT_KINDS) {
-        const found = result.commitments.filter((x) => (kind === 'accepted_request' ? x.request !== undefined : x.target.kind === kind && !x.request)).map((x) => x.messageId);
-        kinds.compare(kind, found, c.gold.commitments.filter((x) => x.kind === kind).map((x) => x.message));
+        const found = result.commitments
+          .filter((x) => (kind === 'accepted_request' ? x.request !== undefined : x.target.kind === kind && !x.request))
+          .map((x) => x.messageId);
+        kinds.compare(
+          kind,
+          found,
+          c.gold.commitments.filter((x) => x.kind === kind).map((x) => x.message),
+        );
       }
     }
     counts.line_number_mentions.push([result.metrics.lineNumberMentions, c.gold.line_number_mentions]);
@@ -162,9 +171,11 @@ function paraphraseConsistency(cases: readonly CalibrationCase[], results: Map<s
     const mine = labelItems(c, b.labels, b.metrics);
     const theirs = labelItems(original, a.labels, a.metrics);
     // Conversation-level labels carry the case id: compare whether they are there.
-    const same = DETECTOR_LABELS.every((label) => label === 'first_turn_plan'
-      ? mine[label].length === theirs[label].length
-      : JSON.stringify([...mine[label]].sort()) === JSON.stringify([...theirs[label]].sort()));
+    const same = DETECTOR_LABELS.every((label) =>
+      label === 'first_turn_plan'
+        ? mine[label].length === theirs[label].length
+        : JSON.stringify([...mine[label]].sort()) === JSON.stringify([...theirs[label]].sort()),
+    );
     outcome.of++;
     if (same) outcome.same++;
     else outcome.differing.push(`${c.id} (paraphrase of ${original.id})`);
@@ -181,11 +192,7 @@ export interface LlmScores {
   usage: UsageTotal;
 }
 
-export async function scoreLlmJudges(
-  cases: readonly CalibrationCase[],
-  model: Model,
-  options: { timeoutMs: number; cache?: AnswerCache },
-): Promise<LlmScores> {
+export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: Model, options: { timeoutMs: number; cache?: AnswerCache }): Promise<LlmScores> {
   const cache = options.cache ?? memoryCache();
   const communication = new Tally('communication');
   const symptoms = new Tally('symptoms');
@@ -218,5 +225,11 @@ export async function scoreLlmJudges(
     if (symp) symptoms.classify(c.id, symp.labels.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary);
     c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech!.labels.find((l) => l.messageId === i + 1)?.label, m.act));
   }
-  return { labels: [...communication.rows(COMMUNICATION_ERRORS), ...symptoms.rows(SYMPTOMS), ...acts.rows(SPEECH_ACTS)], cleanKeptClean: clean, dropped, errors, usage };
+  return {
+    labels: [...communication.rows(COMMUNICATION_ERRORS), ...symptoms.rows(SYMPTOMS), ...acts.rows(SPEECH_ACTS)],
+    cleanKeptClean: clean,
+    dropped,
+    errors,
+    usage,
+  };
 }

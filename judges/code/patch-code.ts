@@ -2,7 +2,19 @@
 // commitment checker asks about (definitions, exports, calls, guards, names used) located by file
 // and line, and the text of any shown line for evidence.
 import { patchFiles, pathMatches, type Hunk, type PatchFile } from '../patch-lines.ts';
-import { contextIsFunction, contextScope, languageOf, loadGrammars, outline, type Call, type CodeLanguage, type Definition, type Guard, type Outline, type Usage } from './syntax.ts';
+import {
+  contextIsFunction,
+  contextScope,
+  languageOf,
+  loadGrammars,
+  outline,
+  type Call,
+  type CodeLanguage,
+  type Definition,
+  type Guard,
+  type Outline,
+  type Usage,
+} from './syntax.ts';
 
 export interface HunkCode {
   hunk: Hunk;
@@ -23,10 +35,11 @@ export type Located<T> = T & { path: string; text: string };
 /** Loads the grammars a set of patches needs. */
 export async function loadGrammarsFor(patches: readonly string[]): Promise<void> {
   const wanted = new Set<CodeLanguage>();
-  for (const patch of patches) for (const f of patchFiles(patch)) {
-    const language = languageOf(f.path);
-    if (language) wanted.add(language);
-  }
+  for (const patch of patches)
+    for (const f of patchFiles(patch)) {
+      const language = languageOf(f.path);
+      if (language) wanted.add(language);
+    }
   if (wanted.size > 0) await loadGrammars(wanted);
 }
 
@@ -75,7 +88,8 @@ function collect<T extends { line: number }>(files: readonly FileCode[], pick: (
   for (const f of files) {
     for (const h of f.hunks) {
       // Context lines repeat in neighbouring hunks: one fact per file, line and content.
-      for (const item of h.after ? pick(h.after) : []) found.set(`${f.path}\u0000${JSON.stringify(item)}`, { ...item, path: f.path, text: lineText(f, 'new', item.line).trim() });
+      for (const item of h.after ? pick(h.after) : [])
+        found.set(`${f.path}\u0000${JSON.stringify(item)}`, { ...item, path: f.path, text: lineText(f, 'new', item.line).trim() });
     }
   }
   return [...found.values()];

@@ -9,8 +9,18 @@ import { Language, Parser, type Node } from 'web-tree-sitter';
 export type CodeLanguage = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust';
 
 const EXTENSIONS: Record<string, CodeLanguage> = {
-  py: 'python', pyi: 'python', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx', go: 'go', rs: 'rust',
+  py: 'python',
+  pyi: 'python',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  go: 'go',
+  rs: 'rust',
 };
 
 const GRAMMAR_FILES: Record<CodeLanguage, string> = {
@@ -36,14 +46,16 @@ export async function loadGrammars(wanted: Iterable<CodeLanguage>): Promise<void
   initialised ??= Parser.init();
   await initialised;
   const require = createRequire(import.meta.url);
-  await Promise.all([...new Set(wanted)].map(async (language) => {
-    if (loaded.has(language)) return;
-    let pending = languages.get(language);
-    if (!pending) languages.set(language, (pending = Language.load(require.resolve(GRAMMAR_FILES[language]))));
-    const parser = new Parser();
-    parser.setLanguage(await pending);
-    loaded.set(language, parser);
-  }));
+  await Promise.all(
+    [...new Set(wanted)].map(async (language) => {
+      if (loaded.has(language)) return;
+      let pending = languages.get(language);
+      if (!pending) languages.set(language, (pending = Language.load(require.resolve(GRAMMAR_FILES[language]))));
+      const parser = new Parser();
+      parser.setLanguage(await pending);
+      loaded.set(language, parser);
+    }),
+  );
 }
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
@@ -96,15 +108,44 @@ export interface Outline {
 const DEFINITIONS: Record<'python' | 'js' | 'go' | 'rust', Record<string, DefinitionKind>> = {
   python: { function_definition: 'function', class_definition: 'class' },
   js: {
-    function_declaration: 'function', generator_function_declaration: 'function', method_definition: 'function', class_declaration: 'class',
-    abstract_class_declaration: 'class', interface_declaration: 'class', type_alias_declaration: 'class', enum_declaration: 'class',
-    variable_declarator: 'variable', field_definition: 'field', public_field_definition: 'field', method_signature: 'function',
-    function_signature: 'function', property_signature: 'field', abstract_method_signature: 'function',
+    function_declaration: 'function',
+    generator_function_declaration: 'function',
+    method_definition: 'function',
+    class_declaration: 'class',
+    abstract_class_declaration: 'class',
+    interface_declaration: 'class',
+    type_alias_declaration: 'class',
+    enum_declaration: 'class',
+    variable_declarator: 'variable',
+    field_definition: 'field',
+    public_field_definition: 'field',
+    method_signature: 'function',
+    function_signature: 'function',
+    property_signature: 'field',
+    abstract_method_signature: 'function',
   },
-  go: { function_declaration: 'function', method_declaration: 'function', type_spec: 'class', var_spec: 'variable', const_spec: 'variable', field_declaration: 'field', method_elem: 'function' },
+  go: {
+    function_declaration: 'function',
+    method_declaration: 'function',
+    type_spec: 'class',
+    var_spec: 'variable',
+    const_spec: 'variable',
+    field_declaration: 'field',
+    method_elem: 'function',
+  },
   rust: {
-    function_item: 'function', function_signature_item: 'function', struct_item: 'class', enum_item: 'class', trait_item: 'class', union_item: 'class',
-    type_item: 'class', mod_item: 'class', const_item: 'variable', static_item: 'variable', field_declaration: 'field', enum_variant: 'field',
+    function_item: 'function',
+    function_signature_item: 'function',
+    struct_item: 'class',
+    enum_item: 'class',
+    trait_item: 'class',
+    union_item: 'class',
+    type_item: 'class',
+    mod_item: 'class',
+    const_item: 'variable',
+    static_item: 'variable',
+    field_declaration: 'field',
+    enum_variant: 'field',
   },
 };
 
@@ -229,11 +270,26 @@ export function outline(piece: Piece): Outline | undefined {
     if (kind) {
       const name = nameOf(node);
       if (name) {
-        const definition: Definition = { name, kind, line: lineOf(node), endLine: piece.start + node.endPosition.row - shift, exported: isExported(node, piece.language, name, scope), scope: [...outer, ...scope] };
+        const definition: Definition = {
+          name,
+          kind,
+          line: lineOf(node),
+          endLine: piece.start + node.endPosition.row - shift,
+          exported: isExported(node, piece.language, name, scope),
+          scope: [...outer, ...scope],
+        };
         if (kind === 'function') {
           const parameters = parametersOf(node);
           definition.parameters = parameters?.map((p) => p.text);
-          for (const p of parameters ?? []) result.definitions.push({ name: p.text, kind: 'parameter', line: lineOf(p), endLine: lineOf(p), exported: false, scope: [...outer, ...scope, name] });
+          for (const p of parameters ?? [])
+            result.definitions.push({
+              name: p.text,
+              kind: 'parameter',
+              line: lineOf(p),
+              endLine: lineOf(p),
+              exported: false,
+              scope: [...outer, ...scope, name],
+            });
         }
         result.definitions.push(definition);
         if (kind === 'function' || kind === 'class') {
@@ -265,7 +321,12 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
   if (CALLS.has(type)) {
     const callee = node.childForFieldName('function') ?? node.childForFieldName('constructor') ?? node.childForFieldName('macro') ?? node.namedChildren[0];
     if (callee) {
-      const last = callee.childForFieldName('attribute') ?? callee.childForFieldName('property') ?? callee.childForFieldName('field') ?? callee.childForFieldName('name') ?? callee;
+      const last =
+        callee.childForFieldName('attribute') ??
+        callee.childForFieldName('property') ??
+        callee.childForFieldName('field') ??
+        callee.childForFieldName('name') ??
+        callee;
       result.calls.push({ name: last.text.replace(/^.*[.:]/, ''), callee: callee.text, line: lineOf(node), scope, first: firstInFunction(node, bodies) });
     }
   } else if (GUARDS.has(type)) {
@@ -279,7 +340,14 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       if (left.text === '__all__') {
         for (const s of node.childForFieldName('right')?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
       } else {
-        result.definitions.push({ name: left.text, kind: 'variable', line: lineOf(node), endLine: lineOf(node), exported: scope.length === 0 && !left.text.startsWith('_'), scope });
+        result.definitions.push({
+          name: left.text,
+          kind: 'variable',
+          line: lineOf(node),
+          endLine: lineOf(node),
+          exported: scope.length === 0 && !left.text.startsWith('_'),
+          scope,
+        });
       }
     } else if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self') {
       const attribute = left.childForFieldName('attribute');
@@ -318,15 +386,15 @@ export function contextScope(context: string): string[] {
   return contextMatch(context)?.slice(1, 2) ?? [];
 }
 
-
 /** Whether a hunk's context line declares a function or method (not a class, struct, impl or module). */
 export function contextIsFunction(context: string): boolean {
   const match = contextMatch(context);
   return match !== null && !/\b(?:class|struct|impl|interface|trait|enum|type|mod)\s/.test(match[0]);
 }
 
-
 function contextMatch(context: string): RegExpExecArray | null {
-  return /\b(?:def|class|function|func|fn|struct|impl|interface|trait|enum|type|mod)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?([A-Za-z_$][\w$]*)/.exec(context)
-    ?? /^\s*(?:(?:public|private|protected|static|async|export|default|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{?\s*$/.exec(context);
+  return (
+    /\b(?:def|class|function|func|fn|struct|impl|interface|trait|enum|type|mod)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?([A-Za-z_$][\w$]*)/.exec(context) ??
+    /^\s*(?:(?:public|private|protected|static|async|export|default|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{?\s*$/.exec(context)
+  );
 }

@@ -71,7 +71,9 @@ function symbolsIn(code: string): string[] {
 
 /** Every name in a code snippet (`if self._closed` gives `_closed`): what a guard's condition tests. */
 function namesIn(code: string): string[] {
-  return [...code.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).filter((n) => !NOT_CODE.test(n) && !/^(?:if|not|and|or|is|in|return|raise|assert|else|elif)$/.test(n));
+  return [...code.matchAll(/[A-Za-z_$][\w$]*/g)]
+    .map((m) => m[0])
+    .filter((n) => !NOT_CODE.test(n) && !/^(?:if|not|and|or|is|in|return|raise|assert|else|elif)$/.test(n));
 }
 
 function fileMasks(sentence: Sentence): string[] {
@@ -97,7 +99,9 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.start ?? sentence.terms.length;
   const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
   // "a call to `X`" names what is called, not where.
-  const end = terms.findIndex((t, i) => i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause));
+  const end = terms.findIndex(
+    (t, i) => i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause),
+  );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
 }
 
@@ -108,7 +112,11 @@ function placeFunction(place: readonly Term[]): string | undefined {
   for (let i = 0; i < place.length; i++) {
     const t = place[i]!;
     const previous = place[i - 1]?.normal ?? '';
-    if (t.mask?.kind === 'code' && !/^(?:before|after)$/.test(previous) && (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))) {
+    if (
+      t.mask?.kind === 'code' &&
+      !/^(?:before|after)$/.test(previous) &&
+      (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
+    ) {
       const name = symbolsIn(t.mask.text)[0];
       if (name) return name.replace(/^.*[.:]/, '');
     }
@@ -123,9 +131,13 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const all = [...object, ...place];
   const lemma = verb.lemma;
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
-  const untouched = (verb.negative && TOUCH.test(lemma))
-    || (/^(?:stay|keep)$/.test(lemma) && /^(?:away|out|clear)$/.test(object[0]?.normal ?? ''))
-    || (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
+  const untouched =
+    (verb.negative && TOUCH.test(lemma)) ||
+    (/^(?:stay|keep)$/.test(lemma) && /^(?:away|out|clear)$/.test(object[0]?.normal ?? '')) ||
+    (LEAVE.test(lemma) &&
+      (lemma === 'avoid' ||
+        all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
+        /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
   if (untouched) {
     if (lineMask && !codeOf(object).length) {
       const lines = lineRange(lineMask.mask!.text);
@@ -151,9 +163,15 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const first = all.some((t) => FIRST_WORD.test(t.normal));
   const relative = place.findIndex((t) => /^(?:before|after)$/.test(t.normal));
   const anchor = relative >= 0 ? codeOf(place.slice(relative + 1, relative + 3))[0] : undefined;
-  const position = first ? 'first' as const : anchor ? place[relative]!.normal as 'before' | 'after' : undefined;
+  const position = first ? ('first' as const) : anchor ? (place[relative]!.normal as 'before' | 'after') : undefined;
   if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
-    const words = object.filter((t) => !GUARD_NOUN.test(t.normal) && !t.tags.has('Determiner') && (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')))
+    const words = object
+      .filter(
+        (t) =>
+          !GUARD_NOUN.test(t.normal) &&
+          !t.tags.has('Determiner') &&
+          (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')),
+      )
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, position, anchor } : undefined;
   }
@@ -171,7 +189,9 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
 
 /** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
 function moduleAfter(terms: readonly Term[]): string | undefined {
-  return terms.find((t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''))?.mask?.text;
+  return terms.find(
+    (t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
+  )?.mask?.text;
 }
 
 /** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
@@ -203,18 +223,28 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
   const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
   const guardIsSubject = sentence.terms.slice(0, guardAt).every((t) => !t.tags.has('Verb') && !t.tags.has('Pronoun'));
-  const subjectCode = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.mask?.kind === 'code').at(-1);
+  const subjectCode = sentence.terms
+    .slice(0, Math.max(0, guardAt))
+    .filter((t) => t.mask?.kind === 'code')
+    .at(-1);
   const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
   const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
   if (guardAt > 0 && checker && /^(?:checks|guards|validates)$/.test(sentence.terms[guardAt]!.normal)) {
     // "`request()` now checks `self._closed` first": the function is the subject, the condition its object.
-    const words = after.filter((t) => t.mask?.kind === 'code').slice(0, 1).flatMap((t) => namesIn(t.mask!.text)).filter((w) => w.length >= 3 && w !== 'self');
+    const words = after
+      .filter((t) => t.mask?.kind === 'code')
+      .slice(0, 1)
+      .flatMap((t) => namesIn(t.mask!.text))
+      .filter((w) => w.length >= 3 && w !== 'self');
     const first = after.some((t) => FIRST_WORD.test(t.normal));
     if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...(first && { position: 'first' as const }) });
   } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
     // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
     const scope = placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean);
-    const words = sentence.terms.slice(0, guardAt).filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask)).flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
+    const words = sentence.terms
+      .slice(0, guardAt)
+      .filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask))
+      .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
   }
   const clauses = new Set(sentence.terms.map((t) => t.clause));
@@ -224,7 +254,11 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
-    const continued = firstWord === 0 && /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') && previous.length > 0 && (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
+    const continued =
+      firstWord === 0 &&
+      /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') &&
+      previous.length > 0 &&
+      (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
     if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
     // "lines 24–28 untouched": a line range as the subject.
     const range = !continued && terms.slice(0, firstWord).length === 1 && terms[0]!.mask?.kind === 'lines' ? lineRange(terms[0]!.mask.text) : undefined;
@@ -241,10 +275,17 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     const said = rest.map((t) => t.text).join(' ');
     if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as (?:it|they) (?:is|are)|as[ -]is|won't change|will not change|not change)\b/i.test(said)) {
       targets.push({ kind: 'untouched_symbol', names, files });
-    } else if (words.some((w) => EXPORTED_WORD.test(w)) || (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))) {
+    } else if (
+      words.some((w) => EXPORTED_WORD.test(w)) ||
+      (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))
+    ) {
       // "`X` is exported", "`X` is importable from `pkg`", "`X` is available from src/index.ts".
       targets.push({ kind: 'exported', names, files, module: moduleAfter(rest) ?? files[0] });
-    } else if (PRESENT.test(stateWord(words) ?? '') && (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') || /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))) {
+    } else if (
+      PRESENT.test(stateWord(words) ?? '') &&
+      (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') ||
+        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))
+    ) {
       // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
       targets.push({ kind: 'exists', names, files });
     }
@@ -257,7 +298,8 @@ function untouchedPhrases(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   sentence.terms.forEach((t, i) => {
     const next = sentence.terms.slice(i + 1, i + 4);
-    const negated = /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
+    const negated =
+      /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
     if (!negated) return;
     const code = next.slice(1).find((x) => x.mask && x.mask.kind !== 'lines');
     const lines = next.slice(1).find((x) => x.mask?.kind === 'lines');
@@ -285,7 +327,11 @@ function newCodeTargets(sentence: Sentence): Target[] {
     const names = symbolsIn(code.mask!.text);
     if (names.length === 0) return;
     const exported = phrase.some((x) => /^(?:exported|public)$/.test(x.normal));
-    targets.push(exported ? { kind: 'exported', names, files: fileMasks(sentence), module: fileMasks(sentence)[0] } : { kind: 'exists', names, files: fileMasks(sentence) });
+    targets.push(
+      exported
+        ? { kind: 'exported', names, files: fileMasks(sentence), module: fileMasks(sentence)[0] }
+        : { kind: 'exists', names, files: fileMasks(sentence) },
+    );
   });
   return targets;
 }
@@ -321,22 +367,36 @@ function callPlacementTargets(sentence: Sentence): Target[] {
     const next = terms[i + 1];
     if (t.normal === 'called' && next && FROM_PLACE.test(next.normal)) {
       // Passive: the code named last before "called" is what is called.
-      const before = terms.slice(0, i).reverse().find((x) => x.mask?.kind === 'code');
+      const before = terms
+        .slice(0, i)
+        .reverse()
+        .find((x) => x.mask?.kind === 'code');
       push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[i + 2]));
       return;
     }
     // Active: "calling `X` from `Y`", "calling it from `Y`".
     const objectAt = next && /^(?:the|a|an|my|our|new)$/.test(next.normal) ? i + 2 : i + 1;
     const object = terms[objectAt];
-    const names = object?.mask?.kind === 'code'
-      ? symbolsIn(object.mask.text)
-      : object && /^(?:it|them|both|this)$/.test(object.normal) ? codeOf(terms.slice(0, i)).slice(-1) : [];
+    const names =
+      object?.mask?.kind === 'code'
+        ? symbolsIn(object.mask.text)
+        : object && /^(?:it|them|both|this)$/.test(object.normal)
+          ? codeOf(terms.slice(0, i)).slice(-1)
+          : [];
     const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
     if (from >= 0) return push(names, functionName(terms[from + 1]));
     // Code subject: "`Y()` (now) calls `X`".
-    const subject = terms.slice(Math.max(0, i - 2), i).reverse().find((x) => x.mask?.kind === 'code');
+    const subject = terms
+      .slice(Math.max(0, i - 2), i)
+      .reverse()
+      .find((x) => x.mask?.kind === 'code');
     const between = subject ? terms.slice(terms.indexOf(subject) + 1, i) : [];
-    if (subject && /\(\)$/.test(subject.mask!.text.trim()) && /^(?:calls|invokes|applies)$/.test(t.normal) && between.every((x) => /^(?:now|also|then|already)$/.test(x.normal))) {
+    if (
+      subject &&
+      /\(\)$/.test(subject.mask!.text.trim()) &&
+      /^(?:calls|invokes|applies)$/.test(t.normal) &&
+      between.every((x) => /^(?:now|also|then|already)$/.test(x.normal))
+    ) {
       push(names, functionName(subject));
     }
   });
@@ -348,7 +408,9 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
   const at = terms.findIndex((t) => GUARD_NOUN.test(t.normal));
   if (at < 0) return [];
-  const described = terms.slice(Math.max(0, at - 2), at).filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
+  const described = terms
+    .slice(Math.max(0, at - 2), at)
+    .filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
   const shown = terms[at + 1]?.mask?.kind === 'code' && /^\s*if\b/.test(terms[at + 1]!.mask!.text) ? [terms[at + 1]!] : [];
   const words = [...described, ...shown].flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal])).filter((w) => w.length >= 3);
   const verbAt = at + 1 + shown.length;
@@ -359,8 +421,18 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
   const first = rest.slice(0, scopeAt).some((t) => FIRST_WORD.test(t.normal));
   const relative = rest.findIndex((t, i) => i < scopeAt && /^(?:before|after)$/.test(t.normal));
   const anchor = relative >= 0 ? codeOf(rest.slice(relative + 1, relative + 3))[0] : undefined;
-  const position = first ? 'first' as const : anchor ? rest[relative]!.normal as 'before' | 'after' : undefined;
-  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...(position && { position }), ...(anchor && { anchor }) }];
+  const position = first ? ('first' as const) : anchor ? (rest[relative]!.normal as 'before' | 'after') : undefined;
+  return [
+    {
+      kind: 'placement',
+      names: [],
+      guard: words,
+      files: fileMasks(sentence),
+      scope: functionName(rest[scopeAt]),
+      ...(position && { position }),
+      ...(anchor && { anchor }),
+    },
+  ];
 }
 
 /**
@@ -370,12 +442,19 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
  */
 function newFileTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const fileAt = terms.findIndex((t, i) => t.mask?.kind === 'file' && (terms.slice(Math.max(0, i - 2), i).some((x) => x.normal === 'new') || /^\(?new\)?$/.test(terms[i + 1]?.normal ?? '')));
-  const goesAt = terms.findIndex((t, i) => /^(?:goes|go|lands|land)$/.test(t.normal) && /^(?:in|into|to)$/.test(terms[i + 1]?.normal ?? '') && terms[i + 2]?.mask?.kind === 'file');
+  const fileAt = terms.findIndex(
+    (t, i) => t.mask?.kind === 'file' && (terms.slice(Math.max(0, i - 2), i).some((x) => x.normal === 'new') || /^\(?new\)?$/.test(terms[i + 1]?.normal ?? '')),
+  );
+  const goesAt = terms.findIndex(
+    (t, i) => /^(?:goes|go|lands|land)$/.test(t.normal) && /^(?:in|into|to)$/.test(terms[i + 1]?.normal ?? '') && terms[i + 2]?.mask?.kind === 'file',
+  );
   const at = fileAt >= 0 ? fileAt : goesAt >= 0 ? goesAt + 2 : -1;
   if (at < 0) return [];
   const names = terms
-    .filter((t, i) => t.mask?.kind === 'code' && !/^(?:your|their|his|her|calls?|calling|uses?|using|from|after|before|below|above)$/.test(terms[i - 1]?.normal ?? ''))
+    .filter(
+      (t, i) =>
+        t.mask?.kind === 'code' && !/^(?:your|their|his|her|calls?|calling|uses?|using|from|after|before|below|above)$/.test(terms[i - 1]?.normal ?? ''),
+    )
     .flatMap((t) => symbolsIn(t.mask!.text));
   return names.length ? [{ kind: 'exists', names: [...new Set(names)], files: [terms[at]!.mask!.text] }] : [];
 }
@@ -386,12 +465,25 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
   const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
-  for (const target of [...codeSubjectTargets(sentence), ...untouchedPhrases(sentence), ...placements, ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : [])]) {
-    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  for (const target of [
+    ...codeSubjectTargets(sentence),
+    ...untouchedPhrases(sentence),
+    ...placements,
+    ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
+  ]) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))
+      found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   }
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
-    const target = verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : stance === 'will' || stance === 'doing' || stance === 'did' ? targetOf(sentence, verb) : undefined;
+    const target =
+      verb.subject === 'other'
+        ? stance === 'did'
+          ? passiveTarget(sentence, verb)
+          : undefined
+        : stance === 'will' || stance === 'doing' || stance === 'did'
+          ? targetOf(sentence, verb)
+          : undefined;
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
@@ -406,7 +498,11 @@ function requestTargets(sentence: Sentence): Target[] {
   for (const verb of sentence.verbs) {
     if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
     const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
-    const asked = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) || t.tags.has('Adverb'));
+    const asked = before.every(
+      (t) =>
+        /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) ||
+        t.tags.has('Adverb'),
+    );
     if (!asked) continue;
     const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });
     if (target) targets.push(target);
@@ -414,7 +510,8 @@ function requestTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
-const ACCEPTANCE = /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
+const ACCEPTANCE =
+  /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
@@ -429,20 +526,31 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
     if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
-    const request = conversation.slice(0, i).reverse().find((m) => m.from !== message.from && m.to.includes(message.from));
+    const request = conversation
+      .slice(0, i)
+      .reverse()
+      .find((m) => m.from !== message.from && m.to.includes(message.from));
     if (!request) return;
     const requestIndex = conversation.indexOf(request);
     for (const sentence of analysed[requestIndex]!) {
       for (const target of requestTargets(sentence)) {
         if (commitments.some((c) => c.messageId === message.id && JSON.stringify(c.target) === JSON.stringify(target))) continue;
-        commitments.push({ messageId: message.id, agent: message.from, quote: opening.text, kind: 'promise', target, request: { messageId: request.id, agent: request.from, quote: sentence.text } });
+        commitments.push({
+          messageId: message.id,
+          agent: message.from,
+          quote: opening.text,
+          kind: 'promise',
+          target,
+          request: { messageId: request.id, agent: request.from, quote: sentence.text },
+        });
       }
     }
   });
   return commitments;
 }
 
-const WITHDRAWAL = /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
+const WITHDRAWAL =
+  /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
 
 /** A later sentence of the same agent that takes the commitment back for `name` (a symbol or a file). */
 export function withdrawal(conversation: readonly ConversationMessage[], commitment: Commitment, name: string): string | undefined {

@@ -26,7 +26,12 @@ function codeUnderCheck(input: JudgeInput): CodeUnderCheck {
   const byAgent = new Map(input.patches.map((p) => [p.agent, codeOf(patchFiles(p.patch))]));
   const all = [...byAgent.values()].flat();
   if (input.merge && TESTED_MERGES.has(input.merge.status)) {
-    return { source: 'merged', files: [...codeOf(patchFiles(input.merge.patch)), ...all.filter((f) => isTestPath(f.path))], byAgent, mergeStatus: input.merge.status };
+    return {
+      source: 'merged',
+      files: [...codeOf(patchFiles(input.merge.patch)), ...all.filter((f) => isTestPath(f.path))],
+      byAgent,
+      mergeStatus: input.merge.status,
+    };
   }
   return { source: 'patches', files: all, byAgent, mergeStatus: input.merge?.status };
 }
@@ -56,7 +61,10 @@ function ownPatchNote(c: Commitment, code: CodeUnderCheck, name: string): Eviden
   const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
   const defined = definitionsIn(own).find((d) => d.name === lastName(name)) ?? addedLinesNaming(own, lastName(name))[0];
   if (!defined) return [{ kind: 'fact', text: `${c.agent}'s patch never added \`${name}\`` }];
-  return [codeQuote('patch', defined, c.agent), { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` }];
+  return [
+    codeQuote('patch', defined, c.agent),
+    { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` },
+  ];
 }
 
 function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
@@ -67,18 +75,31 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
   const definitions = definitionsIn(files);
   if (scope) {
     const functions = definitions.filter((d) => d.kind === 'function' && sameFunction(d.name, scope) && d.parameters);
-    const parameter = definitions.find((d) => (d.kind === 'parameter' || d.kind === 'field') && d.name === short && d.scope.some((s) => sameFunction(s, scope)));
+    const parameter = definitions.find(
+      (d) => (d.kind === 'parameter' || d.kind === 'field') && d.name === short && d.scope.some((s) => sameFunction(s, scope)),
+    );
     if (parameter) return undefined;
-    if (functions.length === 0) return definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0 ? undefined : absent(c, code, name);
+    if (functions.length === 0)
+      return definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0 ? undefined : absent(c, code, name);
     // The function is shown and lacks the parameter: say where the name is still used.
     const signature = functions[0]!;
     const used = usagesIn(code.files).filter((u) => u.name === short && !u.scope.some((s) => sameFunction(s, scope)));
     return {
       missing: name,
       evidence: [
-        { kind: 'absence', source, text: name, note: `\`${signature.name}\` in ${describeTarget(code)} (${signature.path}:${signature.line}) has no parameter \`${short}\`` },
+        {
+          kind: 'absence',
+          source,
+          text: name,
+          note: `\`${signature.name}\` in ${describeTarget(code)} (${signature.path}:${signature.line}) has no parameter \`${short}\``,
+        },
         codeQuote(source, signature),
-        ...used.slice(0, 1).flatMap((u): Evidence[] => [codeQuote(source, u), { kind: 'fact', text: `\`${short}\` is still used in ${u.scope.at(-1) ? `${u.scope.at(-1)}()` : u.path} at ${u.path}:${u.line}` }]),
+        ...used
+          .slice(0, 1)
+          .flatMap((u): Evidence[] => [
+            codeQuote(source, u),
+            { kind: 'fact', text: `\`${short}\` is still used in ${u.scope.at(-1) ? `${u.scope.at(-1)}()` : u.path} at ${u.path}:${u.line}` },
+          ]),
         ...ownPatchNote(c, code, name),
       ],
     };
@@ -94,7 +115,12 @@ function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {
   return {
     missing: name,
     evidence: [
-      { kind: 'absence', source: code.source === 'merged' ? 'merged' : 'patch', text: name, note: `no line added${where} in ${describeTarget(code)} contains \`${name}\`` },
+      {
+        kind: 'absence',
+        source: code.source === 'merged' ? 'merged' : 'patch',
+        text: name,
+        note: `no line added${where} in ${describeTarget(code)} contains \`${name}\``,
+      },
       ...(elsewhere ? [{ kind: 'fact', text: `\`${name}\` was added in ${elsewhere.path} instead` } as Evidence] : ownPatchNote(c, code, name)),
     ],
   };
@@ -117,7 +143,12 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
     return {
       missing: name,
       evidence: [
-        { kind: 'absence', source, text: name, note: `\`${short}\` exists (${definition.path}:${definition.line}) but is not exported${target}${isPythonPackage ? ' (no import or __all__ entry for it there)' : ''}` },
+        {
+          kind: 'absence',
+          source,
+          text: name,
+          note: `\`${short}\` exists (${definition.path}:${definition.line}) but is not exported${target}${isPythonPackage ? ' (no import or __all__ entry for it there)' : ''}`,
+        },
         codeQuote(source, definition),
       ],
     };
@@ -137,7 +168,10 @@ function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string)
   const short = lastName(name);
   for (const file of own) {
     for (const h of file.hunks) {
-      for (const [side, outline] of [['new', h.after], ['old', h.before]] as const) {
+      for (const [side, outline] of [
+        ['new', h.after],
+        ['old', h.before],
+      ] as const) {
         const changed = h.hunk[side].changed;
         const definition = outline?.definitions.find((d) => d.name === short && [...changed].some((l) => (l > d.line && l <= d.endLine) || l === d.line));
         const line = definition && [...changed].find((l) => (l > definition.line && l <= definition.endLine) || l === definition.line);
@@ -146,7 +180,14 @@ function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string)
           return {
             missing: name,
             evidence: [
-              { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: name, note: `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${short}\` (${file.path}:${line})` },
+              {
+                kind: 'absence',
+                source: 'patch',
+                agent: c.agent,
+                file: file.path,
+                text: name,
+                note: `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${short}\` (${file.path}:${line})`,
+              },
               { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text || '(blank line)' },
             ],
           };
@@ -168,7 +209,14 @@ function checkUntouchedFile(c: Commitment, code: CodeUnderCheck): Finding | unde
       return {
         missing: file.path,
         evidence: [
-          { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: file.path, note: `${c.agent}'s patch changes ${file.path} (line ${line})` },
+          {
+            kind: 'absence',
+            source: 'patch',
+            agent: c.agent,
+            file: file.path,
+            text: file.path,
+            note: `${c.agent}'s patch changes ${file.path} (line ${line})`,
+          },
           { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, side, line).trim() || '(blank line)' },
         ],
       };
@@ -183,7 +231,9 @@ function rangeFiles(c: Commitment, input: JudgeInput, own: readonly FileCode[]):
   const named = input.conversation
     .filter((m) => m.id <= c.messageId)
     .reverse()
-    .map((m) => [...m.message.matchAll(/(?<![\w./:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b/g)].map((x) => x[0]).filter((p) => own.some((f) => f.path.endsWith(p))))
+    .map((m) =>
+      [...m.message.matchAll(/(?<![\w./:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b/g)].map((x) => x[0]).filter((p) => own.some((f) => f.path.endsWith(p))),
+    )
     .find((list) => list.length > 0);
   if (named) return inFiles(own, named);
   return own.length === 1 ? [...own] : [];
@@ -197,11 +247,19 @@ function checkUntouchedLines(c: Commitment, code: CodeUnderCheck, input: JudgeIn
       const inserted = hunk.insertedAfter.find((l) => l >= from && l < to);
       if (removed === undefined && inserted === undefined) continue;
       const what = removed !== undefined ? `removes line ${removed}` : `inserts code after line ${inserted}`;
-      const text = removed !== undefined ? lineText(file, 'old', removed) : [...hunk.new.changed].map((l) => lineText(file, 'new', l)).find((x) => x.trim()) ?? '';
+      const text =
+        removed !== undefined ? lineText(file, 'old', removed) : ([...hunk.new.changed].map((l) => lineText(file, 'new', l)).find((x) => x.trim()) ?? '');
       return {
         missing: `lines ${from}-${to}`,
         evidence: [
-          { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: `lines ${from}-${to}`, note: `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}` },
+          {
+            kind: 'absence',
+            source: 'patch',
+            agent: c.agent,
+            file: file.path,
+            text: `lines ${from}-${to}`,
+            note: `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}`,
+          },
           { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text.trim() || '(blank line)' },
         ],
       };
@@ -226,7 +284,12 @@ function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefine
     return {
       missing: what,
       evidence: [
-        { kind: 'absence', source, text, note: `no ${t.guard ? '`if` testing' : 'call to'} \`${text}\` ${t.scope ? `in \`${t.scope}()\` ` : ''}in ${describeTarget(code)}` },
+        {
+          kind: 'absence',
+          source,
+          text,
+          note: `no ${t.guard ? '`if` testing' : 'call to'} \`${text}\` ${t.scope ? `in \`${t.scope}()\` ` : ''}in ${describeTarget(code)}`,
+        },
         ...(t.guard ? [] : ownPatchNote(c, code, text)),
       ],
     };
@@ -236,18 +299,43 @@ function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefine
     // Shown elsewhere: broken only when every candidate's function is known.
     if (candidates.some((x) => x.scope.length === 0)) return undefined;
     const other = candidates[0]!;
-    return { missing: what, evidence: [{ kind: 'absence', source, text: what, note: `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}` }, codeQuote(source, other)] };
+    return {
+      missing: what,
+      evidence: [
+        { kind: 'absence', source, text: what, note: `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}` },
+        codeQuote(source, other),
+      ],
+    };
   }
   if (t.position === 'first' && inScope.every((x) => x.first === false)) {
     const x = inScope[0]!;
-    return { missing: what, evidence: [{ kind: 'absence', source, text: what, note: `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement` }, codeQuote(source, x)] };
+    return {
+      missing: what,
+      evidence: [
+        { kind: 'absence', source, text: what, note: `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement` },
+        codeQuote(source, x),
+      ],
+    };
   }
   if (t.anchor && (t.position === 'before' || t.position === 'after')) {
-    const anchors = callsIn(files).filter((a) => a.name === lastName(t.anchor!) && inScope.some((x) => x.path === a.path && x.scope.join('.') === a.scope.join('.')));
+    const anchors = callsIn(files).filter(
+      (a) => a.name === lastName(t.anchor!) && inScope.some((x) => x.path === a.path && x.scope.join('.') === a.scope.join('.')),
+    );
     const x = inScope[0]!;
     const a = anchors[0];
     if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
-      return { missing: what, evidence: [{ kind: 'absence', source, text: what, note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} \`${t.anchor}\` (line ${a.line})` }, codeQuote(source, x)] };
+      return {
+        missing: what,
+        evidence: [
+          {
+            kind: 'absence',
+            source,
+            text: what,
+            note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} \`${t.anchor}\` (line ${a.line})`,
+          },
+          codeQuote(source, x),
+        ],
+      };
     }
   }
   return undefined;
@@ -258,9 +346,15 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
   const keptBack = (name: string) => withdrawal(input.conversation, c, name) !== undefined;
   switch (t.kind) {
     case 'exists':
-      return t.names.filter((n) => !keptBack(n)).map((n) => checkExists(c, code, n)).filter((f): f is Finding => f !== undefined);
+      return t.names
+        .filter((n) => !keptBack(n))
+        .map((n) => checkExists(c, code, n))
+        .filter((f): f is Finding => f !== undefined);
     case 'exported':
-      return t.names.filter((n) => !keptBack(n)).map((n) => checkExported(c, code, n)).filter((f): f is Finding => f !== undefined);
+      return t.names
+        .filter((n) => !keptBack(n))
+        .map((n) => checkExported(c, code, n))
+        .filter((f): f is Finding => f !== undefined);
     case 'untouched_symbol': {
       if (t.names.length === 0) {
         const f = checkUntouchedFile(c, code);
@@ -283,13 +377,14 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
 function describe(c: Commitment, findings: Finding[]): string {
   const verb = c.request ? `accepted ${c.request.agent}'s request` : c.kind === 'promise' ? 'promised' : 'claimed';
   const t = c.target;
-  const what = t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
-    ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
-    : t.kind === 'exported'
-      ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`
-      : t.kind === 'placement'
-        ? `${findings[0]!.missing} ${t.position === 'first' ? 'first ' : ''}${t.scope ? `in \`${t.scope}()\`` : ''}, which the code does not have there`
-        : `${findings.map((f) => `\`${f.missing}\``).join(', ')}${t.scope ? ` in \`${t.scope}\`` : ''}, missing from the code`;
+  const what =
+    t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
+      ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
+      : t.kind === 'exported'
+        ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`
+        : t.kind === 'placement'
+          ? `${findings[0]!.missing} ${t.position === 'first' ? 'first ' : ''}${t.scope ? `in \`${t.scope}()\`` : ''}, which the code does not have there`
+          : `${findings.map((f) => `\`${f.missing}\``).join(', ')}${t.scope ? ` in \`${t.scope}\`` : ''}, missing from the code`;
   return `${c.agent} ${verb} ${what}`;
 }
 
@@ -316,7 +411,9 @@ export function brokenCommitments(input: JudgeInput, commitments: readonly Commi
       description: describe(c, findings),
       evidence: [
         { kind: 'quote', source: 'conversation', text: c.quote, messageId: c.messageId, agent: c.agent },
-        ...(c.request ? [{ kind: 'quote', source: 'conversation', text: c.request.quote, agent: c.request.agent, messageId: c.request.messageId } as Evidence] : []),
+        ...(c.request
+          ? [{ kind: 'quote', source: 'conversation', text: c.request.quote, agent: c.request.agent, messageId: c.request.messageId } as Evidence]
+          : []),
         ...evidence,
       ],
     });

@@ -20,17 +20,21 @@ const MAX_LEFT_OUT = 0.5;
 const MIN_SIZE_RATIO = 0.35;
 
 /** Function words and filler: they carry no information a partner can act on. */
-const FILLER = new Set(`a an the and or but so to of in on at by for with from into onto as is are was were be been being am it its it's this that these those
+const FILLER = new Set(
+  `a an the and or but so to of in on at by for with from into onto as is are was were be been being am it its it's this that these those
 there here i i'm i've i'll i'd me my we we're we've we'll our us you you're your he she they them their just really basically actually simply quickly
 again also now already still successfully fully completely totally definitely finally then very quite please thanks thank ok okay hi hello hey
 note fyi update status quick all both some any have has had do does did done will would shall should can could may might must not no yes
 sure well going about let know here's that's what's via per which who what when where how why if than too only even much more most
-nothing else final summary recap set side end there's`.split(/\s+/));
+nothing else final summary recap set side end there's`.split(/\s+/),
+);
 
 /** Words that make a sentence a resend note rather than content ("In case my last message didn't arrive"). */
-const META = /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
+const META =
+  /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
 
-const CODE_TOKEN = /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
+const CODE_TOKEN =
+  /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
 
 function stem(word: string): string {
   if (word.length <= 4) return word;
@@ -76,10 +80,18 @@ export function contentOf(text: string): Content {
     .filter((s) => !isMetaSentence(s))
     .join(' ');
   const tokens = new Set<string>();
-  const rest = prose.replace(CODE_TOKEN, (m) => {
-    tokens.add(m.replace(/`/g, '').replace(/\s*[-–—]\s*/g, '-').replace(/\(\)$/, '').toLowerCase());
-    return ' ';
-  }).replace(FILE_PATH, ' ');
+  const rest = prose
+    .replace(CODE_TOKEN, (m) => {
+      tokens.add(
+        m
+          .replace(/`/g, '')
+          .replace(/\s*[-–—]\s*/g, '-')
+          .replace(/\(\)$/, '')
+          .toLowerCase(),
+      );
+      return ' ';
+    })
+    .replace(FILE_PATH, ' ');
   for (const word of rest.toLowerCase().match(/[\p{L}][\p{L}'-]*/gu) ?? []) {
     if (!FILLER.has(word)) tokens.add(stem(word.replace(/'s$/, '')));
   }

@@ -13,13 +13,16 @@ import { proseOf } from '../text.ts';
 import { messageSentences, stanceOf, type Sentence, type VerbPhrase } from './language.ts';
 
 /** Verbs of talking, looking, waiting and wanting: "I'll wait for your reply", "I'll check the file" plan no code. */
-const NOT_WORK = /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|verify|test|run|try|go|come|finish|stop|pause|begin|start)$/;
+const NOT_WORK =
+  /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|verify|test|run|try|go|come|finish|stop|pause|begin|start)$/;
 /** Taking ownership of named code: "`max_length` is mine", "I'm on footnotes in render.ts", "My part: …". */
-const OWNERSHIP = /\b(?:is|are)\s+mine\b|\bmine\s*[:(,]|\bi(?:'m| am) on\b|\bi(?:'ve| have)? got\b|\bmy (?:part|side|piece|share|scope|half|task)s?\b|\b(?:i|we)(?:'ll| will)? take\b/i;
+const OWNERSHIP =
+  /\b(?:is|are)\s+mine\b|\bmine\s*[:(,]|\bi(?:'m| am) on\b|\bi(?:'ve| have)? got\b|\bmy (?:part|side|piece|share|scope|half|task)s?\b|\b(?:i|we)(?:'ll| will)? take\b/i;
 /** Verbs that put work somewhere: "Retries go into `request()`", "`strict` lives in parser.py". */
 const PLACE_VERB = /^(?:go|live|sit|land|belong|stay|end)$/;
 /** Headings that introduce a plan: "## Plan", "Proposed split:", "My plan:", "Division of work:". */
-const PLAN_HEADING = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?[^\n:?]{0,40}\b(?:plan|proposal|split|division of (?:work|labou?r)|ownership|assignments?|who does what)\b[^\n:?]{0,80}(?:\*\*|__)?\s*(?::\s*(\S[^\n]*)?)?$/im;
+const PLAN_HEADING =
+  /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?[^\n:?]{0,40}\b(?:plan|proposal|split|division of (?:work|labou?r)|ownership|assignments?|who does what)\b[^\n:?]{0,80}(?:\*\*|__)?\s*(?::\s*(\S[^\n]*)?)?$/im;
 /** Lines of a list or a table after a heading. */
 const LIST_ITEM = /^\s*(?:[-*+•|]|\d+[.)])\s*\S/m;
 
@@ -46,7 +49,9 @@ function isPlanSentence(sentence: Sentence): boolean {
 
 /** List items that assign named code ("- size.go: new exported func `ParseSize`"), not a report of work done. */
 function isAssignmentList(sentences: readonly Sentence[]): boolean {
-  const items = sentences.filter((s) => /^\s*(?:[-*+•|]|\d+[.)])/.test(s.text) && /^\s*(?:[-*+•|]|\d+[.)])\s*(?:\S+\s*){0,3}[:|]/.test(s.text) && s.masks.length > 0);
+  const items = sentences.filter(
+    (s) => /^\s*(?:[-*+•|]|\d+[.)])/.test(s.text) && /^\s*(?:[-*+•|]|\d+[.)])\s*(?:\S+\s*){0,3}[:|]/.test(s.text) && s.masks.length > 0,
+  );
   const reports = items.filter((s) => s.verbs.some((v) => v.tense === 'past'));
   return items.length > 0 && reports.length * 2 < items.length;
 }
@@ -72,13 +77,15 @@ export function firstTurnPlan(conversation: readonly ConversationMessage[]): Jud
   if (!first) return [];
   const sentence = planSentence(first.message);
   if (!sentence) return [];
-  return [{
-    judge: 'detectors',
-    label: 'first_turn_plan',
-    isPrimary: false,
-    messageId: first.id,
-    agent: first.from,
-    description: `the first message (${first.from}) states a plan`,
-    evidence: [{ kind: 'quote', source: 'conversation', text: sentence, messageId: first.id, agent: first.from }],
-  }];
+  return [
+    {
+      judge: 'detectors',
+      label: 'first_turn_plan',
+      isPrimary: false,
+      messageId: first.id,
+      agent: first.from,
+      description: `the first message (${first.from}) states a plan`,
+      evidence: [{ kind: 'quote', source: 'conversation', text: sentence, messageId: first.id, agent: first.from }],
+    },
+  ];
 }

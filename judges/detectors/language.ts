@@ -80,7 +80,8 @@ export interface Sentence {
 
 const CODE_SPAN = /`([^`\n]+)`/g;
 /** Code-shaped names: snake_case, dunder, camelCase, dotted or called `name()`. */
-const CODE_NAME = /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|_+[A-Za-z]\w*|[a-z]+[A-Z]\w*|[A-Z]\w*[a-z][A-Z]\w*)(?![\w$])/g;
+const CODE_NAME =
+  /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|_+[A-Za-z]\w*|[a-z]+[A-Z]\w*|[A-Z]\w*[a-z][A-Z]\w*)(?![\w$])/g;
 
 function placeholderName(i: number): string {
   let name = '';
@@ -114,13 +115,15 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
 
 /** Bullets, numbering, headings, emphasis and check marks around a line, which are not words. */
 function stripDecoration(text: string): string {
-  return text
-    .replace(/^(?:\s*(?:[-*+•>]|\d+[.)]|#{1,6}|(?:[✓✔✅☑✗✘❌]|⚠\uFE0F?)+|\[[ xX]\]))+\s*/u, '')
-    .replace(/\*\*|__/g, '')
-    .replace(/[✓✔✅☑]/gu, '')
-    // Shouting and capitals after a colon ("Line 26: Added BOTH") are not names.
-    .replace(/\b[A-Z]{2,}\b/g, (w) => w.toLowerCase())
-    .replace(/([:;—–]\s*)([A-Z][a-z]+)\b/g, (_, lead: string, w: string) => lead + (w.startsWith('Zq') ? w : w.toLowerCase()));
+  return (
+    text
+      .replace(/^(?:\s*(?:[-*+•>]|\d+[.)]|#{1,6}|(?:[✓✔✅☑✗✘❌]|⚠\uFE0F?)+|\[[ xX]\]))+\s*/u, '')
+      .replace(/\*\*|__/g, '')
+      .replace(/[✓✔✅☑]/gu, '')
+      // Shouting and capitals after a colon ("Line 26: Added BOTH") are not names.
+      .replace(/\b[A-Z]{2,}\b/g, (w) => w.toLowerCase())
+      .replace(/([:;—–]\s*)([A-Z][a-z]+)\b/g, (_, lead: string, w: string) => lead + (w.startsWith('Zq') ? w : w.toLowerCase()))
+  );
 }
 
 const FIRST_PERSON = new Set(['i', 'we', 'me', 'us', 'my', 'our', 'myself', 'ourselves', "i'm", "i'll", "i've", "i'd", "we're", "we'll", "we've"]);
@@ -128,7 +131,8 @@ const SECOND_PERSON = new Set(['you', 'your', 'yourself', "you'll", "you're", "y
 /** "My plan is to …", "our proposal is …": the sender's intent as a subject. */
 const INTENT_NOUN = /^(?:plan|proposal|approach|intention|idea|part|side|job|task|scope|change|changes|split)$/;
 /** Words a subject search skips on its way back from the verb. */
-const SKIPPED = /^(?:also|then|now|just|already|still|first|next|finally|actually|really|only|both|each|all|probably|definitely|currently|simply|go|ahead|and)$/;
+const SKIPPED =
+  /^(?:also|then|now|just|already|still|first|next|finally|actually|really|only|both|each|all|probably|definitely|currently|simply|go|ahead|and)$/;
 
 function personOf(term: Term | undefined): Person {
   if (!term) return 'none';
@@ -190,7 +194,16 @@ function subjectOf(terms: Term[], index: number): Person {
     if (t.clause !== terms[index]!.clause) return 'none';
     if (t.tags.has('Pronoun')) return personOf(t);
     if (t.tags.has('Noun')) return INTENT_NOUN.test(t.normal) && /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') ? 'first' : personOf(t);
-    if (t.tags.has('Adverb') || t.tags.has('Negative') || t.tags.has('Auxiliary') || t.tags.has('Modal') || t.tags.has('Copula') || SKIPPED.test(t.normal) || t.text === '') continue;
+    if (
+      t.tags.has('Adverb') ||
+      t.tags.has('Negative') ||
+      t.tags.has('Auxiliary') ||
+      t.tags.has('Modal') ||
+      t.tags.has('Copula') ||
+      SKIPPED.test(t.normal) ||
+      t.text === ''
+    )
+      continue;
     if (t.tags.has('Conjunction') || t.tags.has('Preposition') || t.tags.has('Verb')) return 'none';
   }
   return 'none';
@@ -218,12 +231,19 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
     const begin = starts.indexOf(first);
     if (begin === -1) continue;
     // The main verb: the phrase's last verb term ("add" in "will not add").
-    const heads = vTerms.map((t) => starts.indexOf(t.offset?.start ?? -1)).filter((i) => i >= 0 && terms[i]!.tags.has('Verb') && !terms[i]!.tags.has('Auxiliary') && !(terms[i]!.tags.has('Modal')));
+    const heads = vTerms
+      .map((t) => starts.indexOf(t.offset?.start ?? -1))
+      .filter((i) => i >= 0 && terms[i]!.tags.has('Verb') && !terms[i]!.tags.has('Auxiliary') && !terms[i]!.tags.has('Modal'));
     const index = heads.at(-1) ?? begin;
     const g = v.verb?.grammar ?? {};
     const form = g.form ?? '';
     // One word: compromise sometimes folds the next word in ("change that").
-    const lemma = (v.verb?.infinitive || v.verb?.root || v.text).toLowerCase().replace(/[^a-z' -]/g, '').trim().split(/\s+/)[0] ?? '';
+    const lemma =
+      (v.verb?.infinitive || v.verb?.root || v.text)
+        .toLowerCase()
+        .replace(/[^a-z' -]/g, '')
+        .trim()
+        .split(/\s+/)[0] ?? '';
     verbs.push({
       lemma,
       form,
@@ -279,7 +299,12 @@ export function masksOf(sentence: Sentence, ...kinds: MaskKind[]): Mask[] {
 
 /** Terms from `from` (inclusive) to `to` (exclusive), as text with masks restored. */
 export function span(sentence: Sentence, from: number, to = sentence.terms.length): string {
-  return sentence.terms.slice(from, to).map((t) => (t.mask ? t.mask.text : t.text) + t.post.replace(/\s+$/, ' ')).join(' ').replace(/\s+/g, ' ').trim();
+  return sentence.terms
+    .slice(from, to)
+    .map((t) => (t.mask ? t.mask.text : t.text) + t.post.replace(/\s+$/, ' '))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Modal auxiliaries that make a verb an offer or a possibility rather than a commitment. */
@@ -306,7 +331,14 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
   if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
   // "Going to add …", "Planning to add …" without a subject: the sender's own intent.
-  if (governor && governor.subject === 'none' && /^(?:go|plan|intend|aim)$/.test(governor.lemma) && (governor.progressive || sentence.terms[governor.index]?.tags.has('Gerund')) && !sentence.questionMark) return 'will';
+  if (
+    governor &&
+    governor.subject === 'none' &&
+    /^(?:go|plan|intend|aim)$/.test(governor.lemma) &&
+    (governor.progressive || sentence.terms[governor.index]?.tags.has('Gerund')) &&
+    !sentence.questionMark
+  )
+    return 'will';
   if (governor && first && INTENT_VERB.test(governor.lemma)) {
     if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
     return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
@@ -327,11 +359,18 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
     if (sentence.listItem && !verb.negative && /^(?:imperative|infinitive|simple-present)$/.test(verb.form)) return 'will';
   }
   // Passive claims about code: "`X` is now exported from Y", "`foo` was added".
-  if (verb.subject === 'other' && verb.tense === 'past' && sentence.terms.slice(Math.max(0, verb.index - 3), verb.index).some((t) => /^(?:be|is|are|was|were|has|have|been)$/.test(t.normal))) return 'did';
+  if (
+    verb.subject === 'other' &&
+    verb.tense === 'past' &&
+    sentence.terms.slice(Math.max(0, verb.index - 3), verb.index).some((t) => /^(?:be|is|are|was|were|has|have|been)$/.test(t.normal))
+  )
+    return 'did';
   return 'none';
 }
 
 /** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
 export function isConditional(sentence: Sentence): boolean {
-  return sentence.terms.some((t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'));
+  return sentence.terms.some(
+    (t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
+  );
 }

@@ -2,20 +2,72 @@
 // paths. Every occurrence counts, so "lines 10-20" twice is two line-number mentions.
 
 const SOURCE_EXTENSIONS = [
-  'py', 'pyi', 'pyx', 'js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'go', 'rs', 'java', 'kt', 'scala', 'rb', 'php',
-  'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'cs', 'swift', 'm', 'lua', 'pl', 'r', 'jl', 'ex', 'exs', 'erl', 'hs', 'clj', 'dart',
-  'vue', 'svelte', 'json', 'yaml', 'yml', 'toml', 'cfg', 'ini', 'md', 'rst', 'txt', 'sh', 'bash', 'html', 'css', 'scss',
-  'sql', 'xml', 'lock', 'proto', 'gradle', 'mk',
+  'py',
+  'pyi',
+  'pyx',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'ts',
+  'tsx',
+  'mts',
+  'cts',
+  'go',
+  'rs',
+  'java',
+  'kt',
+  'scala',
+  'rb',
+  'php',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'cxx',
+  'hpp',
+  'cs',
+  'swift',
+  'm',
+  'lua',
+  'pl',
+  'r',
+  'jl',
+  'ex',
+  'exs',
+  'erl',
+  'hs',
+  'clj',
+  'dart',
+  'vue',
+  'svelte',
+  'json',
+  'yaml',
+  'yml',
+  'toml',
+  'cfg',
+  'ini',
+  'md',
+  'rst',
+  'txt',
+  'sh',
+  'bash',
+  'html',
+  'css',
+  'scss',
+  'sql',
+  'xml',
+  'lock',
+  'proto',
+  'gradle',
+  'mk',
 ];
 
 /**
  * A file path: optional directories, then a name with a known source extension, not part of a URL
  * or a dotted module name. `filters.py`, `src/jinja2/filters.py`, `outlines/types/__init__.py`.
  */
-export const FILE_PATH = new RegExp(
-  String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\w.-]*\.(?:${SOURCE_EXTENSIONS.join('|')})(?![\w/(-]|\.\w)`,
-  'gi',
-);
+export const FILE_PATH = new RegExp(String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\w.-]*\.(?:${SOURCE_EXTENSIONS.join('|')})(?![\w/(-]|\.\w)`, 'gi');
 
 const RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*\d+)*`;
 const L_RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*L?\d+)*`;

@@ -10,14 +10,17 @@ import type { JudgeLabel } from '../types.ts';
 import { messageSentences, stanceOf, type Sentence } from './language.ts';
 
 /** Verbs that ask the partner for information or a decision when used as a request. */
-const REPLY_VERB = /^(?:tell|confirm|reply|respond|answer|decide|choose|pick|clarify|advise|share|explain|specify|ping|say|verify|let|send|paste|list|indicate|state|acknowledge|ack|check)$/;
+const REPLY_VERB =
+  /^(?:tell|confirm|reply|respond|answer|decide|choose|pick|clarify|advise|share|explain|specify|ping|say|verify|let|send|paste|list|indicate|state|acknowledge|ack|check)$/;
 /** Words of a courtesy closing: nothing waits on its answer. */
-const COURTESY_WORD = /^(?:need|needs|from|help|can|i|want|there|else|ok|okay|good|sound|sounds|fine|sense|make|makes|work|works|agree|agreed|right|alright|cool|questions?|concerns?|objections?|issues?|thoughts?|anything|else|all|set|clear|that|this|does|do|is|it|for|you|with|any|other|more|to|me|us|we|are|both|on|same|page|y'all|good\?|else\?)$/;
+const COURTESY_WORD =
+  /^(?:need|needs|from|help|can|i|want|there|else|ok|okay|good|sound|sounds|fine|sense|make|makes|work|works|agree|agreed|right|alright|cool|questions?|concerns?|objections?|issues?|thoughts?|anything|else|all|set|clear|that|this|does|do|is|it|for|you|with|any|other|more|to|me|us|we|are|both|on|same|page|y'all|good\?|else\?)$/;
 const ANSWER_MARKER = /^(?:yes|no|nope|yep|yeah|answer|because|probably|likely|i think|i'd say|short answer)\b/i;
 const QUESTION_WORD = /^(?:which|what|where|when|how|who|whom|whose|why|whether)$/;
 const INVERTED = /^(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|may|might|have|has|must|am)$/;
 /** Requests that wait for an answer without an imperative: "I need your confirmation", "waiting for your decision". */
-const WAITING = /\b(?:need|needs|waiting for|wait for|awaiting|blocked on|depends on)\b[^.?!]*\b(?:your|you to)\b[^.?!]*\b(?:answer|reply|decision|confirmation|confirm|input|go-ahead|ok|okay|approval|response|call|choice|preference)\b/i;
+const WAITING =
+  /\b(?:need|needs|waiting for|wait for|awaiting|blocked on|depends on)\b[^.?!]*\b(?:your|you to)\b[^.?!]*\b(?:answer|reply|decision|confirmation|confirm|input|go-ahead|ok|okay|approval|response|call|choice|preference)\b/i;
 /** "Let me know if you need anything" invites, it does not ask. */
 const OPEN_INVITATION = /\blet (?:me|us) know if (?:you (?:need|have|want|run into|see)|there(?:'s| is| are)|anything)\b|\bfeel free\b/i;
 
@@ -43,7 +46,10 @@ function isInterrogative(s: Sentence): boolean {
     // "Should we …", "Can you …", "Is it …"; not "Will do", "Done".
     return second.tags.has('Pronoun') || (second.tags.has('Determiner') && terms[2]?.tags.has('Noun') === true) || Boolean(second.mask);
   }
-  return /^(?:i wonder|wondering|i'm wondering|i am wondering)$/.test(`${first.normal} ${second?.normal ?? ''}`.trim()) || /\b(?:wondering (?:if|whether)|i wonder (?:if|whether))\b/i.test(s.text);
+  return (
+    /^(?:i wonder|wondering|i'm wondering|i am wondering)$/.test(`${first.normal} ${second?.normal ?? ''}`.trim()) ||
+    /\b(?:wondering (?:if|whether)|i wonder (?:if|whether))\b/i.test(s.text)
+  );
 }
 
 /** Asks the partner for an answer, a decision or a confirmation without asking a question. */
@@ -56,7 +62,9 @@ function isReplyRequest(s: Sentence): boolean {
     if (v.lemma === 'let' && !/^(?:me|us)$/.test(s.terms[v.index + 1]?.normal ?? '')) continue;
     if (v.lemma === 'let' && s.terms[v.index + 2]?.normal !== 'know') continue;
     const before = s.terms.slice(0, v.start).filter((t) => t.text !== '');
-    const imperative = before.every((t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|quickly|ok|okay)$/.test(t.normal) || t.tags.has('Adverb'));
+    const imperative = before.every(
+      (t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|quickly|ok|okay)$/.test(t.normal) || t.tags.has('Adverb'),
+    );
     if (imperative && stanceOf(s, v) === 'none') return true;
   }
   return false;
@@ -78,7 +86,8 @@ export function questionsIn(text: string): string[] {
   const all = messageSentences(text);
   return all
     .filter((s, i) => {
-      const asks = (s.questionMark && !isCourtesy(s)) || (!s.questionMark && (isInterrogative(s) || isReplyRequest(s))) || (s.questionMark && isReplyRequest(s));
+      const asks =
+        (s.questionMark && !isCourtesy(s)) || (!s.questionMark && (isInterrogative(s) || isReplyRequest(s))) || (s.questionMark && isReplyRequest(s));
       return asks && !answeredInPlace(s, all.slice(i + 1));
     })
     .map((s) => s.text);
@@ -104,7 +113,8 @@ export function partnerWroteAfter(conversation: readonly ConversationMessage[], 
 }
 
 /** The sender takes its question back: nothing waits on an answer any more. */
-const WITHDRAWN = /\b(?:never ?mind|nvm|disregard|ignore (?:my|that|the) (?:last |earlier |previous )?question|(?:found|figured) (?:it|that|this) out|found it|no need to (?:answer|reply|respond))\b/i;
+const WITHDRAWN =
+  /\b(?:never ?mind|nvm|disregard|ignore (?:my|that|the) (?:last |earlier |previous )?question|(?:found|figured) (?:it|that|this) out|found it|no need to (?:answer|reply|respond))\b/i;
 
 /** A later message of the sender withdraws the question ("Never mind, found it"). */
 function withdrawn(conversation: readonly ConversationMessage[], message: ConversationMessage): boolean {

@@ -2,7 +2,14 @@
 // at least two quotes from the messages. Precision first: the prompt asks for no issue unless the
 // evidence is explicit, and a label whose quotes are not in the conversation is dropped.
 import { z } from 'zod';
-import { COMMUNICATION_ERROR_DEFINITIONS, COMMUNICATION_ERRORS, COMMUNICATION_EVIDENCE_RULE, COMMUNICATION_EXCLUSION, definitionLines, type CommunicationError } from '../definitions.ts';
+import {
+  COMMUNICATION_ERROR_DEFINITIONS,
+  COMMUNICATION_ERRORS,
+  COMMUNICATION_EVIDENCE_RULE,
+  COMMUNICATION_EXCLUSION,
+  definitionLines,
+  type CommunicationError,
+} from '../definitions.ts';
 import type { JudgeInput } from '../types.ts';
 import { checkQuote, quoteEvidence } from './evidence.ts';
 import type { JudgedLabels, LlmJudge } from './judge.ts';
@@ -52,15 +59,17 @@ function labels(answer: CommunicationAnswer, material: Material): JudgedLabels {
   const evidence = checks.map((c) => quoteEvidence(c.quote, c.check.item!));
   const first = checks[0]!.check.item!;
   return {
-    labels: [{
-      judge: 'communication',
-      label: issue.category,
-      isPrimary: false,
-      messageId: first.messageId,
-      agent: first.agent,
-      description: issue.description.trim() || nameOf(issue.category),
-      evidence,
-    }],
+    labels: [
+      {
+        judge: 'communication',
+        label: issue.category,
+        isPrimary: false,
+        messageId: first.messageId,
+        agent: first.agent,
+        description: issue.description.trim() || nameOf(issue.category),
+        evidence,
+      },
+    ],
     dropped: [],
   };
 }

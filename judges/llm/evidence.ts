@@ -24,18 +24,15 @@ function isWholeMessage(item: MaterialItem, quote: string): boolean {
   return item.source === 'conversation' && item.segments.length === 1 && normalizeWhitespace(item.segments[0]!) === quote;
 }
 
-export function checkQuote(
-  material: Material,
-  rawQuote: string,
-  where: { sources?: readonly EvidenceSource[]; messageId?: number } = {},
-): QuoteCheck {
+export function checkQuote(material: Material, rawQuote: string, where: { sources?: readonly EvidenceSource[]; messageId?: number } = {}): QuoteCheck {
   const quote = normalizeWhitespace(rawQuote);
   if (quote === '') return { ok: false, problem: 'empty quote' };
   const candidates = material.items.filter(
     (item) => (!where.sources || where.sources.includes(item.source)) && (where.messageId === undefined || item.messageId === where.messageId),
   );
   const item = candidates.find((c) => foundIn(c, quote));
-  if (!item) return { ok: false, problem: `not found verbatim${where.messageId !== undefined ? ` in message ${where.messageId}` : ''}: "${quote.slice(0, 120)}"` };
+  if (!item)
+    return { ok: false, problem: `not found verbatim${where.messageId !== undefined ? ` in message ${where.messageId}` : ''}: "${quote.slice(0, 120)}"` };
   if (quote.length < MIN_QUOTE_CHARS && !isWholeMessage(item, quote)) return { ok: false, problem: `too short to be evidence: "${quote}"` };
   return { ok: true, item };
 }

@@ -117,9 +117,8 @@ function itemTitle(item: MaterialItem): string {
 }
 
 export function renderItem(item: MaterialItem, nonce: string): string {
-  const body = item.segments.length === 1
-    ? item.segments[0]!
-    : `${item.segments[0]}\n<<<${nonce} OMITTED: the middle of this item is not shown>>>\n${item.segments[1]}`;
+  const body =
+    item.segments.length === 1 ? item.segments[0]! : `${item.segments[0]}\n<<<${nonce} OMITTED: the middle of this item is not shown>>>\n${item.segments[1]}`;
   return `<<<${nonce} BEGIN ${itemTitle(item)}>>>\n${body}\n<<<${nonce} END>>>`;
 }
 
@@ -136,7 +135,10 @@ export function fenceRules(nonce: string): string {
  * The user prompt of a judge that reads only the conversation: the fencing rules, every message
  * shown inside the fence, a note per omitted part, and the closing instruction.
  */
-export function conversationPrompt(input: JudgeInput, { omittedNote = (note: string) => `(${note})`, closing }: { omittedNote?: (note: string) => string; closing: string }) {
+export function conversationPrompt(
+  input: JudgeInput,
+  { omittedNote = (note: string) => `(${note})`, closing }: { omittedNote?: (note: string) => string; closing: string },
+) {
   const material = conversationItems(input, DEFAULT_BUDGET);
   const nonce = fenceNonce(material);
   const count = input.conversation.length;

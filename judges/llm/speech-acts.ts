@@ -7,7 +7,6 @@ import { checkQuote, quoteEvidence } from './evidence.ts';
 import type { DroppedLabel, JudgedLabels, LlmJudge } from './judge.ts';
 import { conversationPrompt, type Material } from './material.ts';
 
-
 const SPELLINGS: Record<string, SpeechAct> = { ack: 'acknowledgement', acknowledgment: 'acknowledgement', status: 'update' };
 
 const actSchema = z.preprocess((v) => {

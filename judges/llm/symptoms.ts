@@ -9,9 +9,14 @@ import { checkQuote, quoteEvidence } from './evidence.ts';
 import type { DroppedLabel, JudgedLabels, LlmJudge } from './judge.ts';
 import { combine, conversationItems, DEFAULT_BUDGET, fenceNonce, fenceRules, patchItems, renderItem, testItems, type Material } from './material.ts';
 
-
 const symptomSchema = z.preprocess(
-  (v) => (typeof v === 'string' ? v.trim().toLowerCase().replace(/[\s-]+/g, '_') : v),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, '_')
+      : v,
   z.enum(SYMPTOMS),
 );
 const labelSchema = z.object({
@@ -118,8 +123,7 @@ export const symptomsJudge: LlmJudge<SymptomsAnswer> = {
   name: 'symptoms',
   promptVersion: 'symptoms-2',
   schema: answerSchema,
-  skipReason: (input) =>
-    input.bothPassed === true ? 'both features passed' : input.evaluations.length === 0 ? 'the task has no test results' : undefined,
+  skipReason: (input) => (input.bothPassed === true ? 'both features passed' : input.evaluations.length === 0 ? 'the task has no test results' : undefined),
   prompt,
   labels,
 };

@@ -4,7 +4,16 @@ import type { JudgeLabel, TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
 import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
-import { COMMUNICATION_ERRORS, DETECTORS, IMPLEMENTATION_FAILURE, IMPLEMENTATION_FAILURE_MEANING, JUDGES, SPEECH_ACTS, SYMPTOMS, normalizeLabel } from './taxonomy.ts';
+import {
+  COMMUNICATION_ERRORS,
+  DETECTORS,
+  IMPLEMENTATION_FAILURE,
+  IMPLEMENTATION_FAILURE_MEANING,
+  JUDGES,
+  SPEECH_ACTS,
+  SYMPTOMS,
+  normalizeLabel,
+} from './taxonomy.ts';
 
 export const UNLABELED = 'unlabeled';
 
@@ -90,7 +99,12 @@ export function communicationAnalysis(tasks: TaskOutcome[]): CommunicationAnalys
   return {
     labelCounts,
     teams: [...groupBy(withMessaging, (t) => t.team)].map(([team, list]) => teamCommunication(team, list)),
-    errors: [...groupBy(coop.filter((t) => t.messages > 0), (t) => t.team)].map(([team, list]) => teamErrors(team, list)),
+    errors: [
+      ...groupBy(
+        coop.filter((t) => t.messages > 0),
+        (t) => t.team,
+      ),
+    ].map(([team, list]) => teamErrors(team, list)),
     symptoms: symptomAnalysis(coop.filter((t) => t.passed === false)),
     detectors: detectorRows(withMessaging),
   };
@@ -169,7 +183,11 @@ function calibrationOf(label: string, stored: StoredScores | undefined): Detecto
   const row = test?.labels.find((l) => l.label === label);
   if (!test || !row) return null;
   return {
-    split: 'test', cases: test.cases, tp: row.tp, fp: row.fp, fn: row.fn,
+    split: 'test',
+    cases: test.cases,
+    tp: row.tp,
+    fp: row.fp,
+    fn: row.fn,
     precision: row.tp + row.fp > 0 ? row.tp / (row.tp + row.fp) : null,
     recall: row.tp + row.fn > 0 ? row.tp / (row.tp + row.fn) : null,
   };
@@ -188,10 +206,17 @@ function detectorRows(tasks: TaskOutcome[]): DetectorRow[] {
     const has = (t: TaskOutcome) => labelsOf(t, JUDGES.detectors).some((l) => l.label === label);
     const withLabel = tasks.filter(has);
     const without = tasks.filter((t) => !has(t));
-    const success = (list: TaskOutcome[]) => rate(countWhere(list, (t) => t.passed === true), list.length);
+    const success = (list: TaskOutcome[]) =>
+      rate(
+        countWhere(list, (t) => t.passed === true),
+        list.length,
+      );
     const conflict = (list: TaskOutcome[]) => {
       const merged = list.filter((t) => t.naiveClean !== null && t.mergeStatus !== 'missing_input');
-      return rate(countWhere(merged, (t) => t.naiveClean === false), merged.length);
+      return rate(
+        countWhere(merged, (t) => t.naiveClean === false),
+        merged.length,
+      );
     };
     return {
       label,

@@ -68,7 +68,14 @@ export function difficultyAnalysis(tasks: TaskOutcome[]): DifficultyAnalysis {
     rawRange: raw.length > 0 ? { min: Math.min(...raw), max: Math.max(...raw) } : null,
     unratedCoopPairs: [...coopPairs].filter((p) => !soloByPair.has(p)).length,
     teams,
-    pooled: teams.length > 0 ? curveOf('pooled', poolBuckets(teams.map((t) => t.buckets)), teams.reduce((n, t) => n + t.excludedPairs, 0)) : null,
+    pooled:
+      teams.length > 0
+        ? curveOf(
+            'pooled',
+            poolBuckets(teams.map((t) => t.buckets)),
+            teams.reduce((n, t) => n + t.excludedPairs, 0),
+          )
+        : null,
   };
 }
 

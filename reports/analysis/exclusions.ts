@@ -27,7 +27,14 @@ export function exclusionsOf(tasks: TaskOutcome[]): Exclusions {
 /** `3 excluded: 2 infrastructure, 1 not run`, or '' when nothing is. */
 export function exclusionText(e: Exclusions): string {
   if (e.total === 0) return '';
-  const parts = ([['infrastructure', e.infrastructure], ['harness', e.harness], ['interrupted', e.interrupted], ['not run', e.notRun]] as const).filter(([, n]) => n > 0);
+  const parts = (
+    [
+      ['infrastructure', e.infrastructure],
+      ['harness', e.harness],
+      ['interrupted', e.interrupted],
+      ['not run', e.notRun],
+    ] as const
+  ).filter(([, n]) => n > 0);
   return `${e.total} excluded: ${parts.map(([why, n]) => `${n} ${why}`).join(', ')}`;
 }
 
@@ -43,7 +50,9 @@ export function agentEndingsOf(tasks: TaskOutcome[]): Record<string, number> {
 
 /** `2 step_limit, 1 model_rejected`, or ''. */
 export function endingsText(counts: Record<string, number>): string {
-  return Object.entries(counts).map(([ending, n]) => `${n} ${ending}`).join(', ');
+  return Object.entries(counts)
+    .map(([ending, n]) => `${n} ${ending}`)
+    .join(', ');
 }
 
 /**

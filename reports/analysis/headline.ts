@@ -50,7 +50,17 @@ export function headline(tasks: TaskOutcome[]): Headline {
       if (!list) return [];
       const done = countWhere(list, isDone);
       const passed = countWhere(list, (t) => t.passed === true);
-      return [{ condition, tasks: list.length, done, passed, rate: done > 0 ? proportion(passed, done) : null, excluded: exclusionsOf(list), agentEndings: agentEndingsOf(list) }];
+      return [
+        {
+          condition,
+          tasks: list.length,
+          done,
+          passed,
+          rate: done > 0 ? proportion(passed, done) : null,
+          excluded: exclusionsOf(list),
+          agentEndings: agentEndingsOf(list),
+        },
+      ];
     });
     return { team, results, gap: coordinationGap([...(paired.get(team)?.values() ?? [])], unpairedCount(teamTasks)) };
   });
@@ -59,7 +69,13 @@ export function headline(tasks: TaskOutcome[]): Headline {
 
 function coordinationGap(pairs: { solo: boolean; coop: boolean }[], excludedPairs: number): CoordinationGap | null {
   if (pairs.length === 0) return null;
-  const solo = proportion(countWhere(pairs, (p) => p.solo), pairs.length);
-  const coop = proportion(countWhere(pairs, (p) => p.coop), pairs.length);
+  const solo = proportion(
+    countWhere(pairs, (p) => p.solo),
+    pairs.length,
+  );
+  const coop = proportion(
+    countWhere(pairs, (p) => p.coop),
+    pairs.length,
+  );
   return { pairs: pairs.length, solo, coop, gap: difference(solo, coop), relativeLoss: solo.p > 0 ? 1 - coop.p / solo.p : null, excludedPairs };
 }

@@ -70,14 +70,27 @@ function mergeColumns(tasks: TaskOutcome[]): MergeColumns {
   const statuses: string[] = [];
   const passedBy = MERGE_COLUMNS.map(({ name, label, status }) => {
     statuses.push(status);
-    return { stage: name, label, rate: proportion(countWhere(tasks, (t) => t.passed === true && statuses.includes(t.mergeStatus ?? '')), n) };
+    return {
+      stage: name,
+      label,
+      rate: proportion(
+        countWhere(tasks, (t) => t.passed === true && statuses.includes(t.mergeStatus ?? '')),
+        n,
+      ),
+    };
   });
   const merged = tasks.filter((t) => t.mergeStatus !== null && t.mergeStatus !== 'missing_input');
   const effects = tasks.map((t) => orderEffect(t.mergeAttempts));
   return {
     tasks: n,
     passedBy,
-    conflictRate: merged.length > 0 ? proportion(countWhere(merged, (t) => t.naiveClean === false), merged.length) : null,
+    conflictRate:
+      merged.length > 0
+        ? proportion(
+            countWhere(merged, (t) => t.naiveClean === false),
+            merged.length,
+          )
+        : null,
     order: {
       measured: countWhere(effects, (e) => e === 'decided' || e === 'same'),
       decided: countWhere(effects, (e) => e === 'decided'),

@@ -81,9 +81,14 @@ export function curveChart(name: string, title: string, curves: CurveSeries[], l
   const plotH = height - m.top - m.bottom;
   const sx = (x: number) => r1(m.left + x * plotW);
   const sy = (y: number) => r1(m.top + (1 - y) * plotH);
-  const parts = [svgOpen(name, width, height, `${title}: success rate against relative difficulty`), `<text class="title" x="${m.left}" y="15">${escapeHtml(title)}</text>`];
+  const parts = [
+    svgOpen(name, width, height, `${title}: success rate against relative difficulty`),
+    `<text class="title" x="${m.left}" y="15">${escapeHtml(title)}</text>`,
+  ];
   for (const t of [0, 0.2, 0.4, 0.6, 0.8, 1]) {
-    parts.push(`<line class="grid" x1="${sx(0)}" x2="${sx(1)}" y1="${sy(t)}" y2="${sy(t)}"/><text class="tick" x="${m.left - 5}" y="${sy(t) + 4}" text-anchor="end">${t.toFixed(1)}</text>`);
+    parts.push(
+      `<line class="grid" x1="${sx(0)}" x2="${sx(1)}" y1="${sy(t)}" y2="${sy(t)}"/><text class="tick" x="${m.left - 5}" y="${sy(t) + 4}" text-anchor="end">${t.toFixed(1)}</text>`,
+    );
     parts.push(`<text class="tick" x="${sx(t)}" y="${height - m.bottom + 14}" text-anchor="middle">${t.toFixed(1)}</text>`);
   }
   parts.push(`<text class="axis-title" x="${sx(0.5)}" y="${height - 4}" text-anchor="middle">relative difficulty</text>`);
@@ -128,7 +133,9 @@ export function stackedBars(
     row.segments.forEach((value, j) => {
       if (value <= 0) return;
       const w = (value / scale) * plotWidth;
-      parts.push(`<rect x="${r1(x)}" y="${y}" width="${r1(w)}" height="${barHeight}" fill="${segments[j].color}"><title>${escapeHtml(`${row.label}, ${segments[j].name}: ${pct(value)}`)}</title></rect>`);
+      parts.push(
+        `<rect x="${r1(x)}" y="${y}" width="${r1(w)}" height="${barHeight}" fill="${segments[j].color}"><title>${escapeHtml(`${row.label}, ${segments[j].name}: ${pct(value)}`)}</title></rect>`,
+      );
       x += w;
     });
     const total = row.segments.reduce((s, v) => s + v, 0);
@@ -140,7 +147,8 @@ export function stackedBars(
 
 export function legend(series: Series[]): string {
   const items = series.map(
-    (s) => `<span class="legend-item"><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${s.color}"/></svg>${escapeHtml(s.name)}</span>`,
+    (s) =>
+      `<span class="legend-item"><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${s.color}"/></svg>${escapeHtml(s.name)}</span>`,
   );
   return `<div class="legend">${items.join('')}</div>`;
 }

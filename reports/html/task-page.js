@@ -19,14 +19,43 @@
 
   const section = (title, children) => h('section', { class: 'task-section' }, [h('h2', {}, [title]), ...children]);
   const pre = (text, cls) => h('pre', { class: cls || 'output' }, [text]);
-  const table = (head, rows) => h('table', {}, [h('thead', {}, [h('tr', {}, head.map((c) => h('th', {}, [c])))]), h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, [c])))))]);
+  const table = (head, rows) =>
+    h('table', {}, [
+      h('thead', {}, [
+        h(
+          'tr',
+          {},
+          head.map((c) => h('th', {}, [c])),
+        ),
+      ]),
+      h(
+        'tbody',
+        {},
+        rows.map((r) =>
+          h(
+            'tr',
+            {},
+            r.map((c) => h('td', {}, [c])),
+          ),
+        ),
+      ),
+    ]);
   const resultText = (passed) => (passed === null ? 'not finished' : passed ? 'passed' : 'failed');
 
   /** A unified diff with added, removed and hunk lines marked. */
   function diff(text) {
     if (!text) return h('p', { class: 'note' }, ['(empty)']);
     const lines = text.split('\n').map((line) => {
-      const cls = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : '';
+      const cls =
+        line.startsWith('+++') || line.startsWith('---')
+          ? 'file'
+          : line.startsWith('+')
+            ? 'add'
+            : line.startsWith('-')
+              ? 'del'
+              : line.startsWith('@@')
+                ? 'hunk'
+                : '';
       return h('span', cls ? { class: cls } : {}, [line + '\n']);
     });
     return h('pre', { class: 'diff' }, lines);
@@ -64,9 +93,15 @@
     const lanes = [...new Set([...t.agents.map((a) => a.agent), ...t.timeline.map((e) => e.agent)])].sort();
     const start = Math.min(...t.timeline.map((e) => Date.parse(e.at)).filter(Number.isFinite));
     const rows = t.timeline.map((e) =>
-      h('tr', { class: e.type }, [h('td', { class: 'time', title: e.at }, [clock(e.at, start)]), ...lanes.map((lane) => h('td', {}, [lane === e.agent ? (e.type === 'message' ? messageCell(e) : stepCell(e)) : null]))]),
+      h('tr', { class: e.type }, [
+        h('td', { class: 'time', title: e.at }, [clock(e.at, start)]),
+        ...lanes.map((lane) => h('td', {}, [lane === e.agent ? (e.type === 'message' ? messageCell(e) : stepCell(e)) : null])),
+      ]),
     );
-    return h('table', { class: 'timeline' }, [h('thead', {}, [h('tr', {}, [h('th', {}, ['time']), ...lanes.map((l) => h('th', {}, [l]))])]), h('tbody', {}, rows)]);
+    return h('table', { class: 'timeline' }, [
+      h('thead', {}, [h('tr', {}, [h('th', {}, ['time']), ...lanes.map((l) => h('th', {}, [l]))])]),
+      h('tbody', {}, rows),
+    ]);
   }
 
   function labels(t) {
@@ -78,7 +113,11 @@
       l.agent || '',
       l.messageId === null ? '' : `#${l.messageId}`,
       l.description || '',
-      h('ul', { class: 'evidence' }, l.evidence.map((q) => h('li', {}, [h('q', {}, [q])]))),
+      h(
+        'ul',
+        { class: 'evidence' },
+        l.evidence.map((q) => h('li', {}, [h('q', {}, [q])])),
+      ),
     ]);
     return [table(['judge', 'label', '', 'agent', 'message', 'description', 'evidence'], rows)];
   }
@@ -91,7 +130,12 @@
       ['pair', t.pair],
       ['status', t.status],
       ['result', resultText(t.passed)],
-      ['merge', merge ? `${merge.status}${merge.strategy && merge.strategy !== merge.status ? ' (' + merge.strategy + ')' : ''}, ${merge.conflictRegions} naive conflict region(s)` : 'none'],
+      [
+        'merge',
+        merge
+          ? `${merge.status}${merge.strategy && merge.strategy !== merge.status ? ' (' + merge.strategy + ')' : ''}, ${merge.conflictRegions} naive conflict region(s)`
+          : 'none',
+      ],
       ['started', t.startedAt || '–'],
       ['finished', t.finishedAt || '–'],
       ['model calls', `${t.usage.calls} calls, ${t.usage.inputTokens} input + ${t.usage.outputTokens} output tokens, $${t.usage.costUsd.toFixed(4)}`],
@@ -99,13 +143,34 @@
     return h('article', { class: 'task-page', 'data-task': String(t.id) }, [
       h('p', {}, [h('a', { href: '#tasks' }, ['← all tasks'])]),
       h('h1', {}, [`Task ${t.id}: `, h('code', {}, [t.key])]),
-      h('dl', { class: 'facts' }, facts.flatMap(([k, v]) => [h('dt', {}, [k]), h('dd', {}, [v])])),
+      h(
+        'dl',
+        { class: 'facts' },
+        facts.flatMap(([k, v]) => [h('dt', {}, [k]), h('dd', {}, [v])]),
+      ),
       t.error ? h('p', { class: 'error' }, [`Error: ${t.error}`]) : null,
-      t.cuts.length ? h('ul', { class: 'note cuts' }, t.cuts.map((c) => h('li', {}, [c]))) : null,
-      section('Agents', [table(['agent', 'model', 'features', 'status', 'steps', 'error'], t.agents.map((a) => [a.agent, a.model, a.features.join(', '), a.status, a.steps, a.error || '']))]),
+      t.cuts.length
+        ? h(
+            'ul',
+            { class: 'note cuts' },
+            t.cuts.map((c) => h('li', {}, [c])),
+          )
+        : null,
+      section('Agents', [
+        table(
+          ['agent', 'model', 'features', 'status', 'steps', 'error'],
+          t.agents.map((a) => [a.agent, a.model, a.features.join(', '), a.status, a.steps, a.error || '']),
+        ),
+      ]),
       section('Timeline: steps and messages', [timeline(t)]),
-      section('Patches', t.patches.length ? t.patches.flatMap((p) => [h('h3', {}, [p.agent]), diff(p.patch)]) : [h('p', { class: 'note' }, ['No patches recorded.'])]),
-      section('Merged diff', merge ? [merge.reason ? h('p', {}, [`Why: ${merge.reason}`]) : null, diff(merge.patch)] : [h('p', { class: 'note' }, ['No merge recorded.'])]),
+      section(
+        'Patches',
+        t.patches.length ? t.patches.flatMap((p) => [h('h3', {}, [p.agent]), diff(p.patch)]) : [h('p', { class: 'note' }, ['No patches recorded.'])],
+      ),
+      section(
+        'Merged diff',
+        merge ? [merge.reason ? h('p', {}, [`Why: ${merge.reason}`]) : null, diff(merge.patch)] : [h('p', { class: 'note' }, ['No merge recorded.'])],
+      ),
       section(
         'Tests',
         t.evaluations.length

@@ -6,12 +6,7 @@ import { unionReversedStage } from './union-reversed.ts';
 import { unionStage } from './union.ts';
 import type { MergeStage } from './stage.ts';
 
-export const MERGE_STAGES: readonly MergeStage[] = [
-  naiveStage,
-  unionStage,
-  unionReversedStage,
-  llmStage,
-];
+export const MERGE_STAGES: readonly MergeStage[] = [naiveStage, unionStage, unionReversedStage, llmStage];
 
 /** Statuses of a merge that produced no code. */
 export const NO_CODE_STATUSES = ['conflict', 'missing_input'] as const;

@@ -63,7 +63,10 @@ async function resolveFile(file: ConflictedFile, model: ResolverModel, log: Regi
     const latencyMs = performance.now() - asked;
     const check = checkAnswer(parts, answer);
     log.push({
-      region, accepted: check.ok, latencyMs, answer: bounded(answer),
+      region,
+      accepted: check.ok,
+      latencyMs,
+      answer: bounded(answer),
       ...(check.ok ? {} : { rejectedReason: check.reason }),
     });
     if (!check.ok) throw new RegionRejected(`${oneLine(file.path, 120)} line ${region.startLine}: ${check.reason}`);

@@ -29,7 +29,7 @@ interface AttemptVerdict {
  */
 export function orderEffect(attempts: readonly AttemptVerdict[]): 'decided' | 'same' | 'unmeasured' | undefined {
   const union = attempts.find((a) => a.stage === 'union');
-  const passed = (a: AttemptVerdict | undefined) => a?.outcome === 'merged' ? a.passed ?? undefined : false;
+  const passed = (a: AttemptVerdict | undefined) => (a?.outcome === 'merged' ? (a.passed ?? undefined) : false);
   if (union?.outcome !== 'merged' || typeof union.passed !== 'boolean') return undefined;
   const other = attempts.find((a) => a.stage === unionReversedStage.name);
   if (!other || passed(other) === undefined) return 'unmeasured';

@@ -41,7 +41,14 @@ export function messageReply(
     usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
   } = {},
 ): FakeReply {
-  return { turn: { text, toolCalls: options.toolUses?.map((use) => ({ id: use.id, name: use.name, input: use.input })), stop: options.stopReason, usage: options.usage } };
+  return {
+    turn: {
+      text,
+      toolCalls: options.toolUses?.map((use) => ({ id: use.id, name: use.name, input: use.input })),
+      stop: options.stopReason,
+      usage: options.usage,
+    },
+  };
 }
 
 /** An error answer in Anthropic's format (`{type: "error", error: {type, message}}`). */

@@ -21,7 +21,16 @@ let toolUses = 0;
 
 /** Errors: `{type: "error", error: {type, message}}` with the documented type per status. */
 export function anthropicError(status: number, message: string): StreamReply {
-  const type = status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  const type =
+    status === 401
+      ? 'authentication_error'
+      : status === 404
+        ? 'not_found_error'
+        : status === 429
+          ? 'rate_limit_error'
+          : status >= 500
+            ? 'api_error'
+            : 'invalid_request_error';
   return { status, json: { type: 'error', error: { type, message } } };
 }
 
@@ -42,7 +51,9 @@ export function messagesRequestProblem(body: any): string | undefined {
     const previous: Block[] = i > 0 && Array.isArray(body.messages[i - 1].content) ? body.messages[i - 1].content : [];
     const asked = previous.filter((b) => b.type === 'tool_use').map((b) => b.id);
     const answered = blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
-    for (const id of answered) if (!asked.includes(id)) return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+    for (const id of answered)
+      if (!asked.includes(id))
+        return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
     if (message.role === 'user' && asked.length > 0) {
       const missing = asked.filter((id) => !answered.includes(id));
       if (missing.length) return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`;
@@ -77,28 +88,42 @@ function messageOf(turn: AssistantTurn, model: string) {
  */
 export function messageEvents(message: ReturnType<typeof messageOf>): SseEvent[] {
   const event = (data: { type: string }): SseEvent => ({ event: data.type, data });
-  const events: SseEvent[] = [event({ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } } as { type: string })];
+  const events: SseEvent[] = [
+    event({ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } } as {
+      type: string;
+    }),
+  ];
   message.content.forEach((block, index) => {
     if (block.type === 'text') {
       events.push(event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } } as { type: string }));
       events.push(event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } } as { type: string }));
     } else {
       const use = block as { id: string; name: string; input: unknown };
-      events.push(event({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } } as { type: string }));
+      events.push(
+        event({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } } as { type: string }),
+      );
       const json = JSON.stringify(use.input);
       const half = Math.floor(json.length / 2);
-      for (const part of [json.slice(0, half), json.slice(half)]) events.push(event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } } as { type: string }));
+      for (const part of [json.slice(0, half), json.slice(half)])
+        events.push(event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } } as { type: string }));
     }
     events.push(event({ type: 'content_block_stop', index } as { type: string }));
   });
-  events.push(event({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } } as { type: string }));
+  events.push(
+    event({
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: message.usage.output_tokens },
+    } as { type: string }),
+  );
   events.push(event({ type: 'message_stop' }));
   return events;
 }
 
 export async function startFakeAnthropicStream(handler: AnthropicTurnHandler): Promise<StreamServer> {
   const route = async (request: StreamRequest): Promise<StreamReply> => {
-    if (request.method !== 'POST' || !['/v1/messages', '/v1/messages/count_tokens'].includes(request.path)) return anthropicError(404, `Not found: ${request.method} ${request.path}`);
+    if (request.method !== 'POST' || !['/v1/messages', '/v1/messages/count_tokens'].includes(request.path))
+      return anthropicError(404, `Not found: ${request.method} ${request.path}`);
     // Errors: a missing key is 401 authentication_error; Versioning: the header is required.
     if (!request.headers['x-api-key']) return anthropicError(401, 'x-api-key header is required');
     if (!request.headers['anthropic-version']) return anthropicError(400, 'anthropic-version: header is required');

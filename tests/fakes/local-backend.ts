@@ -16,7 +16,18 @@ import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds }
 import { SandboxStoppedError } from '../../harness/sandbox/errors.ts';
 import { builtImageName, contextHash } from '../../harness/sandbox/image-name.ts';
 import { BoundedSink } from '../../harness/sandbox/output.ts';
-import type { AgentSandbox, BackendSlot, BaseRepo, ExecOptions, ExecResult, HostFile, PendingTestRun, SandboxBackend, SandboxImage, TestRunSpec } from '../../harness/sandbox/types.ts';
+import type {
+  AgentSandbox,
+  BackendSlot,
+  BaseRepo,
+  ExecOptions,
+  ExecResult,
+  HostFile,
+  PendingTestRun,
+  SandboxBackend,
+  SandboxImage,
+  TestRunSpec,
+} from '../../harness/sandbox/types.ts';
 
 const WORKSPACE = '/workspace/repo';
 /** The sandbox paths the harness and the pools use; everything else is the host's (sh, git, node). */
@@ -28,7 +39,10 @@ export class LocalSandboxStopped extends SandboxStoppedError {}
 class LocalSandbox implements AgentSandbox {
   private removed = false;
 
-  constructor(readonly root: string, private readonly onRemove: (sandbox: LocalSandbox) => void) {}
+  constructor(
+    readonly root: string,
+    private readonly onRemove: (sandbox: LocalSandbox) => void,
+  ) {}
 
   get id(): string {
     return this.root;
@@ -45,12 +59,19 @@ class LocalSandbox implements AgentSandbox {
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     options.signal?.throwIfAborted();
     const env = Object.fromEntries(Object.entries(options.env ?? {}).map(([key, value]) => [key, this.host(value)]));
-    const child = spawn(boundedCommand(cmd, seconds)[0], boundedCommand(cmd.map((arg) => this.host(arg)), seconds).slice(1), {
-      cwd: this.host(options.cwd ?? WORKSPACE),
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(this.root, 'root'), LANG: 'C.UTF-8', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      boundedCommand(cmd, seconds)[0],
+      boundedCommand(
+        cmd.map((arg) => this.host(arg)),
+        seconds,
+      ).slice(1),
+      {
+        cwd: this.host(options.cwd ?? WORKSPACE),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(this.root, 'root'), LANG: 'C.UTF-8', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
     child.stdout.on('data', (chunk: Buffer) => options.onStdout?.(chunk));
@@ -58,10 +79,13 @@ class LocalSandbox implements AgentSandbox {
     child.stderr.pipe(stderr);
     let hostTimedOut = false;
     const exitCode = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        hostTimedOut = true;
-        killGroup(child.pid);
-      }, seconds * 1000 + EXEC_GRACE_MS);
+      const timer = setTimeout(
+        () => {
+          hostTimedOut = true;
+          killGroup(child.pid);
+        },
+        seconds * 1000 + EXEC_GRACE_MS,
+      );
       const abort = () => {
         clearTimeout(timer);
         killGroup(child.pid);
@@ -75,7 +99,13 @@ class LocalSandbox implements AgentSandbox {
         resolve(code ?? (signal ? 137 : 1));
       });
     });
-    return { exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut: hostTimedOut || exitCode === 137, truncated: stdout.truncated || stderr.truncated };
+    return {
+      exitCode,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut: hostTimedOut || exitCode === 137,
+      truncated: stdout.truncated || stderr.truncated,
+    };
   }
 
   async readFile(path: string, maxBytes = 16 * 1024 * 1024): Promise<string> {
@@ -116,7 +146,14 @@ async function commitPoolRepo(pool: Pool, staging: string): Promise<void> {
   const repo = join(staging, 'repo');
   cpSync(join(pool.dir, 'repo'), repo, { recursive: true });
   if (existsSync(join(repo, 'gitignore'))) renameSync(join(repo, 'gitignore'), join(repo, '.gitignore'));
-  const identity = { GIT_AUTHOR_NAME: pool.repo, GIT_AUTHOR_EMAIL: `${pool.repo}@example.invalid`, GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z', GIT_COMMITTER_NAME: pool.repo, GIT_COMMITTER_EMAIL: `${pool.repo}@example.invalid`, GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z' };
+  const identity = {
+    GIT_AUTHOR_NAME: pool.repo,
+    GIT_AUTHOR_EMAIL: `${pool.repo}@example.invalid`,
+    GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+    GIT_COMMITTER_NAME: pool.repo,
+    GIT_COMMITTER_EMAIL: `${pool.repo}@example.invalid`,
+    GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+  };
   const git = (...args: string[]) => execa('git', ['-c', 'core.fileMode=false', ...args], { cwd: repo, env: identity });
   await git('init', '-q');
   await git('add', '-A');

@@ -23,13 +23,17 @@ let items = 0;
 
 /** Errors: `{error: {message, type, param, code}}`. */
 export function openaiError(status: number, message: string, param: string | null = null): StreamReply {
-  return { status, json: { error: { message, type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error', param, code: null } } };
+  return {
+    status,
+    json: { error: { message, type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error', param, code: null } },
+  };
 }
 
 /** What the Responses API refuses in a request body; undefined when it is valid. */
 export function responsesRequestProblem(body: any): { message: string; param: string } | undefined {
   if (typeof body?.model !== 'string' || body.model === '') return { message: "Missing required parameter: 'model'.", param: 'model' };
-  if (typeof body.input !== 'string' && !Array.isArray(body.input)) return { message: "Invalid type for 'input': expected a string or an array of input items.", param: 'input' };
+  if (typeof body.input !== 'string' && !Array.isArray(body.input))
+    return { message: "Invalid type for 'input': expected a string or an array of input items.", param: 'input' };
   if (Array.isArray(body.input) && !body.previous_response_id) {
     // Without a stored previous response, each tool output must answer a call given in the input.
     const calls = new Set(body.input.filter((i: any) => i?.type === 'function_call' || i?.type === 'custom_tool_call').map((i: any) => i.call_id));
@@ -41,7 +45,17 @@ export function responsesRequestProblem(body: any): { message: string; param: st
 
 function responseOf(turn: ResponseTurn, model: string) {
   const output: Record<string, unknown>[] = [
-    ...(turn.text ? [{ type: 'message', id: `msg_fake_${++items}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [] }] }] : []),
+    ...(turn.text
+      ? [
+          {
+            type: 'message',
+            id: `msg_fake_${++items}`,
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+          },
+        ]
+      : []),
     ...(turn.calls ?? []).map((call) => ({
       type: 'function_call',
       id: `fc_fake_${++items}`,
@@ -84,7 +98,10 @@ export function responseEvents(response: ReturnType<typeof responseOf>): SseEven
   event('response.created', { response: pending });
   event('response.in_progress', { response: pending });
   response.output.forEach((item, output_index) => {
-    event('response.output_item.added', { output_index, item: item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress', arguments: '' } });
+    event('response.output_item.added', {
+      output_index,
+      item: item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress', arguments: '' },
+    });
     if (item.type === 'message') {
       const text = (item.content as { text: string }[])[0]!.text;
       const part = { type: 'output_text', text: '', annotations: [] };
@@ -106,7 +123,10 @@ export async function startFakeResponses(handler: ResponseTurnHandler): Promise<
   return startStreamServer(async (request) => {
     if (request.method !== 'POST' || request.path !== '/v1/responses') return openaiError(404, `Invalid URL (${request.method} ${request.path})`);
     if (!/^Bearer \S+/.test(String(request.headers.authorization ?? ''))) {
-      return openaiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).");
+      return openaiError(
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+      );
     }
     const problem = responsesRequestProblem(request.body);
     if (problem) return openaiError(400, problem.message, problem.param);

@@ -77,24 +77,33 @@ export function errorReply(status: number, message = `fake error ${status}`): Fa
 export const hangReply: FakeReply = { hang: true };
 
 /** Usage of an answer that scripts none (the Anthropic fake bills its prompt cache instead). */
-const DEFAULT_USAGE: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } = { prompt_tokens: 10, completion_tokens: 5 };
+const DEFAULT_USAGE: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } = {
+  prompt_tokens: 10,
+  completion_tokens: 5,
+};
 
 const argumentsText = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));
 
 function renderChat(turn: AssistantTurn, request: RecordedRequest): unknown {
-  const toolCalls = turn.toolCalls?.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, type: 'function', function: { name: call.name, arguments: argumentsText(call.input) } }));
+  const toolCalls = turn.toolCalls?.map((call, i) => ({
+    id: call.id ?? `call_${i + 1}`,
+    type: 'function',
+    function: { name: call.name, arguments: argumentsText(call.input) },
+  }));
   const usage = (turn.usage as { prompt_tokens: number; completion_tokens: number } | undefined) ?? DEFAULT_USAGE;
   return {
     id: `chatcmpl-fake-${++answerCount}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: request.body?.model ?? 'fake-model',
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: turn.text, refusal: null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
-      finish_reason: turn.stop ?? (toolCalls?.length ? 'tool_calls' : 'stop'),
-      logprobs: null,
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: turn.text, refusal: null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
+        finish_reason: turn.stop ?? (toolCalls?.length ? 'tool_calls' : 'stop'),
+        logprobs: null,
+      },
+    ],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
 }
@@ -110,14 +119,21 @@ function renderResponse(turn: AssistantTurn, request: RecordedRequest, limits: M
     output.push({ type: 'reasoning', id: item.id, summary: [], ...(encrypted ? { encrypted_content: item.encrypted } : {}) });
   }
   if (turn.text !== null) {
-    output.push({ type: 'message', id: `msg_fake_${++answerCount}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+    output.push({
+      type: 'message',
+      id: `msg_fake_${++answerCount}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+    });
   }
   for (const [i, call] of (turn.toolCalls ?? []).entries()) {
     const id = `fc_fake_${++answerCount}`;
     if (reasoningId) ledger.pairCall(id, reasoningId);
     output.push({ type: 'function_call', id, call_id: call.id ?? `call_${i + 1}`, name: call.name, arguments: argumentsText(call.input), status: 'completed' });
   }
-  const given = (turn.usage as { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | undefined) ?? DEFAULT_USAGE;
+  const given =
+    (turn.usage as { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | undefined) ?? DEFAULT_USAGE;
   const input = given.prompt_tokens;
   const outputTokens = given.completion_tokens;
   const reasoningTokens = limits?.reasoning ? Math.floor(outputTokens / 2) : 0;
@@ -162,12 +178,28 @@ function startServer(flavour: ChatFlavour, options: FakeVllmOptions): Promise<Sc
       render: (turn, r) => (isChat(r) ? renderChat(turn, r) : renderResponse(turn, r, limitsFor(r), ledger)),
       otherRoute: (r) => {
         if (!(r.method === 'GET' && r.path === '/v1/models')) return notFound(r);
-        if (flavour === 'openai') return { body: { object: 'list', data: Object.keys(table).map((id) => ({ id, object: 'model', created: 0, owned_by: 'openai' })) } };
+        if (flavour === 'openai')
+          return { body: { object: 'list', data: Object.keys(table).map((id) => ({ id, object: 'model', created: 0, owned_by: 'openai' })) } };
         // vLLM's model card carries max_model_len (vllm/entrypoints/openai/protocol.py, ModelCard).
         const names = options.served ?? ['fake-model'];
-        return { body: { object: 'list', data: names.map((id) => ({ id, object: 'model', created: 0, owned_by: 'vllm', root: id, parent: null, max_model_len: maxModelLen, permission: [] })) } };
+        return {
+          body: {
+            object: 'list',
+            data: names.map((id) => ({
+              id,
+              object: 'model',
+              created: 0,
+              owned_by: 'vllm',
+              root: id,
+              parent: null,
+              max_model_len: maxModelLen,
+              permission: [],
+            })),
+          },
+        };
       },
-      unscripted: flavour === 'vllm' ? vllmRejection(500, 'fake vllm server: no scripted reply') : openaiRejection(500, 'fake openai server: no scripted reply'),
+      unscripted:
+        flavour === 'vllm' ? vllmRejection(500, 'fake vllm server: no scripted reply') : openaiRejection(500, 'fake openai server: no scripted reply'),
     },
     options,
   );

@@ -75,7 +75,10 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
 }
 
-export async function startScriptedServer(protocol: ServerProtocol, options: { replies?: (FakeReply | string)[]; handler?: FakeHandler } = {}): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  protocol: ServerProtocol,
+  options: { replies?: (FakeReply | string)[]; handler?: FakeHandler } = {},
+): Promise<ScriptedServer> {
   const queue: (FakeReply | string)[] = [...(options.replies ?? [])];
   let handler = options.handler;
   const requests: RecordedRequest[] = [];
@@ -97,7 +100,11 @@ export async function startScriptedServer(protocol: ServerProtocol, options: { r
     }
     if (reply.hang) return; // the socket is destroyed by close()
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    const payload = reply.turn ? protocol.render(reply.turn, request) : typeof reply.body === 'function' ? (reply.body as (r: RecordedRequest) => unknown)(request) : reply.body;
+    const payload = reply.turn
+      ? protocol.render(reply.turn, request)
+      : typeof reply.body === 'function'
+        ? (reply.body as (r: RecordedRequest) => unknown)(request)
+        : reply.body;
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
     res.end(payload === undefined ? '' : JSON.stringify(payload));
   });

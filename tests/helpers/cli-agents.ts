@@ -22,18 +22,29 @@ export const USAGE = { input: 1500, output: 90 };
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part) => (part && typeof part === 'object' ? textOf((part as { text?: unknown; content?: unknown }).text ?? (part as { content?: unknown }).content) : '')).join('\n');
+  return content
+    .map((part) =>
+      part && typeof part === 'object' ? textOf((part as { text?: unknown; content?: unknown }).text ?? (part as { content?: unknown }).content) : '',
+    )
+    .join('\n');
 }
 
 /** The task prompt and everything else the agent was told (tool results included), and its turns so far. */
 export function conversationOf(request: StreamRequest): { prompt: string; transcript: string; turns: number } {
   if (request.path === '/v1/messages') {
     const messages = request.body.messages as { role: string; content: unknown }[];
-    return { prompt: textOf(messages[0]?.content), transcript: messages.map((m) => textOf(m.content)).join('\n'), turns: messages.filter((m) => m.role === 'assistant').length };
+    return {
+      prompt: textOf(messages[0]?.content),
+      transcript: messages.map((m) => textOf(m.content)).join('\n'),
+      turns: messages.filter((m) => m.role === 'assistant').length,
+    };
   }
   const input = request.body.input as { type: string; role?: string; content?: unknown; output?: unknown }[];
   return {
-    prompt: input.filter((i) => i.role === 'user').map((i) => textOf(i.content)).join('\n'),
+    prompt: input
+      .filter((i) => i.role === 'user')
+      .map((i) => textOf(i.content))
+      .join('\n'),
     transcript: input.map((i) => textOf(i.content) || textOf(i.output)).join('\n'),
     turns: input.filter((i) => i.type === 'function_call' || (i.type === 'message' && i.role === 'assistant')).length,
   };
@@ -66,11 +77,16 @@ function claudeTurn(action: Action, tools: string[]): AssistantTurn {
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output };
   const use = (name: string, input: Record<string, unknown>): AssistantTurn => ({ toolUses: [{ name: offered(tools, name), input }], usage });
   switch (action.kind) {
-    case 'send': return use('mcp__coop-bench__send_message', { to: action.to, message: action.message });
-    case 'read': return use('mcp__coop-bench__read_messages', {});
-    case 'shell': return use('Bash', { command: action.command, description: 'run a command' });
-    case 'write': return use('Write', { file_path: action.path, content: action.content });
-    case 'done': return { text: action.text, usage };
+    case 'send':
+      return use('mcp__coop-bench__send_message', { to: action.to, message: action.message });
+    case 'read':
+      return use('mcp__coop-bench__read_messages', {});
+    case 'shell':
+      return use('Bash', { command: action.command, description: 'run a command' });
+    case 'write':
+      return use('Write', { file_path: action.path, content: action.content });
+    case 'done':
+      return { text: action.text, usage };
   }
 }
 
@@ -80,11 +96,24 @@ function codexTurn(action: Action, tools: { name: string; tools?: { name: string
   const mcp = tools.find((t) => t.name === 'mcp__coop_bench')?.tools?.map((t) => t.name) ?? [];
   const top = tools.map((t) => t.name);
   switch (action.kind) {
-    case 'send': return { calls: [{ namespace: 'mcp__coop_bench', name: offered(mcp, 'send_message'), arguments: { to: action.to, message: action.message } }], usage };
-    case 'read': return { calls: [{ namespace: 'mcp__coop_bench', name: offered(mcp, 'read_messages'), arguments: {} }], usage };
-    case 'shell': return { calls: [{ name: offered(top, 'exec_command'), arguments: { cmd: action.command } }], usage };
-    case 'write': return { calls: [{ name: offered(top, 'exec_command'), arguments: { cmd: `printf %s ${Buffer.from(action.content).toString('base64')} | base64 -d > ${action.path}` } }], usage };
-    case 'done': return { text: action.text, usage };
+    case 'send':
+      return { calls: [{ namespace: 'mcp__coop_bench', name: offered(mcp, 'send_message'), arguments: { to: action.to, message: action.message } }], usage };
+    case 'read':
+      return { calls: [{ namespace: 'mcp__coop_bench', name: offered(mcp, 'read_messages'), arguments: {} }], usage };
+    case 'shell':
+      return { calls: [{ name: offered(top, 'exec_command'), arguments: { cmd: action.command } }], usage };
+    case 'write':
+      return {
+        calls: [
+          {
+            name: offered(top, 'exec_command'),
+            arguments: { cmd: `printf %s ${Buffer.from(action.content).toString('base64')} | base64 -d > ${action.path}` },
+          },
+        ],
+        usage,
+      };
+    case 'done':
+      return { text: action.text, usage };
   }
 }
 
@@ -97,7 +126,11 @@ export function scriptedCliAgents(pool: Pool, log?: (request: StreamRequest) => 
     return actions[Math.min(turns, actions.length - 1)]!;
   };
   return {
-    anthropic: (request: StreamRequest) => claudeTurn(next(request), (request.body.tools ?? []).map((t: { name: string }) => t.name)),
+    anthropic: (request: StreamRequest) =>
+      claudeTurn(
+        next(request),
+        (request.body.tools ?? []).map((t: { name: string }) => t.name),
+      ),
     openai: (request: StreamRequest) => codexTurn(next(request), request.body.tools ?? []),
   };
 }

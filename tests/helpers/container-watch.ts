@@ -24,7 +24,9 @@ export interface ContainerWatch {
 
 export async function watchContainers(run: string): Promise<ContainerWatch> {
   const docker = new Docker();
-  const stream = (await docker.getEvents({ filters: { type: ['container'], event: ['create'], label: [`${RUN_LABEL}=${run}`] } })) as NodeJS.ReadableStream & { destroy(): void };
+  const stream = (await docker.getEvents({ filters: { type: ['container'], event: ['create'], label: [`${RUN_LABEL}=${run}`] } })) as NodeJS.ReadableStream & {
+    destroy(): void;
+  };
   const watch: ContainerWatch = { seen: [], missed: 0, stop: async () => undefined };
   const pending: Promise<void>[] = [];
   let buffer = '';
@@ -35,19 +37,23 @@ export async function watchContainers(run: string): Promise<ContainerWatch> {
     for (const line of lines.filter(Boolean)) {
       const { id } = JSON.parse(line) as { id: string };
       pending.push(
-        docker.getContainer(id).inspect().then(
-          (info) => void watch.seen.push({
-            id,
-            role: info.Config.Labels[ROLE_LABEL],
-            networkMode: info.HostConfig.NetworkMode ?? '',
-            memoryBytes: info.HostConfig.Memory ?? 0,
-            nanoCpus: info.HostConfig.NanoCpus ?? 0,
-            pidsLimit: info.HostConfig.PidsLimit ?? 0,
-            binds: info.HostConfig.Binds ?? [],
-            env: info.Config.Env ?? [],
-          }),
-          () => void watch.missed++,
-        ),
+        docker
+          .getContainer(id)
+          .inspect()
+          .then(
+            (info) =>
+              void watch.seen.push({
+                id,
+                role: info.Config.Labels[ROLE_LABEL],
+                networkMode: info.HostConfig.NetworkMode ?? '',
+                memoryBytes: info.HostConfig.Memory ?? 0,
+                nanoCpus: info.HostConfig.NanoCpus ?? 0,
+                pidsLimit: info.HostConfig.PidsLimit ?? 0,
+                binds: info.HostConfig.Binds ?? [],
+                env: info.Config.Env ?? [],
+              }),
+            () => void watch.missed++,
+          ),
       );
     }
   });

@@ -13,7 +13,10 @@ export const finish: Action = { name: 'finish', input: { summary: 'done' } };
 /** Attempts to reach the outside and the host (`hosts`:`port` is a canary listener). */
 export function networkProbes(hosts: string[], port: number): string {
   const targets = [...hosts.map((h) => `${h}/${port}`), '1.1.1.1/443', '8.8.8.8/53'];
-  return [...targets.map((t) => `(exec 3<>/dev/tcp/${t}) 2>&1 && echo "REACHED ${t}" || echo "blocked ${t}"`), 'getent hosts example.com && echo "RESOLVED" || echo "no dns"'].join('; ');
+  return [
+    ...targets.map((t) => `(exec 3<>/dev/tcp/${t}) 2>&1 && echo "REACHED ${t}" || echo "blocked ${t}"`),
+    'getent hosts example.com && echo "RESOLVED" || echo "no dns"',
+  ].join('; ');
 }
 
 /** The hidden tests' files of argkit features 1 and 3, faked to always pass. */
@@ -33,16 +36,27 @@ export function hostileScripts(canary: { hosts: string[]; port: number }): Recor
       finish,
     ],
     // Never calls finish: the step limit ends it.
-    endless: (pool, prompt) => [bash('while :; do :; done', 3), bash('setsid sh -c "while :; do :; done" > /dev/null 2>&1 & echo detached'), ...implement(pool, prompt), bash('true')],
+    endless: (pool, prompt) => [
+      bash('while :; do :; done', 3),
+      bash('setsid sh -c "while :; do :; done" > /dev/null 2>&1 & echo detached'),
+      ...implement(pool, prompt),
+      bash('true'),
+    ],
     network: (pool, prompt) => [bash(networkProbes(canary.hosts, canary.port)), ...implement(pool, prompt), finish],
-    snoop: (pool, prompt) => [bash('env; tr "\\0" "\\n" < /proc/1/environ; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u; ls -la /run /var/run 2>&1'), ...implement(pool, prompt), finish],
+    snoop: (pool, prompt) => [
+      bash('env; tr "\\0" "\\n" < /proc/1/environ; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u; ls -la /run /var/run 2>&1'),
+      ...implement(pool, prompt),
+      finish,
+    ],
     // Implements nothing, fakes the hidden tests: the hidden tests must still decide.
     'test-cheat': () => [bash(`${FAKE_TESTS} && rm -f test/*.test.js`), finish],
     // Implements the features and mangles the tests: test files are dropped, the work still counts.
     'test-edit': (pool, prompt) => [...implement(pool, prompt), bash(`${FAKE_TESTS} && rm -f test/*.test.js`), finish],
     // Implements nothing, makes the runner pass in its own container and writes outside the repository.
     outside: () => [
-      bash(`printf '#!/bin/sh\\nexit 0\\n' > /usr/local/bin/runner.sh && echo evil > /etc/coop-bench-evil && echo x > /workspace/outside.txt && echo x > /root/outside && mkdir -p /var/lib/coop-bench && echo x > /var/lib/coop-bench/outside`),
+      bash(
+        `printf '#!/bin/sh\\nexit 0\\n' > /usr/local/bin/runner.sh && echo evil > /etc/coop-bench-evil && echo x > /workspace/outside.txt && echo x > /root/outside && mkdir -p /var/lib/coop-bench && echo x > /var/lib/coop-bench/outside`,
+      ),
       finish,
     ],
     'big-patch': (pool, prompt) => [...implement(pool, prompt), bash('head -c 50M /dev/urandom > blob.bin && ls -l blob.bin'), finish],

@@ -15,6 +15,9 @@ export function oraclePairs(runsDir: string, run: string): OraclePairs {
      FROM tasks t LEFT JOIN merges m ON m.task = t.id WHERE t.setting = 'coop' ORDER BY t.pool_dir, t.features`,
   );
   return Object.fromEntries(
-    rows.map((row) => [`${basename(dirname(row.pool_dir))}/${basename(row.pool_dir)} ${(JSON.parse(row.features) as number[]).map((f) => `f${f}`).join('_')}`, { merge: row.merge, bothPassed: row.both_passed === 1, features: row.verdicts ?? '' }]),
+    rows.map((row) => [
+      `${basename(dirname(row.pool_dir))}/${basename(row.pool_dir)} ${(JSON.parse(row.features) as number[]).map((f) => `f${f}`).join('_')}`,
+      { merge: row.merge, bothPassed: row.both_passed === 1, features: row.verdicts ?? '' },
+    ]),
   );
 }

@@ -16,7 +16,16 @@ type Protocol = 'openai' | 'anthropic';
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part && 'text' in part ? String(part.text) : typeof part === 'object' && part && 'content' in part ? textOf(part.content) : '')).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        typeof part === 'object' && part && 'text' in part
+          ? String(part.text)
+          : typeof part === 'object' && part && 'content' in part
+            ? textOf(part.content)
+            : '',
+      )
+      .join('\n');
   return '';
 }
 
@@ -47,7 +56,9 @@ function turnsSoFar(request: RecordedRequest): number {
 
 /** Everything the agent has been told so far (tool results and partner messages included). */
 export function transcript(request: RecordedRequest): string {
-  return itemsOf(request).map((m) => textOf(m.content ?? m.output)).join('\n');
+  return itemsOf(request)
+    .map((m) => textOf(m.content ?? m.output))
+    .join('\n');
 }
 
 /** Pacing for throughput benchmarks: every agent makes exactly `steps` model calls, each answered after `delayMs`. */
@@ -78,7 +89,15 @@ export function implement(pool: Pool, prompt: string): Action[] {
 /** What an agent does while it reads the code before changing it: cheap commands, as real agents run. */
 function readingSteps(patch: string, count: number): Action[] {
   const file = /^\+\+\+ b\/(.+)$/m.exec(patch)?.[1] ?? 'README.md';
-  const commands = ['ls -la', 'git status --short', `cat ${file}`, 'grep -rn "function\\|def " --include=*.js --include=*.py . | head -40', `sed -n '1,60p' ${file}`, 'git log --oneline -3', 'wc -l $(git ls-files) | tail -1'];
+  const commands = [
+    'ls -la',
+    'git status --short',
+    `cat ${file}`,
+    'grep -rn "function\\|def " --include=*.js --include=*.py . | head -40',
+    `sed -n '1,60p' ${file}`,
+    'git log --oneline -3',
+    'wc -l $(git ls-files) | tail -1',
+  ];
   return Array.from({ length: count }, (_, i) => ({ name: 'bash', input: { command: commands[i % commands.length] } }));
 }
 

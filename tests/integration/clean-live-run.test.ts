@@ -30,14 +30,42 @@ describe('coop-bench clean during a run', () => {
 
   beforeAll(async () => {
     server = await startFakeOpenAI({
-      handler: scriptsByModel(pool, { waiter: (p, prompt) => [bash('while [ ! -e /tmp/go ]; do sleep 0.2; done; echo go', 600), ...implement(p, prompt), finish] }, () => void (waiting = true)),
+      handler: scriptsByModel(
+        pool,
+        { waiter: (p, prompt) => [bash('while [ ! -e /tmp/go ]; do sleep 0.2; done; echo go', 600), ...implement(p, prompt), finish] },
+        () => void (waiting = true),
+      ),
     });
-    const child = execa('node', [CLI, 'run', '--models', `openai:waiter@${server.url}`, '--setting', 'solo', '--pool', 'argkit', '--features', '1,2', '--context-window', '100000', '--name', run, '--runs-dir', runs], { reject: false, all: true });
+    const child = execa(
+      'node',
+      [
+        CLI,
+        'run',
+        '--models',
+        `openai:waiter@${server.url}`,
+        '--setting',
+        'solo',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,2',
+        '--context-window',
+        '100000',
+        '--name',
+        run,
+        '--runs-dir',
+        runs,
+      ],
+      { reject: false, all: true },
+    );
     for (let i = 0; !waiting && i < 3000; i++) await sleep(100);
     const agents = (await containersOf(run)).filter((c) => c.Labels[ROLE_LABEL] === 'agent');
     agentContainers = agents.length;
     // With the run's store (its lock is held), and as before, without (the process that made the container lives).
-    [withLock, withoutStore] = await Promise.all([coopBench(['clean', '--name', run, '--runs-dir', runs]), coopBench(['clean', '--name', run], { cwd: tempDir('elsewhere') })]);
+    [withLock, withoutStore] = await Promise.all([
+      coopBench(['clean', '--name', run, '--runs-dir', runs]),
+      coopBench(['clean', '--name', run], { cwd: tempDir('elsewhere') }),
+    ]);
     const exec = await new Docker().getContainer(agents[0].Id).exec({ Cmd: ['touch', '/tmp/go'] });
     await exec.start({});
     result = await child;
@@ -45,7 +73,7 @@ describe('coop-bench clean during a run', () => {
 
   afterAll(() => server.close());
 
-  it('leaves the run\'s containers and says why, in one line per run', () => {
+  it("leaves the run's containers and says why, in one line per run", () => {
     expect(agentContainers).toBe(1);
     expect(withLock.exitCode, withLock.all).toBe(0);
     expect(withLock.stdout.trim().split('\n')).toEqual([
@@ -53,12 +81,18 @@ describe('coop-bench clean during a run', () => {
       'removed 0 containers',
     ]);
     expect(withoutStore.exitCode, withoutStore.all).toBe(0);
-    expect(withoutStore.stdout).toMatch(new RegExp(`^skipped run "${run}" \\(1 container\\): made by coop-bench process \\d+, still running; --force removes them anyway\\nremoved 0 containers$`));
+    expect(withoutStore.stdout).toMatch(
+      new RegExp(
+        `^skipped run "${run}" \\(1 container\\): made by coop-bench process \\d+, still running; --force removes them anyway\\nremoved 0 containers$`,
+      ),
+    );
   });
 
   it('lets the task finish and be stored, not an error', () => {
     expect(result.exitCode, result.all).toBe(0);
-    expect(queryRun<{ status: string; error: string | null; both_passed: number }>(runs, run, 'SELECT status, error, both_passed FROM tasks')).toEqual([{ status: 'done', error: null, both_passed: 1 }]);
+    expect(queryRun<{ status: string; error: string | null; both_passed: number }>(runs, run, 'SELECT status, error, both_passed FROM tasks')).toEqual([
+      { status: 'done', error: null, both_passed: 1 },
+    ]);
   });
 
   it('removes nothing of a finished run, and nothing is left', async () => {

@@ -27,7 +27,12 @@ let openai: StreamServer;
 let env: Record<string, string>;
 let poolOf = (_request: StreamRequest) => argkit;
 
-interface StepRow { agent: string; kind: string; name: string | null; output: string | null }
+interface StepRow {
+  agent: string;
+  kind: string;
+  name: string | null;
+  output: string | null;
+}
 
 beforeAll(async () => {
   // One script per pool: the task prompt says which features the agent implements.
@@ -54,7 +59,10 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
 
   beforeAll(async () => {
     watch = await watchContainers(run);
-    result = await coopBench(['run', '--models', 'claude-code,codex', '--mix', '--setting', 'coop', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs], { env });
+    result = await coopBench(
+      ['run', '--models', 'claude-code,codex', '--mix', '--setting', 'coop', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs],
+      { env },
+    );
     await watch.stop();
   });
 
@@ -63,7 +71,12 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     expect(result.stdout).toMatch(/claude-code\+codex\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
     expect(result.stdout).toMatch(/codex\+claude-code\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
     const agents = query<{ model: string; status: string; patch: string }>('SELECT model, status, patch FROM agents ORDER BY task, agent');
-    expect(agents.map((a) => [a.model, a.status])).toEqual([['claude-code', 'finished'], ['codex', 'finished'], ['codex', 'finished'], ['claude-code', 'finished']]);
+    expect(agents.map((a) => [a.model, a.status])).toEqual([
+      ['claude-code', 'finished'],
+      ['codex', 'finished'],
+      ['codex', 'finished'],
+      ['claude-code', 'finished'],
+    ]);
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/src/parser.js b/src/parser.js');
   });
 
@@ -71,26 +84,50 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     const messages = query<{ task: number; sender: string; body: string }>('SELECT task, sender, body FROM messages ORDER BY id');
     for (const task of [1, 2]) {
       const sent = messages.filter((m) => m.task === task);
-      expect(sent.filter((m) => m.sender === 'agent1').map((m) => m.body)).toEqual([expect.stringMatching(/^agent1 here: I will implement/), expect.stringMatching(/^agent1 status:/)]);
-      expect(sent.filter((m) => m.sender === 'agent2').map((m) => m.body)).toEqual([expect.stringMatching(/^agent2 here: I will implement/), expect.stringMatching(/^agent2 status:/)]);
+      expect(sent.filter((m) => m.sender === 'agent1').map((m) => m.body)).toEqual([
+        expect.stringMatching(/^agent1 here: I will implement/),
+        expect.stringMatching(/^agent1 status:/),
+      ]);
+      expect(sent.filter((m) => m.sender === 'agent2').map((m) => m.body)).toEqual([
+        expect.stringMatching(/^agent2 here: I will implement/),
+        expect.stringMatching(/^agent2 status:/),
+      ]);
     }
-    const conversation = JSON.parse(readFileSync(join(runs, run, 'logs', 'claude-code+codex', 'coop', 'argkit_task', 'task1', 'f1_f3', 'conversation.json'), 'utf8'));
+    const conversation = JSON.parse(
+      readFileSync(join(runs, run, 'logs', 'claude-code+codex', 'coop', 'argkit_task', 'task1', 'f1_f3', 'conversation.json'), 'utf8'),
+    );
     expect(conversation).toHaveLength(4);
   });
 
-  it('keeps each CLI\'s trajectory in the harness\'s format', () => {
+  it("keeps each CLI's trajectory in the harness's format", () => {
     const steps = query<StepRow & { task: number }>(`SELECT task, agent, kind, name, output FROM steps WHERE kind = 'tool' ORDER BY task, agent, idx`);
     const tools = (task: number, agent: string) => steps.filter((s) => s.task === task && s.agent === agent).map((s) => s.name);
-    expect(tools(1, 'agent1')).toEqual(['mcp__coop-bench__send_message', 'Bash', 'Write', 'Bash', 'mcp__coop-bench__read_messages', 'mcp__coop-bench__send_message']);
-    expect(tools(1, 'agent2')).toEqual(['mcp__coop-bench__send_message', 'exec_command', 'exec_command', 'exec_command', 'mcp__coop-bench__read_messages', 'mcp__coop-bench__send_message']);
+    expect(tools(1, 'agent1')).toEqual([
+      'mcp__coop-bench__send_message',
+      'Bash',
+      'Write',
+      'Bash',
+      'mcp__coop-bench__read_messages',
+      'mcp__coop-bench__send_message',
+    ]);
+    expect(tools(1, 'agent2')).toEqual([
+      'mcp__coop-bench__send_message',
+      'exec_command',
+      'exec_command',
+      'exec_command',
+      'mcp__coop-bench__read_messages',
+      'mcp__coop-bench__send_message',
+    ]);
     const applied = steps.find((s) => s.task === 1 && s.agent === 'agent1' && s.name === 'Bash' && s.output?.includes('src/parser.js'));
     expect(applied).toBeDefined();
     const said = query<{ output: string }>(`SELECT output FROM steps WHERE kind = 'model' AND output LIKE 'Implemented %'`);
     expect(said).toHaveLength(4);
   });
 
-  it('records every model call\'s tokens and cost as for the built-in agent', () => {
-    const calls = query<{ model: string; calls: number; input: number; output: number; cost: number }>('SELECT model, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(output_tokens) AS output, SUM(cost_usd) AS cost FROM model_calls GROUP BY model ORDER BY model');
+  it("records every model call's tokens and cost as for the built-in agent", () => {
+    const calls = query<{ model: string; calls: number; input: number; output: number; cost: number }>(
+      'SELECT model, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(output_tokens) AS output, SUM(cost_usd) AS cost FROM model_calls GROUP BY model ORDER BY model',
+    );
     const answered = { 'claude-sonnet-4-5': anthropic.requests.filter((r) => r.path === '/v1/messages').length, 'gpt-5': openai.requests.length };
     expect(calls.map((c) => [c.model, c.calls])).toEqual(Object.entries(answered));
     for (const c of calls) {
@@ -134,11 +171,32 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
 });
 
 describe('settings', () => {
-  it('--no-messaging --git --agents 3: no message tool, no messages, partners\' branches mounted', async () => {
+  it("--no-messaging --git --agents 3: no message tool, no messages, partners' branches mounted", async () => {
     const run = uniqueRun('cli-settings');
     const watch = await watchContainers(run);
     const from = seen.length;
-    const result = await coopBench(['run', '--models', 'claude-code,codex', '--setting', 'coop', '--no-messaging', '--git', '--agents', '3', '--pool', 'argkit', '--features', '1,3,4', '--name', run, '--runs-dir', runs], { env });
+    const result = await coopBench(
+      [
+        'run',
+        '--models',
+        'claude-code,codex',
+        '--setting',
+        'coop',
+        '--no-messaging',
+        '--git',
+        '--agents',
+        '3',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,3,4',
+        '--name',
+        run,
+        '--runs-dir',
+        runs,
+      ],
+      { env },
+    );
     await watch.stop();
     expect(result.exitCode, result.all).toBe(0);
     expect(result.stdout).toMatch(/claude-code\s+coop-no-messaging\+git\s+1\s+1\s+/);
@@ -160,11 +218,33 @@ describe('settings', () => {
 
   it('Solo in a python image, with a step limit each CLI meets', async () => {
     const run = uniqueRun('cli-solo');
-    const result = await coopBench(['run', '--models', 'claude-code,codex', '--setting', 'solo', '--pool', 'tabulite', '--features', '1,2', '--max-steps', '3', '--name', run, '--runs-dir', runs], { env });
+    const result = await coopBench(
+      [
+        'run',
+        '--models',
+        'claude-code,codex',
+        '--setting',
+        'solo',
+        '--pool',
+        'tabulite',
+        '--features',
+        '1,2',
+        '--max-steps',
+        '3',
+        '--name',
+        run,
+        '--runs-dir',
+        runs,
+      ],
+      { env },
+    );
     expect(result.exitCode, result.all).toBe(0);
     // Three model calls each: the environment probe, writing the patch, applying it; the fourth is refused.
     const agents = queryRun<{ model: string; status: string; patch: string }>(runs, run, 'SELECT a.model, a.status, a.patch FROM agents a ORDER BY a.task');
-    expect(agents.map((a) => [a.model, a.status])).toEqual([['claude-code', 'step_limit'], ['codex', 'step_limit']]);
+    expect(agents.map((a) => [a.model, a.status])).toEqual([
+      ['claude-code', 'step_limit'],
+      ['codex', 'step_limit'],
+    ]);
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/tabulite/');
     const calls = queryRun<{ agent: string; n: number }>(runs, run, 'SELECT task, COUNT(*) AS n FROM model_calls GROUP BY task');
     expect(calls.map((c) => c.n)).toEqual([3, 3]);

@@ -25,7 +25,11 @@ interface Row {
 function rows(run: string): Row[] {
   const db = new Database(join(runs, run, 'run.db'), { readonly: true });
   try {
-    return db.prepare('SELECT t.setting, t.features, t.status, t.both_passed, t.attempts, m.status AS merge_status FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id').all() as Row[];
+    return db
+      .prepare(
+        'SELECT t.setting, t.features, t.status, t.both_passed, t.attempts, m.status AS merge_status FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id',
+      )
+      .all() as Row[];
   } finally {
     db.close();
   }
@@ -102,7 +106,7 @@ describe(`oracle over every pair of ${POOL}`, () => {
 });
 
 describe('pools validate on a broken pool', () => {
-  it("exits non-zero and names the feature whose gold patch does not pass its tests", async () => {
+  it('exits non-zero and names the feature whose gold patch does not pass its tests', async () => {
     const copy = join(tempDir('broken-pool'), 'argkit_task', 'task1');
     cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true });
     copyFileSync(join(copy, 'feature2', 'feature.patch'), join(copy, 'feature1', 'feature.patch'));
@@ -118,13 +122,21 @@ describe('pools validate on a pool whose combined.patch also edits the tests', (
   // tests.patch also make, so applying both fails unless the test files are dropped first.
   const copy = join(tempDir('combined-edits-tests'), 'argkit_task', 'task1');
   afterAll(async () => {
-    await new Docker().getImage(builtImageName(loadPool(copy))).remove().catch(() => undefined);
+    await new Docker()
+      .getImage(builtImageName(loadPool(copy)))
+      .remove()
+      .catch(() => undefined);
   });
 
   it('tests it as the Solo setting does (test files dropped) and calls the pool valid', async () => {
     cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true, filter: (src) => !/feature[3-6]$/.test(src) });
     const combined = join(copy, 'combined.patch');
-    writeFileSync(combined, readFileSync(combined, 'utf8') + readFileSync(join(copy, 'feature1', 'tests.patch'), 'utf8') + readFileSync(join(copy, 'feature2', 'tests.patch'), 'utf8'));
+    writeFileSync(
+      combined,
+      readFileSync(combined, 'utf8') +
+        readFileSync(join(copy, 'feature1', 'tests.patch'), 'utf8') +
+        readFileSync(join(copy, 'feature2', 'tests.patch'), 'utf8'),
+    );
     const result = await coopBench(['pools', 'validate', copy]);
     expect(result.exitCode, result.all).toBe(0);
     expect(result.stderr).toMatch(/feature1: base fail, gold pass, combined pass\n\s+feature2: base fail, gold pass, combined pass/);
@@ -136,7 +148,10 @@ describe('pools validate on a pool whose combined.patch also edits the tests', (
 describe('interrupting a run', () => {
   it('SIGINT stops the run, removes its containers, records it as interrupted, and the run resumes', async () => {
     const run = 'interrupted';
-    const child = execa('node', [CLI, 'run', '--models', 'oracle', '--pool', 'tabulite', '--name', run, '--runs-dir', runs, '--concurrency', '2'], { reject: false, all: true });
+    const child = execa('node', [CLI, 'run', '--models', 'oracle', '--pool', 'tabulite', '--name', run, '--runs-dir', runs, '--concurrency', '2'], {
+      reject: false,
+      all: true,
+    });
     // Wait until agents are at work (containers exist), then interrupt.
     for (let i = 0; i < 600 && (await containersOf(run)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await containersOf(run)).length).toBeGreaterThan(0);
@@ -160,9 +175,27 @@ describe('interrupting a run', () => {
 describe('reference samples', () => {
   it('reference samples without a Dockerfile are reported as "cannot build", not a crash', async () => {
     const dataset = join(import.meta.dirname, '../fixtures/cooperbench-dataset');
-    const result = await coopBench(['run', '--models', 'oracle', '--pools', dataset, '--pool', 'go_chi', '--features', '1,2', '--setting', 'coop', '--name', 'reference', '--runs-dir', runs]);
+    const result = await coopBench([
+      'run',
+      '--models',
+      'oracle',
+      '--pools',
+      dataset,
+      '--pool',
+      'go_chi',
+      '--features',
+      '1,2',
+      '--setting',
+      'coop',
+      '--name',
+      'reference',
+      '--runs-dir',
+      runs,
+    ]);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/error\s+coop oracle go_chi_task\/task26 f1_f2: cannot build go_chi_task\/task26: .* has no Dockerfile and image akhatua\/cooperbench-go-chi:task26 is not present on unix:\/\/\/var\/run\/docker.sock \(docker pull it/);
+    expect(result.stderr).toMatch(
+      /error\s+coop oracle go_chi_task\/task26 f1_f2: cannot build go_chi_task\/task26: .* has no Dockerfile and image akhatua\/cooperbench-go-chi:task26 is not present on unix:\/\/\/var\/run\/docker.sock \(docker pull it/,
+    );
   });
 
   it('lists the reference samples and their pairs', async () => {

@@ -8,13 +8,17 @@ describe('coop-bench doctor', () => {
   it('on a machine without Docker, says exactly what to do', async () => {
     const result = await coopBench(['doctor', '--runs-dir', runs], { env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
     expect(result.exitCode, result.all).toBe(1);
-    expect(result.stdout).toMatch(/^FAIL {2}docker engine: no Docker engine reachable at unix:\/\/\/nonexistent\/docker\.sock \(connect ENOENT \/nonexistent\/docker\.sock\): DOCKER_HOST names no running engine: unset DOCKER_HOST to use the local one, or point it at a running engine; to install and start a local engine run `bash scripts\/setup-docker\.sh`/m);
+    expect(result.stdout).toMatch(
+      /^FAIL {2}docker engine: no Docker engine reachable at unix:\/\/\/nonexistent\/docker\.sock \(connect ENOENT \/nonexistent\/docker\.sock\): DOCKER_HOST names no running engine: unset DOCKER_HOST to use the local one, or point it at a running engine; to install and start a local engine run `bash scripts\/setup-docker\.sh`/m,
+    );
     expect(result.stdout).toMatch(/^skip {2}images: base and pool images need the Docker engine$/m);
     expect(result.stdout.trim().split('\n').at(-1)).toBe('1 problem to fix: see the FAIL lines above, then run coop-bench doctor again');
   });
 
   it('checks the engine, images, keys of the requested models, disk space and the runs folder', async () => {
-    const result = await coopBench(['doctor', '--models', 'gpt-5,claude,oracle', '--runs-dir', runs], { env: { OPENAI_API_KEY: 'sk-doctor-test', ANTHROPIC_API_KEY: '' } });
+    const result = await coopBench(['doctor', '--models', 'gpt-5,claude,oracle', '--runs-dir', runs], {
+      env: { OPENAI_API_KEY: 'sk-doctor-test', ANTHROPIC_API_KEY: '' },
+    });
     expect(result.exitCode, result.all).toBe(1);
     for (const line of [
       /^ok {4}docker engine: Docker \S+ at /m,

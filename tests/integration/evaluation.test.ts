@@ -31,7 +31,13 @@ beforeAll(async () => {
 });
 
 const evaluate = (features: number[], patches: string[]) =>
-  evaluatePatches({ features: features.map((id) => pool.features[id - 1]), patches, base, tests: { slot, image, run: 'evaluation-test', limits: DEFAULT_LIMITS, timeoutMs: 300_000 }, merge: {} });
+  evaluatePatches({
+    features: features.map((id) => pool.features[id - 1]),
+    patches,
+    base,
+    tests: { slot, image, run: 'evaluation-test', limits: DEFAULT_LIMITS, timeoutMs: 300_000 },
+    merge: {},
+  });
 
 describe('evaluation of merged work', () => {
   it('an agent patch that does not apply makes the merge missing_input and fails both features', async () => {
@@ -52,7 +58,10 @@ describe('evaluation of merged work', () => {
       expect(e.cause).toMatch(/Error/);
     }
     expect(result.attempts.map((a) => [a.stage, a.outcome, a.tested?.passed])).toEqual([
-      ['naive', 'conflict', undefined], ['union', 'merged', false], ['union-reversed', 'merged', false], ['llm', 'skipped', undefined],
+      ['naive', 'conflict', undefined],
+      ['union', 'merged', false],
+      ['union-reversed', 'merged', false],
+      ['llm', 'skipped', undefined],
     ]);
     expect(result.attempts[3]!.reason).toMatch(/^no resolver configured/);
     expect(result.attempts[1]!.final).toBe(true);
@@ -70,7 +79,10 @@ function keepBothSides(request: RecordedRequest): string {
   const prompt = request.body.messages.at(-1).content as string;
   const fence = /^(`{3,})$/m.exec(prompt)![1];
   const excerpt = prompt.slice(prompt.indexOf(`${fence}\n`) + fence.length + 1, prompt.lastIndexOf(fence));
-  return `${fence}\n${excerpt.split('\n').filter((line) => !/^(<<<<<<<|=======|>>>>>>>)/.test(line)).join('\n')}${fence}`;
+  return `${fence}\n${excerpt
+    .split('\n')
+    .filter((line) => !/^(<<<<<<<|=======|>>>>>>>)/.test(line))
+    .join('\n')}${fence}`;
 }
 
 describe('the LLM merge stage in a run', () => {
@@ -83,7 +95,13 @@ describe('the LLM merge stage in a run', () => {
       const attempts = db.prepare('SELECT stage, outcome, reason, passed, final, details FROM merge_attempts ORDER BY idx').all() as Record<string, unknown>[];
       const llm = attempts.find((a) => a.stage === 'llm')!;
       const details = JSON.parse(llm.details as string) as { model: string; latencyMs: number };
-      return { ...merge, stages: attempts.map((a) => `${a.stage} ${a.outcome}${a.final ? ' (final)' : ''}`), llmReason: llm.reason, llmModel: details.model, llmLatencyMs: details.latencyMs };
+      return {
+        ...merge,
+        stages: attempts.map((a) => `${a.stage} ${a.outcome}${a.final ? ' (final)' : ''}`),
+        llmReason: llm.reason,
+        llmModel: details.model,
+        llmLatencyMs: details.latencyMs,
+      };
     } finally {
       db.close();
     }
@@ -95,12 +113,30 @@ describe('the LLM merge stage in a run', () => {
   afterAll(() => resolver.close());
 
   it('runs after a failing union merge and records strategy, outcome and latency', async () => {
-    const run = await coopBench(['run', '--models', 'oracle', '--setting', 'coop', '--pool', 'tabulite', '--features', '2,3', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', resolver.url]);
+    const run = await coopBench([
+      'run',
+      '--models',
+      'oracle',
+      '--setting',
+      'coop',
+      '--pool',
+      'tabulite',
+      '--features',
+      '2,3',
+      '--name',
+      'resolved',
+      '--runs-dir',
+      runs,
+      '--resolver-url',
+      resolver.url,
+    ]);
     expect(run.exitCode, run.all).toBe(0);
     expect(resolver.requests.length).toBeGreaterThan(0);
     expect(resolver.requests[0].body).toMatchObject({ model: 'Qwen2.5-Coder-0.5B-Merge-Resolver', temperature: 0 });
     expect(merges('resolved')).toMatchObject({
-      status: 'llm', strategy: 'llm', stages: ['naive conflict', 'union merged', 'union-reversed merged', 'llm merged (final)'],
+      status: 'llm',
+      strategy: 'llm',
+      stages: ['naive conflict', 'union merged', 'union-reversed merged', 'llm merged (final)'],
       llmModel: expect.stringContaining('Qwen2.5-Coder-0.5B-Merge-Resolver'),
     });
     expect(merges('resolved').llmLatencyMs).toBeGreaterThan(0);
@@ -110,13 +146,22 @@ describe('the LLM merge stage in a run', () => {
     resolver.handle(() => 'I cannot help with that.');
     const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', resolver.url]);
     expect(run.exitCode, run.all).toBe(0);
-    expect(merges('resolved')).toMatchObject({ status: 'union', strategy: 'union', stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm rejected'], llmReason: expect.stringMatching(/./) });
+    expect(merges('resolved')).toMatchObject({
+      status: 'union',
+      strategy: 'union',
+      stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm rejected'],
+      llmReason: expect.stringMatching(/./),
+    });
   });
 
   it('an unreachable resolver is recorded, not a lost result', async () => {
     const run = await coopBench(['eval', '--name', 'resolved', '--runs-dir', runs, '--resolver-url', 'http://127.0.0.1:9/v1', '--resolver-timeout', '2']);
     expect(run.exitCode, run.all).toBe(0);
-    expect(merges('resolved')).toMatchObject({ status: 'union', stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm error'], llmReason: expect.stringContaining('127.0.0.1:9') });
+    expect(merges('resolved')).toMatchObject({
+      status: 'union',
+      stages: ['naive conflict', 'union merged (final)', 'union-reversed merged', 'llm error'],
+      llmReason: expect.stringContaining('127.0.0.1:9'),
+    });
   });
 });
 
@@ -126,7 +171,9 @@ describe('coop-bench eval of a run made before merge attempts were stored', () =
   it('migrates it, merges again as CooperBench does, and measures the union order', async () => {
     const patches = [gold(2), gold(3)];
     // What an older coop-bench stored: its own union (patch 1's lines first), no attempts.
-    writeLegacyRun(runs, 'legacy', [{ repo: 'tabulite_task', poolDir: pool.dir, features: [2, 3], patches, merge: { status: 'union', patch: 'an older union\n' }, passed: false }]);
+    writeLegacyRun(runs, 'legacy', [
+      { repo: 'tabulite_task', poolDir: pool.dir, features: [2, 3], patches, merge: { status: 'union', patch: 'an older union\n' }, passed: false },
+    ]);
     const result = await coopBench(['eval', '--name', 'legacy', '--runs-dir', runs]);
     expect(result.exitCode, result.all).toBe(0);
     expect(result.stderr).toMatch(/evaluated coop oracle tabulite_task\/task1 f2_f3: not both \(merge union\)/);

@@ -21,13 +21,28 @@ const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const runs = tempDir('faults');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface TaskRow { id: number; key: string; models: string; setting: string; status: string; error: string | null; both_passed: number | null; attempts: number; finished_at: string | null }
+interface TaskRow {
+  id: number;
+  key: string;
+  models: string;
+  setting: string;
+  status: string;
+  error: string | null;
+  both_passed: number | null;
+  attempts: number;
+  finished_at: string | null;
+}
 const tasksOf = (run: string) => queryRun<TaskRow>(runs, run, 'SELECT * FROM tasks ORDER BY id');
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 3000; i++) {
     // A run.db just created may not have its tables yet.
-    if (await Promise.resolve().then(condition).catch(() => false)) return;
+    if (
+      await Promise.resolve()
+        .then(condition)
+        .catch(() => false)
+    )
+      return;
     await sleep(100);
   }
   throw new Error(`gave up waiting for ${what}`);
@@ -43,10 +58,29 @@ describe('kill -9 of coop-bench mid-run, then the same run again', () => {
   let leftovers: number;
 
   beforeAll(async () => {
-    writeFileSync(subset, JSON.stringify({ name: 'three-pairs', tasks: [{ repo: 'argkit_task', task_id: 1, pairs: [[1, 2], [1, 3], [2, 3]] }] }));
+    writeFileSync(
+      subset,
+      JSON.stringify({
+        name: 'three-pairs',
+        tasks: [
+          {
+            repo: 'argkit_task',
+            task_id: 1,
+            pairs: [
+              [1, 2],
+              [1, 3],
+              [2, 3],
+            ],
+          },
+        ],
+      }),
+    );
     const child = execa('node', [CLI, ...args], { reject: false, all: true });
     const db = join(runs, run, 'run.db');
-    await until(() => existsSync(db) && tasksOf(run).filter((t) => t.status === 'done').length >= 2 && tasksOf(run).some((t) => t.status === 'running'), 'two finished tasks and a running one');
+    await until(
+      () => existsSync(db) && tasksOf(run).filter((t) => t.status === 'done').length >= 2 && tasksOf(run).some((t) => t.status === 'running'),
+      'two finished tasks and a running one',
+    );
     // A second process on the same run while the first works: refused, before it writes anything.
     second = await coopBench(args);
     child.kill('SIGKILL');
@@ -58,13 +92,19 @@ describe('kill -9 of coop-bench mid-run, then the same run again', () => {
 
   it('a second process on a run in use is refused with one line', () => {
     expect(second.exitCode).toBe(2);
-    expect(second.stderr.trim()).toMatch(new RegExp(`^coop-bench: run ${run} is in use by another coop-bench process \\(it holds .*run\\.lock\\): wait for it to finish or stop it, or choose another --name$`));
+    expect(second.stderr.trim()).toMatch(
+      new RegExp(
+        `^coop-bench: run ${run} is in use by another coop-bench process \\(it holds .*run\\.lock\\): wait for it to finish or stop it, or choose another --name$`,
+      ),
+    );
   });
 
   it('the resumed run says what it found and finishes every task', () => {
     expect(resumed.exitCode, resumed.all).toBe(0);
     expect(resumed.stderr).toMatch(new RegExp(`run ${run} was stopped without cleaning up: 1 unfinished task\\(s\\) will run again`));
-    process.stdout.write(`kill -9: ${before.filter((t) => t.status === 'done').length} tasks finished before the kill, ${leftovers} container(s) left by the killed process\n`);
+    process.stdout.write(
+      `kill -9: ${before.filter((t) => t.status === 'done').length} tasks finished before the kill, ${leftovers} container(s) left by the killed process\n`,
+    );
     expect(tasksOf(run).map((t) => t.status)).toEqual(Array(6).fill('done'));
   });
 
@@ -117,11 +157,31 @@ describe('an agent container killed mid-task', () => {
       }),
     });
     const models = `openai:sleeper@${server.url},openai:good@${server.url}`;
-    const args = ['run', '--models', models, '--context-window', '128000', '--setting', 'coop', '--pool', 'argkit', '--features', '1,3', '--concurrency', '2', '--name', run, '--runs-dir', runs];
+    const args = [
+      'run',
+      '--models',
+      models,
+      '--context-window',
+      '128000',
+      '--setting',
+      'coop',
+      '--pool',
+      'argkit',
+      '--features',
+      '1,3',
+      '--concurrency',
+      '2',
+      '--name',
+      run,
+      '--runs-dir',
+      runs,
+    ];
     const child = execa('node', [CLI, ...args], { reject: false, all: true });
     await until(() => sleeping.size === 2, 'both sleeper agents at work');
     const sleeperTask = tasksOf(run).find((t) => t.models.includes('sleeper'))!;
-    const [container] = await new Docker().listContainers({ filters: { label: [`${TASK_LABEL}=${sleeperTask.id}`, `${AGENT_LABEL}=agent1`, `coop-bench.run=${run}`] } });
+    const [container] = await new Docker().listContainers({
+      filters: { label: [`${TASK_LABEL}=${sleeperTask.id}`, `${AGENT_LABEL}=agent1`, `coop-bench.run=${run}`] },
+    });
     killed = true;
     await new Docker().getContainer(container.Id).kill();
     first = await child;
@@ -144,7 +204,10 @@ describe('an agent container killed mid-task', () => {
   it('runs the failed task again on resume, keeping the finished one', () => {
     expect(resumed.exitCode, resumed.all).toBe(0);
     expect(resumed.stderr).toContain('1 of 2 tasks already finished');
-    expect(tasksOf(run).map((t) => [t.status, t.both_passed])).toEqual([['done', 1], ['done', 1]]);
+    expect(tasksOf(run).map((t) => [t.status, t.both_passed])).toEqual([
+      ['done', 1],
+      ['done', 1],
+    ]);
   });
 
   it('leaves no container behind', async () => {
@@ -167,9 +230,32 @@ describe('a model API that answers 429/5xx or hangs on 20% of calls', () => {
   const servers: { openai?: FakeOpenAIServer; anthropic?: FakeAnthropicServer; flakyOpenai?: FakeOpenAIServer; flakyAnthropic?: FakeAnthropicServer } = {};
   const verdicts = (run: string) => tasksOf(run).map((t) => `${t.key}: ${t.status} ${t.both_passed}`);
   const runWith = (openai: FakeOpenAIServer, anthropic: FakeAnthropicServer, run: string) =>
-    coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', '1,3', '--model-retries', '4', '--model-timeout', '3', '--concurrency', '4', '--name', run, '--runs-dir', runs], {
-      env: { OPENAI_BASE_URL: openai.url, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: 'sk-test-faults-1', ANTHROPIC_API_KEY: 'sk-ant-test-faults-1' },
-    });
+    coopBench(
+      [
+        'run',
+        '--models',
+        'gpt-5,claude',
+        '--setting',
+        'both',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,3',
+        '--model-retries',
+        '4',
+        '--model-timeout',
+        '3',
+        '--concurrency',
+        '4',
+        '--name',
+        run,
+        '--runs-dir',
+        runs,
+      ],
+      {
+        env: { OPENAI_BASE_URL: openai.url, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: 'sk-test-faults-1', ANTHROPIC_API_KEY: 'sk-ant-test-faults-1' },
+      },
+    );
   const clean = uniqueRun('api-clean');
   const faulty = uniqueRun('api-faulty');
   let result: Awaited<ReturnType<typeof coopBench>>;
@@ -177,8 +263,12 @@ describe('a model API that answers 429/5xx or hangs on 20% of calls', () => {
   beforeAll(async () => {
     servers.openai = await startFakeOpenAI({ handler: scriptedAgents(pool, 'openai') });
     servers.anthropic = await startFakeAnthropic({ handler: scriptedAgents(pool, 'anthropic') });
-    servers.flakyOpenai = await startFakeOpenAI({ handler: flaky(scriptedAgents(pool, 'openai'), [errorReply(429), errorReply(500), errorReply(503), hangReply], injected) });
-    servers.flakyAnthropic = await startFakeAnthropic({ handler: flaky(scriptedAgents(pool, 'anthropic'), [anthropicErrorReply(429), anthropicErrorReply(529), anthropicErrorReply(500), hangReply], injected) });
+    servers.flakyOpenai = await startFakeOpenAI({
+      handler: flaky(scriptedAgents(pool, 'openai'), [errorReply(429), errorReply(500), errorReply(503), hangReply], injected),
+    });
+    servers.flakyAnthropic = await startFakeAnthropic({
+      handler: flaky(scriptedAgents(pool, 'anthropic'), [anthropicErrorReply(429), anthropicErrorReply(529), anthropicErrorReply(500), hangReply], injected),
+    });
     const control = await runWith(servers.openai, servers.anthropic, clean);
     expect(control.exitCode, control.all).toBe(0);
     result = await runWith(servers.flakyOpenai, servers.flakyAnthropic, faulty);
@@ -210,10 +300,35 @@ describe('a model API that never recovers, and tests that never end', () => {
   beforeAll(async () => {
     const byScript = scriptsByModel(pool, scripts);
     server = await startFakeOpenAI({
-      handler: (request) => (request.body.model === 'down' ? errorReply(503, 'the provider is down') : request.body.model === 'hung' ? hangReply : byScript(request)),
+      handler: (request) =>
+        request.body.model === 'down' ? errorReply(503, 'the provider is down') : request.body.model === 'hung' ? hangReply : byScript(request),
     });
     const models = ['down', 'hung', 'hang-tests', 'good'].map((m) => `openai:${m}@${server.url}`).join(',');
-    result = await coopBench(['run', '--models', models, '--context-window', '128000', '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--model-retries', '2', '--model-timeout', '2', '--test-timeout', '20', '--concurrency', '4', '--name', run, '--runs-dir', runs]);
+    result = await coopBench([
+      'run',
+      '--models',
+      models,
+      '--context-window',
+      '128000',
+      '--setting',
+      'solo',
+      '--pool',
+      'argkit',
+      '--features',
+      '1,3',
+      '--model-retries',
+      '2',
+      '--model-timeout',
+      '2',
+      '--test-timeout',
+      '20',
+      '--concurrency',
+      '4',
+      '--name',
+      run,
+      '--runs-dir',
+      runs,
+    ]);
   });
 
   afterAll(() => server.close());
@@ -222,15 +337,28 @@ describe('a model API that never recovers, and tests that never end', () => {
 
   it('gives up on a task with a clear reason after its retries; the rest of the run goes on', () => {
     expect(result.exitCode, result.all).toBe(1);
-    expect(task('down')).toMatchObject({ status: 'error', error: expect.stringMatching(/^model down at 127\.0\.0\.1:\d+: server error 503 after 3 attempts: the provider is down; the provider is failing, retry later$/) });
-    expect(task('hung')).toMatchObject({ status: 'error', error: expect.stringMatching(/^model hung at 127\.0\.0\.1:\d+: no answer within 2 s \(3 attempts\): check that the server is up, or retry later$/) });
+    expect(task('down')).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(
+        /^model down at 127\.0\.0\.1:\d+: server error 503 after 3 attempts: the provider is down; the provider is failing, retry later$/,
+      ),
+    });
+    expect(task('hung')).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/^model hung at 127\.0\.0\.1:\d+: no answer within 2 s \(3 attempts\): check that the server is up, or retry later$/),
+    });
     expect(task('good')).toMatchObject({ status: 'done', both_passed: 1 });
     expect(result.stdout).toContain('2 task(s) not finished: run the same command again to retry them');
   });
 
   it('kills a test run at its timeout and marks the feature failed with timeout', () => {
     expect(task('hang-tests')).toMatchObject({ status: 'done', both_passed: 0 });
-    const evaluations = queryRun<{ passed: number; timed_out: number; exit_code: number | null; cause: string }>(runs, run, 'SELECT passed, timed_out, exit_code, cause FROM evaluations WHERE task = ?', task('hang-tests').id);
+    const evaluations = queryRun<{ passed: number; timed_out: number; exit_code: number | null; cause: string }>(
+      runs,
+      run,
+      'SELECT passed, timed_out, exit_code, cause FROM evaluations WHERE task = ?',
+      task('hang-tests').id,
+    );
     expect(evaluations).toEqual([1, 3].map(() => ({ passed: 0, timed_out: 1, exit_code: null, cause: 'timeout: the tests ran longer than 20 s' })));
   });
 

@@ -20,7 +20,11 @@ import { SHIPPED_POOLS } from '../../harness/paths.ts';
 const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const runs = tempDir('hostile');
 // Never sent to a provider here (every model is a spec with its own server): none may appear anywhere.
-const KEYS = { OPENAI_API_KEY: 'sk-canary-openai-5e1f0c2a9b', ANTHROPIC_API_KEY: 'sk-ant-canary-7d3b9e4f1a', COOP_BENCH_ENDPOINT_API_KEY: 'sk-canary-endpoint-2c8a6d0e4b' };
+const KEYS = {
+  OPENAI_API_KEY: 'sk-canary-openai-5e1f0c2a9b',
+  ANTHROPIC_API_KEY: 'sk-ant-canary-7d3b9e4f1a',
+  COOP_BENCH_ENDPOINT_API_KEY: 'sk-canary-endpoint-2c8a6d0e4b',
+};
 const MiB = 1024 * 1024;
 
 let server: FakeOpenAIServer;
@@ -28,8 +32,18 @@ let canary: Canary;
 let scripts: Record<string, Script>;
 const spec = (behaviour: string) => `openai:${behaviour}@${server.url}`;
 
-interface TaskRow { id: number; models: string; status: string; both_passed: number; error: string | null }
-interface AgentRow { status: string; error: string | null; patch: string }
+interface TaskRow {
+  id: number;
+  models: string;
+  status: string;
+  both_passed: number;
+  error: string | null;
+}
+interface AgentRow {
+  status: string;
+  error: string | null;
+  patch: string;
+}
 
 beforeAll(async () => {
   canary = await startCanary();
@@ -49,26 +63,62 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
   let watch: ContainerWatch;
   const task = (behaviour: string) => queryRun<TaskRow>(runs, run, 'SELECT * FROM tasks WHERE models = ?', JSON.stringify([spec(behaviour)]))[0];
   const agent = (behaviour: string) => queryRun<AgentRow>(runs, run, 'SELECT status, error, patch FROM agents WHERE task = ?', task(behaviour).id)[0];
-  const steps = (behaviour: string) => queryRun<{ name: string; output: string | null; exit_code: number | null }>(runs, run, `SELECT name, output, exit_code FROM steps WHERE task = ? AND kind = 'tool' ORDER BY idx`, task(behaviour).id);
-  const dropped = (behaviour: string) => JSON.parse(queryRun<{ dropped_test_files: string }>(runs, run, 'SELECT dropped_test_files FROM merges WHERE task = ?', task(behaviour).id)[0].dropped_test_files) as string[][];
+  const steps = (behaviour: string) =>
+    queryRun<{ name: string; output: string | null; exit_code: number | null }>(
+      runs,
+      run,
+      `SELECT name, output, exit_code FROM steps WHERE task = ? AND kind = 'tool' ORDER BY idx`,
+      task(behaviour).id,
+    );
+  const dropped = (behaviour: string) =>
+    JSON.parse(
+      queryRun<{ dropped_test_files: string }>(runs, run, 'SELECT dropped_test_files FROM merges WHERE task = ?', task(behaviour).id)[0].dropped_test_files,
+    ) as string[][];
 
   beforeAll(async () => {
     watch = await watchContainers(run);
     const models = Object.keys(scripts).map(spec).join(',');
-    const child = execa('node', [CLI, 'run', '--models', models, '--context-window', '128000', '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--max-steps', '12', '--concurrency', '3', '--name', run, '--runs-dir', runs], {
-      reject: false,
-      all: true,
-      env: KEYS,
-    });
+    const child = execa(
+      'node',
+      [
+        CLI,
+        'run',
+        '--models',
+        models,
+        '--context-window',
+        '128000',
+        '--setting',
+        'solo',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,3',
+        '--max-steps',
+        '12',
+        '--concurrency',
+        '3',
+        '--name',
+        run,
+        '--runs-dir',
+        runs,
+      ],
+      {
+        reject: false,
+        all: true,
+        env: KEYS,
+      },
+    );
     const rss = trackPeakRss(child.pid!);
     result = await child;
     rss.stop();
     peakRss = rss.peakBytes();
     await watch.stop();
-    process.stdout.write(`hostile agents: peak RSS of the coop-bench process ${Math.round(peakRss / MiB)} MiB over ${Object.keys(scripts).length} tasks (1 GiB of agent output, a 50 MiB patch)\n`);
+    process.stdout.write(
+      `hostile agents: peak RSS of the coop-bench process ${Math.round(peakRss / MiB)} MiB over ${Object.keys(scripts).length} tasks (1 GiB of agent output, a 50 MiB patch)\n`,
+    );
   });
 
-  it('finishes the run: every misbehaviour is the agent\'s, none is a harness error', () => {
+  it("finishes the run: every misbehaviour is the agent's, none is a harness error", () => {
     expect(result.exitCode, result.all).toBe(0);
     const rows = queryRun<TaskRow>(runs, run, 'SELECT * FROM tasks');
     expect(rows).toHaveLength(Object.keys(scripts).length);
@@ -128,7 +178,9 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
 
   it('edits to test files are dropped before merging; the hidden tests decide', () => {
     for (const behaviour of ['test-cheat', 'test-edit']) {
-      expect(dropped(behaviour)[0]).toEqual(expect.arrayContaining(['test/features/inline-values.test.js', 'test/features/multiple-values.test.js', 'test/parse.test.js']));
+      expect(dropped(behaviour)[0]).toEqual(
+        expect.arrayContaining(['test/features/inline-values.test.js', 'test/features/multiple-values.test.js', 'test/parse.test.js']),
+      );
     }
     const cheat = queryRun<{ passed: number; output: string }>(runs, run, 'SELECT passed, output FROM evaluations WHERE task = ?', task('test-cheat').id);
     expect(cheat.map((e) => e.passed)).toEqual([0, 0]);
@@ -143,7 +195,7 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
     expect(evaluations[0].output).toMatch(/^not ok/m); // the pool's own runner ran, not the agent's
   });
 
-  it('a 50 MB patch is the agent\'s error: dropped, scored as no work, the run goes on', () => {
+  it("a 50 MB patch is the agent's error: dropped, scored as no work, the run goes on", () => {
     expect(agent('big-patch')).toMatchObject({ status: 'error', patch: '', error: 'the patch is larger than 20 MiB: dropped' });
     expect(task('big-patch').status).toBe('done');
   });
@@ -154,7 +206,12 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
     expect(watch.seen.filter((c) => c.role === 'agent')).toHaveLength(Object.keys(scripts).length);
     expect(watch.seen.some((c) => c.role === 'test')).toBe(true);
     for (const c of watch.seen) {
-      expect(c, `${c.role} container ${c.id}`).toMatchObject({ networkMode: 'none', memoryBytes: DEFAULT_LIMITS.memoryBytes, nanoCpus: DEFAULT_LIMITS.nanoCpus, pidsLimit: DEFAULT_LIMITS.pids });
+      expect(c, `${c.role} container ${c.id}`).toMatchObject({
+        networkMode: 'none',
+        memoryBytes: DEFAULT_LIMITS.memoryBytes,
+        nanoCpus: DEFAULT_LIMITS.nanoCpus,
+        pidsLimit: DEFAULT_LIMITS.pids,
+      });
     }
     process.stdout.write(`hostile agents: ${watch.seen.length} containers inspected at creation, all limited and without network\n`);
   });
@@ -180,7 +237,8 @@ describe('--git: agents share branches through mounted repositories, still witho
   const run = uniqueRun('hostile-git');
   let result: Awaited<ReturnType<typeof coopBench>>;
   let watch: ContainerWatch;
-  const publish = (self: string) => `git add -A && git -c user.name=${self} -c user.email=${self}@example.invalid commit -qm "work of ${self}" && git push -q ${self} HEAD:refs/heads/main && echo pushed`;
+  const publish = (self: string) =>
+    `git add -A && git -c user.name=${self} -c user.email=${self}@example.invalid commit -qm "work of ${self}" && git push -q ${self} HEAD:refs/heads/main && echo pushed`;
   const readPartner = (partner: string) =>
     `for i in $(seq 1 60); do git fetch -q ${partner} 2>/dev/null && git log -1 --format=%s ${partner}/main && break; sleep 1; done; git push ${partner} HEAD:refs/heads/stolen 2>&1 || echo "push to ${partner} refused"`;
 
@@ -191,14 +249,41 @@ describe('--git: agents share branches through mounted repositories, still witho
       return [bash(networkProbes(canary.hosts, canary.port)), ...implement(p, prompt), bash(publish(self)), bash(readPartner(partner), 120), finish];
     };
     watch = await watchContainers(run);
-    result = await coopBench(['run', '--models', spec('git-net'), '--context-window', '128000', '--setting', 'coop', '--git', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs], { env: KEYS });
+    result = await coopBench(
+      [
+        'run',
+        '--models',
+        spec('git-net'),
+        '--context-window',
+        '128000',
+        '--setting',
+        'coop',
+        '--git',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,3',
+        '--name',
+        run,
+        '--runs-dir',
+        runs,
+      ],
+      { env: KEYS },
+    );
     await watch.stop();
   });
 
-  it('each agent reads its partner\'s branch, cannot write it, and reaches nothing else', () => {
+  it("each agent reads its partner's branch, cannot write it, and reaches nothing else", () => {
     expect(result.exitCode, result.all).toBe(0);
-    const rows = queryRun<{ agent: string; name: string; output: string }>(runs, run, `SELECT agent, name, output FROM steps WHERE kind = 'tool' AND name = 'bash' ORDER BY agent, idx`);
-    for (const [self, partner] of [['agent1', 'agent2'], ['agent2', 'agent1']]) {
+    const rows = queryRun<{ agent: string; name: string; output: string }>(
+      runs,
+      run,
+      `SELECT agent, name, output FROM steps WHERE kind = 'tool' AND name = 'bash' ORDER BY agent, idx`,
+    );
+    for (const [self, partner] of [
+      ['agent1', 'agent2'],
+      ['agent2', 'agent1'],
+    ]) {
       const outputs = rows.filter((r) => r.agent === self).map((r) => r.output);
       expect(outputs[0]).not.toMatch(/REACHED|RESOLVED/);
       expect(outputs[2]).toContain('pushed');

@@ -68,7 +68,9 @@ describe('a dataset whose feature.md links to a file of the host', () => {
   it('run refuses it in one line, and the model endpoint receives nothing', async () => {
     const result = await coopBench(['run', '--models', 'gpt-5', '--pools', pools, '--name', run, '--runs-dir', runs], { env: gpt5(server) });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.split('\n')).toEqual([`coop-bench: pool argkit_task/task1: feature1/feature.md is a symbolic link (to "${secret}"): coop-bench reads it itself, so it must be a real file (or folder) of the pool; replace the link by what it points to`]);
+    expect(result.stderr.split('\n')).toEqual([
+      `coop-bench: pool argkit_task/task1: feature1/feature.md is a symbolic link (to "${secret}"): coop-bench reads it itself, so it must be a real file (or folder) of the pool; replace the link by what it points to`,
+    ]);
     expect(server.requests).toEqual([]);
     expect(await containersOf(run)).toEqual([]);
   });
@@ -90,7 +92,9 @@ describe('a 50 MB feature.md', () => {
     const { result, peakMiB } = await measured(['run', '--models', 'gpt-5', '--pools', pools, '--name', run, '--runs-dir', runs], { env: gpt5(server) });
     process.stdout.write(`50 MB feature.md: refused; peak memory of coop-bench ${peakMiB} MiB\n`);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('coop-bench: pool argkit_task/task1: feature2/feature.md is 50 MiB, over the 32 KiB bound on a feature description (the text sent to the model): shorten it');
+    expect(result.stderr).toBe(
+      'coop-bench: pool argkit_task/task1: feature2/feature.md is 50 MiB, over the 32 KiB bound on a feature description (the text sent to the model): shorten it',
+    );
     expect(server.requests).toEqual([]);
     expect(await containersOf(run)).toEqual([]);
     expect(readdirSync(root)).not.toContain('runs');
@@ -99,7 +103,9 @@ describe('a 50 MB feature.md', () => {
   it('pools validate says the same', async () => {
     const result = await coopBench(['pools', 'validate', pools]);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain('  FAIL: feature2/feature.md is 50 MiB, over the 32 KiB bound on a feature description (the text sent to the model): shorten it\n  argkit_task/task1: INVALID (1 problem)');
+    expect(result.stdout).toContain(
+      '  FAIL: feature2/feature.md is 50 MiB, over the 32 KiB bound on a feature description (the text sent to the model): shorten it\n  argkit_task/task1: INVALID (1 problem)',
+    );
   });
 });
 
@@ -130,12 +136,15 @@ describe('a pool of 200 features', () => {
   it('--agents 3 --dry-run with --max-tasks lists 1.3 million tasks in flat memory', async () => {
     let lines = 0;
     let last = '';
-    const { result, peakMiB } = await measured(['run', '--models', 'oracle', '--pools', pools, '--agents', '3', '--setting', 'coop', '--dry-run', '--max-tasks', '2000000'], {
-      onStdout: (chunk) => {
-        for (const byte of chunk) if (byte === 10) lines++;
-        last = (last + chunk.toString()).slice(-200);
+    const { result, peakMiB } = await measured(
+      ['run', '--models', 'oracle', '--pools', pools, '--agents', '3', '--setting', 'coop', '--dry-run', '--max-tasks', '2000000'],
+      {
+        onStdout: (chunk) => {
+          for (const byte of chunk) if (byte === 10) lines++;
+          last = (last + chunk.toString()).slice(-200);
+        },
       },
-    });
+    );
     process.stdout.write(`200 features, --agents 3 --setting coop --dry-run: 1,313,400 tasks listed; peak memory ${peakMiB} MiB\n`);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(lines).toBe(1_313_400 + 1);
@@ -152,9 +161,35 @@ describe('careless operators', () => {
     mkdirSync(readOnly);
     const asRoot = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
     const run = uniqueRun('ro');
-    const result = await execa('unshare', [...asRoot, '--mount', 'sh', '-c', 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"', readOnly, 'node', CLI, 'run', '--models', 'oracle', '--pool', 'argkit', '--features', '1,2', '--name', run, '--runs-dir', join(readOnly, 'runs')], { reject: false, all: true });
+    const result = await execa(
+      'unshare',
+      [
+        ...asRoot,
+        '--mount',
+        'sh',
+        '-c',
+        'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"',
+        readOnly,
+        'node',
+        CLI,
+        'run',
+        '--models',
+        'oracle',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,2',
+        '--name',
+        run,
+        '--runs-dir',
+        join(readOnly, 'runs'),
+      ],
+      { reject: false, all: true },
+    );
     expect(result.exitCode, result.all).toBe(2);
-    expect(result.stderr).toBe(`coop-bench: cannot create ${join(readOnly, 'runs', run)}: EROFS: read-only file system, mkdir '${join(readOnly, 'runs')}' (choose a writable --runs-dir)`);
+    expect(result.stderr).toBe(
+      `coop-bench: cannot create ${join(readOnly, 'runs', run)}: EROFS: read-only file system, mkdir '${join(readOnly, 'runs')}' (choose a writable --runs-dir)`,
+    );
     expect(await containersOf(run)).toEqual([]);
   });
 });
@@ -172,10 +207,15 @@ describe('store failures', () => {
     const result = await execa('unshare', ['--mount', 'sh', '-c', script, disk], { reject: false, all: true });
     const [first, second] = result.all.split(/^first exit \d+$/m);
     expect(result.all, result.all).toMatch(/^first exit 2$/m);
-    const failure = first.trim().split('\n').filter((line) => line.startsWith('coop-bench:'));
+    const failure = first
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('coop-bench:'));
     expect(failure, first).toHaveLength(1);
     expect(failure[0]).toMatch(
-      new RegExp(`^coop-bench: run ${run} stopped: cannot write in ${join(runsDir, run)}: the disk is full \\((ENOSPC|SQLITE_FULL)[^)]*\\): free space \\(or fix the device\\) and run the same command again to resume; \\d+ of 15 tasks are finished and stored$`),
+      new RegExp(
+        `^coop-bench: run ${run} stopped: cannot write in ${join(runsDir, run)}: the disk is full \\((ENOSPC|SQLITE_FULL)[^)]*\\): free space \\(or fix the device\\) and run the same command again to resume; \\d+ of 15 tasks are finished and stored$`,
+      ),
     );
     expect(first).not.toMatch(/unexpected error|^\s+at /m);
     // Once there is room, the same command finishes the run: no task lost, none left running.

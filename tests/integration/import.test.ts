@@ -16,7 +16,10 @@ async function reportJson(run: string) {
   const out = join(runsDir, `${run}.json`);
   const result = await coopBench(['report', run, '--runs-dir', runsDir, '--format', 'json', '--out', out]);
   expect(result.exitCode, result.all).toBe(0);
-  return JSON.parse(readFileSync(out, 'utf8')) as { summary: Summary; tasks: { key: string; status: string; passed: boolean | null; mergeStatus: string | null; naiveClean: boolean | null; steps: number; messages: number }[] };
+  return JSON.parse(readFileSync(out, 'utf8')) as {
+    summary: Summary;
+    tasks: { key: string; status: string; passed: boolean | null; mergeStatus: string | null; naiveClean: boolean | null; steps: number; messages: number }[];
+  };
 }
 
 interface Rate {
@@ -42,7 +45,12 @@ describe('import of CooperBench logs, then report', () => {
     ] as const) {
       const imported = await coopBench(['import', join(FIXTURES, run), '--name', run, '--runs-dir', runsDir]);
       expect(imported.exitCode, imported.all).toBe(0);
-      const own = JSON.parse(readFileSync(join(FIXTURES, run, 'eval_summary.json'), 'utf8')) as { passed: number; failed: number; errors: number; pass_rate: number };
+      const own = JSON.parse(readFileSync(join(FIXTURES, run, 'eval_summary.json'), 'utf8')) as {
+        passed: number;
+        failed: number;
+        errors: number;
+        pass_rate: number;
+      };
       const { summary } = await reportJson(run);
       const rate = summary.headline.teams.find((t) => t.team === 'gpt-5')!.results.find((r) => r.condition === condition)!;
       expect({ passed: rate.passed, evaluated: rate.done }).toEqual({ passed: own.passed, evaluated: own.passed + own.failed });
@@ -88,7 +96,9 @@ describe('round trip of a coop-bench run (Docker)', () => {
       difficulty: r.summary.difficulty,
       cost: r.summary.cost,
       communication: r.summary.communication,
-      tasks: r.tasks.map(({ key, status, passed, mergeStatus, naiveClean, steps, messages }) => ({ key, status, passed, mergeStatus, naiveClean, steps, messages })).sort((a, b) => a.key.localeCompare(b.key)),
+      tasks: r.tasks
+        .map(({ key, status, passed, mergeStatus, naiveClean, steps, messages }) => ({ key, status, passed, mergeStatus, naiveClean, steps, messages }))
+        .sort((a, b) => a.key.localeCompare(b.key)),
     });
     expect(original.tasks.length).toBeGreaterThan(0);
     expect(numbers(again)).toEqual(numbers(original));

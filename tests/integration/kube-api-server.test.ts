@@ -38,8 +38,14 @@ const pod = (name: string, patch: Partial<V1Pod['spec']> & { labels?: Record<str
 };
 
 /** The API's answer to a failing call: its HTTP code and Status body. */
-async function failure(call: Promise<unknown>): Promise<{ code: number; body: { kind: string; status: string; reason: string; message: string; code: number; details?: { causes?: { field: string }[] } } }> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+async function failure(call: Promise<unknown>): Promise<{
+  code: number;
+  body: { kind: string; status: string; reason: string; message: string; code: number; details?: { causes?: { field: string }[] } };
+}> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiException);
   const { code, body } = error as ApiException<string | undefined>;
   return { code, body: typeof body === 'string' ? JSON.parse(body) : body };
@@ -72,23 +78,41 @@ describe('test Kubernetes API server: what a real one rejects', () => {
     const quantity = pod('bad-quantity', { containers: [{ name: 'sandbox', image: IMAGE, resources: { limits: { memory: 'lots' } } }] });
     expect(await failure(core.createNamespacedPod({ namespace: 'coop', body: quantity }))).toMatchObject({ code: 400, body: { reason: 'BadRequest' } });
     const elsewhere = { ...pod('elsewhere'), metadata: { name: 'elsewhere', namespace: 'other' } };
-    expect(await failure(core.createNamespacedPod({ namespace: 'coop', body: elsewhere }))).toMatchObject({ code: 400, body: { message: expect.stringMatching(/namespace of the provided object does not match/) } });
-    expect(await failure(core.listNamespacedPod({ namespace: 'coop', labelSelector: 'coop-bench.run=bad value!' }))).toMatchObject({ code: 400, body: { message: expect.stringMatching(/unable to parse requirement/) } });
+    expect(await failure(core.createNamespacedPod({ namespace: 'coop', body: elsewhere }))).toMatchObject({
+      code: 400,
+      body: { message: expect.stringMatching(/namespace of the provided object does not match/) },
+    });
+    expect(await failure(core.listNamespacedPod({ namespace: 'coop', labelSelector: 'coop-bench.run=bad value!' }))).toMatchObject({
+      code: 400,
+      body: { message: expect.stringMatching(/unable to parse requirement/) },
+    });
   });
 
   it('missing objects and namespaces: 404 NotFound; duplicates: 409 AlreadyExists', async () => {
-    expect(await failure(core.readNamespacedPod({ name: 'nope', namespace: 'coop' }))).toMatchObject({ code: 404, body: { reason: 'NotFound', message: 'pods "nope" not found' } });
+    expect(await failure(core.readNamespacedPod({ name: 'nope', namespace: 'coop' }))).toMatchObject({
+      code: 404,
+      body: { reason: 'NotFound', message: 'pods "nope" not found' },
+    });
     expect(await failure(core.deleteNamespacedPod({ name: 'nope', namespace: 'coop' }))).toMatchObject({ code: 404, body: { reason: 'NotFound' } });
-    expect(await failure(core.createNamespacedPod({ namespace: 'absent', body: pod('x') }))).toMatchObject({ code: 404, body: { message: 'namespaces "absent" not found' } });
+    expect(await failure(core.createNamespacedPod({ namespace: 'absent', body: pod('x') }))).toMatchObject({
+      code: 404,
+      body: { message: 'namespaces "absent" not found' },
+    });
     expect(await failure(networking.deleteNamespacedNetworkPolicy({ name: 'nope', namespace: 'coop' }))).toMatchObject({ code: 404 });
     await core.createNamespacedPod({ namespace: 'coop', body: pod('twice') });
-    expect(await failure(core.createNamespacedPod({ namespace: 'coop', body: pod('twice') }))).toMatchObject({ code: 409, body: { reason: 'AlreadyExists', message: 'pods "twice" already exists' } });
+    expect(await failure(core.createNamespacedPod({ namespace: 'coop', body: pod('twice') }))).toMatchObject({
+      code: 409,
+      body: { reason: 'AlreadyExists', message: 'pods "twice" already exists' },
+    });
     await core.deleteNamespacedPod({ name: 'twice', namespace: 'coop', gracePeriodSeconds: 0 });
   });
 
   it('invalid NetworkPolicies: 422', async () => {
     const policy = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'p' }, spec: { podSelector: {}, policyTypes: ['Sideways'] } };
-    expect(await failure(networking.createNamespacedNetworkPolicy({ namespace: 'coop', body: policy }))).toMatchObject({ code: 422, body: { reason: 'Invalid' } });
+    expect(await failure(networking.createNamespacedNetworkPolicy({ namespace: 'coop', body: policy }))).toMatchObject({
+      code: 422,
+      body: { reason: 'Invalid' },
+    });
   });
 
   it('no token, no access: 401', async () => {
@@ -102,17 +126,30 @@ describe('test Kubernetes API server: what a real one rejects', () => {
 
   it('exec: refused without a command, in a missing container, in a stopped pod; runs with v5 otherwise', async () => {
     await core.createNamespacedPod({ namespace: 'coop', body: pod('exec-target') });
-    for (let i = 0; i < 50 && (await core.readNamespacedPod({ name: 'exec-target', namespace: 'coop' })).status?.phase !== 'Running'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (await core.readNamespacedPod({ name: 'exec-target', namespace: 'coop' })).status?.phase !== 'Running'; i++)
+      await new Promise((r) => setTimeout(r, 100));
     await expect(exec.exec('coop', 'exec-target', 'sandbox', [], sink(), sink(), null, false)).rejects.toMatchObject({ message: expect.stringMatching(/400/) });
-    await expect(exec.exec('coop', 'exec-target', 'other', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({ message: expect.stringMatching(/400/) });
-    await expect(exec.exec('coop', 'missing', 'sandbox', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({ message: expect.stringMatching(/404/) });
+    await expect(exec.exec('coop', 'exec-target', 'other', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({
+      message: expect.stringMatching(/400/),
+    });
+    await expect(exec.exec('coop', 'missing', 'sandbox', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({
+      message: expect.stringMatching(/404/),
+    });
     let status: unknown;
     const socket = await exec.exec('coop', 'exec-target', 'sandbox', ['sh', '-c', 'exit 4'], sink(), sink(), null, false, (s) => (status = s));
     expect(socket.protocol).toBe('v5.channel.k8s.io');
     await new Promise((resolve) => socket.on('close', resolve));
-    expect(status).toEqual({ metadata: {}, status: 'Failure', message: expect.stringMatching(/exit code 4/), reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '4' }] } });
+    expect(status).toEqual({
+      metadata: {},
+      status: 'Failure',
+      message: expect.stringMatching(/exit code 4/),
+      reason: 'NonZeroExitCode',
+      details: { causes: [{ reason: 'ExitCode', message: '4' }] },
+    });
     await fake.docker.getContainer(fake.pod('coop', 'exec-target')!.containerId!).kill();
-    await expect(exec.exec('coop', 'exec-target', 'sandbox', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({ message: expect.stringMatching(/400/) });
+    await expect(exec.exec('coop', 'exec-target', 'sandbox', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({
+      message: expect.stringMatching(/400/),
+    });
     await core.deleteNamespacedPod({ name: 'exec-target', namespace: 'coop', gracePeriodSeconds: 0 });
   });
 });

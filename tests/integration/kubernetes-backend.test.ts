@@ -59,11 +59,17 @@ const withoutTimes = (output: string) => output.replace(/duration_ms:?\s*[\d.]+/
 const containerOf = (pod: string) => fake.docker.getContainer(fake.pod('coop', pod)!.containerId!);
 
 describe('kubernetes backend: agent sandboxes', () => {
-  it('runs each sandbox in a pod without network, with the run\'s limits and labels', async () => {
+  it("runs each sandbox in a pod without network, with the run's limits and labels", async () => {
     const sandbox = await startAgent();
     try {
       const pod = fake.pod('coop', sandbox.id)!.object;
-      expect(pod.metadata.labels).toMatchObject({ 'coop-bench': 'true', 'coop-bench.run': RUN, 'coop-bench.role': 'agent', 'coop-bench.task': '7', 'coop-bench.agent': 'agent1' });
+      expect(pod.metadata.labels).toMatchObject({
+        'coop-bench': 'true',
+        'coop-bench.run': RUN,
+        'coop-bench.role': 'agent',
+        'coop-bench.task': '7',
+        'coop-bench.agent': 'agent1',
+      });
       expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never' });
       const info = await containerOf(sandbox.id).inspect();
       expect(info.HostConfig).toMatchObject({ NetworkMode: 'none', Memory: limits.memoryBytes, NanoCpus: limits.nanoCpus });
@@ -117,7 +123,7 @@ describe('kubernetes backend: agent sandboxes', () => {
     }
   });
 
-  it('writeFile and readFile go through exec stdin, byte for byte, with the Docker sandbox\'s errors', async () => {
+  it("writeFile and readFile go through exec stdin, byte for byte, with the Docker sandbox's errors", async () => {
     const sandbox = await startAgent();
     try {
       const text = `héllo ✓ wörld\n${'x'.repeat(2 * 1024 * 1024)}\nend\n`;
@@ -135,11 +141,14 @@ describe('kubernetes backend: agent sandboxes', () => {
     }
   });
 
-  it('a pod that stops under a command is an infrastructure error, not the command\'s failure', async () => {
+  it("a pod that stops under a command is an infrastructure error, not the command's failure", async () => {
     const sandbox = await startAgent();
     try {
       await containerOf(sandbox.id).kill();
-      const error = await sandbox.exec(['true']).then(() => undefined, (e: unknown) => e);
+      const error = await sandbox.exec(['true']).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).name).toBe('PodStoppedError');
       expect(backend.isInfrastructureError(error)).toBe(true);
@@ -150,14 +159,14 @@ describe('kubernetes backend: agent sandboxes', () => {
 });
 
 describe('kubernetes backend: images, repositories, tests', () => {
-  it('copies the base repository out of a pod: the same commit Docker\'s extraction gives', async () => {
+  it("copies the base repository out of a pod: the same commit Docker's extraction gives", async () => {
     const base = await backend.acquire().baseRepo(image, RUN);
     const docker = await dockerBaseRepo(local, RUN);
     expect(base.rev).toBe(docker.rev);
     expect(existsSync(join(base.dir, '.git'))).toBe(true);
   });
 
-  it('runs a feature\'s tests in a pod with the same results as in a Docker container', async () => {
+  it("runs a feature's tests in a pod with the same results as in a Docker container", async () => {
     const feature = pool.features[0];
     const testsPatch = readFileSync(feature.testsPatchPath);
     for (const patch of [readFileSync(feature.patchPath, 'utf8'), '']) {
@@ -169,7 +178,10 @@ describe('kubernetes backend: images, repositories, tests', () => {
       expect(kube.timedOut).toBe(false);
       expect(withoutTimes(kube.output)).toBe(withoutTimes(docker.output));
     }
-    expect((await runFeatureTests(feature, readFileSync(feature.patchPath, 'utf8'), { slot: dockerSlot, image: local, run: RUN, limits, timeoutMs: 300_000 })).passed).toBe(true);
+    expect(
+      (await runFeatureTests(feature, readFileSync(feature.patchPath, 'utf8'), { slot: dockerSlot, image: local, run: RUN, limits, timeoutMs: 300_000 }))
+        .passed,
+    ).toBe(true);
   });
 
   it('a test run that outlasts its limit times out, as under Docker; a discarded one leaves no pod', async () => {
@@ -192,7 +204,13 @@ describe('kubernetes backend: images, repositories, tests', () => {
 
   it('an image the cluster cannot pull fails the start with the reason, as an infrastructure error', async () => {
     const other = await connect(fake);
-    const error = await other.acquire().prepareImage(pool, RUN, log).then(() => undefined, (e: unknown) => e);
+    const error = await other
+      .acquire()
+      .prepareImage(pool, RUN, log)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect((error as Error).message).toMatch(new RegExp(`image ${pool.publishedImage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*ErrImagePull`));
     expect(other.isInfrastructureError(error)).toBe(true);
   });
@@ -203,11 +221,16 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
     const lax = await startFakeKubeApiServer({ namespaces: ['coop'], enforceNetworkPolicy: false });
     try {
       const other = await connect(lax, { image: local.name });
-      const error = await other.prepareRun('lax-run', [pool]).then(() => undefined, (e: unknown) => e);
+      const error = await other.prepareRun('lax-run', [pool]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(UserError);
       expect((error as Error).message).toMatch(/does not enforce NetworkPolicy.*reached/);
       // Nor does any sandbox start for that run.
-      await expect(other.acquire().startAgentSandbox({ image, run: 'lax-run', task: 1, agent: 'agent1', limits })).rejects.toThrow(/does not enforce NetworkPolicy/);
+      await expect(other.acquire().startAgentSandbox({ image, run: 'lax-run', task: 1, agent: 'agent1', limits })).rejects.toThrow(
+        /does not enforce NetworkPolicy/,
+      );
       expect(await other.removeLeftovers('lax-run')).toBe(0);
     } finally {
       await lax.close();
@@ -219,7 +242,7 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
     await expect(backend.createTeamRepos(['agent1', 'agent2'])).rejects.toBeInstanceOf(UserError);
   });
 
-  it('removes a run\'s pods and policy by label, and only that run\'s', async () => {
+  it("removes a run's pods and policy by label, and only that run's", async () => {
     const other = 'kube-backend-other';
     await backend.prepareRun(other, [pool]);
     const mine = [await startAgent('agent1'), await startAgent('agent2')];
@@ -238,7 +261,12 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
 /** A call as the golden file lists it: names, ids and values replaced by their shape. */
 function shape(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.length ? [shape(value[0], key)] : [];
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shape(v, k)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, shape(v, k)]),
+    );
   return typeof value;
 }
 
@@ -257,13 +285,15 @@ describe('kubernetes backend: API calls', () => {
     const made = [...new Map(fake.calls.map(normalize).map((c) => [JSON.stringify(c), c])).values()];
     type GoldenCall = { verb: string; method: string; path: string; query: object; body?: unknown; reference: string };
     const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as { about: string; calls: GoldenCall[] };
-    const key = (c: { method: string; path: string; query: object; body?: unknown }) => JSON.stringify({ method: c.method, path: c.path, query: c.query, body: c.body });
+    const key = (c: { method: string; path: string; query: object; body?: unknown }) =>
+      JSON.stringify({ method: c.method, path: c.path, query: c.query, body: c.body });
     if (process.env.UPDATE_GOLDEN) {
       const previous = new Map(golden.calls.map((c) => [key(c), c]));
       golden.calls = made.map((c) => ({ verb: previous.get(key(c))?.verb ?? 'TODO', ...c, reference: previous.get(key(c))?.reference ?? 'TODO' }));
       writeFileSync(GOLDEN, `${JSON.stringify(golden, null, 2)}\n`);
     }
     expect(made.map(key).sort()).toEqual(golden.calls.map(key).sort());
-    for (const call of golden.calls) expect(call).toMatchObject({ verb: expect.stringMatching(/^(create|get|list|delete) /), reference: expect.stringMatching(/^https:\/\//) });
+    for (const call of golden.calls)
+      expect(call).toMatchObject({ verb: expect.stringMatching(/^(create|get|list|delete) /), reference: expect.stringMatching(/^https:\/\//) });
   });
 });

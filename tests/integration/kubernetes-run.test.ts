@@ -42,7 +42,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fake?.close();
-  for (const pool of pools) await engineAt().docker.getImage(pushedImageName(pool, REGISTRY)).remove({ noprune: true }).catch(() => undefined);
+  for (const pool of pools)
+    await engineAt()
+      .docker.getImage(pushedImageName(pool, REGISTRY))
+      .remove({ noprune: true })
+      .catch(() => undefined);
 });
 
 describe('the oracle through --backend kubernetes', () => {
@@ -84,7 +88,7 @@ describe('the oracle through --backend kubernetes', () => {
     }
   });
 
-  it('leaves no pod; clean --backend kubernetes removes the run\'s NetworkPolicy', async () => {
+  it("leaves no pod; clean --backend kubernetes removes the run's NetworkPolicy", async () => {
     expect(fake.objects('pods', NAMESPACE, runLabel('on-kube'))).toEqual([]);
     expect(fake.objects('networkpolicies', NAMESPACE, runLabel('on-kube'))).toHaveLength(1);
     const clean = await coopBench(['clean', '--backend', 'kubernetes', '--namespace', NAMESPACE, '--name', 'on-kube', '--runs-dir', runs], { env });
@@ -95,7 +99,7 @@ describe('the oracle through --backend kubernetes', () => {
 });
 
 describe('--backend kubernetes: refusals and interruption', () => {
-  it('images push tags each pool\'s image for the registry and says so when the registry cannot be reached', async () => {
+  it("images push tags each pool's image for the registry and says so when the registry cannot be reached", async () => {
     const result = await coopBench(['images', 'push', '--registry', REGISTRY, '--pool', 'argkit_task']);
     expect(result.exitCode, result.all).toBe(2);
     const argkit = pools.find((pool) => pool.repo === 'argkit_task')!;
@@ -116,9 +120,13 @@ describe('--backend kubernetes: refusals and interruption', () => {
     expect(result.stderr).toMatch(/--docker-host and --docker-hosts are for --backend docker/);
   });
 
-  it('SIGINT removes the run\'s pods and policy, records the run as interrupted, and it resumes', async () => {
+  it("SIGINT removes the run's pods and policy, records the run as interrupted, and it resumes", async () => {
     const run = 'kube-interrupted';
-    const child = execa('node', [CLI, ...kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs, '--concurrency', '2'])], { reject: false, all: true, env });
+    const child = execa(
+      'node',
+      [CLI, ...kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs, '--concurrency', '2'])],
+      { reject: false, all: true, env },
+    );
     const agents = () => fake.objects('pods', NAMESPACE, runLabel(run)).filter((pod) => pod.metadata.labels['coop-bench.role'] === 'agent');
     for (let i = 0; i < 1200 && agents().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(agents().length).toBeGreaterThan(0);
@@ -130,7 +138,9 @@ describe('--backend kubernetes: refusals and interruption', () => {
     expect(fake.objects('networkpolicies', NAMESPACE, runLabel(run))).toEqual([]);
     expect(queryRun<{ status: string }>(runs, run, 'SELECT status FROM runs')[0]?.status).toBe('interrupted');
 
-    const resumed = await coopBench(kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs]), { env });
+    const resumed = await coopBench(kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs]), {
+      env,
+    });
     expect(resumed.exitCode, resumed.all).toBe(0);
     expect(resumed.stdout).toMatch(/oracle\s+coop\s+15\s+15/);
   });

@@ -42,7 +42,10 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
   let result: Awaited<ReturnType<typeof coopBench>>;
 
   beforeAll(async () => {
-    result = await coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs, '--judge'], { env });
+    result = await coopBench(
+      ['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs, '--judge'],
+      { env },
+    );
   });
 
   it('runs Coop and Solo for both models and scores the merged work', () => {
@@ -55,11 +58,19 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
   });
 
   it('delivers each partner message into the next prompt as [Message from agentN]', () => {
-    for (const [agent, partner] of [['agent1', 'agent2'], ['agent2', 'agent1']]) {
-      const delivered = seen.filter((r) => transcript(r).includes(`You are ${agent}`) && transcript(r).includes(`[Message from ${partner}]: ${partner} here: I will implement`));
+    for (const [agent, partner] of [
+      ['agent1', 'agent2'],
+      ['agent2', 'agent1'],
+    ]) {
+      const delivered = seen.filter(
+        (r) => transcript(r).includes(`You are ${agent}`) && transcript(r).includes(`[Message from ${partner}]: ${partner} here: I will implement`),
+      );
       expect(delivered.length, `${agent} never saw ${partner}'s plan`).toBeGreaterThan(0);
     }
-    const rows = query<{ sender: string; body: string; delivered_at: string | null }>('llm', `SELECT m.sender, m.body, d.delivered_at FROM messages m JOIN message_deliveries d ON d.message = m.id WHERE m.body LIKE '%I will implement%'`);
+    const rows = query<{ sender: string; body: string; delivered_at: string | null }>(
+      'llm',
+      `SELECT m.sender, m.body, d.delivered_at FROM messages m JOIN message_deliveries d ON d.message = m.id WHERE m.body LIKE '%I will implement%'`,
+    );
     expect(rows).toHaveLength(4);
     expect(rows.every((r) => r.delivered_at !== null)).toBe(true);
   });
@@ -67,17 +78,29 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
   it('stores trajectories, conversations, patches, evaluations and cost', () => {
     const dir = join(runs, 'llm', 'logs', 'claude', 'coop', 'argkit_task', 'task1', 'f1_f3');
     const trajectory = JSON.parse(readFileSync(join(dir, 'agent1_traj.json'), 'utf8'));
-    expect(trajectory.steps.filter((s: { kind: string }) => s.kind === 'tool').map((s: { name: string }) => s.name)).toEqual(['send_message', 'str_replace_based_edit_tool', 'bash', 'send_message', 'finish']);
+    expect(trajectory.steps.filter((s: { kind: string }) => s.kind === 'tool').map((s: { name: string }) => s.name)).toEqual([
+      'send_message',
+      'str_replace_based_edit_tool',
+      'bash',
+      'send_message',
+      'finish',
+    ]);
     const conversation = JSON.parse(readFileSync(join(dir, 'conversation.json'), 'utf8'));
     expect(conversation.map((m: { from: string }) => m.from).sort()).toEqual(['agent1', 'agent1', 'agent2', 'agent2']);
     expect(readFileSync(join(dir, 'agent1.patch'), 'utf8')).toContain('diff --git a/src/parser.js');
     expect(JSON.parse(readFileSync(join(dir, 'eval.json'), 'utf8')).both_passed).toBe(true);
-    const calls = query<{ model: string; calls: number; cost: number; tokens: number }>('llm', 'SELECT model, COUNT(*) AS calls, SUM(cost_usd) AS cost, SUM(input_tokens) AS tokens FROM model_calls GROUP BY model ORDER BY model');
-    expect(calls.map((c) => [c.model, c.calls])).toEqual([['claude-sonnet-4-5', 5 + 5 + 3], ['gpt-5', 5 + 5 + 3]]);
+    const calls = query<{ model: string; calls: number; cost: number; tokens: number }>(
+      'llm',
+      'SELECT model, COUNT(*) AS calls, SUM(cost_usd) AS cost, SUM(input_tokens) AS tokens FROM model_calls GROUP BY model ORDER BY model',
+    );
+    expect(calls.map((c) => [c.model, c.calls])).toEqual([
+      ['claude-sonnet-4-5', 5 + 5 + 3],
+      ['gpt-5', 5 + 5 + 3],
+    ]);
     expect(calls.every((c) => c.cost > 0 && c.tokens > 0)).toBe(true);
   });
 
-  it('caches Claude\'s prompt (reads at a tenth of the input price) and runs gpt-5 on the Responses API with its reasoning kept', () => {
+  it("caches Claude's prompt (reads at a tenth of the input price) and runs gpt-5 on the Responses API with its reasoning kept", () => {
     const usage = query<{ model: string; read: number; written: number; reasoning: number }>(
       'llm',
       'SELECT model, SUM(cache_read_tokens) AS read, SUM(cache_write_tokens + cache_write_1h_tokens) AS written, SUM(reasoning_tokens) AS reasoning FROM model_calls GROUP BY model ORDER BY model',
@@ -90,10 +113,13 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
     expect((lastStep.body.input as { type?: string }[]).some((item) => item.type === 'reasoning')).toBe(true);
   });
 
-  it('stores the agent configuration\'s hash and the exact prompts with every task', () => {
+  it("stores the agent configuration's hash and the exact prompts with every task", () => {
     const hashes = query<{ agent_config: string }>('llm', 'SELECT DISTINCT agent_config FROM tasks');
     expect(hashes).toEqual([{ agent_config: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
-    const prompts = query<{ name: string; output: string }>('llm', `SELECT name, output FROM steps WHERE kind = 'note' AND name IN ('system_prompt', 'task_prompt') ORDER BY task, agent, idx`);
+    const prompts = query<{ name: string; output: string }>(
+      'llm',
+      `SELECT name, output FROM steps WHERE kind = 'note' AND name IN ('system_prompt', 'task_prompt') ORDER BY task, agent, idx`,
+    );
     expect(prompts.filter((p) => p.name === 'task_prompt')).toHaveLength(6);
     expect(prompts.find((p) => p.name === 'task_prompt')!.output).toMatch(/^You are agent1, a software engineer implementing one feature/);
     expect(result.stdout).toContain(`agent configuration ${hashes[0]!.agent_config.slice(0, 12)}`);
@@ -102,14 +128,46 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
   it('refuses to resume the run with another agent configuration', async () => {
     const config = join(runs, 'other-agent.json');
     const shipped = JSON.parse(readFileSync(DEFAULT_AGENT_CONFIG, 'utf8'));
-    writeFileSync(config, JSON.stringify({ ...shipped, system_template: 'You are a hasty engineer.', solo_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.solo_template.file) }, coop_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.coop_template.file) } }));
-    const again = await coopBench(['run', '--models', 'gpt-5,claude', '--setting', 'both', '--pool', 'argkit', '--features', FEATURES, '--name', 'llm', '--runs-dir', runs, '--agent-config', config], { env });
+    writeFileSync(
+      config,
+      JSON.stringify({
+        ...shipped,
+        system_template: 'You are a hasty engineer.',
+        solo_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.solo_template.file) },
+        coop_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.coop_template.file) },
+      }),
+    );
+    const again = await coopBench(
+      [
+        'run',
+        '--models',
+        'gpt-5,claude',
+        '--setting',
+        'both',
+        '--pool',
+        'argkit',
+        '--features',
+        FEATURES,
+        '--name',
+        'llm',
+        '--runs-dir',
+        runs,
+        '--agent-config',
+        config,
+      ],
+      { env },
+    );
     expect(again.exitCode).toBe(2);
-    expect(again.stderr).toMatch(/coop-bench: run llm has 4 finished task\(s\) made with agent configuration [0-9a-f]{12}, not with this one \([0-9a-f]{12}, .*other-agent\.json\): use another --name/);
+    expect(again.stderr).toMatch(
+      /coop-bench: run llm has 4 finished task\(s\) made with agent configuration [0-9a-f]{12}, not with this one \([0-9a-f]{12}, .*other-agent\.json\): use another --name/,
+    );
   });
 
   it('--judge: the detectors label each Coop task as it finishes', () => {
-    const judged = query<{ setting: string; judge: string; status: string }>('llm', 'SELECT t.setting, j.judge, j.status FROM judge_runs j JOIN tasks t ON t.id = j.task ORDER BY t.id');
+    const judged = query<{ setting: string; judge: string; status: string }>(
+      'llm',
+      'SELECT t.setting, j.judge, j.status FROM judge_runs j JOIN tasks t ON t.id = j.task ORDER BY t.id',
+    );
     expect(judged).toEqual([
       { setting: 'coop', judge: 'detectors', status: 'ok' },
       { setting: 'coop', judge: 'detectors', status: 'ok' },
@@ -139,25 +197,39 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
 
 describe('settings', () => {
   it('--no-messaging: no message tool, no messages, results under coop-no-messaging', async () => {
-    const run = await coopBench(['run', '--models', 'gpt-5', '--setting', 'coop', '--no-messaging', '--pool', 'argkit', '--features', FEATURES, '--name', 'nocomm', '--runs-dir', runs], { env });
+    const run = await coopBench(
+      ['run', '--models', 'gpt-5', '--setting', 'coop', '--no-messaging', '--pool', 'argkit', '--features', FEATURES, '--name', 'nocomm', '--runs-dir', runs],
+      { env },
+    );
     expect(run.exitCode, run.all).toBe(0);
     expect(run.stdout).toMatch(/gpt-5\s+coop-no-messaging\s+1\s+1\s+1\/1/);
     expect(query('nocomm', 'SELECT * FROM messages')).toEqual([]);
     // Chat Completions nests the name in `function`; the Responses API (gpt-5) does not.
-    const tools = seen.filter((r) => transcript(r).includes('Working without messages')).flatMap((r) => (r.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name));
+    const tools = seen
+      .filter((r) => transcript(r).includes('Working without messages'))
+      .flatMap((r) => (r.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name));
     expect(tools.length).toBeGreaterThan(0);
     expect(tools).not.toContain('send_message');
   });
 
   it('--mix: mixed teams in both orders', async () => {
-    const run = await coopBench(['run', '--models', 'gpt-5,claude', '--mix', '--setting', 'coop', '--pool', 'argkit', '--features', FEATURES, '--name', 'mix', '--runs-dir', runs], { env });
+    const run = await coopBench(
+      ['run', '--models', 'gpt-5,claude', '--mix', '--setting', 'coop', '--pool', 'argkit', '--features', FEATURES, '--name', 'mix', '--runs-dir', runs],
+      { env },
+    );
     expect(run.exitCode, run.all).toBe(0);
-    const agents = query<{ models: string; agent: string; model: string }>('mix', 'SELECT t.models, a.agent, a.model FROM agents a JOIN tasks t ON t.id = a.task ORDER BY t.id, a.agent');
+    const agents = query<{ models: string; agent: string; model: string }>(
+      'mix',
+      'SELECT t.models, a.agent, a.model FROM agents a JOIN tasks t ON t.id = a.task ORDER BY t.id, a.agent',
+    );
     expect(agents.map((a) => `${a.agent}=${a.model}`)).toEqual(['agent1=gpt-5', 'agent2=claude', 'agent1=claude', 'agent2=gpt-5']);
   });
 
   it('--agents 3: one agent per feature, every feature tested on the merged code', async () => {
-    const run = await coopBench(['run', '--models', 'gpt-5', '--setting', 'coop', '--agents', '3', '--pool', 'argkit', '--features', '1,3,4', '--name', 'three', '--runs-dir', runs], { env });
+    const run = await coopBench(
+      ['run', '--models', 'gpt-5', '--setting', 'coop', '--agents', '3', '--pool', 'argkit', '--features', '1,3,4', '--name', 'three', '--runs-dir', runs],
+      { env },
+    );
     expect(run.exitCode, run.all).toBe(0);
     expect(query<{ n: number }>('three', 'SELECT COUNT(*) AS n FROM agents')[0].n).toBe(3);
     expect(query<{ feature: number }>('three', 'SELECT feature FROM evaluations ORDER BY feature').map((e) => e.feature)).toEqual([1, 3, 4]);

@@ -44,7 +44,7 @@ describe.each([
   { pool: 'argkit_task/task1', runtime: 'node' },
   { pool: 'tabulite_task/task1', runtime: 'python3' },
 ])('an agent CLI in a $pool container (no network, $runtime)', ({ pool: poolPath, runtime }) => {
-  it('sees its partner\'s messages and answers them through MCP', async () => {
+  it("sees its partner's messages and answers them through MCP", async () => {
     const pool = loadPool(join(SHIPPED_POOLS, poolPath));
     const image = await poolImage(engineAt(), pool, { log: (line) => console.log(line) });
     const taskId = store.ensureTask({ pool, features: [1, 2], setting: 'coop', models: ['external', 'noop'], variant: '' }).id;
@@ -55,7 +55,13 @@ describe.each([
     let client: Client | undefined;
     try {
       endpoint = await startMcpEndpoint({ mailbox: bus.mailbox(taskId, 'agent1', ['agent2']) });
-      sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(RUN, 'agent'), limits: DEFAULT_LIMITS, network: 'none', binds: [endpoint.bind] });
+      sandbox = await DockerSandbox.start(image.engine, {
+        image: image.id,
+        labels: containerLabels(RUN, 'agent'),
+        limits: DEFAULT_LIMITS,
+        network: 'none',
+        binds: [endpoint.bind],
+      });
 
       // Really without network: only the loopback interface, and the engine agrees.
       expect((await sandbox.container.inspect()).HostConfig.NetworkMode).toBe('none');
@@ -70,7 +76,13 @@ describe.each([
       const server = config.mcpServers['coop-bench'] as { command: string; args: string[] };
       // As an unprivileged user (agent CLIs often run as one; with userns remapping even root is one).
       client = new Client({ name: 'test-agent-cli', version: '0' });
-      await client.connect(new StdioClientTransport({ command: 'docker', args: ['exec', '-i', '--user', '65534:65534', sandbox.id, server.command, ...server.args], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: 'docker',
+          args: ['exec', '-i', '--user', '65534:65534', sandbox.id, server.command, ...server.args],
+          stderr: 'pipe',
+        }),
+      );
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['read_messages', 'send_message']);
 
       agent2.send('agent1', 'I will change src/format.* lines 10-30 only');
@@ -80,7 +92,9 @@ describe.each([
       );
 
       const reply = agent2.wait(30_000);
-      expect(textOf(await client.callTool({ name: 'send_message', arguments: { to: 'agent2', message: 'only parseArgs(), lines 50-70' } }))).toBe('Sent to agent2.');
+      expect(textOf(await client.callTool({ name: 'send_message', arguments: { to: 'agent2', message: 'only parseArgs(), lines 50-70' } }))).toBe(
+        'Sent to agent2.',
+      );
       expect(await reply).toBe(true);
       expect(agent2.take().map((m) => [m.from, m.body])).toEqual([['agent1', 'only parseArgs(), lines 50-70']]);
 

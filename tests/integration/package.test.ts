@@ -12,8 +12,7 @@ let prefix: string;
 let files: string[];
 
 /** The installed `coop-bench`, run from an empty folder. */
-const installed = (args: string[]) =>
-  execa(join(prefix, 'bin', 'coop-bench'), args, { reject: false, cwd: join(dir, 'cwd'), timeout: 900_000 });
+const installed = (args: string[]) => execa(join(prefix, 'bin', 'coop-bench'), args, { reject: false, cwd: join(dir, 'cwd'), timeout: 900_000 });
 
 beforeAll(async () => {
   dir = tempDir('package');
@@ -30,20 +29,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   it('holds the source it runs, the shipped pools, the MCP bridges and the report assets', () => {
-    expect(files).toEqual(expect.arrayContaining([
-      'bin/coop-bench.js',
-      'harness/cli.ts',
-      'resolver/git-spawner.mjs',
-      'harness/messaging/bridge/mcp-bridge.sh',
-      'harness/messaging/bridge/mcp-bridge.mjs',
-      'harness/messaging/bridge/mcp-bridge.py',
-      'reports/html/report.css',
-      'reports/html/task-page.js',
-      'judges/calibration/cases/clean.json',
-      'feature-pools/argkit_task/task1/Dockerfile',
-      'feature-pools/argkit_task/task1/repo/gitignore',
-      'feature-pools/tabulite_task/task1/runner.sh',
-    ]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'bin/coop-bench.js',
+        'harness/cli.ts',
+        'resolver/git-spawner.mjs',
+        'harness/messaging/bridge/mcp-bridge.sh',
+        'harness/messaging/bridge/mcp-bridge.mjs',
+        'harness/messaging/bridge/mcp-bridge.py',
+        'reports/html/report.css',
+        'reports/html/task-page.js',
+        'judges/calibration/cases/clean.json',
+        'feature-pools/argkit_task/task1/Dockerfile',
+        'feature-pools/argkit_task/task1/repo/gitignore',
+        'feature-pools/tabulite_task/task1/runner.sh',
+      ]),
+    );
   });
 
   it('holds no tests, fixtures, benchmarks or development files', () => {

@@ -25,7 +25,20 @@ beforeAll(async () => {
   anthropic = await startFakeAnthropic({ handler: scriptedAgents(pools, 'anthropic') });
   const env = { OPENAI_BASE_URL: openai.url, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: 'sk-test-openai-5e2a', ANTHROPIC_API_KEY: 'sk-ant-test-7c1d' };
   const subset = join(runs, 'both-pools.json');
-  writeFileSync(subset, JSON.stringify({ name: 'both-pools', tasks: pools.map((p) => ({ repo: p.repo, task_id: p.taskId, pairs: [[1, 2], [3, 4]] })) }));
+  writeFileSync(
+    subset,
+    JSON.stringify({
+      name: 'both-pools',
+      tasks: pools.map((p) => ({
+        repo: p.repo,
+        task_id: p.taskId,
+        pairs: [
+          [1, 2],
+          [3, 4],
+        ],
+      })),
+    }),
+  );
   result = await coopBench(['run', '--models', 'gpt-5,claude', '--subset', subset, '--concurrency', '4', '--name', 'both-pools', '--runs-dir', runs], { env });
 });
 
@@ -35,19 +48,22 @@ afterAll(async () => {
 });
 
 const query = <T>(sql: string) => queryRun<T>(runs, 'both-pools', sql);
-const answered = (server: { requests: RecordedRequest[]; refusals: unknown[] }) => server.requests.filter((r) => r.method === 'POST').length - server.refusals.length;
+const answered = (server: { requests: RecordedRequest[]; refusals: unknown[] }) =>
+  server.requests.filter((r) => r.method === 'POST').length - server.refusals.length;
 
 describe(`coop-bench run --models gpt-5,claude over ${pools.map((p) => p.repo).join(' and ')}`, () => {
   it('finishes and scores every task', () => {
     expect(result.exitCode, result.all).toBe(0);
     const tasks = query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM tasks GROUP BY status');
     expect(tasks).toEqual([{ status: 'done', n: 16 }]);
-    expect(query<{ repo: string }>('SELECT DISTINCT repo FROM tasks ORDER BY repo')).toEqual(pools.map((p) => ({ repo: p.repo })).sort((a, b) => a.repo.localeCompare(b.repo)));
+    expect(query<{ repo: string }>('SELECT DISTINCT repo FROM tasks ORDER BY repo')).toEqual(
+      pools.map((p) => ({ repo: p.repo })).sort((a, b) => a.repo.localeCompare(b.repo)),
+    );
     for (const model of ['gpt-5', 'claude']) {
       expect(result.stdout).toMatch(new RegExp(`${model}\\s+solo\\s+4\\s+4\\s+4/4 \\(100\\.0%\\)\\s+0\\s+0\\s+0`));
       expect(result.stdout).toMatch(new RegExp(`${model}\\s+coop\\s+4\\s+4\\s+\\d/4`));
     }
-    expect(query<{ status: string }>("SELECT DISTINCT status FROM agents")).toEqual([{ status: 'finished' }]);
+    expect(query<{ status: string }>('SELECT DISTINCT status FROM agents')).toEqual([{ status: 'finished' }]);
   });
 
   it('sent only requests the real services accept, gpt-5 on the Responses API', () => {
@@ -56,7 +72,10 @@ describe(`coop-bench run --models gpt-5,claude over ${pools.map((p) => p.repo).j
     expect(new Set(openai.requests.filter((r) => r.method === 'POST').map((r) => r.path))).toEqual(new Set(['/v1/responses']));
     // Every answered call is stored with its usage.
     const models = query<{ model: string; calls: number }>('SELECT model, COUNT(*) AS calls FROM model_calls GROUP BY model ORDER BY model');
-    expect(models).toEqual([{ model: 'claude-sonnet-4-5', calls: answered(anthropic) }, { model: 'gpt-5', calls: answered(openai) }]);
+    expect(models).toEqual([
+      { model: 'claude-sonnet-4-5', calls: answered(anthropic) },
+      { model: 'gpt-5', calls: answered(openai) },
+    ]);
   });
 
   it('shows the prompt cache in the stored usage: Claude reads most of its input from it', () => {

@@ -14,9 +14,26 @@ let reportFile: string;
 
 beforeAll(async () => {
   runsDir = mkdtempSync(join(tmpdir(), 'report-oracle-'));
-  execFileSync(process.execPath, [join(PROJECT_ROOT, 'bin/coop-bench.js'), 'run', '--models', 'oracle', '--pool', 'argkit_task', '--features', '1,2', '--name', 'oracle', '--runs-dir', runsDir], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, 'bin/coop-bench.js'),
+      'run',
+      '--models',
+      'oracle',
+      '--pool',
+      'argkit_task',
+      '--features',
+      '1,2',
+      '--name',
+      'oracle',
+      '--runs-dir',
+      runsDir,
+    ],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   reportFile = join(runsDir, 'oracle-report.html');
   await reportCommand().parseAsync(['--name', 'oracle', '--runs-dir', runsDir, '--out', reportFile], { from: 'user' });
 });

@@ -33,26 +33,61 @@ interface TaskRow {
 }
 
 const tasksOf = (run: string) =>
-  queryRun<TaskRow>(runs, run, 'SELECT t.key, t.status, t.both_passed, t.docker_host, m.status AS merge_status FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.key');
+  queryRun<TaskRow>(
+    runs,
+    run,
+    'SELECT t.key, t.status, t.both_passed, t.docker_host, m.status AS merge_status FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.key',
+  );
 
 const labelled = (docker: Docker, run: string) => docker.listContainers({ all: true, filters: { label: [`coop-bench.run=${run}`] } });
 
 beforeAll(async () => {
   const secondDocker = () => new Docker({ socketPath: '/var/run/coop-bench-docker2.sock' });
-  startedSecond = !(await secondDocker().ping().then(() => true, () => false));
+  startedSecond = !(await secondDocker()
+    .ping()
+    .then(
+      () => true,
+      () => false,
+    ));
   second = (await execa('bash', [SECOND_SCRIPT, 'start'])).stdout.trim();
   // The shipped argkit image, under a tag both engines hold, is the base of the pool under test:
   // its Dockerfile needs no network, so coop-bench can build it on the second engine (which has none).
   const argkit = await poolImage(engineAt(), loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1')));
   await argkit.engine.docker.getImage(argkit.id).tag({ repo: 'coop-bench-test/argkit-base', tag: '1' });
-  if (!(await secondDocker().getImage(BASE_TAG).inspect().then(() => true, () => false))) {
+  if (
+    !(await secondDocker()
+      .getImage(BASE_TAG)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      ))
+  ) {
     await secondDocker().loadImage(await argkit.engine.docker.getImage(BASE_TAG).get());
   }
   cpSync(join(SHIPPED_POOLS, 'argkit_task', 'task1'), poolDir, { recursive: true });
   writeFileSync(join(poolDir, 'Dockerfile'), `FROM ${BASE_TAG}\nCOPY runner.sh /usr/local/bin/runner.sh\n`);
   // The second engine is this test's own: without the pool's image there, the run must build it.
-  await secondDocker().getImage(builtImageName(loadPool(poolDir))).remove().catch(() => undefined);
-  writeFileSync(join(pools, 'two-pairs.json'), JSON.stringify({ name: 'two-pairs', tasks: [{ repo: 'argkit_task', task_id: 1, pairs: [[1, 3], [2, 5]] }] }));
+  await secondDocker()
+    .getImage(builtImageName(loadPool(poolDir)))
+    .remove()
+    .catch(() => undefined);
+  writeFileSync(
+    join(pools, 'two-pairs.json'),
+    JSON.stringify({
+      name: 'two-pairs',
+      tasks: [
+        {
+          repo: 'argkit_task',
+          task_id: 1,
+          pairs: [
+            [1, 3],
+            [2, 5],
+          ],
+        },
+      ],
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -101,7 +136,8 @@ describe('a run over two Docker engines', () => {
 
 describe('a plan split into shards on two engines, merged back', () => {
   it('merges the shards into the run one machine makes, and refuses a shard twice', async () => {
-    const shard = (i: number, host: string) => coopBench(['run', ...plan, '--shard', `${i}/2`, '--docker-host', host, '--name', `shard${i}`, '--runs-dir', runs]);
+    const shard = (i: number, host: string) =>
+      coopBench(['run', ...plan, '--shard', `${i}/2`, '--docker-host', host, '--name', `shard${i}`, '--runs-dir', runs]);
     const [one, two] = await Promise.all([shard(1, FIRST), shard(2, second)]);
     expect(one.exitCode, one.all).toBe(0);
     expect(two.exitCode, two.all).toBe(0);

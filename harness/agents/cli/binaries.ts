@@ -89,10 +89,15 @@ async function fetchPackage(pin: PinnedPackage, target: string, options: Package
   try {
     let packed: { filename: string }[];
     try {
-      const { stdout } = await execa('npm', ['pack', pin.spec, '--json', '--pack-destination', work], { cwd: options.root ?? PROJECT_ROOT, timeout: 15 * 60_000 });
+      const { stdout } = await execa('npm', ['pack', pin.spec, '--json', '--pack-destination', work], {
+        cwd: options.root ?? PROJECT_ROOT,
+        timeout: 15 * 60_000,
+      });
       packed = JSON.parse(stdout);
     } catch (error) {
-      throw new UserError(`cannot fetch ${pin.spec} with npm: ${errorMessage(error).split('\n').slice(-3).join(' ').slice(0, 300)}; check that npm reaches its registry, or install it with \`npm install\``);
+      throw new UserError(
+        `cannot fetch ${pin.spec} with npm: ${errorMessage(error).split('\n').slice(-3).join(' ').slice(0, 300)}; check that npm reaches its registry, or install it with \`npm install\``,
+      );
     }
     const tarball = join(work, packed[0]!.filename);
     if (pin.integrity) {

@@ -21,10 +21,16 @@ export const claudeCode: CliDefinition = {
 
   launch: ({ model, prompt, maxSteps, apiURL, mcpConfigPath }) => ({
     command: [
-      BINARY, '-p', prompt,
-      '--output-format', 'stream-json', '--verbose',
-      '--model', model,
-      '--max-turns', String(maxSteps),
+      BINARY,
+      '-p',
+      prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      model,
+      '--max-turns',
+      String(maxSteps),
       // The container is the sandbox: no permission prompts (nobody would answer them).
       '--dangerously-skip-permissions',
       // Only our message server, never a project's .mcp.json.
@@ -84,19 +90,34 @@ class ClaudeEvents implements EventReader {
     if (type === 'system' && (event as Block).subtype === 'init') {
       const init = event as Block;
       const servers = Array.isArray(init.mcp_servers) ? init.mcp_servers.map((s: Block | null) => `${text(s?.name)} ${text(s?.status)}`) : [];
-      this.trajectory.record({ kind: 'note', name: 'start', output: `Claude Code ${text(init.claude_code_version)}, model ${text(init.model)}; MCP servers: ${servers.join(', ') || 'none'}` });
+      this.trajectory.record({
+        kind: 'note',
+        name: 'start',
+        output: `Claude Code ${text(init.claude_code_version)}, model ${text(init.model)}; MCP servers: ${servers.join(', ') || 'none'}`,
+      });
     } else if (type === 'assistant') {
       const content = blocks(field(event, 'message'));
-      const toolCalls = content.filter((b) => b.type === 'tool_use').map((b) => {
-        this.calls.set(text(b.id), { name: text(b.name), input: b.input });
-        return { id: text(b.id), name: text(b.name), arguments: JSON.stringify(b.input ?? {}) };
-      });
-      const said = content.filter((b) => b.type === 'text').map((b) => text(b.text)).join('\n');
+      const toolCalls = content
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => {
+          this.calls.set(text(b.id), { name: text(b.name), input: b.input });
+          return { id: text(b.id), name: text(b.name), arguments: JSON.stringify(b.input ?? {}) };
+        });
+      const said = content
+        .filter((b) => b.type === 'text')
+        .map((b) => text(b.text))
+        .join('\n');
       if (said || toolCalls.length) this.trajectory.record({ kind: 'model', output: said, input: toolCalls.length ? toolCalls : undefined });
     } else if (type === 'user') {
       for (const result of blocks(field(event, 'message')).filter((b) => b.type === 'tool_result')) {
         const call = this.calls.get(text(result.tool_use_id));
-        this.trajectory.record({ kind: 'tool', name: call?.name ?? 'unknown', input: call?.input, output: resultText(result.content), exitCode: result.is_error === true ? 1 : 0 });
+        this.trajectory.record({
+          kind: 'tool',
+          name: call?.name ?? 'unknown',
+          input: call?.input,
+          output: resultText(result.content),
+          exitCode: result.is_error === true ? 1 : 0,
+        });
       }
     } else if (type === 'result') {
       const result = event as Block;

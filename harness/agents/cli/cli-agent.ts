@@ -71,7 +71,8 @@ export class CliAgent implements Agent {
     try {
       mkdirSync(folder, { mode: 0o755 });
       const socketPath = join(folder, 'api.sock');
-      if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) throw new Error(`the model socket path ${socketPath} is longer than ${MAX_SOCKET_PATH} bytes: set a shorter TMPDIR`);
+      if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH)
+        throw new Error(`the model socket path ${socketPath} is longer than ${MAX_SOCKET_PATH} bytes: set a shorter TMPDIR`);
       for (const file of RELAY_FILES) copyFileSync(fileURLToPath(new URL(`./relay/${file}`, import.meta.url)), join(folder, file));
       const proxy = await startModelProxy({
         provider: this.cli.provider,
@@ -80,10 +81,12 @@ export class CliAgent implements Agent {
         maxCalls: this.config.stepLimit,
         onModelCall: ({ model, usage }) => this.options.onModelCall?.({ agentId: context.agentId, model, usage }),
       });
-      endpoint = context.mailbox ? await startMcpEndpoint({ mailbox: context.mailbox }).catch(async (error) => {
-        await proxy.close();
-        throw error;
-      }) : undefined;
+      endpoint = context.mailbox
+        ? await startMcpEndpoint({ mailbox: context.mailbox }).catch(async (error) => {
+            await proxy.close();
+            throw error;
+          })
+        : undefined;
       this.host = { proxy, endpoint };
       return {
         mounts: [{ hostPath: folder, containerPath: API_DIR }, ...(endpoint ? [{ hostPath: endpoint.hostDir, containerPath: MCP_DIR }] : [])],

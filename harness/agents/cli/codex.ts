@@ -27,7 +27,16 @@ function configToml({ model, apiURL, mcpServer }: LaunchContext): string {
     'wire_api = "responses"',
     // `required`: Codex otherwise starts MCP servers in the background and may take its first
     // turns without the message tool.
-    ...(mcpServer ? ['', `[mcp_servers.${toml(mcpServer.name)}]`, `command = ${toml(mcpServer.command)}`, `args = [${mcpServer.args.map(toml).join(', ')}]`, 'required = true', 'startup_timeout_sec = 60'] : []),
+    ...(mcpServer
+      ? [
+          '',
+          `[mcp_servers.${toml(mcpServer.name)}]`,
+          `command = ${toml(mcpServer.command)}`,
+          `args = [${mcpServer.args.map(toml).join(', ')}]`,
+          'required = true',
+          'startup_timeout_sec = 60',
+        ]
+      : []),
     '',
   ].join('\n');
 }
@@ -91,7 +100,13 @@ class CodexEvents implements EventReader {
         record({ kind: 'model', name: 'reasoning', output: text(item.text) });
         break;
       case 'command_execution':
-        record({ kind: 'tool', name: 'exec_command', input: text(item.command), output: text(item.aggregated_output), exitCode: typeof item.exit_code === 'number' ? item.exit_code : undefined });
+        record({
+          kind: 'tool',
+          name: 'exec_command',
+          input: text(item.command),
+          output: text(item.aggregated_output),
+          exitCode: typeof item.exit_code === 'number' ? item.exit_code : undefined,
+        });
         break;
       case 'file_change':
         record({ kind: 'tool', name: 'apply_patch', input: item.changes, output: text(item.status), exitCode: item.status === 'failed' ? 1 : 0 });
@@ -99,7 +114,13 @@ class CodexEvents implements EventReader {
       case 'mcp_tool_call': {
         const result = field(item, 'result');
         const content = Array.isArray(result?.content) ? result.content.map((c: Item | null) => text(c?.text ?? c)).join('\n') : '';
-        record({ kind: 'tool', name: `mcp__${text(item.server)}__${text(item.tool)}`, input: item.arguments, output: content || text(field(item, 'error')?.message), exitCode: item.status === 'failed' ? 1 : 0 });
+        record({
+          kind: 'tool',
+          name: `mcp__${text(item.server)}__${text(item.tool)}`,
+          input: item.arguments,
+          output: content || text(field(item, 'error')?.message),
+          exitCode: item.status === 'failed' ? 1 : 0,
+        });
         break;
       }
       case 'web_search':

@@ -20,7 +20,8 @@ export function parseCliSpec(spec: string): { cli: CliDefinition; model: string 
   const cli = AGENT_CLIS.find((c) => c.name === name);
   if (!cli) return undefined;
   const model = colon < 0 ? cli.defaultModel : spec.slice(colon + 1);
-  if (!/^[\w.\-/]+$/.test(model)) throw new UserError(`bad agent spec "${spec}": write ${cli.name} or ${cli.name}:<model> (e.g. ${cli.name}:${cli.defaultModel})`);
+  if (!/^[\w.\-/]+$/.test(model))
+    throw new UserError(`bad agent spec "${spec}": write ${cli.name} or ${cli.name}:<model> (e.g. ${cli.name}:${cli.defaultModel})`);
   return { cli, model };
 }
 

@@ -16,7 +16,20 @@ const ROUTES: Record<Provider, Record<string, 'model' | 'free'>> = {
 };
 
 /** Never forwarded upstream: the container's placeholder credentials, and hop-by-hop headers. */
-const DROPPED_HEADERS = new Set(['authorization', 'x-api-key', 'host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding', 'proxy-authorization', 'te', 'upgrade', 'cookie']);
+const DROPPED_HEADERS = new Set([
+  'authorization',
+  'x-api-key',
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'proxy-authorization',
+  'te',
+  'upgrade',
+  'cookie',
+]);
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'content-length', 'content-encoding', 'transfer-encoding']);
 /** The largest request body accepted (a long conversation is a few MB). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -61,9 +74,11 @@ function upstreamURL(provider: Provider, baseURL: string, pathAndQuery: string):
 function failureOf(status: number, model: ResolvedModel, detail: string): ModelError | undefined {
   const where = `model ${model.model} at ${new URL(model.baseURL).host}`;
   const text = detail.split(model.apiKey).join('[key]').slice(0, 300);
-  if (status === 401 || status === 403) return new ModelError(`${where}: the API key was rejected (${status}): check ${model.keyVariable} (environment or ./.env)`, 'auth', status);
+  if (status === 401 || status === 403)
+    return new ModelError(`${where}: the API key was rejected (${status}): check ${model.keyVariable} (environment or ./.env)`, 'auth', status);
   if (status === 429) return new ModelError(`${where}: rate limited (429): ${text}; lower the concurrency or retry later`, 'rate_limit', status);
-  if (status === 408 || status >= 500) return new ModelError(`${where}: server error ${status}: ${text}; the provider is failing, retry later`, 'server', status);
+  if (status === 408 || status >= 500)
+    return new ModelError(`${where}: server error ${status}: ${text}; the provider is failing, retry later`, 'server', status);
   return undefined;
 }
 
@@ -93,7 +108,12 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     const route = ROUTES[provider][pathAndQuery.split('?')[0]!];
     if (req.method !== 'POST' || !route) {
       req.resume();
-      return refuse(res, 403, 'permission_error', `coop-bench forwards only the model endpoints (POST ${Object.keys(ROUTES[provider]).join(', ')}), not ${req.method} ${pathAndQuery.slice(0, 200)}`);
+      return refuse(
+        res,
+        403,
+        'permission_error',
+        `coop-bench forwards only the model endpoints (POST ${Object.keys(ROUTES[provider]).join(', ')}), not ${req.method} ${pathAndQuery.slice(0, 200)}`,
+      );
     }
     const body = await readBody(req);
     if (!body) return refuse(res, 413, 'request_too_large', `request body over ${MAX_BODY_BYTES} bytes`);
@@ -138,7 +158,13 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       if (clientGone.signal.aborted || closing.signal.aborted) return;
       const timedOut = (error as Error).name === 'TimeoutError';
       state.lastFailure = new ModelError(
-        `model ${model.model} at ${new URL(model.baseURL).host}: ${timedOut ? `no answer within ${model.timeoutMs / 1000} s` : `cannot connect (${errorMessage((error as Error).cause ?? error).split(model.apiKey).join('[key]')})`}: check that the server is up and the base URL is right`,
+        `model ${model.model} at ${new URL(model.baseURL).host}: ${
+          timedOut
+            ? `no answer within ${model.timeoutMs / 1000} s`
+            : `cannot connect (${errorMessage((error as Error).cause ?? error)
+                .split(model.apiKey)
+                .join('[key]')})`
+        }: check that the server is up and the base URL is right`,
         timedOut ? 'timeout' : 'connection',
       );
       return refuse(res, 502, 'api_error', `coop-bench could not reach the model API: ${state.lastFailure.message}`);
@@ -163,7 +189,11 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       }
     } catch (error) {
       // The provider went away mid-answer (not the CLI, nor the end of the task): what was counted so far is still recorded.
-      if (!failed && !clientGone.signal.aborted && !closing.signal.aborted) state.lastFailure = new ModelError(`model ${model.model}: the answer broke off (${errorMessage(error).split(model.apiKey).join('[key]')})`, 'connection');
+      if (!failed && !clientGone.signal.aborted && !closing.signal.aborted)
+        state.lastFailure = new ModelError(
+          `model ${model.model}: the answer broke off (${errorMessage(error).split(model.apiKey).join('[key]')})`,
+          'connection',
+        );
     }
     res.end();
     if (failed) {
@@ -174,7 +204,10 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     if (route !== 'model') return;
     const tokens = counter.end();
     const usage = { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, cachedInputTokens: tokens.cachedInputTokens };
-    options.onModelCall?.({ model: model.model, usage: { ...usage, costUsd: costUsd(model.price, usage), latencyMs: Math.round(performance.now() - started) } });
+    options.onModelCall?.({
+      model: model.model,
+      usage: { ...usage, costUsd: costUsd(model.price, usage), latencyMs: Math.round(performance.now() - started) },
+    });
   };
 
   const server: Server = createServer((req, res) => {

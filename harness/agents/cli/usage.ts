@@ -84,7 +84,11 @@ export class TokenCounter {
   }
 
   private event(text: string): void {
-    const data = text.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n');
+    const data = text
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''))
+      .join('\n');
     const event = object(parse(data));
     if (!event) return;
     if (this.provider === 'anthropic') {

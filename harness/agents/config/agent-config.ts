@@ -22,7 +22,10 @@ const fileSchema = z.strictObject({
   system_template: template,
   solo_template: template,
   coop_template: template,
-  tools: z.array(z.enum(TOOL_NAMES)).min(1).refine((tools) => tools.includes('finish'), 'must include finish (an agent without it can only stop at a limit)'),
+  tools: z
+    .array(z.enum(TOOL_NAMES))
+    .min(1)
+    .refine((tools) => tools.includes('finish'), 'must include finish (an agent without it can only stop at a limit)'),
   step_limit: z.number().int().positive(),
   cost_limit_usd: z.number().positive().nullable(),
   time_limit_seconds: z.number().int().positive().nullable(),
@@ -66,12 +69,18 @@ export function loadAgentConfig(file = DEFAULT_AGENT_CONFIG, overrides: AgentCon
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(code ? `cannot read agent configuration ${file} (${code}): check the path given to --agent-config` : `bad agent configuration ${file}: not valid JSON (${(error as Error).message})`);
+    throw new UserError(
+      code
+        ? `cannot read agent configuration ${file} (${code}): check the path given to --agent-config`
+        : `bad agent configuration ${file}: not valid JSON (${(error as Error).message})`,
+    );
   }
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserError(`bad agent configuration ${file}: ${issue.path.map(String).join('.') || '(top)'}: ${issue.message} (see ${DEFAULT_AGENT_CONFIG} for the format)`);
+    throw new UserError(
+      `bad agent configuration ${file}: ${issue.path.map(String).join('.') || '(top)'}: ${issue.message} (see ${DEFAULT_AGENT_CONFIG} for the format)`,
+    );
   }
   const raw = parsed.data;
   const text = (field: z.infer<typeof template>, name: string): string => {

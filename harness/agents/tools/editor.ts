@@ -58,7 +58,10 @@ async function run(args: EditorArgs, sandbox: Sandbox, history: History): Promis
     case 'view': {
       if (!kind) return fail(`${path} does not exist`);
       if (kind === 'dir') {
-        const r = await sandbox.exec(['find', path, '-maxdepth', '2', '-not', '-path', '*/.git', '-not', '-path', '*/.git/*', '-not', '-path', '*/node_modules/*'], { maxOutputBytes: 64 * 1024 });
+        const r = await sandbox.exec(
+          ['find', path, '-maxdepth', '2', '-not', '-path', '*/.git', '-not', '-path', '*/.git/*', '-not', '-path', '*/node_modules/*'],
+          { maxOutputBytes: 64 * 1024 },
+        );
         return { output: clip(r.stdout) };
       }
       const text = await sandbox.readFile(path);
@@ -80,7 +83,8 @@ async function run(args: EditorArgs, sandbox: Sandbox, history: History): Promis
       if (args.old_str === undefined) return fail('str_replace needs old_str');
       const text = await sandbox.readFile(path);
       const count = text.split(args.old_str).length - 1;
-      if (count !== 1) return fail(count === 0 ? `old_str does not occur in ${path}` : `old_str occurs ${count} times in ${path}; include more context to make it unique`);
+      if (count !== 1)
+        return fail(count === 0 ? `old_str does not occur in ${path}` : `old_str occurs ${count} times in ${path}; include more context to make it unique`);
       const at = text.indexOf(args.old_str);
       const replacement = args.new_str ?? '';
       const after = text.slice(0, at) + replacement + text.slice(at + args.old_str.length);

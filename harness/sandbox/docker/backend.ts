@@ -35,7 +35,9 @@ function slotOn(engine: Engine, options: BackendOptions): BackendSlot {
       const teamBinds = spec.teamRepos && isDockerTeamRepos(spec.teamRepos) ? spec.teamRepos.bindsFor(spec.agent) : [];
       const mounts = (spec.mounts ?? []).map((m) => `${m.hostPath}:${m.containerPath}:ro`);
       if ((teamBinds.length > 0 || mounts.length > 0) && !isLocal(engine)) {
-        throw new UserError(`the Docker engine at ${engine.host} is not on this machine: it cannot mount this machine's folders (--git, agent CLIs); run them on a local engine`);
+        throw new UserError(
+          `the Docker engine at ${engine.host} is not on this machine: it cannot mount this machine's folders (--git, agent CLIs); run them on a local engine`,
+        );
       }
       return DockerSandbox.start(engine, {
         image: spec.image.id,

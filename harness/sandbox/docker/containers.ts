@@ -13,7 +13,10 @@ let closed = false;
  * Runs a container-creating call so that shutdown can wait for it: a container the engine
  * finishes creating after shutdown began is removed at once instead of leaking.
  */
-export async function trackCreation<T extends { id: string; remove(o: object): Promise<unknown> }>(engine: Engine, create: (docker: Docker) => Promise<T>): Promise<T> {
+export async function trackCreation<T extends { id: string; remove(o: object): Promise<unknown> }>(
+  engine: Engine,
+  create: (docker: Docker) => Promise<T>,
+): Promise<T> {
   if (closed) throw new Error('coop-bench is shutting down');
   creating++;
   try {
@@ -75,7 +78,14 @@ export async function labelledContainers(engines: Engine[], run?: string): Promi
 }
 
 export async function removeContainers(containers: LabelledContainer[]): Promise<number> {
-  await Promise.all(containers.map(({ engine, id }) => engine.docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined)));
+  await Promise.all(
+    containers.map(({ engine, id }) =>
+      engine.docker
+        .getContainer(id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined),
+    ),
+  );
   return containers.length;
 }
 

@@ -42,7 +42,9 @@ export async function checkBaseImages(pools: Pool[]): Promise<CheckResult> {
   const missing: string[] = [];
   for (const image of images) if (!(await imageExists(image))) missing.push(image);
   if (missing.length === 0) return result('ok', 'base images', images.join(', '));
-  const fixes = missing.map((image) => (image === SEEDED_BASE ? `${image}: run \`bash scripts/setup-docker.sh\` (seeds it with debootstrap)` : `${image}: docker pull ${image}, or docker load it`));
+  const fixes = missing.map((image) =>
+    image === SEEDED_BASE ? `${image}: run \`bash scripts/setup-docker.sh\` (seeds it with debootstrap)` : `${image}: docker pull ${image}, or docker load it`,
+  );
   return result('FAIL', 'base images', `missing, pools cannot be built: ${fixes.join('; ')}`);
 }
 
@@ -53,7 +55,14 @@ export async function checkPoolImages(pools: Pool[]): Promise<CheckResult[]> {
   for (const pool of pools) {
     if ((await imageExists(pool.publishedImage)) || (pool.dockerfilePath && (await imageExists(builtImageName(pool))))) ready++;
     else if (pool.dockerfilePath) toBuild++;
-    else problems.push(result('FAIL', `pool ${poolKey(pool)}`, `no Dockerfile and image ${pool.publishedImage} is not present: docker pull ${pool.publishedImage}, or run with --image <name>`));
+    else
+      problems.push(
+        result(
+          'FAIL',
+          `pool ${poolKey(pool)}`,
+          `no Dockerfile and image ${pool.publishedImage} is not present: docker pull ${pool.publishedImage}, or run with --image <name>`,
+        ),
+      );
   }
   const summary = result('ok', 'pool images', `${ready} ready, ${toBuild} to be built on first use (a minute or so each)`);
   return [summary, ...problems];

@@ -13,7 +13,8 @@ export class EngineScheduler {
 
   /** An engine for a task; `preferred` (a host address) wins when it is one of the run's engines. */
   acquire(preferred?: string | null): Engine {
-    const engine = this.engines.find((e) => e.host === preferred) ?? this.engines.reduce((best, e) => (this.running.get(e)! < this.running.get(best)! ? e : best));
+    const engine =
+      this.engines.find((e) => e.host === preferred) ?? this.engines.reduce((best, e) => (this.running.get(e)! < this.running.get(best)! ? e : best));
     this.running.set(engine, this.running.get(engine)! + 1);
     return engine;
   }

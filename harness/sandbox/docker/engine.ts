@@ -37,7 +37,13 @@ export function dockerOptions(host: string): Docker.DockerOptions {
     throw new UserError(`Docker host "${host}" is not an address: use unix:///path/to/docker.sock, tcp://host:2375, tcp://host:2376 (TLS) or ssh://user@host`);
   }
   if (url.protocol === 'ssh:') {
-    return { protocol: 'ssh', host: url.hostname, port: url.port || 22, username: decodeURIComponent(url.username) || undefined, sshOptions: { agent: process.env.SSH_AUTH_SOCK } };
+    return {
+      protocol: 'ssh',
+      host: url.hostname,
+      port: url.port || 22,
+      username: decodeURIComponent(url.username) || undefined,
+      sshOptions: { agent: process.env.SSH_AUTH_SOCK },
+    };
   }
   if (url.protocol !== 'tcp:' && url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UserError(`Docker host "${host}": unsupported scheme ${url.protocol} (use unix://, tcp:// or ssh://)`);
@@ -48,7 +54,9 @@ export function dockerOptions(host: string): Docker.DockerOptions {
     protocol: tls ? 'https' : 'http',
     host: url.hostname,
     port: url.port || (tls ? 2376 : 2375),
-    ...(tls && certs ? { ca: readFileSync(join(certs, 'ca.pem')), cert: readFileSync(join(certs, 'cert.pem')), key: readFileSync(join(certs, 'key.pem')) } : {}),
+    ...(tls && certs
+      ? { ca: readFileSync(join(certs, 'ca.pem')), cert: readFileSync(join(certs, 'cert.pem')), key: readFileSync(join(certs, 'key.pem')) }
+      : {}),
   };
 }
 
@@ -95,7 +103,9 @@ export async function requireEngine(engine: Engine = engineAt()): Promise<Engine
     return engine;
   } catch (error) {
     if (engine.host === LOCAL_HOST) throw new UserError(diagnoseEngine(error));
-    throw new UserError(`no Docker engine reachable at ${engine.host} (${errorMessage(error).split('\n')[0]}): check the address, that dockerd listens there and that this machine may reach it`);
+    throw new UserError(
+      `no Docker engine reachable at ${engine.host} (${errorMessage(error).split('\n')[0]}): check the address, that dockerd listens there and that this machine may reach it`,
+    );
   }
 }
 

@@ -38,7 +38,8 @@ async function build(engine: Engine, pool: Pool, tag: string, log: (line: string
       stream,
       (error: Error | null, events: { error?: string; errorDetail?: { message?: string } }[]) => {
         const failure = error?.message ?? events.find((e) => e.error)?.error;
-        if (failure) reject(new UserError(`building ${poolKey(pool)} from ${pool.dockerfilePath} failed: ${failure.trim()}\n${boundText(output.join(''), 4000)}`));
+        if (failure)
+          reject(new UserError(`building ${poolKey(pool)} from ${pool.dockerfilePath} failed: ${failure.trim()}\n${boundText(output.join(''), 4000)}`));
         else resolve();
       },
       (event: { stream?: string }) => {

@@ -22,7 +22,9 @@ export function splitTag(name: string): { repo: string; tag: string } {
 function registryAuth(registry: string): { auth: string; serveraddress: string } | undefined {
   const host = registry.split('/')[0];
   try {
-    const config = JSON.parse(readFileSync(join(process.env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'config.json'), 'utf8')) as { auths?: Record<string, { auth?: string }> };
+    const config = JSON.parse(readFileSync(join(process.env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'config.json'), 'utf8')) as {
+      auths?: Record<string, { auth?: string }>;
+    };
     const auth = config.auths?.[host]?.auth;
     return auth ? { auth, serveraddress: host } : undefined;
   } catch {
@@ -48,7 +50,12 @@ export async function pushPoolImages(engine: Engine, pools: Pool[], registry: st
     await new Promise<void>((resolve, reject) => {
       engine.docker.modem.followProgress(stream, (error: Error | null, events: { error?: string }[]) => {
         const failure = error?.message ?? events.find((e) => e.error)?.error;
-        if (failure) reject(new UserError(`pushing ${name} failed: ${boundText(failure.trim(), 2000)} (is ${registry} reachable from the Docker engine, and did \`docker login\` succeed?)`));
+        if (failure)
+          reject(
+            new UserError(
+              `pushing ${name} failed: ${boundText(failure.trim(), 2000)} (is ${registry} reachable from the Docker engine, and did \`docker login\` succeed?)`,
+            ),
+          );
         else resolve();
       });
     });

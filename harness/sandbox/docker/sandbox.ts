@@ -28,24 +28,26 @@ export interface ContainerSpec {
 const IDLE = ['tail', '-f', '/dev/null'];
 
 export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
-  return trackCreation(engine, (docker) => docker.createContainer({
-    Image: spec.image,
-    Entrypoint: spec.entrypoint ?? IDLE,
-    Cmd: spec.cmd ?? [],
-    Labels: spec.labels,
-    Env: spec.env,
-    WorkingDir: '/workspace/repo',
-    ...(spec.stdinOnce ? { OpenStdin: true, StdinOnce: true, AttachStdin: true } : {}),
-    HostConfig: {
-      NetworkMode: spec.network ?? 'none',
-      Memory: spec.limits.memoryBytes,
-      MemorySwap: spec.limits.memoryBytes,
-      NanoCpus: spec.limits.nanoCpus,
-      PidsLimit: spec.limits.pids,
-      Binds: spec.binds,
-      Init: true,
-    },
-  }));
+  return trackCreation(engine, (docker) =>
+    docker.createContainer({
+      Image: spec.image,
+      Entrypoint: spec.entrypoint ?? IDLE,
+      Cmd: spec.cmd ?? [],
+      Labels: spec.labels,
+      Env: spec.env,
+      WorkingDir: '/workspace/repo',
+      ...(spec.stdinOnce ? { OpenStdin: true, StdinOnce: true, AttachStdin: true } : {}),
+      HostConfig: {
+        NetworkMode: spec.network ?? 'none',
+        Memory: spec.limits.memoryBytes,
+        MemorySwap: spec.limits.memoryBytes,
+        NanoCpus: spec.limits.nanoCpus,
+        PidsLimit: spec.limits.pids,
+        Binds: spec.binds,
+        Init: true,
+      },
+    }),
+  );
 }
 
 export async function removeContainer(container: Docker.Container): Promise<void> {
@@ -78,7 +80,10 @@ export function tarOf(files: { path: string; content: string | Buffer; mode?: nu
 function tarOfHostFile(path: string, file: HostFile): PassThrough {
   const archive = tarPack();
   const entry = archive.entry({ name: path.replace(/^\/+/, ''), mode: file.mode ?? 0o644, size: statSync(file.hostPath).size });
-  pipeline(createReadStream(file.hostPath), entry).then(() => archive.finalize(), (error: Error) => archive.destroy(error));
+  pipeline(createReadStream(file.hostPath), entry).then(
+    () => archive.finalize(),
+    (error: Error) => archive.destroy(error),
+  );
   const out = new PassThrough();
   archive.pipe(out);
   archive.on('error', (error) => out.destroy(error));
@@ -120,7 +125,10 @@ export class DockerSandbox implements AgentSandbox {
   }
 
   private async failIfStopped(): Promise<void> {
-    const state = await this.container.inspect().then((info) => info.State, () => undefined);
+    const state = await this.container.inspect().then(
+      (info) => info.State,
+      () => undefined,
+    );
     if (state?.Running) return;
     throw new ContainerStoppedError(state ? `exit code ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}` : 'removed');
   }
@@ -141,16 +149,30 @@ export class DockerSandbox implements AgentSandbox {
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
     const onStdout = options.onStdout;
-    this.container.modem.demuxStream(stream, onStdout ? new Writable({ write: (chunk: Buffer, _, done) => { onStdout(chunk); stdout.write(chunk, done); } }) : stdout, stderr);
+    this.container.modem.demuxStream(
+      stream,
+      onStdout
+        ? new Writable({
+            write: (chunk: Buffer, _, done) => {
+              onStdout(chunk);
+              stdout.write(chunk, done);
+            },
+          })
+        : stdout,
+      stderr,
+    );
 
     // The host-side deadline is the backstop for a process that escaped the group and holds the output open.
     let hostTimedOut = false;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        hostTimedOut = true;
-        stream.destroy();
-        resolve();
-      }, seconds * 1000 + EXEC_GRACE_MS);
+      const timer = setTimeout(
+        () => {
+          hostTimedOut = true;
+          stream.destroy();
+          resolve();
+        },
+        seconds * 1000 + EXEC_GRACE_MS,
+      );
       const abort = () => {
         clearTimeout(timer);
         stream.destroy();

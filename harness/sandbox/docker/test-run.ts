@@ -45,7 +45,12 @@ export async function startTestContainer(image: PoolImage, spec: TestRunSpec): P
   };
 }
 
-async function runTests(container: Docker.Container, streams: Awaited<ReturnType<typeof attachStreams>>, patch: string, timeoutMs: number): Promise<RawTestRun> {
+async function runTests(
+  container: Docker.Container,
+  streams: Awaited<ReturnType<typeof attachStreams>>,
+  patch: string,
+  timeoutMs: number,
+): Promise<RawTestRun> {
   const started = Date.now();
   try {
     streams.stdin.end(patch);
@@ -53,7 +58,10 @@ async function runTests(container: Docker.Container, streams: Awaited<ReturnType
     const timer = setTimeout(() => {
       timedOut = true;
       // A container that cannot be killed is removed: either way wait() returns.
-      container.kill().catch(() => container.remove({ force: true })).catch(() => undefined);
+      container
+        .kill()
+        .catch(() => container.remove({ force: true }))
+        .catch(() => undefined);
     }, timeoutMs);
     const { StatusCode } = (await container.wait()) as { StatusCode: number };
     clearTimeout(timer);

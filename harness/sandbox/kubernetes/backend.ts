@@ -24,7 +24,7 @@ const POD = 'pod';
 const POLICY = 'networkpolicy';
 
 export const GIT_UNSUPPORTED =
-  '--git is not available with --backend kubernetes: pods share no folders and have no network, so agents cannot reach each other\'s repositories; run --git with --backend docker on one local engine';
+  "--git is not available with --backend kubernetes: pods share no folders and have no network, so agents cannot reach each other's repositories; run --git with --backend docker on one local engine";
 
 interface PreparedImage {
   image: SandboxImage;
@@ -97,7 +97,11 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     async startAgentSandbox(spec) {
       if (spec.teamRepos) throw new UserError(GIT_UNSUPPORTED);
       await isolate(spec.run, spec.image.name);
-      return PodSandbox.start(cluster, pods, 'agent', { image: spec.image.name, labels: podLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }), limits: spec.limits });
+      return PodSandbox.start(cluster, pods, 'agent', {
+        image: spec.image.name,
+        labels: podLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }),
+        limits: spec.limits,
+      });
     },
     async startTestRun(spec) {
       await isolate(spec.run, spec.image.name);
@@ -113,7 +117,11 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
       api(`listing coop-bench pods in namespace ${namespace}`, () => core.listNamespacedPod({ namespace, labelSelector })),
       api(`listing coop-bench NetworkPolicies in namespace ${namespace}`, () => networking.listNamespacedNetworkPolicy({ namespace, labelSelector })),
     ]);
-    const leftover = (kind: string, metadata: { name?: string; labels?: Record<string, string> } | undefined): Leftover => ({ id: `${kind}/${metadata!.name!}`, run: metadata?.labels?.[RUN_LABEL] ?? '', where: cluster.where });
+    const leftover = (kind: string, metadata: { name?: string; labels?: Record<string, string> } | undefined): Leftover => ({
+      id: `${kind}/${metadata!.name!}`,
+      run: metadata?.labels?.[RUN_LABEL] ?? '',
+      where: cluster.where,
+    });
     return [...podList.items.map((pod) => leftover(POD, pod.metadata)), ...policyList.items.map((policy) => leftover(POLICY, policy.metadata))];
   };
 

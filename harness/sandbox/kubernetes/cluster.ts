@@ -40,12 +40,16 @@ function loadKubeConfig(): KubeConfig {
   try {
     kubeConfig.loadFromDefault();
   } catch (error) {
-    throw new UserError(`cannot read the Kubernetes configuration (${process.env.KUBECONFIG ? `KUBECONFIG=${process.env.KUBECONFIG}` : '~/.kube/config'}): ${errorMessage(error)}`);
+    throw new UserError(
+      `cannot read the Kubernetes configuration (${process.env.KUBECONFIG ? `KUBECONFIG=${process.env.KUBECONFIG}` : '~/.kube/config'}): ${errorMessage(error)}`,
+    );
   }
   const cluster = kubeConfig.getCurrentCluster();
   // loadFromDefault falls back to an unauthenticated localhost:8080 when it finds nothing.
   if (!cluster || (kubeConfig.getCurrentContext() === 'loaded-context' && cluster.server === 'http://localhost:8080')) {
-    throw new UserError('no Kubernetes configuration found: set KUBECONFIG to a kubeconfig file, put one at ~/.kube/config, or run inside a pod with a service account (see docs/scaling.md)');
+    throw new UserError(
+      'no Kubernetes configuration found: set KUBECONFIG to a kubeconfig file, put one at ~/.kube/config, or run inside a pod with a service account (see docs/scaling.md)',
+    );
   }
   return kubeConfig;
 }

@@ -30,7 +30,9 @@ export function denyAllPolicy(run: string): V1NetworkPolicy {
 export async function createDenyAllPolicy(cluster: Cluster, run: string): Promise<void> {
   const { namespace, networking } = cluster;
   try {
-    await api(`creating NetworkPolicy ${policyName(run)} in namespace ${namespace}`, () => networking.createNamespacedNetworkPolicy({ namespace, body: denyAllPolicy(run) }));
+    await api(`creating NetworkPolicy ${policyName(run)} in namespace ${namespace}`, () =>
+      networking.createNamespacedNetworkPolicy({ namespace, body: denyAllPolicy(run) }),
+    );
   } catch (error) {
     if (!hasStatus(error, 409)) throw error;
   }
@@ -56,7 +58,9 @@ export async function probeIsolation(cluster: Cluster, pods: PodTracker, run: st
       );
     }
     if (result.exitCode !== 0 || !/^blocked /m.test(result.stdout)) {
-      throw new UserError(`the network probe could not run in image ${image} (exit ${result.exitCode}: ${(result.stderr || result.stdout).trim().slice(0, 300)}): the run does not start without proof that pods have no network`);
+      throw new UserError(
+        `the network probe could not run in image ${image} (exit ${result.exitCode}: ${(result.stderr || result.stdout).trim().slice(0, 300)}): the run does not start without proof that pods have no network`,
+      );
     }
   } finally {
     await probe.remove();

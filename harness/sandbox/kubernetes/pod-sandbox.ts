@@ -86,7 +86,14 @@ export class PodSandbox implements AgentSandbox {
     let exitCode: number | null;
     try {
       exitCode = await execInPod(this.cluster, this.id, inContext(boundedCommand(cmd, seconds, input !== undefined), options), {
-        stdout: onStdout ? new Writable({ write: (chunk: Buffer, _, done) => { onStdout(chunk); stdout.write(chunk, done); } }) : stdout,
+        stdout: onStdout
+          ? new Writable({
+              write: (chunk: Buffer, _, done) => {
+                onStdout(chunk);
+                stdout.write(chunk, done);
+              },
+            })
+          : stdout,
         stderr,
         stdin: input,
         deadlineMs: seconds * 1000 + EXEC_GRACE_MS,

@@ -76,7 +76,15 @@ export function podManifest(name: string, spec: PodSpec): V1Pod {
 }
 
 /** Waiting reasons that will not resolve by waiting. */
-const STUCK = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
+const STUCK = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+]);
 
 /** Why a pod does not run (yet): undefined when its container runs. */
 export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | undefined {
@@ -85,7 +93,7 @@ export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | und
   if (status?.phase === 'Running' && container?.state?.running) return undefined;
   if (status?.phase === 'Failed' || status?.phase === 'Succeeded' || container?.state?.terminated) {
     const terminated = container?.state?.terminated;
-    return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : status?.reason ?? status?.phase})` };
+    return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})` };
   }
   const waiting = container?.state?.waiting;
   if (waiting?.reason && STUCK.has(waiting.reason)) return { stuck: true, reason: `${waiting.reason}: ${waiting.message ?? ''}`.trim() };
@@ -134,7 +142,8 @@ export class PodTracker {
       const problem = podProblem(pod);
       if (!problem) return pod;
       if (problem.stuck) throw new KubernetesError(`pod ${name} (image ${image}) cannot start: ${problem.reason}`);
-      if (Date.now() > deadline) throw new KubernetesError(`pod ${name} (image ${image}) not running after ${Math.round(timeoutMs / 1000)} s: ${problem.reason}`);
+      if (Date.now() > deadline)
+        throw new KubernetesError(`pod ${name} (image ${image}) not running after ${Math.round(timeoutMs / 1000)} s: ${problem.reason}`);
       await sleep(pause);
     }
   }

@@ -17,16 +17,24 @@ rm -f /patches/patch.patch
 exec ${RUNNER} tests.patch </dev/null 2>&1`;
 
 export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: TestRunSpec): Promise<PendingTestRun> {
-  const sandbox = await PodSandbox.start(cluster, pods, 'test', { image: spec.image.name, labels: podLabels(spec.run, 'test', { task: spec.task }), limits: spec.limits });
+  const sandbox = await PodSandbox.start(cluster, pods, 'test', {
+    image: spec.image.name,
+    labels: podLabels(spec.run, 'test', { task: spec.task }),
+    limits: spec.limits,
+  });
   return {
     async run(patch: string): Promise<RawTestRun> {
       const code = Buffer.from(patch, 'utf8');
       const started = Date.now();
       try {
-        const result = await sandbox.execWithInput(['sh', '-c', READ_PATCHES_THEN_RUN, String(spec.testsPatch.length), String(code.length)], Buffer.concat([spec.testsPatch, code]), {
-          timeoutMs: spec.timeoutMs,
-          maxOutputBytes: spec.maxOutputBytes,
-        });
+        const result = await sandbox.execWithInput(
+          ['sh', '-c', READ_PATCHES_THEN_RUN, String(spec.testsPatch.length), String(code.length)],
+          Buffer.concat([spec.testsPatch, code]),
+          {
+            timeoutMs: spec.timeoutMs,
+            maxOutputBytes: spec.maxOutputBytes,
+          },
+        );
         const durationMs = Date.now() - started;
         // 137 is also what an out-of-memory kill gives: only a run that lasted its limit timed out.
         const timedOut = result.timedOut && durationMs >= spec.timeoutMs;

@@ -13,7 +13,11 @@ const rateCell = (p: Proportion | null) => (p ? `${pct(p.p)} (${p.k}/${p.n})` : 
 export function communicationSection(s: RunSummary): string {
   const { teams, labelCounts, detectors } = s.communication;
   if (teams.length === 0) return section('communication', 'Communication overhead and speech acts', [note('No finished Coop tasks with messaging.')]);
-  const acts = [...SPEECH_ACTS, ...new Set(teams.flatMap((t) => Object.keys(t.speechActs)).filter((a) => a !== UNLABELED && !SPEECH_ACTS.includes(a))), UNLABELED];
+  const acts = [
+    ...SPEECH_ACTS,
+    ...new Set(teams.flatMap((t) => Object.keys(t.speechActs)).filter((a) => a !== UNLABELED && !SPEECH_ACTS.includes(a))),
+    UNLABELED,
+  ];
   const series: Series[] = acts.map((a, i) => ({ name: a, color: a === UNLABELED ? '#c9ced6' : PALETTE[i % (PALETTE.length - 1)] }));
   const bars = teams.map((t) => ({ label: t.team, segments: acts.map((a) => (t.steps > 0 ? (t.speechActs[a] ?? 0) / t.steps : 0)) }));
   const max = Math.max(0.05, ...teams.map((t) => t.overhead ?? 0));
@@ -21,7 +25,10 @@ export function communicationSection(s: RunSummary): string {
     note('Messages as a share of all agent steps in Coop tasks with messaging (paper figure 5c), split by the speech-act judge\u2019s label of each message.'),
     labelCounts[JUDGES.speechActs] ? '' : note('No speech-act labels yet: every message counts as unlabeled.'),
     legend(series),
-    figure(stackedBars('overhead', 'Messages as a share of all steps, by speech act', bars, series, Math.ceil(max * 20) / 20), 'Communication overhead by speech act.'),
+    figure(
+      stackedBars('overhead', 'Messages as a share of all steps, by speech act', bars, series, Math.ceil(max * 20) / 20),
+      'Communication overhead by speech act.',
+    ),
     table(
       ['model', num('tasks'), num('with messages'), num('messages'), num('steps'), num('messages / steps'), num('messages per task'), ...acts.map(num)],
       teams.map((t) => [
@@ -36,7 +43,11 @@ export function communicationSection(s: RunSummary): string {
       ]),
     ),
     '<h3>Detectors</h3>',
-    detectors.length ? detectorTable(detectors) : note('No detector labels (deterministic detectors: questions with no reply, near-duplicate messages, first-turn plan, broken checkable commitments, line and file mentions) in this run.'),
+    detectors.length
+      ? detectorTable(detectors)
+      : note(
+          'No detector labels (deterministic detectors: questions with no reply, near-duplicate messages, first-turn plan, broken checkable commitments, line and file mentions) in this run.',
+        ),
   ];
   return section('communication', 'Communication overhead and speech acts', parts);
 }
@@ -53,13 +64,36 @@ function trustCells(r: DetectorRow): string[] {
 function detectorTable(rows: DetectorRow[]): string {
   const split = rows.find((r) => r.calibration)?.calibration;
   return (
-    note('Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts).') +
-    note(split
-      ? `Precision and recall: the detector on the ${split.cases} held-out calibration conversations (test split, written from the paper\u2019s definitions without the detectors), so a reader knows how far each count can be trusted. A label that covers part of a paper label says which part.`
-      : 'No calibration figures of the current detectors are stored (run coop-bench judge --calibrate --write-scores).') +
+    note(
+      'Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts).',
+    ) +
+    note(
+      split
+        ? `Precision and recall: the detector on the ${split.cases} held-out calibration conversations (test split, written from the paper\u2019s definitions without the detectors), so a reader knows how far each count can be trusted. A label that covers part of a paper label says which part.`
+        : 'No calibration figures of the current detectors are stored (run coop-bench judge --calibrate --write-scores).',
+    ) +
     table(
-      ['label', 'meaning', num('tasks'), num('success with'), num('success without'), num('conflicts with'), num('conflicts without'), num('precision (test)'), num('recall (test)')],
-      rows.map((r) => [r.label, r.definition ?? '', r.tasks, rateCell(r.successWith), rateCell(r.successWithout), rateCell(r.conflictWith), rateCell(r.conflictWithout), ...trustCells(r)]),
+      [
+        'label',
+        'meaning',
+        num('tasks'),
+        num('success with'),
+        num('success without'),
+        num('conflicts with'),
+        num('conflicts without'),
+        num('precision (test)'),
+        num('recall (test)'),
+      ],
+      rows.map((r) => [
+        r.label,
+        r.definition ?? '',
+        r.tasks,
+        rateCell(r.successWith),
+        rateCell(r.successWithout),
+        rateCell(r.conflictWith),
+        rateCell(r.conflictWithout),
+        ...trustCells(r),
+      ]),
     )
   );
 }
@@ -72,7 +106,9 @@ export function errorsSection(s: RunSummary): string {
   } else if (errors.length === 0) {
     parts.push(note('No Coop conversations (no task has messages).'));
   } else {
-    parts.push(note('Share of conversations (Coop tasks with at least one message) carrying each label of the communication judge (paper figure 6, appendix F).'));
+    parts.push(
+      note('Share of conversations (Coop tasks with at least one message) carrying each label of the communication judge (paper figure 6, appendix F).'),
+    );
     const groups = COMMUNICATION_ERRORS.map((group) => ({
       group,
       series: group.labels.map((l, i) => ({ name: `${l.id} ${l.name}`, color: PALETTE[(i * 2) % PALETTE.length] })),
@@ -86,7 +122,12 @@ export function errorsSection(s: RunSummary): string {
     );
     parts.push(`<div class="figures">${charts.join('')}</div>`);
     const ids = [...new Set([...COMMUNICATION_ERRORS.flatMap((g) => g.labels.map((l) => l.id)), ...errors.flatMap((e) => Object.keys(e.byLabel))])];
-    parts.push(table(['model', num('conversations'), ...ids.map(num)], errors.map((e) => [e.team, e.conversations, ...ids.map((id) => e.byLabel[id] ?? 0)])));
+    parts.push(
+      table(
+        ['model', num('conversations'), ...ids.map(num)],
+        errors.map((e) => [e.team, e.conversations, ...ids.map((id) => e.byLabel[id] ?? 0)]),
+      ),
+    );
   }
   parts.push('<h3>Failure symptoms</h3>');
   if (!labelCounts[JUDGES.symptoms]) {

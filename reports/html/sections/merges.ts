@@ -58,20 +58,33 @@ export function mergeSection(s: RunSummary): string {
   ];
   const teams = rows.filter((r) => r.byVariant[''] && r.byVariant[NO_MESSAGING]);
   if (teams.length === 0) {
-    parts.push(note('No Coop runs without messaging: the communication on/off effect (paper figure 5 a, b) needs the no-messaging ablation of the same pairs.'));
+    parts.push(
+      note('No Coop runs without messaging: the communication on/off effect (paper figure 5 a, b) needs the no-messaging ablation of the same pairs.'),
+    );
   } else {
     const series = [
       { name: 'With messaging', color: COOP_COLOR },
       { name: 'No messaging', color: PALETTE[8] },
     ];
     const chart = (name: string, pick: (c: MergeColumns) => Proportion | null) =>
-      intervalBars(name, name, teams.map((r) => ({ label: r.team, values: [pick(r.byVariant['']!), pick(r.byVariant[NO_MESSAGING]!)] })), series);
+      intervalBars(
+        name,
+        name,
+        teams.map((r) => ({ label: r.team, values: [pick(r.byVariant['']!), pick(r.byVariant[NO_MESSAGING]!)] })),
+        series,
+      );
     parts.push(
       '<h3>Communication on and off</h3>',
       legend(series),
-      `<div class="figures">${figure(chart('comm-success', finalSuccess), '(a) Success, with and without messaging (figure 5a).')}${figure(chart('comm-conflicts', (c) => c.conflictRate), '(b) Naive merge conflict rate, with and without messaging (figure 5b).')}</div>`,
+      `<div class="figures">${figure(chart('comm-success', finalSuccess), '(a) Success, with and without messaging (figure 5a).')}${figure(
+        chart('comm-conflicts', (c) => c.conflictRate),
+        '(b) Naive merge conflict rate, with and without messaging (figure 5b).',
+      )}</div>`,
       `<table><thead><tr><th>model</th><th class="num">Δ success [95% CI]</th><th class="num">Δ naive conflict rate [95% CI]</th></tr></thead><tbody>${teams
-        .map((r) => `<tr><td>${escapeHtml(r.team)}</td><td class="num">${escapeHtml(differenceText(r.successEffect))}</td><td class="num">${escapeHtml(differenceText(r.conflictEffect))}</td></tr>`)
+        .map(
+          (r) =>
+            `<tr><td>${escapeHtml(r.team)}</td><td class="num">${escapeHtml(differenceText(r.successEffect))}</td><td class="num">${escapeHtml(differenceText(r.conflictEffect))}</td></tr>`,
+        )
         .join('')}</tbody></table>`,
     );
   }

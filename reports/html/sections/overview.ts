@@ -11,16 +11,22 @@ export function gaps(s: RunSummary): string[] {
   const conditions = s.headline.conditions;
   const gaps: string[] = [];
   if (s.taskCounts.done === 0) gaps.push('No task has finished yet.');
-  if (!conditions.some((c) => c.startsWith('Solo'))) gaps.push('No Solo results: the coordination gap, difficulty curves and retention need Solo runs of the same pairs (coop-bench run --setting both).');
+  if (!conditions.some((c) => c.startsWith('Solo')))
+    gaps.push('No Solo results: the coordination gap, difficulty curves and retention need Solo runs of the same pairs (coop-bench run --setting both).');
   if (!conditions.some((c) => c.startsWith('Coop'))) gaps.push('No Coop results: nothing about cooperation can be shown.');
-  if (Object.keys(s.communication.labelCounts).length === 0) gaps.push('No judge labels: communication errors, failure symptoms and speech acts are not available until the judges run.');
-  if (s.communication.teams.length > 0 && !s.communication.teams.some((t) => t.messages > 0)) gaps.push('No messages were exchanged in Coop tasks with messaging.');
+  if (Object.keys(s.communication.labelCounts).length === 0)
+    gaps.push('No judge labels: communication errors, failure symptoms and speech acts are not available until the judges run.');
+  if (s.communication.teams.length > 0 && !s.communication.teams.some((t) => t.messages > 0))
+    gaps.push('No messages were exchanged in Coop tasks with messaging.');
   if (!s.cost.some((c) => c.modelCalls > 0)) gaps.push('No model calls were recorded (oracle and noop agents call no model): cost and tokens are zero.');
   const unfinished = s.unfinished.length;
   if (unfinished > 0) gaps.push(`${unfinished} task(s) did not finish; rates count finished tasks only (each rate says how many it leaves out, and why).`);
   const harness = s.unfinished.filter((t) => t.errorKind === 'harness').length;
   if (harness > 0) gaps.push(`${harness} task(s) failed because of coop-bench itself (a bug): they are left out of the rates; please report them.`);
-  if (s.agentConfigs.length > 1) gaps.push(`The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`);
+  if (s.agentConfigs.length > 1)
+    gaps.push(
+      `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
+    );
   return gaps;
 }
 
@@ -35,7 +41,12 @@ export function overviewSection(s: RunSummary): string {
       ? ''
       : `<h3>Unfinished tasks</h3>${table(
           ['task', 'status', 'why', 'error'],
-          listed.map((t) => [taskLink(t.id, t.key), t.status, t.errorKind ?? (t.status === 'pending' || t.status === 'running' ? 'not run' : ''), t.error ?? '']),
+          listed.map((t) => [
+            taskLink(t.id, t.key),
+            t.status,
+            t.errorKind ?? (t.status === 'pending' || t.status === 'running' ? 'not run' : ''),
+            t.error ?? '',
+          ]),
         )}${s.unfinished.length > listed.length ? note(`… and ${s.unfinished.length - listed.length} more (see the task list).`) : ''}`;
   const run = s.run;
   return section('overview', 'Overview', [

@@ -25,6 +25,9 @@ export function tasksSection(tasks: TaskOutcome[]): string {
   return section('tasks', 'Tasks', [
     note('Open a task for both agents\u2019 steps and messages on one timeline, their patches, the merged diff, test output and judge labels.'),
     '<input id="task-filter" type="search" placeholder="Filter tasks (pair, model, condition, result…)" aria-label="Filter tasks">',
-    table([num('#'), 'pair', 'model', 'condition', 'result', 'merge', num('messages'), num('steps'), num('labels')], rows, { className: 'task-index', bodyId: 'task-rows' }),
+    table([num('#'), 'pair', 'model', 'condition', 'result', 'merge', num('messages'), num('steps'), num('labels')], rows, {
+      className: 'task-index',
+      bodyId: 'task-rows',
+    }),
   ]);
 }

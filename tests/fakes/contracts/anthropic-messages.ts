@@ -22,7 +22,11 @@ const isBlank = (text: unknown) => typeof text !== 'string' || text.trim() === '
 
 /** The prompt in the order the cache sees it: tools, then system, then the messages' blocks. */
 function promptBlocks(body: any): Block[] {
-  return [...(Array.isArray(body.tools) ? body.tools : []), ...blocksOf(body.system), ...(Array.isArray(body.messages) ? body.messages : []).flatMap((m: Message) => blocksOf(m.content))];
+  return [
+    ...(Array.isArray(body.tools) ? body.tools : []),
+    ...blocksOf(body.system),
+    ...(Array.isArray(body.messages) ? body.messages : []).flatMap((m: Message) => blocksOf(m.content)),
+  ];
 }
 
 const blockTokens = (block: Block) => {
@@ -48,7 +52,9 @@ export function checkMessagesRequest(body: any, limits: ModelLimits | undefined)
   if (body.tool_choice !== undefined && !hasTools) return reject('tool_choice may only be specified while providing tools.');
 
   const system = blocksOf(body.system);
-  const problem = checkTextBlocks('system', system, true) ?? checkCacheControl([...(Array.isArray(body.tools) ? body.tools : []), ...system, ...messages.flatMap((m) => blocksOf(m.content))]);
+  const problem =
+    checkTextBlocks('system', system, true) ??
+    checkCacheControl([...(Array.isArray(body.tools) ? body.tools : []), ...system, ...messages.flatMap((m) => blocksOf(m.content))]);
   if (problem) return reject(problem);
 
   let toolBlocks = false;
@@ -103,7 +109,12 @@ function checkTextBlocks(where: string, blocks: Block[], whitespaceMatters: bool
  */
 function checkToolResults(messages: Message[], i: number): string | undefined {
   const blocks = blocksOf(messages[i]!.content);
-  const previousUses = i > 0 && messages[i - 1]!.role === 'assistant' ? blocksOf(messages[i - 1]!.content).filter((b) => b.type === 'tool_use').map((b) => String(b.id)) : [];
+  const previousUses =
+    i > 0 && messages[i - 1]!.role === 'assistant'
+      ? blocksOf(messages[i - 1]!.content)
+          .filter((b) => b.type === 'tool_use')
+          .map((b) => String(b.id))
+      : [];
   for (const [k, block] of blocks.entries()) {
     if (block.type === 'tool_result' && !previousUses.includes(String(block.tool_use_id))) {
       return `messages.${i}.content.${k}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;

@@ -54,15 +54,30 @@ function checkOpenAI(body: any, messages: Message[], limits: ModelLimits | undef
     // Reasoning models fix the temperature and take max_completion_tokens only (OpenAI's reasoning
     // guide; the temperature error as reported in github.com/tmc/langchaingo/issues/1355).
     if (body.temperature !== undefined && body.temperature !== 1) {
-      return openaiRejection(400, `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, 'temperature', 'unsupported_value');
+      return openaiRejection(
+        400,
+        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+        'temperature',
+        'unsupported_value',
+      );
     }
     if (body.max_tokens !== undefined) {
-      return openaiRejection(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+      return openaiRejection(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        'max_tokens',
+        'unsupported_parameter',
+      );
     }
   }
   const asked = body.max_completion_tokens ?? body.max_tokens;
   if (limits && typeof asked === 'number' && asked > limits.maxOutput) {
-    return openaiRejection(400, `max_tokens is too large: ${asked}. This model supports at most ${limits.maxOutput} completion tokens, whereas you provided ${asked}.`, 'max_tokens', 'invalid_value');
+    return openaiRejection(
+      400,
+      `max_tokens is too large: ${asked}. This model supports at most ${limits.maxOutput} completion tokens, whereas you provided ${asked}.`,
+      'max_tokens',
+      'invalid_value',
+    );
   }
   const prompt = chatPromptTokens(body);
   if (limits && prompt > limits.inputLimit) {
@@ -92,7 +107,11 @@ function checkToolPairing(messages: Message[]): Rejection | undefined {
   for (const [i, m] of messages.entries()) {
     if (m.role === 'tool') {
       if (!pending.delete(String(m.tool_call_id))) {
-        return openaiRejection(400, "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`);
+        return openaiRejection(
+          400,
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages.[${i}].role`,
+        );
       }
       continue;
     }

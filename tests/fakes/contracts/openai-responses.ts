@@ -79,7 +79,7 @@ export function checkResponsesRequest(body: any, limits: ModelLimits | undefined
       if (problem) return problem;
       // A reasoning item goes with the output item that followed it (github.com/coder/mux/pull/59).
       const next = items[i + 1];
-      if (!next || !(next.type === 'function_call' || (next.role === 'assistant') || next.type === 'reasoning')) {
+      if (!next || !(next.type === 'function_call' || next.role === 'assistant' || next.type === 'reasoning')) {
         return openaiRejection(400, `Item '${item.id}' of type 'reasoning' was provided without its required following item.`, 'input');
       }
     } else if (item.type === 'function_call') {
@@ -104,11 +104,21 @@ export function checkResponsesRequest(body: any, limits: ModelLimits | undefined
     return openaiRejection(400, "Unsupported parameter: 'temperature' is not supported with this model.", 'temperature', 'unsupported_parameter');
   }
   if (limits && typeof body.max_output_tokens === 'number' && body.max_output_tokens > limits.maxOutput) {
-    return openaiRejection(400, `Invalid 'max_output_tokens': integer above maximum value. Expected a value <= ${limits.maxOutput}, but got ${body.max_output_tokens} instead.`, 'max_output_tokens', 'integer_above_max_value');
+    return openaiRejection(
+      400,
+      `Invalid 'max_output_tokens': integer above maximum value. Expected a value <= ${limits.maxOutput}, but got ${body.max_output_tokens} instead.`,
+      'max_output_tokens',
+      'integer_above_max_value',
+    );
   }
   if (limits && responsesPromptTokens(body) > limits.inputLimit) {
     // github.com/dyad-sh/dyad/issues/1672
-    return openaiRejection(400, 'Your input exceeds the context window of this model. Please adjust your input and try again.', 'input', 'context_length_exceeded');
+    return openaiRejection(
+      400,
+      'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      'input',
+      'context_length_exceeded',
+    );
   }
   return undefined;
 }

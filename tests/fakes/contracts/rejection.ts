@@ -23,6 +23,17 @@ export function vllmRejection(status: number, message: string): Rejection {
 
 /** Anthropic's error body (docs "Errors"): `{type: "error", error: {type, message}}`. */
 export function anthropicRejection(status: number, message: string): Rejection {
-  const type = status === 404 ? 'not_found_error' : status === 413 ? 'request_too_large' : status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  const type =
+    status === 404
+      ? 'not_found_error'
+      : status === 413
+        ? 'request_too_large'
+        : status === 429
+          ? 'rate_limit_error'
+          : status === 529
+            ? 'overloaded_error'
+            : status >= 500
+              ? 'api_error'
+              : 'invalid_request_error';
   return { status, body: { type: 'error', error: { type, message } } };
 }

@@ -76,7 +76,23 @@ export interface FakeKubeApiServer {
 async function selfSignedCertificate(): Promise<{ key: Buffer; cert: Buffer }> {
   const dir = mkdtempSync(join(tmpdir(), 'coop-bench-fake-kube-tls-'));
   try {
-    await execa('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=fake-kube-apiserver', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    await execa('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=fake-kube-apiserver',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ]);
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -153,7 +169,9 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       if (policy.metadata.namespace !== namespace) return false;
       const selector = Object.entries(policy.spec?.podSelector?.matchLabels ?? {}).map(([k, v]) => ({ key: k, op: '=' as const, value: v as string }));
       const types: string[] = policy.spec?.policyTypes ?? ['Ingress'];
-      return matches(selector, labels) && types.includes('Egress') && types.includes('Ingress') && !policy.spec?.ingress?.length && !policy.spec?.egress?.length;
+      return (
+        matches(selector, labels) && types.includes('Egress') && types.includes('Ingress') && !policy.spec?.ingress?.length && !policy.spec?.egress?.length
+      );
     });
 
   async function createPod(namespace: string, raw: string): Promise<Json> {
@@ -166,7 +184,10 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const entry: PodEntry = { object: pod };
     pods.set(key(namespace, pod.metadata.name), entry);
     const [container] = pod.spec.containers;
-    const image = await docker.getImage(container.image).inspect().catch(() => undefined);
+    const image = await docker
+      .getImage(container.image)
+      .inspect()
+      .catch(() => undefined);
     if (!image) {
       entry.waiting = { reason: 'ErrImagePull', message: `failed to pull image "${container.image}": not found` };
       return pod;
@@ -205,9 +226,20 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (entry.waiting || !entry.containerId) {
       return { ...entry.object, status: { phase: 'Pending', containerStatuses: [{ ...base, ready: false, state: { waiting: entry.waiting } }] } };
     }
-    const info = await docker.getContainer(entry.containerId).inspect().catch(() => undefined);
+    const info = await docker
+      .getContainer(entry.containerId)
+      .inspect()
+      .catch(() => undefined);
     if (info?.State.Running) {
-      return { ...entry.object, status: { phase: 'Running', containerStatuses: [{ ...base, ready: true, started: true, containerID: `docker://${entry.containerId}`, state: { running: { startedAt: info.State.StartedAt } } }] } };
+      return {
+        ...entry.object,
+        status: {
+          phase: 'Running',
+          containerStatuses: [
+            { ...base, ready: true, started: true, containerID: `docker://${entry.containerId}`, state: { running: { startedAt: info.State.StartedAt } } },
+          ],
+        },
+      };
     }
     const exitCode = info?.State.ExitCode ?? 137;
     const reason = !info ? 'ContainerStatusUnknown' : info.State.OOMKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
@@ -225,7 +257,11 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const entry = getPod(namespace, name);
     const object = await withStatus(entry);
     pods.delete(key(namespace, name));
-    if (entry.containerId) await docker.getContainer(entry.containerId).remove({ force: true }).catch(() => undefined);
+    if (entry.containerId)
+      await docker
+        .getContainer(entry.containerId)
+        .remove({ force: true })
+        .catch(() => undefined);
     return object;
   }
 
@@ -241,7 +277,12 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
 
   function list(kind: string, apiVersion: string, items: Json[], namespace: string, selector: string | null): Json {
     const requirements = parseSelector(selector ?? '');
-    return { kind, apiVersion, metadata: { resourceVersion: String(resourceVersion) }, items: items.filter((o) => o.metadata.namespace === namespace && matches(requirements, o.metadata.labels)) };
+    return {
+      kind,
+      apiVersion,
+      metadata: { resourceVersion: String(resourceVersion) },
+      items: items.filter((o) => o.metadata.namespace === namespace && matches(requirements, o.metadata.labels)),
+    };
   }
 
   async function route(method: string, url: URL, body: string): Promise<[number, unknown]> {
@@ -249,7 +290,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (m) {
       const [, namespace, name] = m.map((part) => part && decodeURIComponent(part));
       if (!name && method === 'POST') return [201, await createPod(namespace, body)];
-      if (!name && method === 'GET') return [200, list('PodList', 'v1', await Promise.all([...pods.values()].map(withStatus)), namespace, url.searchParams.get('labelSelector'))];
+      if (!name && method === 'GET')
+        return [200, list('PodList', 'v1', await Promise.all([...pods.values()].map(withStatus)), namespace, url.searchParams.get('labelSelector'))];
       if (name && method === 'GET') return [200, await withStatus(getPod(namespace, name))];
       if (name && method === 'DELETE') return [200, await deletePod(namespace, name)];
       throw methodNotAllowed();
@@ -258,12 +300,22 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (m) {
       const [, namespace, name] = m.map((part) => part && decodeURIComponent(part));
       if (!name && method === 'POST') return [201, createPolicy(namespace, body)];
-      if (!name && method === 'GET') return [200, list('NetworkPolicyList', 'networking.k8s.io/v1', [...policies.values()], namespace, url.searchParams.get('labelSelector'))];
+      if (!name && method === 'GET')
+        return [200, list('NetworkPolicyList', 'networking.k8s.io/v1', [...policies.values()], namespace, url.searchParams.get('labelSelector'))];
       if (name && method === 'DELETE') {
         const policy = policies.get(key(namespace, name));
         if (!policy) throw notFound('networkpolicies.networking.k8s.io', name);
         policies.delete(key(namespace, name));
-        return [200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'networking.k8s.io', kind: 'networkpolicies', uid: policy.metadata.uid } }];
+        return [
+          200,
+          {
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Success',
+            details: { name, group: 'networking.k8s.io', kind: 'networkpolicies', uid: policy.metadata.uid },
+          },
+        ];
       }
       throw methodNotAllowed();
     }
@@ -283,7 +335,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       send(response, code, result);
     } catch (error) {
       if (error instanceof ApiError) send(response, error.status.code, error.status);
-      else send(response, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(error), reason: 'InternalError', code: 500 });
+      else
+        send(response, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(error), reason: 'InternalError', code: 500 });
     }
   });
 
@@ -300,7 +353,16 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (!m || request.method !== 'GET') return reject(noSuchPath().status);
     const entry = pods.get(key(decodeURIComponent(m[1]), decodeURIComponent(m[2])));
     if (!entry) return reject(notFound('pods', decodeURIComponent(m[2])).status);
-    handleExec({ docker, request, socket, url, pod: entry, status: () => withStatus(entry), protocols: options.execProtocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'], reject }).catch(() => socket.destroy());
+    handleExec({
+      docker,
+      request,
+      socket,
+      url,
+      pod: entry,
+      status: () => withStatus(entry),
+      protocols: options.execProtocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'],
+      reject,
+    }).catch(() => socket.destroy());
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -331,7 +393,14 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => service.close(() => resolve()));
       const containers = await docker.listContainers({ all: true, filters: { label: [`${FAKE_LABEL}=${instance}`] } });
-      await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+      await Promise.all(
+        containers.map((c) =>
+          docker
+            .getContainer(c.Id)
+            .remove({ force: true })
+            .catch(() => undefined),
+        ),
+      );
     },
   };
 }

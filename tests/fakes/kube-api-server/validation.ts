@@ -25,7 +25,8 @@ function failure(code: number, reason: string, message: string, details?: Status
 }
 
 export const notFound = (resource: string, name: string) => failure(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource });
-export const alreadyExists = (resource: string, name: string) => failure(409, 'AlreadyExists', `${resource} "${name}" already exists`, { name, kind: resource });
+export const alreadyExists = (resource: string, name: string) =>
+  failure(409, 'AlreadyExists', `${resource} "${name}" already exists`, { name, kind: resource });
 export const badRequest = (message: string) => failure(400, 'BadRequest', message);
 export const unauthorized = () => failure(401, 'Unauthorized', 'Unauthorized');
 export const methodNotAllowed = () => failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
@@ -53,7 +54,8 @@ export function subdomainProblem(value: string): string | undefined {
 
 function labelNameProblem(value: string): string | undefined {
   if (value.length > 63) return 'must be no more than 63 characters';
-  if (!DNS1123_LABEL.test(value)) return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+  if (!DNS1123_LABEL.test(value))
+    return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
   return undefined;
 }
 
@@ -70,11 +72,16 @@ export function labelKeyProblem(key: string): string | undefined {
 
 export function labelValueProblem(value: string): string | undefined {
   if (value.length > 63) return 'must be no more than 63 characters';
-  if (!LABEL_VALUE.test(value)) return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  if (!LABEL_VALUE.test(value))
+    return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
   return undefined;
 }
 
-const invalidValue = (field: string, value: unknown, detail: string): Cause => ({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field });
+const invalidValue = (field: string, value: unknown, detail: string): Cause => ({
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+  field,
+});
 const required = (field: string): Cause => ({ reason: 'FieldValueRequired', message: 'Required value', field });
 const notSupported = (field: string, value: unknown, supported: string[]): Cause => ({
   reason: 'FieldValueNotSupported',
@@ -118,8 +125,10 @@ export function decodeObject(raw: string, kind: string, apiVersion: string, name
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request was in an unknown format');
   const object = body as ObjectBody;
-  if (object.kind !== undefined && object.kind !== kind) throw badRequest(`the object provided is unrecognized (must be of type ${kind}): ${String(object.kind)}`);
-  if (object.apiVersion !== undefined && object.apiVersion !== apiVersion) throw badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${apiVersion})`);
+  if (object.kind !== undefined && object.kind !== kind)
+    throw badRequest(`the object provided is unrecognized (must be of type ${kind}): ${String(object.kind)}`);
+  if (object.apiVersion !== undefined && object.apiVersion !== apiVersion)
+    throw badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${apiVersion})`);
   if (object.metadata?.namespace !== undefined && object.metadata.namespace !== namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
@@ -128,7 +137,10 @@ export function decodeObject(raw: string, kind: string, apiVersion: string, name
 
 function metadataCauses(object: ObjectBody): Cause[] {
   const name = object.metadata?.name;
-  if (name === undefined || name === '') return object.metadata?.generateName ? [] : [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }];
+  if (name === undefined || name === '')
+    return object.metadata?.generateName
+      ? []
+      : [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }];
   const problem = typeof name === 'string' ? subdomainProblem(name) : 'must be a string';
   return [...(problem ? [invalidValue('metadata.name', name, problem)] : []), ...labelCauses(object.metadata?.labels, 'metadata.labels')];
 }
@@ -151,7 +163,11 @@ export function validatePod(object: ObjectBody): void {
   const names = new Set<string>();
   for (const [i, container] of (Array.isArray(containers) ? containers : []).entries()) {
     const field = `spec.containers[${i}]`;
-    const { name, image, resources } = container as { name?: unknown; image?: unknown; resources?: { limits?: Record<string, unknown>; requests?: Record<string, unknown> } };
+    const { name, image, resources } = container as {
+      name?: unknown;
+      image?: unknown;
+      resources?: { limits?: Record<string, unknown>; requests?: Record<string, unknown> };
+    };
     if (typeof name !== 'string' || name === '') causes.push(required(`${field}.name`));
     else if (labelNameProblem(name)) causes.push(invalidValue(`${field}.name`, name, labelNameProblem(name)!));
     else if (names.has(name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(name)}`, field: `${field}.name` });
@@ -160,13 +176,16 @@ export function validatePod(object: ObjectBody): void {
     for (const kind of ['limits', 'requests'] as const) {
       for (const [resource, quantity] of Object.entries(resources?.[kind] ?? {})) {
         if (typeof quantity !== 'string' || !QUANTITY.test(quantity)) throw badRequest(`quantities must match the regular expression '${QUANTITY.source}'`);
-        if (!RESOURCE_NAMES.includes(resource) && !resource.includes('/')) causes.push(notSupported(`${field}.resources.${kind}[${resource}]`, resource, RESOURCE_NAMES));
+        if (!RESOURCE_NAMES.includes(resource) && !resource.includes('/'))
+          causes.push(notSupported(`${field}.resources.${kind}[${resource}]`, resource, RESOURCE_NAMES));
       }
     }
   }
-  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy as string)) causes.push(notSupported('spec.restartPolicy', spec.restartPolicy, RESTART_POLICIES));
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy as string))
+    causes.push(notSupported('spec.restartPolicy', spec.restartPolicy, RESTART_POLICIES));
   const grace = spec.terminationGracePeriodSeconds;
-  if (grace !== undefined && (typeof grace !== 'number' || grace < 0)) causes.push(invalidValue('spec.terminationGracePeriodSeconds', grace, 'must be greater than or equal to 0'));
+  if (grace !== undefined && (typeof grace !== 'number' || grace < 0))
+    causes.push(invalidValue('spec.terminationGracePeriodSeconds', grace, 'must be greater than or equal to 0'));
   if (causes.length) throw invalid('Pod', String(object.metadata?.name ?? ''), causes);
 }
 
@@ -224,7 +243,20 @@ export function matches(requirements: Requirement[], labels: Record<string, stri
 export function quantityValue(quantity: string): number {
   const m = QUANTITY.exec(quantity);
   if (!m) throw badRequest(`quantities must match the regular expression '${QUANTITY.source}'`);
-  const suffixes: Record<string, number> = { '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, Pi: 1024 ** 5 };
+  const suffixes: Record<string, number> = {
+    '': 1,
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    P: 1e15,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    Ti: 1024 ** 4,
+    Pi: 1024 ** 5,
+  };
   const suffix = m[2];
   if (suffix in suffixes) return Number(m[1]) * suffixes[suffix];
   const exponent = /^[eE]([-+]?[0-9]+)$/.exec(suffix);

@@ -16,9 +16,17 @@ export interface WebSocketPeer {
 }
 
 /** Completes the handshake with the first of `supported` the client offered; undefined (after a 400) when none. */
-export function acceptWebSocket(request: IncomingMessage, socket: Duplex, supported: string[], reject: (status: number, body: string) => void): WebSocketPeer | undefined {
+export function acceptWebSocket(
+  request: IncomingMessage,
+  socket: Duplex,
+  supported: string[],
+  reject: (status: number, body: string) => void,
+): WebSocketPeer | undefined {
   const key = request.headers['sec-websocket-key'];
-  const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const offered = String(request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const protocol = supported.find((p) => offered.includes(p));
   if (!key || request.headers['sec-websocket-version'] !== '13') {
     reject(400, 'not a WebSocket version 13 handshake');
@@ -30,7 +38,9 @@ export function acceptWebSocket(request: IncomingMessage, socket: Duplex, suppor
     return undefined;
   }
   const accept = createHash('sha1').update(`${key}${GUID}`).digest('base64');
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`);
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`,
+  );
 
   const messageHandlers: ((data: Buffer) => void)[] = [];
   // Messages that arrive before anyone listens (the command is still being started) wait, as in a socket buffer.

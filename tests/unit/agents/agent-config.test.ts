@@ -16,19 +16,32 @@ const coop = { agentId: 'agent1', features: [feature], partners: ['agent2'], mes
 describe('the agent configuration', () => {
   it('ships the prompts, tools and limits the agent uses by default', () => {
     const config = loadAgentConfig();
-    expect(config).toMatchObject({ source: DEFAULT_AGENT_CONFIG, tools: ['bash', 'str_replace_based_edit_tool', 'send_message', 'finish'], stepLimit: 100, costLimitUsd: null, timeLimitSeconds: null });
+    expect(config).toMatchObject({
+      source: DEFAULT_AGENT_CONFIG,
+      tools: ['bash', 'str_replace_based_edit_tool', 'send_message', 'finish'],
+      stepLimit: 100,
+      costLimitUsd: null,
+      timeLimitSeconds: null,
+    });
     expect(config.compaction.threshold).toBe(0.8);
     const { system, task } = agentPrompts(config, coop);
     expect(system).toMatch(/^You are an expert software engineer working in a sandboxed Linux container/);
-    expect(task).toMatch(/^You are agent1, a software engineer implementing one feature in the repository at \/workspace\/repo, in parallel with another agent \(agent2\) who is implementing a different feature in their own copy of the same repository\./);
+    expect(task).toMatch(
+      /^You are agent1, a software engineer implementing one feature in the repository at \/workspace\/repo, in parallel with another agent \(agent2\) who is implementing a different feature in their own copy of the same repository\./,
+    );
     expect(task).toContain('## Coordinating with your colleague\n\nYou can message them with the `send_message` tool');
     expect(task).not.toContain('{{');
-    const solo = agentPrompts(config, { agentId: 'agent1', features: [feature, { ...feature, id: 2, description: '# Title: Add --quiet' }], partners: [], messaging: false }).task;
+    const solo = agentPrompts(config, {
+      agentId: 'agent1',
+      features: [feature, { ...feature, id: 2, description: '# Title: Add --quiet' }],
+      partners: [],
+      messaging: false,
+    }).task;
     expect(solo).toContain('## Features\n\n### Feature 1\n\n# Title: Add --verbose');
     expect(solo).not.toMatch(/colleague|agent2/);
   });
 
-  it('hashes what decides the agent\'s behaviour: the same configuration in another file has the same hash', () => {
+  it("hashes what decides the agent's behaviour: the same configuration in another file has the same hash", () => {
     const same = writeAgentConfig(dir, 'same.json', {});
     expect(loadAgentConfig(same).hash).toBe(loadAgentConfig().hash);
     expect(loadAgentConfig(writeAgentConfig(dir, 'prompt.json', { system_template: 'You are a careful engineer.' })).hash).not.toBe(loadAgentConfig().hash);
@@ -61,6 +74,8 @@ describe('the agent configuration', () => {
     expect(messages[4]).toMatch(/system_template: cannot read .*nowhere\.md \(ENOENT\)/);
     writeFileSync(join(dir, 'broken.json'), '{');
     expect(() => loadAgentConfig(join(dir, 'broken.json'))).toThrow(/^bad agent configuration .*broken\.json: not valid JSON/);
-    expect(() => loadAgentConfig(join(dir, 'absent.json'))).toThrow(/^cannot read agent configuration .*absent\.json \(ENOENT\): check the path given to --agent-config$/);
+    expect(() => loadAgentConfig(join(dir, 'absent.json'))).toThrow(
+      /^cannot read agent configuration .*absent\.json \(ENOENT\): check the path given to --agent-config$/,
+    );
   });
 });

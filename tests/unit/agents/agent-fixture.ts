@@ -38,14 +38,26 @@ export const feature = { id: 1, dir: '/pool/feature1', description: '# Title: Ad
 export const pool = { repo: 'demo_task', taskId: 1, dir: '/pool', features: [feature], publishedImage: 'x' } as Pool;
 
 export function agentContext(overrides: Partial<AgentContext> = {}): AgentContext {
-  return { agentId: 'agent1', sandbox: new MemorySandbox(), pool, features: [feature], partners: [], trajectory: new Trajectory(), signal: new AbortController().signal, isInfrastructureError: () => false, ...overrides };
+  return {
+    agentId: 'agent1',
+    sandbox: new MemorySandbox(),
+    pool,
+    features: [feature],
+    partners: [],
+    trajectory: new Trajectory(),
+    signal: new AbortController().signal,
+    isInfrastructureError: () => false,
+    ...overrides,
+  };
 }
 
 /** The shipped agent configuration with some fields changed, written to `dir`; its path. */
 export function writeAgentConfig(dir: string, name: string, changes: Record<string, unknown>): string {
   const shipped = JSON.parse(readFileSync(DEFAULT_AGENT_CONFIG, 'utf8')) as Record<string, unknown>;
   // Template files stay where they are: their paths are made absolute.
-  const located = JSON.parse(JSON.stringify(shipped), (key, value: unknown) => (key === 'file' && typeof value === 'string' ? join(dirname(DEFAULT_AGENT_CONFIG), value) : value)) as Record<string, unknown>;
+  const located = JSON.parse(JSON.stringify(shipped), (key, value: unknown) =>
+    key === 'file' && typeof value === 'string' ? join(dirname(DEFAULT_AGENT_CONFIG), value) : value,
+  ) as Record<string, unknown>;
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify({ ...located, ...changes }, null, 2));
   return file;

@@ -40,47 +40,66 @@ function agent(spec: string, options: { config?: Parameters<typeof loadAgentConf
 const call = (name: string, input: Record<string, unknown>, id?: string) => chatReply(null, { toolCalls: [{ id, name, arguments: input }] });
 const finish = () => call('finish', { summary: 'done' });
 
-describe('the model\'s own failures end the agent, to be scored with its patch', () => {
+describe("the model's own failures end the agent, to be scored with its patch", () => {
   it('a request the provider refuses for what the conversation holds: model_rejected', async () => {
-    openai.enqueue(call('bash', { command: 'ls' }), errorReply(400, "Invalid 'messages[3].content': string too long. Expected a string with maximum length 10485760."));
+    openai.enqueue(
+      call('bash', { command: 'ls' }),
+      errorReply(400, "Invalid 'messages[3].content': string too long. Expected a string with maximum length 10485760."),
+    );
     const outcome = await agent('openai:gpt-4o').run(agentContext());
-    expect(outcome).toMatchObject({ status: 'model_rejected', error: expect.stringContaining('request rejected (400): Invalid \'messages[3].content\'') });
+    expect(outcome).toMatchObject({ status: 'model_rejected', error: expect.stringContaining("request rejected (400): Invalid 'messages[3].content'") });
   });
 
   it('a provider that keeps failing is thrown: the infrastructure failed, not the agent', async () => {
     openai.handle(() => errorReply(503, 'The server is overloaded'));
-    const error = await agent('openai:gpt-4o').run(agentContext()).catch((e: unknown) => e);
+    const error = await agent('openai:gpt-4o')
+      .run(agentContext())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ kind: 'server', status: 503 });
   });
 
   it('the cost and time limits of the configuration', async () => {
     const config = writeAgentConfig(dir, 'limits.json', { cost_limit_usd: 0.02, time_limit_seconds: 1 });
-    openai.handle(() => chatReply(null, { toolCalls: [{ name: 'bash', arguments: { command: 'true' } }], usage: { prompt_tokens: 4000, completion_tokens: 10 } }));
+    openai.handle(() =>
+      chatReply(null, { toolCalls: [{ name: 'bash', arguments: { command: 'true' } }], usage: { prompt_tokens: 4000, completion_tokens: 10 } }),
+    );
     expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext())).toMatchObject({ status: 'cost_limit' });
 
     const slow = new MemorySandbox(() => {
       const until = Date.now() + 1100;
-      while (Date.now() < until) { /* a command that takes a second */ }
+      while (Date.now() < until) {
+        /* a command that takes a second */
+      }
       return 'done';
     });
     openai.reset();
     openai.handle(() => call('bash', { command: 'sleep 1' }));
-    expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext({ sandbox: slow }))).toEqual({ status: 'time_limit', error: 'stopped after 1 s' });
+    expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext({ sandbox: slow }))).toEqual({
+      status: 'time_limit',
+      error: 'stopped after 1 s',
+    });
   });
 });
 
 describe('output cut off at the output limit', () => {
   it('a tool call cut off at max_tokens is not run; the model is told and continues', async () => {
     anthropic.enqueue(
-      messageReply('Writing the file.', { toolUses: [{ id: 'toolu_1', name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/verbose.js' } }], stopReason: 'max_tokens' }),
+      messageReply('Writing the file.', {
+        toolUses: [{ id: 'toolu_1', name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'src/verbose.js' } }],
+        stopReason: 'max_tokens',
+      }),
       messageReply(null, { toolUses: [{ id: 'toolu_2', name: 'finish', input: {} }] }),
     );
     const ctx = agentContext();
     expect(await agent('claude').run(ctx)).toEqual({ status: 'finished' });
     expect((ctx.sandbox as MemorySandbox).files.size).toBe(0);
     const results = anthropic.requests[1]!.body.messages.at(-1).content as { type: string; tool_use_id: string; content: string }[];
-    expect(results[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: expect.stringMatching(/^Not run: your reply was cut off at the output limit \(32000 tokens\)/) });
+    expect(results[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: expect.stringMatching(/^Not run: your reply was cut off at the output limit \(32000 tokens\)/),
+    });
   });
 
   it('a reply cut off without a call is answered with a note, and three cut-offs in a row end the agent', async () => {
@@ -88,13 +107,18 @@ describe('output cut off at the output limit', () => {
     const ctx = agentContext();
     expect(await agent('openai:gpt-4o').run(ctx)).toMatchObject({ status: 'output_truncated' });
     expect(openai.requests).toHaveLength(3);
-    expect(openai.requests[1]!.body.messages.at(-1).content).toBe('Your reply was cut off at the output limit (16384 tokens). Continue with a shorter reply and a tool call.');
+    expect(openai.requests[1]!.body.messages.at(-1).content).toBe(
+      'Your reply was cut off at the output limit (16384 tokens). Continue with a shorter reply and a tool call.',
+    );
   });
 });
 
 describe('what the agent sends', () => {
   it('broken arguments from the model never break a conversation with vLLM (it parses earlier calls)', async () => {
-    vllm.enqueue(chatReply(null, { toolCalls: [{ id: 'call_1', name: 'bash', arguments: '{"command": "ls' }] }), chatReply(null, { toolCalls: [{ id: 'call_2', name: 'finish', arguments: {} }] }));
+    vllm.enqueue(
+      chatReply(null, { toolCalls: [{ id: 'call_1', name: 'bash', arguments: '{"command": "ls' }] }),
+      chatReply(null, { toolCalls: [{ id: 'call_2', name: 'finish', arguments: {} }] }),
+    );
     const model = createModel(`openai:qwen@${vllm.url}`, { env: {}, cwd: dir, maxRetries: 0, contextWindow: 32_768, warn: () => {} });
     expect(await new LlmAgent('qwen', model).run(agentContext())).toEqual({ status: 'finished' });
     expect(vllm.requests[1]!.body.messages.at(-1).content).toMatch(/^Error: the arguments of bash are not valid JSON/);

@@ -7,12 +7,17 @@ import { join } from 'node:path';
 import { packageDir, pinnedPackage } from '../../../harness/agents/cli/binaries.ts';
 import { AGENT_CLIS } from '../../../harness/agents/cli/index.ts';
 
-const TINY = { name: 'is-number', version: '7.0.0', integrity: 'sha512-41Cifkg6e8TylSpdtTpeLVMqvSBEVzTttHvERD741+pnZ8ANv0004MRL43QKPDlK9cGvNp6NZWZUBlbGXYxxng==' };
+const TINY = {
+  name: 'is-number',
+  version: '7.0.0',
+  integrity: 'sha512-41Cifkg6e8TylSpdtTpeLVMqvSBEVzTttHvERD741+pnZ8ANv0004MRL43QKPDlK9cGvNp6NZWZUBlbGXYxxng==',
+};
 let root: string;
 
 function project(range: string, integrity?: string): void {
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'p', optionalDependencies: { [TINY.name]: range } }));
-  if (integrity) writeFileSync(join(root, 'package-lock.json'), JSON.stringify({ packages: { [`node_modules/${TINY.name}`]: { version: TINY.version, integrity } } }));
+  if (integrity)
+    writeFileSync(join(root, 'package-lock.json'), JSON.stringify({ packages: { [`node_modules/${TINY.name}`]: { version: TINY.version, integrity } } }));
 }
 
 beforeEach(() => {
@@ -24,7 +29,12 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe('pinned CLI builds', () => {
   it('every build a CLI can ask for is an exact-pinned optional dependency of coop-bench, with its integrity locked', () => {
     for (const cli of AGENT_CLIS) {
-      for (const platform of [{ arch: 'x64', libc: 'glibc' }, { arch: 'x64', libc: 'musl' }, { arch: 'arm64', libc: 'glibc' }, { arch: 'arm64', libc: 'musl' }] as const) {
+      for (const platform of [
+        { arch: 'x64', libc: 'glibc' },
+        { arch: 'x64', libc: 'musl' },
+        { arch: 'arm64', libc: 'glibc' },
+        { arch: 'arm64', libc: 'musl' },
+      ] as const) {
         const pin = pinnedPackage(cli.build(platform).packageName);
         expect(pin.version, pin.name).toMatch(/^\d+\.\d+\.\d+/);
         expect(pin.integrity, pin.name).toMatch(/^sha512-/);
@@ -46,7 +56,10 @@ describe('fetching a build on first use', () => {
     project(TINY.version, TINY.integrity);
     const cacheDir = join(root, 'cache');
     const lines: string[] = [];
-    const [dir, again] = await Promise.all([packageDir(TINY.name, { root, cacheDir, log: (l) => lines.push(l) }), packageDir(TINY.name, { root, cacheDir, log: (l) => lines.push(l) })]);
+    const [dir, again] = await Promise.all([
+      packageDir(TINY.name, { root, cacheDir, log: (l) => lines.push(l) }),
+      packageDir(TINY.name, { root, cacheDir, log: (l) => lines.push(l) }),
+    ]);
     expect(again).toBe(dir);
     expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version).toBe('7.0.0');
     expect(lines).toEqual([expect.stringMatching(/^installing is-number@7\.0\.0 with npm \(first use/)]);

@@ -16,11 +16,32 @@ function read(cli: typeof claudeCode, events: unknown[]) {
 describe('Claude Code stream-json', () => {
   it('model turns with their tool calls, each tool result as a tool step, and the final result', () => {
     const { steps, ending } = read(claudeCode, [
-      { type: 'system', subtype: 'init', claude_code_version: '2.1.330', model: 'claude-sonnet-4-5', mcp_servers: [{ name: 'coop-bench', status: 'connected' }] },
-      { type: 'assistant', message: { id: 'msg_1', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } },
+      {
+        type: 'system',
+        subtype: 'init',
+        claude_code_version: '2.1.330',
+        model: 'claude-sonnet-4-5',
+        mcp_servers: [{ name: 'coop-bench', status: 'connected' }],
+      },
+      {
+        type: 'assistant',
+        message: {
+          id: 'msg_1',
+          content: [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } },
+          ],
+        },
+      },
       { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'src\ntest' }] } },
-      { type: 'assistant', message: { id: 'msg_2', content: [{ type: 'tool_use', id: 'toolu_2', name: 'mcp__coop-bench__send_message', input: { to: 'agent2', message: 'hi' } }] } },
-      { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'not sent: unknown' }], is_error: true }] } },
+      {
+        type: 'assistant',
+        message: { id: 'msg_2', content: [{ type: 'tool_use', id: 'toolu_2', name: 'mcp__coop-bench__send_message', input: { to: 'agent2', message: 'hi' } }] },
+      },
+      {
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'not sent: unknown' }], is_error: true }] },
+      },
       { type: 'result', subtype: 'success', is_error: false, result: 'Done.' },
     ]);
     expect(steps).toEqual([
@@ -35,7 +56,10 @@ describe('Claude Code stream-json', () => {
 
   it('the turn limit and errors', () => {
     expect(read(claudeCode, [{ type: 'result', subtype: 'error_max_turns', is_error: true }]).ending?.status).toBe('step_limit');
-    expect(read(claudeCode, [{ type: 'result', subtype: 'error_during_execution', is_error: true, result: 'API Error: 500' }]).ending).toEqual({ status: 'error', error: 'Claude Code: error_during_execution: API Error: 500' });
+    expect(read(claudeCode, [{ type: 'result', subtype: 'error_during_execution', is_error: true, result: 'API Error: 500' }]).ending).toEqual({
+      status: 'error',
+      error: 'Claude Code: error_during_execution: API Error: 500',
+    });
     expect(read(claudeCode, [{ type: 'assistant', message: null }, { type: 'user' }, 'junk', null]).steps).toEqual([]);
   });
 });
@@ -46,9 +70,23 @@ describe('codex exec --json', () => {
       { type: 'thread.started', thread_id: 't' },
       { type: 'turn.started' },
       { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: 'Plan.' } },
-      { type: 'item.completed', item: { id: 'item_1', type: 'command_execution', command: "/bin/bash -lc 'ls'", aggregated_output: 'src\n', exit_code: 0, status: 'completed' } },
+      {
+        type: 'item.completed',
+        item: { id: 'item_1', type: 'command_execution', command: "/bin/bash -lc 'ls'", aggregated_output: 'src\n', exit_code: 0, status: 'completed' },
+      },
       { type: 'item.completed', item: { id: 'item_2', type: 'file_change', changes: [{ path: '/workspace/repo/a.js', kind: 'update' }], status: 'completed' } },
-      { type: 'item.completed', item: { id: 'item_3', type: 'mcp_tool_call', server: 'coop-bench', tool: 'read_messages', arguments: {}, result: { content: [{ type: 'text', text: 'No new messages.' }] }, status: 'completed' } },
+      {
+        type: 'item.completed',
+        item: {
+          id: 'item_3',
+          type: 'mcp_tool_call',
+          server: 'coop-bench',
+          tool: 'read_messages',
+          arguments: {},
+          result: { content: [{ type: 'text', text: 'No new messages.' }] },
+          status: 'completed',
+        },
+      },
       { type: 'item.completed', item: { id: 'item_4', type: 'agent_message', text: 'Done.' } },
       { type: 'turn.completed', usage: { input_tokens: 10, output_tokens: 2 } },
     ]);
@@ -62,8 +100,11 @@ describe('codex exec --json', () => {
     expect(ending).toEqual({ status: 'finished' });
   });
 
-  it('a failed turn is the agent\'s error', () => {
-    expect(read(codex, [{ type: 'turn.failed', error: { message: 'stream disconnected' } }]).ending).toEqual({ status: 'error', error: 'Codex: stream disconnected' });
+  it("a failed turn is the agent's error", () => {
+    expect(read(codex, [{ type: 'turn.failed', error: { message: 'stream disconnected' } }]).ending).toEqual({
+      status: 'error',
+      error: 'Codex: stream disconnected',
+    });
   });
 });
 
@@ -86,7 +127,9 @@ describe('token counts of a streamed answer', () => {
   it('OpenAI Responses: usage of response.completed, CRLF or not; a JSON answer too', () => {
     const counter = new TokenCounter('openai', true);
     counter.push('event: response.created\r\ndata: {"type":"response.created","response":{"usage":null}}\r\n\r\n');
-    counter.push('data: {"type":"response.completed","response":{"usage":{"input_tokens":900,"input_tokens_details":{"cached_tokens":300},"output_tokens":12}}}\n\n');
+    counter.push(
+      'data: {"type":"response.completed","response":{"usage":{"input_tokens":900,"input_tokens_details":{"cached_tokens":300},"output_tokens":12}}}\n\n',
+    );
     expect(counter.end()).toEqual({ inputTokens: 900, cachedInputTokens: 300, outputTokens: 12 });
     const json = new TokenCounter('openai', false);
     json.push('{"usage":{"input_tokens":5,"output_tokens":6}}');

@@ -13,11 +13,14 @@ import { agentContext, MemorySandbox } from './agent-fixture.ts';
 const dir = mkdtempSync(join(tmpdir(), 'compaction-'));
 /** The agent believes a large window: only the provider can say the prompt is too long. */
 const prices = join(dir, 'prices.json');
-writeFileSync(prices, JSON.stringify({
-  'small-gpt': { inputPerMillion: 1, outputPerMillion: 2, contextWindow: 100_000, maxOutputTokens: 2000 },
-  'claude-small': { inputPerMillion: 1, outputPerMillion: 2, contextWindow: 100_000, maxOutputTokens: 2000 },
-  'claude-tight': { inputPerMillion: 1, outputPerMillion: 2, contextWindow: 8000, maxOutputTokens: 1000 },
-}));
+writeFileSync(
+  prices,
+  JSON.stringify({
+    'small-gpt': { inputPerMillion: 1, outputPerMillion: 2, contextWindow: 100_000, maxOutputTokens: 2000 },
+    'claude-small': { inputPerMillion: 1, outputPerMillion: 2, contextWindow: 100_000, maxOutputTokens: 2000 },
+    'claude-tight': { inputPerMillion: 1, outputPerMillion: 2, contextWindow: 8000, maxOutputTokens: 1000 },
+  }),
+);
 /** What the providers really accept (the fakes' tokenizer: 4 characters a token). */
 const limits = {
   'small-gpt': { inputLimit: 3000, maxOutput: 2000 },
@@ -73,7 +76,16 @@ describe('compaction when the provider finds the prompt too long', () => {
     const resumed = openai.requests[3]!.body.messages as { role: string; content: string }[];
     expect(resumed.map((m) => m.role)).toEqual(['system', 'user']);
     expect(resumed[1]!.content).toContain('Summary: read big.log; nothing changed yet.');
-    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual(['system_prompt', 'task_prompt', 'model', 'bash', 'context_overflow', 'compaction', 'model', 'finish']);
+    expect(ctx.trajectory.steps.map((s) => s.name ?? s.kind)).toEqual([
+      'system_prompt',
+      'task_prompt',
+      'model',
+      'bash',
+      'context_overflow',
+      'compaction',
+      'model',
+      'finish',
+    ]);
   });
 
   it('Anthropic: the summary request keeps the tool definitions and answers every tool_use', async () => {
@@ -94,7 +106,9 @@ describe('compaction when the provider finds the prompt too long', () => {
   it('a conversation that cannot be summarised within the window ends the agent as context_exhausted, to be scored', async () => {
     const huge = 'x'.repeat(20_000);
     anthropic.handle(() => 'never asked');
-    const outcome = await agent('anthropic:claude-small').run(agentContext({ features: [{ id: 1, dir: '', description: huge, patchPath: '', testsPatchPath: '' }] }));
+    const outcome = await agent('anthropic:claude-small').run(
+      agentContext({ features: [{ id: 1, dir: '', description: huge, patchPath: '', testsPatchPath: '' }] }),
+    );
     expect(outcome).toMatchObject({ status: 'context_exhausted', error: expect.stringContaining('context window') });
   });
 });
@@ -113,6 +127,8 @@ describe('compaction ahead of the window', () => {
     // Every request was accepted: the usage the fake reported taught the agent its prompt's size.
     expect(anthropic.requests.map((r) => (isSummaryRequest(r) ? 'summary' : 'step'))).toEqual(['step', 'step', 'summary', 'step']);
     expect(ctx.trajectory.steps.filter((s) => s.name === 'context_overflow')).toEqual([]);
-    expect(ctx.trajectory.steps.find((s) => s.name === 'compaction')).toMatchObject({ input: { reason: 'the prompt is near the context window', summarised: 5, kept: 0 } });
+    expect(ctx.trajectory.steps.find((s) => s.name === 'compaction')).toMatchObject({
+      input: { reason: 'the prompt is near the context window', summarised: 5, kept: 0 },
+    });
   });
 });

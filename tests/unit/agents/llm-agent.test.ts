@@ -35,7 +35,11 @@ const sent = (i: number) => server.requests[i]!.body.messages as { role: string;
 
 describe('the agent loop', () => {
   it('runs the tools the model calls and stops at finish', async () => {
-    server.enqueue(call('str_replace_based_edit_tool', { command: 'create', path: 'src/verbose.js', file_text: 'export const verbose = true;\n' }), call('bash', { command: 'node --test' }), finish());
+    server.enqueue(
+      call('str_replace_based_edit_tool', { command: 'create', path: 'src/verbose.js', file_text: 'export const verbose = true;\n' }),
+      call('bash', { command: 'node --test' }),
+      finish(),
+    );
     const ctx = context();
     const outcome = await agent().run(ctx);
     expect(outcome).toEqual({ status: 'finished' });
@@ -125,7 +129,10 @@ describe('messages between agents', () => {
     server.enqueue(call('bash', { command: 'true' }), finish());
     const ctx = context({ partners: ['agent2'], mailbox: me });
     await agent().run(ctx);
-    expect(sent(0).at(-1)).toEqual({ role: 'user', content: '[Message from agent2]: I take lines 10-20 of src/parser.js\n\n[Message from agent2]: and I add the --quiet flag' });
+    expect(sent(0).at(-1)).toEqual({
+      role: 'user',
+      content: '[Message from agent2]: I take lines 10-20 of src/parser.js\n\n[Message from agent2]: and I add the --quiet flag',
+    });
     expect(sent(1).filter((m) => m.content?.includes('[Message from agent2]'))).toHaveLength(1);
     expect(ctx.trajectory.steps.find((s) => s.kind !== 'note')).toMatchObject({ kind: 'message', name: 'received' });
   });
@@ -155,7 +162,8 @@ describe('context compaction', () => {
   it('summarises the history when a prompt nears the context window, keeping the trajectory', async () => {
     const prices = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.json');
     writeFileSync(prices, JSON.stringify({ 'test-model': { inputPerMillion: 0, outputPerMillion: 0, contextWindow: 1000 } }));
-    const big = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 810, completion_tokens: 10 } });
+    const big = (name: string, args: unknown) =>
+      chatReply(null, { toolCalls: [{ name, arguments: args }], usage: { prompt_tokens: 810, completion_tokens: 10 } });
     server.enqueue(big('bash', { command: 'ls' }), 'Summary: created nothing yet; next, add the flag.', finish());
     const ctx = context();
     await agent({ pricesFile: prices }).run(ctx);

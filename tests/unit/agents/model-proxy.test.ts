@@ -53,8 +53,18 @@ function socketFetch(socketPath: string): typeof fetch {
 
 async function start(provider: 'anthropic' | 'openai', baseURL: string, maxCalls = 10) {
   const socketPath = join(dir, 'api.sock');
-  const settings = { env: { ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: KEY, ANTHROPIC_BASE_URL: baseURL, OPENAI_BASE_URL: `${baseURL}/v1` }, cwd: dir, maxRetries: 0 };
-  proxy = await startModelProxy({ provider, socketPath, maxCalls, resolve: (model) => resolveModel(`${provider}:${model}`, settings), onModelCall: (call) => calls.push(call) });
+  const settings = {
+    env: { ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: KEY, ANTHROPIC_BASE_URL: baseURL, OPENAI_BASE_URL: `${baseURL}/v1` },
+    cwd: dir,
+    maxRetries: 0,
+  };
+  proxy = await startModelProxy({
+    provider,
+    socketPath,
+    maxCalls,
+    resolve: (model) => resolveModel(`${provider}:${model}`, settings),
+    onModelCall: (call) => calls.push(call),
+  });
   return socketPath;
 }
 
@@ -87,7 +97,12 @@ describe('Anthropic Messages through the proxy', () => {
   it('forwards only the model endpoints', async () => {
     server = await startFakeAnthropicStream(() => ({ text: 'x' }));
     const socketPath = await start('anthropic', server.url);
-    for (const [method, path] of [['GET', '/v1/models'], ['POST', '/v1/files'], ['GET', '/v1/messages'], ['POST', '/v1/messages/../files']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/models'],
+      ['POST', '/v1/files'],
+      ['GET', '/v1/messages'],
+      ['POST', '/v1/messages/../files'],
+    ]) {
       const answer = await raw(socketPath, method, path);
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(JSON.parse(answer.body).error.type).toBe('permission_error');
@@ -108,13 +123,15 @@ describe('Anthropic Messages through the proxy', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('keeps the provider\'s failure as infrastructure (a ModelError without the key)', async () => {
+  it("keeps the provider's failure as infrastructure (a ModelError without the key)", async () => {
     server = await startFakeAnthropicStream(() => {
       throw new Error(`overloaded for ${KEY}`);
     });
     const socketPath = await start('anthropic', server.url);
     const client = new Anthropic({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid', fetch: socketFetch(socketPath), maxRetries: 0 });
-    await expect(client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 500 });
+    await expect(client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      status: 500,
+    });
     expect(proxy!.lastFailure).toBeInstanceOf(ModelError);
     expect(proxy!.lastFailure!.kind).toBe('server');
     expect(proxy!.lastFailure!.message).not.toContain(KEY);
@@ -125,14 +142,19 @@ describe('Anthropic Messages through the proxy', () => {
   it('reports an unreachable provider as a connection failure', async () => {
     const socketPath = await start('anthropic', 'http://127.0.0.1:9');
     const client = new Anthropic({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid', fetch: socketFetch(socketPath), maxRetries: 0 });
-    await expect(client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 502 });
+    await expect(client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      status: 502,
+    });
     expect(proxy!.lastFailure?.kind).toBe('connection');
   });
 });
 
 describe('OpenAI Responses through the proxy', () => {
   it('streams the answer through, adds the key, and records tokens and cost', async () => {
-    server = await startFakeResponses(() => ({ calls: [{ name: 'exec_command', arguments: { cmd: 'ls' } }], usage: { input_tokens: 2000, output_tokens: 30, cached_tokens: 500 } }));
+    server = await startFakeResponses(() => ({
+      calls: [{ name: 'exec_command', arguments: { cmd: 'ls' } }],
+      usage: { input_tokens: 2000, output_tokens: 30, cached_tokens: 500 },
+    }));
     const socketPath = await start('openai', server.url);
     const client = new OpenAI({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid/v1', fetch: socketFetch(socketPath), maxRetries: 0 });
     const stream = await client.responses.create({ model: 'gpt-5', input: 'hi', stream: true, store: false });
@@ -149,9 +171,11 @@ describe('OpenAI Responses through the proxy', () => {
     server = await startFakeResponses(() => ({ text: 'x' }));
     const socketPath = await start('openai', server.url);
     const client = new OpenAI({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid/v1', fetch: socketFetch(socketPath), maxRetries: 0 });
-    await expect(client.responses.create({ model: 'gpt-5', input: [{ type: 'function_call_output', call_id: 'call_1', output: 'ok' }] })).rejects.toMatchObject({
-      status: 400,
-      message: expect.stringContaining('No tool call found for function call output with call_id call_1'),
-    });
+    await expect(client.responses.create({ model: 'gpt-5', input: [{ type: 'function_call_output', call_id: 'call_1', output: 'ok' }] })).rejects.toMatchObject(
+      {
+        status: 400,
+        message: expect.stringContaining('No tool call found for function call output with call_id call_1'),
+      },
+    );
   });
 });

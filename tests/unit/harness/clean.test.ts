@@ -45,13 +45,13 @@ describe('which containers clean removes', () => {
     expect(decide(elsewhere, absent)).toBe('made on host "another-machine": whether that run is over cannot be told from here (run clean there)');
   });
 
-  it('removes containers of older versions (no creator label) only when the run\'s lock is free', () => {
+  it("removes containers of older versions (no creator label) only when the run's lock is free", () => {
     expect(decide(legacy, free)).toBe('remove');
     expect(decide(legacy, absent)).toBe('no run store under /abs/runs to check whether it is over (pass the --runs-dir it ran with)');
   });
 });
 
-describe('probing a run\'s lock', () => {
+describe("probing a run's lock", () => {
   const runs = mkdtempSync(join(tmpdir(), 'clean-lock-'));
 
   it('tells held from free from absent, and never makes a lock file', () => {

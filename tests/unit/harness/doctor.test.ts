@@ -20,7 +20,9 @@ describe('no Docker engine: exactly what to do', () => {
   it('dockerd installed but not running', () => {
     const bin = mkdtempSync(join(tmpdir(), 'bin-'));
     writeFileSync(join(bin, 'dockerd'), '');
-    expect(diagnoseEngine(refused, { PATH: bin })).toMatch(/: dockerd is installed but not running: run `bash scripts\/setup-docker\.sh` .*, or start dockerd yourself$/);
+    expect(diagnoseEngine(refused, { PATH: bin })).toMatch(
+      /: dockerd is installed but not running: run `bash scripts\/setup-docker\.sh` .*, or start dockerd yourself$/,
+    );
   });
 
   it('a socket the user may not use', () => {
@@ -29,13 +31,16 @@ describe('no Docker engine: exactly what to do', () => {
   });
 
   it('DOCKER_HOST pointing nowhere', () => {
-    expect(diagnoseEngine(refused, { DOCKER_HOST: 'tcp://10.0.0.9:2375' })).toMatch(/^no Docker engine reachable at tcp:\/\/10\.0\.0\.9:2375 .*: DOCKER_HOST names no running engine: unset DOCKER_HOST/);
+    expect(diagnoseEngine(refused, { DOCKER_HOST: 'tcp://10.0.0.9:2375' })).toMatch(
+      /^no Docker engine reachable at tcp:\/\/10\.0\.0\.9:2375 .*: DOCKER_HOST names no running engine: unset DOCKER_HOST/,
+    );
   });
 });
 
 describe('doctor checks', () => {
   it('lists the base images of a Dockerfile, not its own build stages', () => {
-    const dockerfile = 'FROM --platform=linux/amd64 golang:1.22 AS build\nRUN go build\nFROM build AS test\nfrom debian:bookworm-slim\nCOPY --from=build /app /app\n';
+    const dockerfile =
+      'FROM --platform=linux/amd64 golang:1.22 AS build\nRUN go build\nFROM build AS test\nfrom debian:bookworm-slim\nCOPY --from=build /app /app\n';
     expect(baseImagesOf(dockerfile)).toEqual(['golang:1.22', 'debian:bookworm-slim']);
   });
 

@@ -23,10 +23,10 @@ describe('taskErrorKind', () => {
     expect(taskErrorKind(new ModelError('rate limited', 'rate_limit', 429), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new ModelError('cannot connect', 'connection'), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 }), isEngineError)).toBe('infrastructure');
-    expect(taskErrorKind(new Error('agent1\'s container stopped', { cause: new ContainerStoppedError('exit code 137') }), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(new Error("agent1's container stopped", { cause: new ContainerStoppedError('exit code 137') }), isEngineError)).toBe('infrastructure');
   });
 
-  it('calls anything else the harness\'s: a bug, counted and shown', () => {
+  it("calls anything else the harness's: a bug, counted and shown", () => {
     expect(taskErrorKind(new TypeError("Cannot read properties of undefined (reading 'patch')"), isEngineError)).toBe('harness');
     // A 400 reaching the task is the harness's doing: the agent loop turns the model's own into model_rejected.
     expect(taskErrorKind(new ModelError('request rejected (400)', 'request', 400), isEngineError)).toBe('harness');
@@ -44,7 +44,10 @@ describe('the run store', () => {
       const trajectory = new Trajectory((step) => store.recordStep(id, 'agent1', step));
       trajectory.record({ kind: 'note', name: 'task_prompt', output: 'Add a flag.' });
       trajectory.record({ kind: 'tool', name: 'bash', input: '{"command":"ls"}', output: 'a.txt', exitCode: 0 });
-      expect(store.db.prepare('SELECT idx, name FROM steps WHERE task = ?').all(id)).toEqual([{ idx: 0, name: 'task_prompt' }, { idx: 1, name: 'bash' }]);
+      expect(store.db.prepare('SELECT idx, name FROM steps WHERE task = ?').all(id)).toEqual([
+        { idx: 0, name: 'task_prompt' },
+        { idx: 1, name: 'bash' },
+      ]);
       store.markError(id, 'engine gone', 'infrastructure');
       expect(store.tasks()[0]).toMatchObject({ status: 'error', error_kind: 'infrastructure', agent_config: 'hash-1' });
       store.markRunning(id, 'hash-1');
@@ -57,13 +60,37 @@ describe('the run store', () => {
     }
   });
 
-  it('keeps the prompt cache\'s reads and writes, the reasoning tokens and the stop reason of each call', () => {
+  it("keeps the prompt cache's reads and writes, the reasoning tokens and the stop reason of each call", () => {
     const store = RunStore.open(dir, 'calls', { create: true });
     try {
       const id = store.ensureTask({ pool, features: [1], setting: 'solo', models: ['claude'], variant: '' }).id;
-      store.recordModelCall(id, 'agent1', 'claude-sonnet-4-5', { inputTokens: 5000, outputTokens: 100, cachedInputTokens: 4000, cacheWriteTokens: 900, cacheWrite1hTokens: 50, reasoningTokens: 0, costUsd: 0.01, latencyMs: 900 }, 'tool_use');
-      expect(store.db.prepare('SELECT input_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, stop_reason FROM model_calls').get()).toEqual({
-        input_tokens: 5000, cache_read_tokens: 4000, cache_write_tokens: 900, cache_write_1h_tokens: 50, reasoning_tokens: 0, stop_reason: 'tool_use',
+      store.recordModelCall(
+        id,
+        'agent1',
+        'claude-sonnet-4-5',
+        {
+          inputTokens: 5000,
+          outputTokens: 100,
+          cachedInputTokens: 4000,
+          cacheWriteTokens: 900,
+          cacheWrite1hTokens: 50,
+          reasoningTokens: 0,
+          costUsd: 0.01,
+          latencyMs: 900,
+        },
+        'tool_use',
+      );
+      expect(
+        store.db
+          .prepare('SELECT input_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, stop_reason FROM model_calls')
+          .get(),
+      ).toEqual({
+        input_tokens: 5000,
+        cache_read_tokens: 4000,
+        cache_write_tokens: 900,
+        cache_write_1h_tokens: 50,
+        reasoning_tokens: 0,
+        stop_reason: 'tool_use',
       });
     } finally {
       store.close();
@@ -72,7 +99,7 @@ describe('the run store', () => {
 });
 
 describe('context windows before a run', () => {
-  it('takes an unknown model\'s window from the server (vLLM\'s max_model_len), or --context-window', async () => {
+  it("takes an unknown model's window from the server (vLLM's max_model_len), or --context-window", async () => {
     const vllm = await startFakeVllm({ maxModelLen: 32_768, served: ['qwen2.5-coder'] });
     try {
       const options = { env: {}, cwd: dir, warn: () => {} };
@@ -84,11 +111,25 @@ describe('context windows before a run', () => {
     }
   });
 
-  it('refuses to start a run whose model\'s window nobody knows, before any container starts', async () => {
+  it("refuses to start a run whose model's window nobody knows, before any container starts", async () => {
     const openai = await startFakeOpenAI();
     try {
       await expect(findContextWindows([`openai:mystery@${openai.url}`], { env: {}, cwd: dir, warn: () => {} })).rejects.toThrow(UserError);
-      const run = await coopBench(['run', '--models', `openai:mystery@${openai.url}`, '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--name', 'nowindow', '--runs-dir', dir]);
+      const run = await coopBench([
+        'run',
+        '--models',
+        `openai:mystery@${openai.url}`,
+        '--setting',
+        'solo',
+        '--pool',
+        'argkit',
+        '--features',
+        '1,3',
+        '--name',
+        'nowindow',
+        '--runs-dir',
+        dir,
+      ]);
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('coop-bench: the context window of model mystery (openai:mystery@');
       expect(run.stderr).toContain('give it with --context-window <tokens>, or as "contextWindow" in a --prices file');

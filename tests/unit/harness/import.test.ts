@@ -50,14 +50,20 @@ describe('import of CooperBench logs', () => {
   it('takes the verdicts from eval.json and maps the merge outcome', () => {
     const clean = byKey(records, 'gpt-5+gpt-5|coop|dspy_task/task8394|f1_f2');
     expect(clean).toMatchObject({ status: 'done', bothPassed: true, merge: { status: 'clean', naiveClean: true } });
-    expect(clean.evaluations.map((e) => [e.feature, e.passed])).toEqual([[1, true], [2, true]]);
+    expect(clean.evaluations.map((e) => [e.feature, e.passed])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
     const union = byKey(records, 'gpt-5+gpt-5|coop|dspy_task/task8394|f1_f3');
     expect(union).toMatchObject({ bothPassed: false, merge: { status: 'union', naiveClean: false } });
     expect(union.merge!.attempts.map((a) => [a.stage, a.outcome, a.passed, a.final])).toEqual([
       ['naive', 'conflict', null, false],
       ['union', 'merged', false, true],
     ]);
-    expect(union.evaluations.map((e) => [e.feature, e.passed])).toEqual([[1, true], [3, false]]);
+    expect(union.evaluations.map((e) => [e.feature, e.passed])).toEqual([
+      [1, true],
+      [3, false],
+    ]);
     expect(byKey(records, 'gpt-5+gpt-5|coop|dspy_task/task8394|f2_f3').merge).toMatchObject({ status: 'clean', reason: expect.stringContaining('identical') });
     const lead = byKey(records, 'gpt-5+gpt-5|coop|go_chi_task/task26|f1_f2');
     expect(lead).toMatchObject({ bothPassed: true, merge: { status: 'conflict', reason: expect.stringContaining("agent1's patch alone") } });
@@ -95,7 +101,10 @@ describe('import of CooperBench logs', () => {
   });
 
   it('reports a missing conversation for its task and stores the rest of it', () => {
-    expect(byFolder(report, 'gpt5-coop/coop/dspy_task/8394/f2_f3')).toMatchObject({ outcome: 'done', notes: [expect.stringMatching(/no conversation\.json: the conversation is unknown/)] });
+    expect(byFolder(report, 'gpt5-coop/coop/dspy_task/8394/f2_f3')).toMatchObject({
+      outcome: 'done',
+      notes: [expect.stringMatching(/no conversation\.json: the conversation is unknown/)],
+    });
     expect(byFolder(report, 'gpt5-coop/coop/dspy_task/8394/f1_f2').notes).toEqual([]);
   });
 
@@ -147,8 +156,14 @@ describe('import of hostile logs', () => {
   });
 
   it('skips a task whose result.json has wrong fields, naming the field, and stores broken JSON as an error', () => {
-    expect(byFolder(report, 'run/coop/dspy_task/8394/f1_f3')).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(/^result\.json does not have the expected fields: model:/) });
-    expect(byFolder(report, 'run/coop/dspy_task/8394/f2_f3')).toMatchObject({ outcome: 'error', notes: expect.arrayContaining([expect.stringMatching(/eval\.json is not JSON/)]) });
+    expect(byFolder(report, 'run/coop/dspy_task/8394/f1_f3')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringMatching(/^result\.json does not have the expected fields: model:/),
+    });
+    expect(byFolder(report, 'run/coop/dspy_task/8394/f2_f3')).toMatchObject({
+      outcome: 'error',
+      notes: expect.arrayContaining([expect.stringMatching(/eval\.json is not JSON/)]),
+    });
     expect(report.ignored).toContain('run/coop/dspy_task/8394/notes: not a features folder (f<i>_f<j>)');
   });
 });

@@ -29,14 +29,20 @@ function finishShard(runs: string, name: string, options: Record<string, unknown
     const now = new Date(0).toISOString();
     for (const task of store.tasks().filter((t) => t.status === 'done')) {
       store.db
-        .prepare(`INSERT INTO judge_runs (task, judge, status, model, prompt_version, input_hash, labels, dropped_labels, dropped, metrics, cached, calls, input_tokens, output_tokens, cost_usd, latency_ms, judged_at)
-                  VALUES (?, 'communication', 'ok', 'judge', 'v1', ?, 1, 0, '[]', '{}', 0, 1, 10, 5, 0.01, 100, ?)`)
+        .prepare(
+          `INSERT INTO judge_runs (task, judge, status, model, prompt_version, input_hash, labels, dropped_labels, dropped, metrics, cached, calls, input_tokens, output_tokens, cost_usd, latency_ms, judged_at)
+                  VALUES (?, 'communication', 'ok', 'judge', 'v1', ?, 1, 0, '[]', '{}', 0, 1, 10, 5, 0.01, 100, ?)`,
+        )
         .run(task.id, `judged-${task.key}`, now);
     }
     const cache = store.db.prepare('INSERT INTO test_cache (image_id, tests_hash, patch_hash, settings, result, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     cache.run('sha256:image', 'tests', 'shared-patch', '{}', '{"passed":true}', now);
     cache.run('sha256:image', 'tests', cacheKey, '{}', '{"passed":false}', now);
-    store.db.prepare(`INSERT INTO judge_cache (input_hash, judge, model, prompt_version, answer, calls, input_tokens, output_tokens, cost_usd, latency_ms, created_at) VALUES (?, 'c', 'm', 'v1', '{}', 1, 1, 1, 0, 1, ?)`).run(`answer-${cacheKey}`, now);
+    store.db
+      .prepare(
+        `INSERT INTO judge_cache (input_hash, judge, model, prompt_version, answer, calls, input_tokens, output_tokens, cost_usd, latency_ms, created_at) VALUES (?, 'c', 'm', 'v1', '{}', 1, 1, 1, 0, 1, ?)`,
+      )
+      .run(`answer-${cacheKey}`, now);
   });
   mkdirSync(join(runs, name, 'logs', name), { recursive: true });
   writeFileSync(join(runs, name, 'logs', name, 'result.json'), `{"shard":"${name}"}`);
@@ -47,7 +53,9 @@ function taskContent(store: RunStore, key: string) {
   const id = (store.db.prepare('SELECT id FROM tasks WHERE key = ?').get(key) as { id: number }).id;
   const { id: _, conversation, agents, ...record } = loadTaskRecord(store, id);
   const labels = store.db
-    .prepare('SELECT l.judge, l.label, l.is_primary, l.evidence, m.body AS message FROM judge_labels l LEFT JOIN messages m ON m.id = l.message_id WHERE l.task = ? ORDER BY l.id')
+    .prepare(
+      'SELECT l.judge, l.label, l.is_primary, l.evidence, m.body AS message FROM judge_labels l LEFT JOIN messages m ON m.id = l.message_id WHERE l.task = ? ORDER BY l.id',
+    )
     .all(id);
   const judged = store.db.prepare('SELECT judge, input_hash FROM judge_runs WHERE task = ?').all(id);
   return { ...record, agents: agents.map((a) => ({ ...a, task: undefined })), conversation: conversation.map(({ id: _id, ...m }) => m), labels, judged };
@@ -58,9 +66,17 @@ function shardedRuns() {
   const tasks = syntheticTasks(PLAN.tasks);
   buildRun(runs, 'whole', tasks);
   finishShard(runs, 'whole', {}, 'whole');
-  buildRun(runs, 'vm1', tasks.filter((_, i) => i % 2 === 0));
+  buildRun(
+    runs,
+    'vm1',
+    tasks.filter((_, i) => i % 2 === 0),
+  );
   finishShard(runs, 'vm1', { shard: { index: 1, count: 2 } }, 'vm1');
-  buildRun(runs, 'vm2', tasks.filter((_, i) => i % 2 === 1));
+  buildRun(
+    runs,
+    'vm2',
+    tasks.filter((_, i) => i % 2 === 1),
+  );
   finishShard(runs, 'vm2', { shard: { index: 2, count: 2 } }, 'vm2');
   return runs;
 }
@@ -71,7 +87,9 @@ describe('coop-bench merge-runs', () => {
     const result = mergeRuns(runs, 'merged', ['vm1', join(runs, 'vm2')]);
     expect(result).toMatchObject({ tasks: PLAN.tasks, missingShards: [] });
 
-    const expected = ['vm1', 'vm2'].flatMap((shard) => withStore(runs, shard, (store) => store.tasks().map((t) => [t.key, taskContent(store, t.key)] as const)));
+    const expected = ['vm1', 'vm2'].flatMap((shard) =>
+      withStore(runs, shard, (store) => store.tasks().map((t) => [t.key, taskContent(store, t.key)] as const)),
+    );
     const merged = withStore(runs, 'merged', (store) => expected.map(([key]) => [key, taskContent(store, key)] as const));
     expect(merged).toEqual(expected);
     expect(withStore(runs, 'merged', (store) => store.tasks().length)).toBe(PLAN.tasks);
@@ -82,7 +100,11 @@ describe('coop-bench merge-runs', () => {
       expect(store.runOptions<Record<string, unknown>>()).toMatchObject({ plan: PLAN, mergedFrom: ['vm1', 'vm2'] });
       expect(store.runOptions<Record<string, unknown>>()).not.toHaveProperty('shard');
       // The cache row both shards hold is kept once.
-      expect(store.db.prepare('SELECT patch_hash FROM test_cache ORDER BY patch_hash').all()).toEqual([{ patch_hash: 'shared-patch' }, { patch_hash: 'vm1' }, { patch_hash: 'vm2' }]);
+      expect(store.db.prepare('SELECT patch_hash FROM test_cache ORDER BY patch_hash').all()).toEqual([
+        { patch_hash: 'shared-patch' },
+        { patch_hash: 'vm1' },
+        { patch_hash: 'vm2' },
+      ]);
       expect(store.db.prepare('SELECT COUNT(*) AS n FROM judge_cache').get()).toEqual({ n: 2 });
     });
     expect(readFileSync(join(runs, 'merged', 'logs', 'vm2', 'result.json'), 'utf8')).toBe('{"shard":"vm2"}');

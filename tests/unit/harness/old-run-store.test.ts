@@ -20,7 +20,11 @@ const legacy: LegacyTask[] = [
   { features: features(0), merge: { status: 'clean' }, passed: true },
   { features: features(1), merge: { status: 'union' }, passed: true },
   { features: features(2), merge: { status: 'union', llm: { outcome: 'skipped', reason: 'no resolver configured' } }, passed: false },
-  { features: features(3), merge: { status: 'union', llm: { outcome: 'rejected', reason: 'changed text outside the region', regions: '[{"accepted": false, "answer": "cut off…' } }, passed: false },
+  {
+    features: features(3),
+    merge: { status: 'union', llm: { outcome: 'rejected', reason: 'changed text outside the region', regions: '[{"accepted": false, "answer": "cut off…' } },
+    passed: false,
+  },
   { features: features(4), merge: { status: 'llm', llm: { outcome: 'accepted', regions: '[{"accepted":true}]' } }, passed: true },
   { features: features(5), merge: { status: 'conflict' }, passed: false },
   { features: features(6), merge: { status: 'missing_input' }, passed: false },
@@ -34,7 +38,9 @@ describe('a run.db from before merge attempts', () => {
   const ids = store.tasks().map((t) => t.id);
 
   it('migrates every merge to its attempts, with the hash of the tested patch', () => {
-    const stages = ids.map((id) => attemptsOf(store.db, id).map((a) => `${a.stage} ${a.outcome}${a.final ? ' final' : ''}${a.passed === null ? '' : a.passed ? ' pass' : ' fail'}`));
+    const stages = ids.map((id) =>
+      attemptsOf(store.db, id).map((a) => `${a.stage} ${a.outcome}${a.final ? ' final' : ''}${a.passed === null ? '' : a.passed ? ' pass' : ' fail'}`),
+    );
     expect(stages).toEqual([
       ['naive merged final pass'],
       ['naive conflict', 'union merged final pass'],
@@ -46,14 +52,32 @@ describe('a run.db from before merge attempts', () => {
       ['naive merged final pass'],
     ]);
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-    expect(attemptsOf(store.db, ids[1]!)[1]).toMatchObject({ patchHash: sha('patch 1\n'), tests: [{ feature: 1, passed: true, cached: false }, { feature: 3, passed: true, cached: false }], durationMs: 2 });
+    expect(attemptsOf(store.db, ids[1]!)[1]).toMatchObject({
+      patchHash: sha('patch 1\n'),
+      tests: [
+        { feature: 1, passed: true, cached: false },
+        { feature: 3, passed: true, cached: false },
+      ],
+      durationMs: 2,
+    });
     const llm = attemptsOf(store.db, ids[4]!)[2]!;
-    expect(llm).toMatchObject({ patchHash: sha('patch 4\n'), details: { model: 'resolver@http://127.0.0.1:8080/v1', latencyMs: 12.5, regions: [{ accepted: true }] } });
+    expect(llm).toMatchObject({
+      patchHash: sha('patch 4\n'),
+      details: { model: 'resolver@http://127.0.0.1:8080/v1', latencyMs: 12.5, regions: [{ accepted: true }] },
+    });
     // A regions column cut off when it was stored is kept out, not a failed migration.
     expect(attemptsOf(store.db, ids[3]!)[2]).toMatchObject({ reason: 'changed text outside the region', details: { regions: [] } });
-    expect((store.db.prepare('PRAGMA table_info(merges)').all() as { name: string }[]).map((c) => c.name)).toEqual(
-      ['task', 'status', 'strategy', 'conflict_regions', 'files', 'dropped_test_files', 'reason', 'patch', 'timings'],
-    );
+    expect((store.db.prepare('PRAGMA table_info(merges)').all() as { name: string }[]).map((c) => c.name)).toEqual([
+      'task',
+      'status',
+      'strategy',
+      'conflict_regions',
+      'files',
+      'dropped_test_files',
+      'reason',
+      'patch',
+      'timings',
+    ]);
   });
 
   it('still reports: merge table as before, union order not measured', () => {

@@ -5,11 +5,16 @@ describe('test counts from each tool', () => {
   it('pytest', () => {
     expect(parseTestCounts('tests/test_a.py ..F\n==== 1 failed, 10 passed, 2 skipped in 0.31s ====\n')).toEqual({ framework: 'pytest', passed: 10, failed: 1 });
     expect(parseTestCounts('=================== 12 passed in 0.05s ===================')).toEqual({ framework: 'pytest', passed: 12, failed: 0 });
-    expect(parseTestCounts('!!!! Interrupted: 1 error during collection !!!!\n=========== 1 error in 0.20s ===========')).toEqual({ framework: 'pytest', passed: 0, failed: 1 });
+    expect(parseTestCounts('!!!! Interrupted: 1 error during collection !!!!\n=========== 1 error in 0.20s ===========')).toEqual({
+      framework: 'pytest',
+      passed: 0,
+      failed: 1,
+    });
   });
 
   it('go test -v', () => {
-    const out = '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    --- FAIL: TestB/sub (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tgithub.com/go-chi/chi/v5\t0.01s\n';
+    const out =
+      '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    --- FAIL: TestB/sub (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tgithub.com/go-chi/chi/v5\t0.01s\n';
     expect(parseTestCounts(out)).toEqual({ framework: 'go', passed: 1, failed: 2 });
   });
 
@@ -24,7 +29,11 @@ describe('test counts from each tool', () => {
   });
 
   it('node:test, TAP and spec reporters', () => {
-    expect(parseTestCounts('ok 1 - a\nnot ok 2 - b\n1..2\n# tests 2\n# suites 0\n# pass 1\n# fail 1\n# cancelled 0\n')).toEqual({ framework: 'node:test', passed: 1, failed: 1 });
+    expect(parseTestCounts('ok 1 - a\nnot ok 2 - b\n1..2\n# tests 2\n# suites 0\n# pass 1\n# fail 1\n# cancelled 0\n')).toEqual({
+      framework: 'node:test',
+      passed: 1,
+      failed: 1,
+    });
     expect(parseTestCounts('ℹ tests 3\nℹ pass 3\nℹ fail 0\n')).toEqual({ framework: 'node:test', passed: 3, failed: 0 });
   });
 
@@ -40,7 +49,8 @@ describe('the cause of a failure', () => {
   });
 
   it("names node's import failure printed as TAP diagnostics", () => {
-    const out = "TAP version 13\n# file:///workspace/repo/src/parser.js:155\n# SyntaxError: Identifier 'name' has already been declared\nnot ok 1 - /workspace/repo/test/x.test.js\n";
+    const out =
+      "TAP version 13\n# file:///workspace/repo/src/parser.js:155\n# SyntaxError: Identifier 'name' has already been declared\nnot ok 1 - /workspace/repo/test/x.test.js\n";
     expect(failureCause(out)).toBe("SyntaxError: Identifier 'name' has already been declared");
   });
 

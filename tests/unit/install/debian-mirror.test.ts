@@ -40,7 +40,8 @@ describe('scripts/debian-mirror.sh', async () => {
     expect(await mirrorOf('deb822', 'trixie')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'debian-mirror: apt has no Debian archive for trixie (main) in /etc/apt/sources.list or /etc/apt/sources.list.d/; set DEBIAN_MIRROR to the URL of one\n',
+      stderr:
+        'debian-mirror: apt has no Debian archive for trixie (main) in /etc/apt/sources.list or /etc/apt/sources.list.d/; set DEBIAN_MIRROR to the URL of one\n',
     });
   });
 });

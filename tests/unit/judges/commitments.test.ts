@@ -18,11 +18,26 @@ function conversation(...messages: [from: string, text: string][]): Conversation
 function diff(path: string, oldStart: number, newStart: number, lines: string[], context = ''): string {
   const oldCount = lines.filter((l) => !l.startsWith('+')).length;
   const newCount = lines.filter((l) => !l.startsWith('-')).length;
-  return [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${context ? ` ${context}` : ''}`, ...lines, ''].join('\n');
+  return [
+    `diff --git a/${path} b/${path}`,
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${context ? ` ${context}` : ''}`,
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 function newFile(path: string, lines: string[]): string {
-  return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');
+  return [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((l) => `+${l}`),
+    '',
+  ].join('\n');
 }
 
 async function judge(input: JudgeInput) {
@@ -31,7 +46,13 @@ async function judge(input: JudgeInput) {
 }
 
 function input(messages: ConversationMessage[], patches: Record<string, string>, merged: string): JudgeInput {
-  return { conversation: messages, patches: Object.entries(patches).map(([agent, patch]) => ({ agent, patch })), merge: { status: 'clean', patch: merged }, evaluations: [], bothPassed: false };
+  return {
+    conversation: messages,
+    patches: Object.entries(patches).map(([agent, patch]) => ({ agent, patch })),
+    merge: { status: 'clean', patch: merged },
+    evaluations: [],
+    bothPassed: false,
+  };
 }
 
 beforeAll(async () => {
@@ -40,18 +61,20 @@ beforeAll(async () => {
 
 describe('commitments: what they promise', () => {
   it('extracts the kind and target of promises, claims, boundaries and accepted requests', () => {
-    const found = extractCommitments(conversation(
-      ['agent1', 'I will add bypass check at lines 100–104, happens FIRST in get().'],
-      ['agent1', "I'll export `LRUCache` from src/cachekit/__init__.py once the class is done."],
-      ['agent1', 'I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() AFTER line 84.'],
-      ['agent1', "I won't touch `Session.close()`."],
-      ['agent1', 'I’ll add BOTH parameters (fallback_processor and max_batch_size) to the constructor signature.'],
-      ['agent2', 'Please export `parse_args` from cli/__init__.py.'],
-      ['agent1', 'Sure, will do.'],
-      ['agent1', 'If you want, I can add `lru_wrap()` to utils.py.'],
-      ['agent1', 'If the tests fail, I will add `retry()` to utils.py.'],
-    ));
-    expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names.length ? c.target.names : c.target.guard ?? c.target.lines])).toEqual([
+    const found = extractCommitments(
+      conversation(
+        ['agent1', 'I will add bypass check at lines 100–104, happens FIRST in get().'],
+        ['agent1', "I'll export `LRUCache` from src/cachekit/__init__.py once the class is done."],
+        ['agent1', 'I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() AFTER line 84.'],
+        ['agent1', "I won't touch `Session.close()`."],
+        ['agent1', 'I’ll add BOTH parameters (fallback_processor and max_batch_size) to the constructor signature.'],
+        ['agent2', 'Please export `parse_args` from cli/__init__.py.'],
+        ['agent1', 'Sure, will do.'],
+        ['agent1', 'If you want, I can add `lru_wrap()` to utils.py.'],
+        ['agent1', 'If the tests fail, I will add `retry()` to utils.py.'],
+      ),
+    );
+    expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names.length ? c.target.names : (c.target.guard ?? c.target.lines)])).toEqual([
       [1, 'promise', 'placement', ['bypass']],
       [2, 'promise', 'exported', ['LRUCache']],
       [3, 'promise', 'untouched_lines', [68, 84]],
@@ -68,20 +91,46 @@ describe('commitments: what they promise', () => {
 
 describe('commitments: checked against the code (section 6.3 shapes)', () => {
   it('finds a claimed guard that is not there', async () => {
-    const messages = conversation(['agent1', 'I will add bypass check at lines 100–104, happens FIRST in get().'], ['agent1', '✓ Added `bypass()` context manager method.']);
-    const own = diff('src/cache.py', 98, 98, ['     def get(self, key):', '+        if self._bypass:', '+            return None', '         return self._data.get(key)']);
+    const messages = conversation(
+      ['agent1', 'I will add bypass check at lines 100–104, happens FIRST in get().'],
+      ['agent1', '✓ Added `bypass()` context manager method.'],
+    );
+    const own = diff('src/cache.py', 98, 98, [
+      '     def get(self, key):',
+      '+        if self._bypass:',
+      '+            return None',
+      '         return self._data.get(key)',
+    ]);
     const merged = diff('src/cache.py', 98, 98, ['     def get(self, key):', '+        self.stats.lookups += 1', '         return self._data.get(key)']);
     const labels = await judge(input(messages, { agent1: own }, merged));
-    expect(labels.map((l) => [l.label, l.messageId])).toEqual([['broken_checkable_commitment', 1], ['broken_checkable_commitment', 2]]);
-    expect(labels[0]!.evidence[0]).toMatchObject({ kind: 'quote', source: 'conversation', text: 'I will add bypass check at lines 100–104, happens FIRST in get().' });
+    expect(labels.map((l) => [l.label, l.messageId])).toEqual([
+      ['broken_checkable_commitment', 1],
+      ['broken_checkable_commitment', 2],
+    ]);
+    expect(labels[0]!.evidence[0]).toMatchObject({
+      kind: 'quote',
+      source: 'conversation',
+      text: 'I will add bypass check at lines 100–104, happens FIRST in get().',
+    });
     expect(labels[0]!.evidence[1]).toMatchObject({ kind: 'absence', source: 'merged', note: 'no `if` testing `bypass` in `get()` in the merged code' });
   });
 
   it('accepts the guard where it was promised, and reports it when it is not first', async () => {
     const messages = conversation(['agent1', 'I will add bypass check at lines 100–104, happens FIRST in get().']);
-    const first = diff('src/cache.py', 98, 98, ['     def get(self, key):', '+        if self._bypass:', '+            return None', '         return self._data.get(key)']);
+    const first = diff('src/cache.py', 98, 98, [
+      '     def get(self, key):',
+      '+        if self._bypass:',
+      '+            return None',
+      '         return self._data.get(key)',
+    ]);
     expect(await judge(input(messages, { agent1: first }, first))).toEqual([]);
-    const late = diff('src/cache.py', 98, 98, ['     def get(self, key):', '         value = self._data.get(key)', '+        if self._bypass:', '+            return None', '         return value']);
+    const late = diff('src/cache.py', 98, 98, [
+      '     def get(self, key):',
+      '         value = self._data.get(key)',
+      '+        if self._bypass:',
+      '+            return None',
+      '         return value',
+    ]);
     const [label] = await judge(input(messages, { agent1: late }, late));
     expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: 'a check on bypass is in `get()` (src/cache.py:100) but not its first statement' });
     expect(label!.evidence[2]).toMatchObject({ kind: 'quote', source: 'merged', file: 'src/cache.py', text: 'if self._bypass:' });
@@ -91,9 +140,14 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     const ts = conversation(['agent1', "I've exported `parseArgs` from src/cli.ts."]);
     const code = newFile('src/cli.ts', ['function parseArgs(argv: string[]) {', '  return argv;', '}']);
     const [label] = await judge(input(ts, { agent1: code }, code));
-    expect(label).toMatchObject({ messageId: 1, description: "agent1 claimed that `parseArgs` is exported from src/cli.ts, which the code does not do" });
+    expect(label).toMatchObject({ messageId: 1, description: 'agent1 claimed that `parseArgs` is exported from src/cli.ts, which the code does not do' });
     expect(label!.evidence.slice(1)).toEqual([
-      { kind: 'absence', source: 'merged', text: 'parseArgs', note: '`parseArgs` exists (src/cli.ts:1) but is not exported from src/cli.ts in the merged code' },
+      {
+        kind: 'absence',
+        source: 'merged',
+        text: 'parseArgs',
+        note: '`parseArgs` exists (src/cli.ts:1) but is not exported from src/cli.ts in the merged code',
+      },
       { kind: 'quote', source: 'merged', file: 'src/cli.ts', text: 'function parseArgs(argv: string[]) {' },
     ]);
     const exported = newFile('src/cli.ts', ['export function parseArgs(argv: string[]) {', '  return argv;', '}']);
@@ -103,7 +157,11 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     const lru = newFile('src/cachekit/lru.py', ['class LRUCache:', '    pass']);
     const init = diff('src/cachekit/__init__.py', 1, 1, [' from .cache import Cache', '+from .stats import Stats']);
     const [accepted] = await judge(input(py, { agent1: lru + init }, lru + init));
-    expect(accepted).toMatchObject({ messageId: 2, agent: 'agent1', description: "agent1 accepted agent2's request that `LRUCache` is exported from src/cachekit/__init__.py, which the code does not do" });
+    expect(accepted).toMatchObject({
+      messageId: 2,
+      agent: 'agent1',
+      description: "agent1 accepted agent2's request that `LRUCache` is exported from src/cachekit/__init__.py, which the code does not do",
+    });
     expect(accepted!.evidence[1]).toMatchObject({ kind: 'quote', text: 'Please export `LRUCache` from src/cachekit/__init__.py.', messageId: 1 });
     const kept = diff('src/cachekit/__init__.py', 1, 1, [' from .cache import Cache', '+from .lru import LRUCache']);
     expect(await judge(input(py, { agent1: lru + kept }, lru + kept))).toEqual([]);
@@ -111,11 +169,23 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
 
   it('finds a promised untouched range that was edited, by the promiser only', async () => {
     const messages = conversation(['agent1', 'I will NOT edit lines 68–84 of llama_index/core/base/llms/types.py.']);
-    const edits = diff('llama_index/core/base/llms/types.py', 70, 70, ['     def image_to_base64(self):', '-        data = self.image', '+        data = self.image or b""', '         return data']);
+    const edits = diff('llama_index/core/base/llms/types.py', 70, 70, [
+      '     def image_to_base64(self):',
+      '-        data = self.image',
+      '+        data = self.image or b""',
+      '         return data',
+    ]);
     const [label] = await judge(input(messages, { agent1: edits }, edits));
     expect(label!.description).toBe('agent1 promised to leave lines 68-84 untouched, but its patch changes them');
     expect(label!.evidence.slice(1)).toEqual([
-      { kind: 'absence', source: 'patch', agent: 'agent1', file: 'llama_index/core/base/llms/types.py', text: 'lines 68-84', note: "agent1's patch removes line 71 of llama_index/core/base/llms/types.py, inside lines 68-84" },
+      {
+        kind: 'absence',
+        source: 'patch',
+        agent: 'agent1',
+        file: 'llama_index/core/base/llms/types.py',
+        text: 'lines 68-84',
+        note: "agent1's patch removes line 71 of llama_index/core/base/llms/types.py, inside lines 68-84",
+      },
       { kind: 'quote', source: 'patch', agent: 'agent1', file: 'llama_index/core/base/llms/types.py', text: 'data = self.image' },
     ]);
     // An insertion right after the range keeps the promise; the partner's edits are not the promiser's.
@@ -125,7 +195,12 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
 
   it('finds an edit inside a symbol the agent promised not to touch', async () => {
     const messages = conversation(['agent1', "I won't touch `Session.close()`."]);
-    const edits = diff('src/session.py', 40, 40, ['     def close(self):', '-        self._pool.close()', '+        self._pool.shutdown()', '         self._open = False']);
+    const edits = diff('src/session.py', 40, 40, [
+      '     def close(self):',
+      '-        self._pool.close()',
+      '+        self._pool.shutdown()',
+      '         self._open = False',
+    ]);
     const [label] = await judge(input(messages, { agent1: edits }, edits));
     expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: "agent1's patch adds a line inside `close` (src/session.py:41)" });
     const elsewhere = diff('src/session.py', 60, 60, ['     def open(self):', '+        self._open = True', '         return self']);
@@ -134,15 +209,34 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
 
   it('finds a parameter gone from __init__ that is still used in flush()', async () => {
     const messages = conversation(['agent2', '✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.']);
-    const own = diff('outlines/processors/base.py', 25, 25, ['     def __init__(self, tokenizer,', '+                 fallback_processor=None, max_batch_size=None):', '         self.tokenizer = tokenizer']);
+    const own = diff('outlines/processors/base.py', 25, 25, [
+      '     def __init__(self, tokenizer,',
+      '+                 fallback_processor=None, max_batch_size=None):',
+      '         self.tokenizer = tokenizer',
+    ]);
     const merged = [
-      diff('outlines/processors/base.py', 25, 25, ['     def __init__(self, tokenizer,', '+                 fallback_processor=None):', '         self.tokenizer = tokenizer']),
-      diff('outlines/processors/base.py', 60, 61, ['     def flush(self):', '+        n = self.max_batch_size', '         return n'], 'class LogitsProcessor:').replace(/^diff[^\n]*\n---[^\n]*\n\+\+\+[^\n]*\n/, ''),
+      diff('outlines/processors/base.py', 25, 25, [
+        '     def __init__(self, tokenizer,',
+        '+                 fallback_processor=None):',
+        '         self.tokenizer = tokenizer',
+      ]),
+      diff(
+        'outlines/processors/base.py',
+        60,
+        61,
+        ['     def flush(self):', '+        n = self.max_batch_size', '         return n'],
+        'class LogitsProcessor:',
+      ).replace(/^diff[^\n]*\n---[^\n]*\n\+\+\+[^\n]*\n/, ''),
     ].join('');
     const [label] = await judge(input(messages, { agent2: own }, merged));
     expect(label).toMatchObject({ messageId: 1, description: 'agent2 claimed `max_batch_size` in `__init__`, missing from the code' });
     expect(label!.evidence.slice(1)).toEqual([
-      { kind: 'absence', source: 'merged', text: 'max_batch_size', note: '`__init__` in the merged code (outlines/processors/base.py:25) has no parameter `max_batch_size`' },
+      {
+        kind: 'absence',
+        source: 'merged',
+        text: 'max_batch_size',
+        note: '`__init__` in the merged code (outlines/processors/base.py:25) has no parameter `max_batch_size`',
+      },
       { kind: 'quote', source: 'merged', file: 'outlines/processors/base.py', text: 'def __init__(self, tokenizer,' },
       { kind: 'quote', source: 'merged', file: 'outlines/processors/base.py', text: 'n = self.max_batch_size' },
       { kind: 'fact', text: '`max_batch_size` is still used in flush() at outlines/processors/base.py:62' },
@@ -163,15 +257,33 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
       const messages = conversation(['agent1', said]);
       expect(await judge(input(messages, { agent1: inParse }, inParse)), said).toEqual([]);
       const [label] = await judge(input(messages, { agent1: inSplit }, inSplit));
-      expect(label?.evidence[1], said).toMatchObject({ kind: 'absence', note: 'a call to `_read_quoted` is in `split_pairs()` (logfmt/parser.py:13), not in `parse_line()`' });
+      expect(label?.evidence[1], said).toMatchObject({
+        kind: 'absence',
+        note: 'a call to `_read_quoted` is in `split_pairs()` (logfmt/parser.py:13), not in `parse_line()`',
+      });
     }
   });
 
   it('places code of a hunk that starts in one Go function and runs into the next in the right function', async () => {
     const messages = conversation(['agent1', 'The guard `if l.disabled { return true }` sits right after `defer l.mu.Unlock()` in `Allow()`.']);
-    const code = diff('limiter.go', 20, 20, [
-      ' \treturn &Limiter{}', ' }', ' ', ' func (l *Limiter) Allow() bool {', ' \tl.mu.Lock()', ' \tdefer l.mu.Unlock()', '+\tif l.disabled {', '+\t\treturn true', '+\t}', ' \treturn false',
-    ], 'func New(rate float64) *Limiter {');
+    const code = diff(
+      'limiter.go',
+      20,
+      20,
+      [
+        ' \treturn &Limiter{}',
+        ' }',
+        ' ',
+        ' func (l *Limiter) Allow() bool {',
+        ' \tl.mu.Lock()',
+        ' \tdefer l.mu.Unlock()',
+        '+\tif l.disabled {',
+        '+\t\treturn true',
+        '+\t}',
+        ' \treturn false',
+      ],
+      'func New(rate float64) *Limiter {',
+    );
     expect(await judge(input(messages, { agent1: code }, code))).toEqual([]);
     const elsewhere = code.replace('func (l *Limiter) Allow() bool {', 'func (l *Limiter) Take() bool {');
     const [label] = await judge(input(messages, { agent1: elsewhere }, elsewhere));
@@ -185,7 +297,14 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
       const messages = conversation(['agent1', said]);
       const [label] = await judge(input(messages, { agent1: words + edits }, words + edits));
       expect(label?.evidence.slice(1), said).toEqual([
-        { kind: 'absence', source: 'patch', agent: 'agent1', file: 'slugkit/slug.py', text: 'slugkit/slug.py', note: "agent1's patch changes slugkit/slug.py (line 11)" },
+        {
+          kind: 'absence',
+          source: 'patch',
+          agent: 'agent1',
+          file: 'slugkit/slug.py',
+          text: 'slugkit/slug.py',
+          note: "agent1's patch changes slugkit/slug.py (line 11)",
+        },
         { kind: 'quote', source: 'patch', agent: 'agent1', file: 'slugkit/slug.py', text: 'text = text.strip()' },
       ]);
       // The partner's edits to the file are not the promiser's.
@@ -194,11 +313,13 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
   });
 
   it('reads short status claims about code as claims that it exists', () => {
-    const found = extractCommitments(conversation(
-      ['agent1', '`tick()` landed, tests included.'],
-      ['agent1', '`max_length` done.'],
-      ['agent1', '`get_image_mimetype()` is in; lines 24–28 untouched.'],
-    ));
+    const found = extractCommitments(
+      conversation(
+        ['agent1', '`tick()` landed, tests included.'],
+        ['agent1', '`max_length` done.'],
+        ['agent1', '`get_image_mimetype()` is in; lines 24–28 untouched.'],
+      ),
+    );
     expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names.length ? c.target.names : c.target.lines])).toEqual([
       [1, 'claim', 'exists', ['tick']],
       [2, 'claim', 'exists', ['max_length']],
@@ -208,26 +329,42 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
   });
 
   it('gives each wording of a promise the same kind and target', () => {
-    const targets = (...said: string[]) => said.map((text) => extractCommitments(conversation(['agent1', text])).map((c) => ({ kind: c.target.kind, names: c.target.names, guard: c.target.guard, scope: c.target.scope, module: c.target.module })));
+    const targets = (...said: string[]) =>
+      said.map((text) =>
+        extractCommitments(conversation(['agent1', text])).map((c) => ({
+          kind: c.target.kind,
+          names: c.target.names,
+          guard: c.target.guard,
+          scope: c.target.scope,
+          module: c.target.module,
+        })),
+      );
     const exported = { kind: 'exported', names: ['LRUCache'], guard: undefined, scope: undefined, module: 'cachekit/__init__.py' };
     for (const found of targets(
       "I'll export `LRUCache` from cachekit/__init__.py.",
       "I'll make `LRUCache` importable from cachekit/__init__.py.",
       '`LRUCache` is now importable from cachekit/__init__.py.',
       '`LRUCache` is public now, re-exported in cachekit/__init__.py.',
-    )) expect(found).toContainEqual(exported);
+    ))
+      expect(found).toContainEqual(exported);
     for (const found of targets("I won't touch `parse()`.", "I'll stay away from `parse()`.", '`parse()` stays as it is.', 'No edits to `parse()` from me.')) {
       expect(found).toEqual([{ kind: 'untouched_symbol', names: ['parse'], guard: undefined, scope: undefined, module: undefined }]);
     }
     for (const found of targets('`request()` now checks `self._closed` first.', 'I put the `if self._closed` check at the start of `request()`.')) {
       expect(found).toEqual([expect.objectContaining({ kind: 'placement', guard: ['_closed'], scope: 'request' })]);
     }
-    for (const found of targets('`BatchConfig` lives in a new batchkit/config.py.', 'New file batchkit/config.py for `BatchConfig`.', 'In a new batchkit/config.py: `BatchConfig`.')) {
+    for (const found of targets(
+      '`BatchConfig` lives in a new batchkit/config.py.',
+      'New file batchkit/config.py for `BatchConfig`.',
+      'In a new batchkit/config.py: `BatchConfig`.',
+    )) {
       expect(found).toEqual([{ kind: 'exists', names: ['BatchConfig'], guard: undefined, scope: undefined, module: undefined }]);
     }
     expect(targets('My test in a new tests/test_iec.py calls your `ParseSize`.')[0]).toEqual([]);
     // "A public method" is no export; "before `save()`" is where, not which function.
-    expect(targets("I'm adding a public `register()` method to `Renderer` in src/render.ts.")[0]).not.toContainEqual(expect.objectContaining({ kind: 'exported' }));
+    expect(targets("I'm adding a public `register()` method to `Renderer` in src/render.ts.")[0]).not.toContainEqual(
+      expect.objectContaining({ kind: 'exported' }),
+    );
     expect(targets("I'll call `validate()` before `save()` in `commit()`.")[0]!.map((t) => t.scope)).not.toContain('save');
   });
 

@@ -28,7 +28,14 @@ describe('deterministic detectors on the calibration set', () => {
 
   it('has train and test conversations, clean ones included', () => {
     expect(train.length).toBeGreaterThanOrEqual(30);
-    const clean = train.filter((c) => c.gold.communication === null && !c.gold.symptoms && c.gold.unanswered_question.length === 0 && c.gold.near_duplicate.length === 0 && c.gold.broken_commitment.length === 0);
+    const clean = train.filter(
+      (c) =>
+        c.gold.communication === null &&
+        !c.gold.symptoms &&
+        c.gold.unanswered_question.length === 0 &&
+        c.gold.near_duplicate.length === 0 &&
+        c.gold.broken_commitment.length === 0,
+    );
     expect(clean.length).toBeGreaterThanOrEqual(10);
   });
 
@@ -107,33 +114,53 @@ describe('questions with no reply', () => {
 
 describe('near-duplicate messages', () => {
   it('flags the appendix H restatement and quotes both messages', () => {
-    const labels = nearDuplicates(conversation(
-      ['agent1', 'I have successfully added the url type to outlines/types/__init__.py at lines 72–77:'],
-      ['agent2', 'Thanks.'],
-      ['agent1', 'Successfully added to outlines/types/__init__.py at lines 72–77'],
-    ));
+    const labels = nearDuplicates(
+      conversation(
+        ['agent1', 'I have successfully added the url type to outlines/types/__init__.py at lines 72–77:'],
+        ['agent2', 'Thanks.'],
+        ['agent1', 'Successfully added to outlines/types/__init__.py at lines 72–77'],
+      ),
+    );
     expect(labels.map((l) => l.messageId)).toEqual([3]);
     expect(labels[0]!.evidence.map((e) => e.kind === 'quote' && e.messageId)).toEqual([1, 3]);
   });
 
   it('does not flag a same-template status that adds new facts', () => {
-    expect(nearDuplicates(conversation(
-      ['agent1', 'Status: step 1 done, added the `env` parameter to `edit()` signature at line 641.'],
-      ['agent1', 'Status: step 2 done, the `env` dict is now merged into a copy of `os.environ` at lines 672-678.'],
-    ))).toEqual([]);
+    expect(
+      nearDuplicates(
+        conversation(
+          ['agent1', 'Status: step 1 done, added the `env` parameter to `edit()` signature at line 641.'],
+          ['agent1', 'Status: step 2 done, the `env` dict is now merged into a copy of `os.environ` at lines 672-678.'],
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('near-duplicates behind prefixes and filler', () => {
   it('sees a word-for-word repeat behind a resend prefix or filler words', () => {
     const original = 'I added `parse_header()` to src/http/parser.py at lines 40-58 and exported it from src/http/__init__.py.';
-    for (const repeat of [`Resending in case you missed it: ${original}`, 'Just to be really clear, I basically added `parse_header()` to src/http/parser.py at lines 40-58 and exported it from src/http/__init__.py.', `> earlier note\n${original}`]) {
-      expect(nearDuplicates(conversation(['agent1', original], ['agent2', 'ok'], ['agent1', repeat])).map((l) => l.messageId), repeat).toEqual([3]);
+    for (const repeat of [
+      `Resending in case you missed it: ${original}`,
+      'Just to be really clear, I basically added `parse_header()` to src/http/parser.py at lines 40-58 and exported it from src/http/__init__.py.',
+      `> earlier note\n${original}`,
+    ]) {
+      expect(
+        nearDuplicates(conversation(['agent1', original], ['agent2', 'ok'], ['agent1', repeat])).map((l) => l.messageId),
+        repeat,
+      ).toEqual([3]);
     }
   });
 
   it('does not call the completion of a plan a repeat of it', () => {
-    expect(nearDuplicates(conversation(['agent1', "I'll add `parse_header()` to src/http/parser.py at lines 40-58."], ['agent1', 'Added `parse_header()` to src/http/parser.py at lines 40-58.']))).toEqual([]);
+    expect(
+      nearDuplicates(
+        conversation(
+          ['agent1', "I'll add `parse_header()` to src/http/parser.py at lines 40-58."],
+          ['agent1', 'Added `parse_header()` to src/http/parser.py at lines 40-58.'],
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -151,9 +178,11 @@ describe('first-turn plan', () => {
       'Two options:\n(1) I add IsHash in _strings.py; you add IsRegex.\n(2) You add IsHash; I add IsRegex.\nWhich do you prefer?',
       '`max_length` for `slugify()` is mine (slugkit/slug.py).',
       'Retries with exponential backoff go into `request()` in src/client.ts.',
-    ]) expect(planSentence(plan), plan).toBeDefined();
-    expect(firstTurnPlan(conversation(['agent1', 'Hi! I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() after line 84.']))[0]!.evidence[0])
-      .toMatchObject({ text: 'I will NOT edit lines 68–84.' });
+    ])
+      expect(planSentence(plan), plan).toBeDefined();
+    expect(
+      firstTurnPlan(conversation(['agent1', 'Hi! I will NOT edit lines 68–84. My plan is to insert get_image_mimetype() after line 84.']))[0]!.evidence[0],
+    ).toMatchObject({ text: 'I will NOT edit lines 68–84.' });
   });
 
   it('rejects offers, questions and intentions that name no code', () => {
@@ -172,4 +201,3 @@ describe('line-number and file-path mentions', () => {
     expect(filePathMentions('then call response.json() on it')).toEqual([]);
   });
 });
-

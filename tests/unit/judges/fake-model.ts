@@ -18,7 +18,7 @@ export function fakeModel(answers: ScriptedAnswer[] | ((request: CompletionReque
     requests,
     async complete(request): Promise<ModelResponse> {
       requests.push(request);
-      const next = queue ? queue.shift() : answers as (r: CompletionRequest) => string;
+      const next = queue ? queue.shift() : (answers as (r: CompletionRequest) => string);
       if (next === undefined) throw new Error('fake model: no scripted answer left');
       if (next instanceof Error) throw next;
       if (next === 'hang') return new Promise(() => {});

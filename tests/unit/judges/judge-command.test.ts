@@ -34,7 +34,9 @@ describe('coop-bench judge', () => {
   it('labels a stored run without a model and shows each label with its evidence', async () => {
     const out = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir]);
     expect(out).toContain('task 1 ');
-    expect(out).toContain('  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 6 commitments checked');
+    expect(out).toContain(
+      '  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 6 commitments checked',
+    );
     expect(out).toContain('    broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code');
     expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');
     expect(out).toContain('      missing: max_batch_size: `__init__` in the merged code (outlines/processors/base.py:22) has no parameter `max_batch_size`');
@@ -49,11 +51,14 @@ describe('coop-bench judge', () => {
   describe('with a judge model', () => {
     let server: FakeOpenAIServer;
     beforeEach(async () => {
-      server = await startFakeOpenAI({ handler: (request) => (String(request.body.messages[0].content).startsWith('You classify') ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}') });
+      server = await startFakeOpenAI({
+        handler: (request) =>
+          String(request.body.messages[0].content).startsWith('You classify') ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}',
+      });
     });
     afterEach(() => server.close());
 
-    it('prints the judges\' cost, and answers a second run from the cache', async () => {
+    it("prints the judges' cost, and answers a second run from the cache", async () => {
       const spec = `openai:judge@${server.url}`;
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
       try {

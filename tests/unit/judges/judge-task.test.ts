@@ -15,14 +15,23 @@ type Answers = { communication: unknown; symptoms: unknown; speech_acts: unknown
 
 const GOOD: Answers = {
   communication: { evidence: [], issue: null },
-  symptoms: { primary: { symptom: 'broken_commitment', description: 'agent2 claims both parameters, one is missing.', evidence: [{ source: 'conversation', quote: CLAIM }] }, secondary: [] },
-  speech_acts: { messages: [
-    { id: 1, act: 'question', quote: 'How do you want to split it?' },
-    { id: 2, act: 'answer', quote: 'I’ll add BOTH parameters' },
-    { id: 3, act: 'plan', quote: "I'll only add `_split_batches()`" },
-    { id: 4, act: 'update', quote: CLAIM },
-    { id: 5, act: 'update', quote: '`_split_batches()` is added at lines 90-104' },
-  ] },
+  symptoms: {
+    primary: {
+      symptom: 'broken_commitment',
+      description: 'agent2 claims both parameters, one is missing.',
+      evidence: [{ source: 'conversation', quote: CLAIM }],
+    },
+    secondary: [],
+  },
+  speech_acts: {
+    messages: [
+      { id: 1, act: 'question', quote: 'How do you want to split it?' },
+      { id: 2, act: 'answer', quote: 'I’ll add BOTH parameters' },
+      { id: 3, act: 'plan', quote: "I'll only add `_split_batches()`" },
+      { id: 4, act: 'update', quote: CLAIM },
+      { id: 5, act: 'update', quote: '`_split_batches()` is added at lines 90-104' },
+    ],
+  },
 };
 
 /** Which judge a request is for, from its system prompt. */
@@ -52,30 +61,44 @@ describe('judging a stored run through the model layer', () => {
 
   const answerWith = (answers: Answers) => server.handle((request) => JSON.stringify(answers[judgeOf(request)]));
 
-  it('stores every judge\'s labels with checked evidence, and their usage', async () => {
+  it("stores every judge's labels with checked evidence, and their usage", async () => {
     answerWith(GOOD);
     const judgement = await judgeTask(run.store, taskId, { model });
     expect(judgement.outcomes.map((o) => [o.judge, o.status, o.labels.length, o.cached])).toEqual([
-      ['detectors', 'ok', 2, false], ['communication', 'ok', 0, false], ['symptoms', 'ok', 1, false], ['speech_acts', 'ok', 5, false],
+      ['detectors', 'ok', 2, false],
+      ['communication', 'ok', 0, false],
+      ['symptoms', 'ok', 1, false],
+      ['speech_acts', 'ok', 5, false],
     ]);
     expect(server.requests).toHaveLength(3);
 
     const symptoms = storedLabels(run.store.db, taskId, 'symptoms');
-    expect(symptoms).toEqual([expect.objectContaining({
-      label: 'broken_commitment', isPrimary: true, messageId: 4, agent: 'agent2', model: `openai:judge@${server.url}`,
-      evidence: [{ kind: 'quote', source: 'conversation', text: CLAIM, messageId: 4, agent: 'agent2' }],
-    })]);
-    expect(storedLabels(run.store.db, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual([
-      ['broken_checkable_commitment', 2, 'deterministic'], ['broken_checkable_commitment', 4, 'deterministic'],
+    expect(symptoms).toEqual([
+      expect.objectContaining({
+        label: 'broken_commitment',
+        isPrimary: true,
+        messageId: 4,
+        agent: 'agent2',
+        model: `openai:judge@${server.url}`,
+        evidence: [{ kind: 'quote', source: 'conversation', text: CLAIM, messageId: 4, agent: 'agent2' }],
+      }),
     ]);
-    const runs = run.store.db.prepare('SELECT judge, status, calls, input_tokens, output_tokens, dropped_labels, cached FROM judge_runs WHERE task = ? ORDER BY judge').all(taskId);
+    expect(storedLabels(run.store.db, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual([
+      ['broken_checkable_commitment', 2, 'deterministic'],
+      ['broken_checkable_commitment', 4, 'deterministic'],
+    ]);
+    const runs = run.store.db
+      .prepare('SELECT judge, status, calls, input_tokens, output_tokens, dropped_labels, cached FROM judge_runs WHERE task = ? ORDER BY judge')
+      .all(taskId);
     expect(runs).toEqual([
       { judge: 'communication', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'detectors', status: 'ok', calls: 0, input_tokens: 0, output_tokens: 0, dropped_labels: 0, cached: 0 },
       { judge: 'speech_acts', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'symptoms', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
     ]);
-    const metrics = JSON.parse((run.store.db.prepare("SELECT metrics FROM judge_runs WHERE task = ? AND judge = 'detectors'").get(taskId) as { metrics: string }).metrics);
+    const metrics = JSON.parse(
+      (run.store.db.prepare("SELECT metrics FROM judge_runs WHERE task = ? AND judge = 'detectors'").get(taskId) as { metrics: string }).metrics,
+    );
     expect(metrics).toMatchObject({ messages: 5, brokenCommitments: 2, lineNumberMentions: 6, filePathMentions: 1, firstTurnPlan: false });
   });
 
@@ -94,13 +117,22 @@ describe('judging a stored run through the model layer', () => {
   it('drops and counts labels whose quotes the server invented', async () => {
     answerWith({
       ...GOOD,
-      symptoms: { primary: { symptom: 'work_overlap', description: 'x', evidence: [{ source: 'conversation', quote: 'agent1: I will also add max_batch_size myself' }] }, secondary: [] },
+      symptoms: {
+        primary: { symptom: 'work_overlap', description: 'x', evidence: [{ source: 'conversation', quote: 'agent1: I will also add max_batch_size myself' }] },
+        secondary: [],
+      },
     });
     await judgeTask(run.store, taskId, { model });
     expect(storedLabels(run.store.db, taskId, 'symptoms')).toEqual([]);
-    const row = run.store.db.prepare("SELECT labels, dropped_labels, dropped FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId) as { labels: number; dropped_labels: number; dropped: string };
+    const row = run.store.db.prepare("SELECT labels, dropped_labels, dropped FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId) as {
+      labels: number;
+      dropped_labels: number;
+      dropped: string;
+    };
     expect(row).toMatchObject({ labels: 0, dropped_labels: 1 });
-    expect(JSON.parse(row.dropped)).toEqual([{ label: 'work_overlap', reason: 'conversation quote not found verbatim: "agent1: I will also add max_batch_size myself"' }]);
+    expect(JSON.parse(row.dropped)).toEqual([
+      { label: 'work_overlap', reason: 'conversation quote not found verbatim: "agent1: I will also add max_batch_size myself"' },
+    ]);
   });
 
   it('reports invalid JSON as an error and keeps the labels of an earlier judgement', async () => {
@@ -109,7 +141,9 @@ describe('judging a stored run through the model layer', () => {
     server.handle(() => 'I think this is a broken commitment.');
     const other = createModel(`openai:other-judge@${server.url}`, { warn: () => {}, maxRetries: 0 });
     const judgement = await judgeTask(run.store, taskId, { model: other, judges: ['symptoms'] });
-    expect(judgement.outcomes).toEqual([expect.objectContaining({ judge: 'symptoms', status: 'error', reason: expect.stringContaining('invalid answer twice') })]);
+    expect(judgement.outcomes).toEqual([
+      expect.objectContaining({ judge: 'symptoms', status: 'error', reason: expect.stringContaining('invalid answer twice') }),
+    ]);
     expect(storedLabels(run.store.db, taskId, 'symptoms').map((l) => l.model)).toEqual([`openai:judge@${server.url}`]);
   });
 
@@ -122,18 +156,27 @@ describe('judging a stored run through the model layer', () => {
   it('judges the whole run, skipping tasks that did not finish and finished tasks with passing tests for symptoms', async () => {
     answerWith(GOOD);
     const passed = run.addCase(calibrationCase('clean-role-division'));
-    const running = run.store.ensureTask({ pool: { repo: 'demo_task', taskId: 99, dir: '/x', features: [], publishedImage: 'x' }, features: [1, 2], setting: 'coop', models: ['noop', 'noop'], variant: '' }).id;
+    const running = run.store.ensureTask({
+      pool: { repo: 'demo_task', taskId: 99, dir: '/x', features: [], publishedImage: 'x' },
+      features: [1, 2],
+      setting: 'coop',
+      models: ['noop', 'noop'],
+      variant: '',
+    }).id;
     server.handle((request) => (judgeOf(request) === 'speech_acts' ? JSON.stringify({ messages: [] }) : JSON.stringify(GOOD[judgeOf(request)])));
     const seen: number[] = [];
     const judgements = await judgeRun(run.store, { model, concurrency: 2, onTask: (j) => seen.push(j.taskId) });
     expect(seen.sort()).toEqual([taskId, passed, running].sort());
     expect(judgements.find((j) => j.taskId === running)).toEqual({ taskId: running, skipped: 'task is pending', outcomes: [] });
-    expect(judgements.find((j) => j.taskId === passed)!.outcomes.find((o) => o.judge === 'symptoms')).toMatchObject({ status: 'skipped', reason: 'both features passed' });
+    expect(judgements.find((j) => j.taskId === passed)!.outcomes.find((o) => o.judge === 'symptoms')).toMatchObject({
+      status: 'skipped',
+      reason: 'both features passed',
+    });
   });
 });
 
 describe('judge cost', () => {
-  it('sums tokens and cost of the calls behind each judge\'s labels', async () => {
+  it("sums tokens and cost of the calls behind each judge's labels", async () => {
     const run = openStoredRun();
     try {
       const taskId = run.addCase(calibrationCase('unanswered-crossed-reply'));

@@ -43,8 +43,16 @@ export function openStoredRun(name = 'judged'): StoredRun {
       }
       const agents = c.agents.map((agent) => ({ agent, patch: input.patches.find((p) => p.agent === agent)?.patch ?? '' }));
       for (const [i, a] of agents.entries()) {
-        db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(id, a.agent, 'noop', JSON.stringify([i + 1]), 'finished', null, 3, a.patch);
+        db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+          id,
+          a.agent,
+          'noop',
+          JSON.stringify([i + 1]),
+          'finished',
+          null,
+          3,
+          a.patch,
+        );
       }
       if (input.merge) {
         db.prepare(
@@ -58,7 +66,11 @@ export function openStoredRun(name = 'judged'): StoredRun {
            VALUES (?, ?, ?, ?, 0, 'pytest', NULL, NULL, ?, ?, 100)`,
         ).run(id, e.feature, e.passed ? 1 : 0, e.passed ? 0 : 1, e.cause, e.output);
       }
-      db.prepare(`UPDATE tasks SET status = 'done', both_passed = ?, finished_at = ? WHERE id = ?`).run(input.bothPassed === false ? 0 : 1, new Date().toISOString(), id);
+      db.prepare(`UPDATE tasks SET status = 'done', both_passed = ?, finished_at = ? WHERE id = ?`).run(
+        input.bothPassed === false ? 0 : 1,
+        new Date().toISOString(),
+        id,
+      );
       return id;
     },
     dispose() {

@@ -65,12 +65,22 @@ describe('isolation', () => {
     const other = fixture.addTask([3, 4]);
     bus.mailbox(task, 'agent1', ['agent2']).send('agent2', 'for task A');
     bus.mailbox(other, 'agent1', ['agent2']).send('agent2', 'for task B');
-    expect(bus.mailbox(other, 'agent2', ['agent1']).take().map((m) => m.body)).toEqual(['for task B']);
-    expect(bus.mailbox(task, 'agent2', ['agent1']).take().map((m) => m.body)).toEqual(['for task A']);
+    expect(
+      bus
+        .mailbox(other, 'agent2', ['agent1'])
+        .take()
+        .map((m) => m.body),
+    ).toEqual(['for task B']);
+    expect(
+      bus
+        .mailbox(task, 'agent2', ['agent1'])
+        .take()
+        .map((m) => m.body),
+    ).toEqual(['for task A']);
     expect(bus.conversation(task).map((m) => m.message)).toEqual(['for task A']);
   });
 
-  it('drops a task\'s messages when the task is attempted again', () => {
+  it("drops a task's messages when the task is attempted again", () => {
     bus.mailbox(task, 'agent1', ['agent2']).send('agent2', 'from attempt 1');
     fixture.store.markRunning(task);
     expect(bus.conversation(task)).toEqual([]);

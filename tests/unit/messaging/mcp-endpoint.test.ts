@@ -76,7 +76,7 @@ describe.each([
   { bridge: 'node', command: 'node', args: ['/run/coop-bench/mcp-bridge.mjs'], skip: false },
   { bridge: 'python3', command: 'python3', args: ['/run/coop-bench/mcp-bridge.py'], skip: !hasPython },
 ])('an MCP client through the $bridge bridge', ({ command, args, skip }) => {
-  it.skipIf(skip)('reads the partner\'s messages in order and replies', async () => {
+  it.skipIf(skip)("reads the partner's messages in order and replies", async () => {
     const client = await connectClient(command, args);
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['read_messages', 'send_message']);
     expect(client.getInstructions()).toMatch(/You are agent2\. Your partners \(agent1\)/);

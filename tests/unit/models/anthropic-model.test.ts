@@ -19,7 +19,10 @@ async function claude(options: ModelOptions = {}) {
 }
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ModelError);
   expect((error as Error).message).not.toContain('\n');
   expect((error as Error).message).not.toContain(ANTHROPIC_TEST_KEY);
@@ -36,7 +39,12 @@ describe('Anthropic models through the SDK', () => {
     const model = await claude();
     // The prompt may use the 200k window less the 32k output budget.
     expect(model).toMatchObject({ spec: 'claude', id: 'claude-sonnet-4-5', contextWindow: 168_000, maxOutputTokens: 32_000 });
-    server.enqueue(messageReply('Let me look.', { toolUses: [{ id: 'toolu_a', name: 'bash', input: { command: 'ls' } }], usage: { input_tokens: 1000, output_tokens: 200 } }));
+    server.enqueue(
+      messageReply('Let me look.', {
+        toolUses: [{ id: 'toolu_a', name: 'bash', input: { command: 'ls' } }],
+        usage: { input_tokens: 1000, output_tokens: 200 },
+      }),
+    );
     const first = await model.complete({ system: 'You are a coding agent.', messages: [ask], tools: [bashTool] });
     expect(first).toMatchObject({
       content: 'Let me look.',
@@ -67,7 +75,13 @@ describe('Anthropic models through the SDK', () => {
       system: [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'How many files are there?' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_a', name: 'bash', input: { command: 'ls' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_use', id: 'toolu_a', name: 'bash', input: { command: 'ls' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'a.txt\nb.txt', cache_control: { type: 'ephemeral' } }] },
       ],
       tools: [{ name: 'bash', description: bashTool.description, input_schema: bashTool.parameters }],
@@ -80,7 +94,14 @@ describe('Anthropic models through the SDK', () => {
     await model.complete({
       messages: [
         ask,
-        { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'bash', arguments: '{"command":"ls"}' }, { id: 't2', name: 'bash', arguments: '{"command":"pwd"' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 't1', name: 'bash', arguments: '{"command":"ls"}' },
+            { id: 't2', name: 'bash', arguments: '{"command":"pwd"' },
+          ],
+        },
         { role: 'tool', toolCallId: 't1', name: 'bash', content: 'a.txt' },
         { role: 'user', content: '[Message from agent2]: I take src/parser.py' },
         { role: 'tool', toolCallId: 't2', name: 'bash', content: 'error: arguments are not valid JSON' },
@@ -94,7 +115,13 @@ describe('Anthropic models through the SDK', () => {
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'How many files are there?' }] },
       // Malformed arguments (t2) go back as {}: the API needs an object.
-      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'ls' } }, { type: 'tool_use', id: 't2', name: 'bash', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 't1', name: 'bash', input: { command: 'ls' } },
+          { type: 'tool_use', id: 't2', name: 'bash', input: {} },
+        ],
+      },
       {
         role: 'user',
         content: [
@@ -194,7 +221,10 @@ describe('Anthropic prompt caching, output limits, and requests the API refuses'
     expect(third.usage.cachedInputTokens).toBe(second.usage.inputTokens);
     expect(third.usage.cacheWriteTokens).toBe(third.usage.inputTokens - second.usage.inputTokens);
     const { inputTokens, cachedInputTokens, cacheWriteTokens, outputTokens } = third.usage;
-    expect(third.usage.costUsd).toBeCloseTo(((inputTokens - cachedInputTokens! - cacheWriteTokens!) * 3 + cachedInputTokens! * 0.3 + cacheWriteTokens! * 3.75 + outputTokens * 15) / 1e6, 12);
+    expect(third.usage.costUsd).toBeCloseTo(
+      ((inputTokens - cachedInputTokens! - cacheWriteTokens!) * 3 + cachedInputTokens! * 0.3 + cacheWriteTokens! * 3.75 + outputTokens * 15) / 1e6,
+      12,
+    );
   });
 
   it('writes 1-hour cache entries with --cache-ttl 1h, priced at 2x the input price', async () => {
@@ -210,25 +240,33 @@ describe('Anthropic prompt caching, output limits, and requests the API refuses'
     const model = await claude();
     server.enqueue('ok');
     const answer = await model.complete({
-      messages: [ask, { role: 'assistant', content: ' \n\n ', toolCalls: [{ id: 't1', name: 'bash', arguments: '{"command":"ls"}' }] }, { role: 'tool', toolCallId: 't1', name: 'bash', content: 'a.txt' }],
+      messages: [
+        ask,
+        { role: 'assistant', content: ' \n\n ', toolCalls: [{ id: 't1', name: 'bash', arguments: '{"command":"ls"}' }] },
+        { role: 'tool', toolCallId: 't1', name: 'bash', content: 'a.txt' },
+      ],
       tools: [bashTool],
     });
     expect(answer.content).toBe('ok');
     expect(server.requests[0]!.body.messages[1].content).toEqual([{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'ls' } }]);
   });
 
-  it('asks for the model\'s output limit up to 32000 tokens, or what --max-output-tokens says within the limit', async () => {
+  it("asks for the model's output limit up to 32000 tokens, or what --max-output-tokens says within the limit", async () => {
     server.handle(() => 'ok');
     await (await claude()).complete({ messages: [ask] });
     await (await claude({ maxOutputTokens: 64_000 })).complete({ messages: [ask] });
     await (await claude()).complete({ messages: [ask], maxOutputTokens: 500 });
     expect(server.requests.map((r) => r.body.max_tokens)).toEqual([32_000, 64_000, 500]);
-    await expect(claude({ maxOutputTokens: 70_000 })).rejects.toThrow('--max-output-tokens 70000 is more than model claude-sonnet-4-5 (claude) can write (64000): give at most 64000');
+    await expect(claude({ maxOutputTokens: 70_000 })).rejects.toThrow(
+      '--max-output-tokens 70000 is more than model claude-sonnet-4-5 (claude) can write (64000): give at most 64000',
+    );
   });
 
   it('says when the output was cut off at max_tokens', async () => {
     const model = await claude();
-    server.enqueue(messageReply(null, { toolUses: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'a.py' } }], stopReason: 'max_tokens' }));
+    server.enqueue(
+      messageReply(null, { toolUses: [{ name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'a.py' } }], stopReason: 'max_tokens' }),
+    );
     expect(await model.complete({ messages: [ask], tools: [bashTool] })).toMatchObject({ stopReason: 'max_tokens', truncated: true });
   });
 

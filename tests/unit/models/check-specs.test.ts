@@ -23,20 +23,25 @@ function checkError(specs: string[], options: Parameters<typeof checkModelSpecs>
 describe('checkModelSpecs', () => {
   it('accepts specs whose keys are in the environment', async () => {
     const cwd = await tempDir();
-    expect(() => checkModelSpecs(['gpt-5', 'claude', 'openai:gpt-4o'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY, ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY }, cwd })).not.toThrow();
+    expect(() =>
+      checkModelSpecs(['gpt-5', 'claude', 'openai:gpt-4o'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY, ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY }, cwd }),
+    ).not.toThrow();
   });
 
   it('names the missing variable and says that ./.env works too', async () => {
     const cwd = await tempDir();
     expect(checkError(['gpt-5'], { env: {}, cwd }).message).toBe('no API key for model "gpt-5": set OPENAI_API_KEY in the environment or in ./.env');
-    expect(checkError(['claude'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message)
-      .toBe('no API key for model "claude": set ANTHROPIC_API_KEY in the environment or in ./.env');
+    expect(checkError(['claude'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message).toBe(
+      'no API key for model "claude": set ANTHROPIC_API_KEY in the environment or in ./.env',
+    );
     expect(checkError(['anthropic:claude-opus-4-1'], { env: { ANTHROPIC_API_KEY: '' }, cwd }).message).toContain('ANTHROPIC_API_KEY');
   });
 
   it('reports the first unknown spec with the accepted forms', async () => {
     const cwd = await tempDir();
-    expect(checkError(['gpt-5', 'gpt-6'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message).toMatch(/^unknown model "gpt-6": use gpt-5, claude, openai:<model>/);
+    expect(checkError(['gpt-5', 'gpt-6'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message).toMatch(
+      /^unknown model "gpt-6": use gpt-5, claude, openai:<model>/,
+    );
   });
 
   it('needs no key for a server named in the spec', async () => {
@@ -56,8 +61,9 @@ describe('checkModelSpecs', () => {
 
   it('rejects an OPENAI_BASE_URL that is not a URL', async () => {
     const cwd = await tempDir({ '.env': 'OPENAI_BASE_URL=localhost:8000\n' });
-    expect(checkError(['gpt-5'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message)
-      .toBe('OPENAI_BASE_URL is not an http(s) URL ("localhost:8000"): fix it in the environment or in ./.env');
+    expect(checkError(['gpt-5'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message).toBe(
+      'OPENAI_BASE_URL is not an http(s) URL ("localhost:8000"): fix it in the environment or in ./.env',
+    );
   });
 
   it('says so when ./.env cannot be read', async () => {

@@ -21,7 +21,10 @@ async function gpt4o(options: ModelOptions = {}) {
 }
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ModelError);
   expect((error as Error).message).not.toContain('\n');
   expect((error as Error).message).not.toContain(OPENAI_TEST_KEY);
@@ -33,7 +36,9 @@ const ask: ChatMessage = { role: 'user', content: 'How many files are there?' };
 describe('OpenAI models on Chat Completions through the SDK', () => {
   it('runs a tool call round trip: the model calls bash, gets the result, answers', async () => {
     const model = await gpt4o();
-    server.enqueue(chatReply(null, { toolCalls: [{ id: 'call_a', name: 'bash', arguments: { command: 'ls' } }], usage: { prompt_tokens: 1000, completion_tokens: 200 } }));
+    server.enqueue(
+      chatReply(null, { toolCalls: [{ id: 'call_a', name: 'bash', arguments: { command: 'ls' } }], usage: { prompt_tokens: 1000, completion_tokens: 200 } }),
+    );
     const first = await model.complete({ system: 'You are a coding agent.', messages: [ask], tools: [bashTool] });
     expect(first).toMatchObject({
       content: '',
@@ -91,7 +96,11 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
     const first = await model.complete({ messages: [ask], tools: [bashTool] });
     expect(first.toolCalls).toEqual([{ id: 'call_b', name: 'bash', arguments: broken }]);
     await model.complete({
-      messages: [ask, { role: 'assistant', content: '', toolCalls: first.toolCalls }, { role: 'tool', toolCallId: 'call_b', name: 'bash', content: 'error: arguments are not valid JSON' }],
+      messages: [
+        ask,
+        { role: 'assistant', content: '', toolCalls: first.toolCalls },
+        { role: 'tool', toolCallId: 'call_b', name: 'bash', content: 'error: arguments are not valid JSON' },
+      ],
       tools: [bashTool],
     });
     expect(server.requests[1]!.body.messages[1].tool_calls[0].function.arguments).toBe('{}');
@@ -151,9 +160,15 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
   it("recognises each provider's words for a prompt over the window, with the figures they give", async () => {
     const model = await gpt4o({ maxRetries: 0 });
     const overflows = [
-      ['Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 289650 tokens. Please reduce the length of the messages.', { prompt: 289650, limit: 272000 }],
+      [
+        'Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 289650 tokens. Please reduce the length of the messages.',
+        { prompt: 289650, limit: 272000 },
+      ],
       ['Your input exceeds the context window of this model. Please adjust your input and try again.', {}],
-      ["This model's maximum context length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000 in the completion). Please reduce the length of the messages or completion.", { prompt: 112946, limit: 16384 }],
+      [
+        "This model's maximum context length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000 in the completion). Please reduce the length of the messages or completion.",
+        { prompt: 112946, limit: 16384 },
+      ],
     ] as const;
     for (const [message, figures] of overflows) {
       server.enqueue(errorReply(400, message));
@@ -168,7 +183,9 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
     const model = createModel(`openai:qwen@http://127.0.0.1:${port}/v1`, { env: {}, cwd: await tempDir(), maxRetries: 0, warn: () => {} });
     const error = await failure(model.complete({ messages: [ask] }));
     expect(error.kind).toBe('connection');
-    expect(error.message).toBe(`model qwen at 127.0.0.1:${port}: cannot connect (ECONNREFUSED, 1 attempt): check that the server is running and the base URL is right`);
+    expect(error.message).toBe(
+      `model qwen at 127.0.0.1:${port}: cannot connect (ECONNREFUSED, 1 attempt): check that the server is running and the base URL is right`,
+    );
   });
 
   it('lets a caller abort a call', async () => {
@@ -197,7 +214,11 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
     await createModel(`openai:qwen@${server.url}`, { env, cwd: await tempDir(), warn: () => {} }).complete({ messages: [ask] });
     expect(server.requests[0]!.headers.authorization).toBe('Bearer no-key-needed');
     server.enqueue('b');
-    await createModel(`openai:qwen@${server.url}`, { env: { ...env, COOP_BENCH_ENDPOINT_API_KEY: 'endpoint-key' }, cwd: await tempDir(), warn: () => {} }).complete({ messages: [ask] });
+    await createModel(`openai:qwen@${server.url}`, {
+      env: { ...env, COOP_BENCH_ENDPOINT_API_KEY: 'endpoint-key' },
+      cwd: await tempDir(),
+      warn: () => {},
+    }).complete({ messages: [ask] });
     expect(server.requests[1]!.headers.authorization).toBe('Bearer endpoint-key');
   });
 
@@ -233,7 +254,11 @@ describe('an OpenAI-compatible vLLM server', () => {
       const first = await model.complete({ messages: [ask], tools: [bashTool] });
       // vLLM parses earlier calls' arguments and refuses the request if one is not JSON (vllm#43995).
       const second = await model.complete({
-        messages: [ask, { role: 'assistant', content: '', toolCalls: first.toolCalls }, { role: 'tool', toolCallId: 'call_1', name: 'bash', content: 'Error: not valid JSON' }],
+        messages: [
+          ask,
+          { role: 'assistant', content: '', toolCalls: first.toolCalls },
+          { role: 'tool', toolCallId: 'call_1', name: 'bash', content: 'Error: not valid JSON' },
+        ],
         tools: [bashTool],
       });
       expect(second.content).toBe('done');

@@ -22,9 +22,12 @@ async function gpt5(options: ModelOptions = {}) {
 const ask: ChatMessage = { role: 'user', content: 'Add a --verbose flag.' };
 
 describe('gpt-5 on the Responses API', () => {
-  it('keeps nothing at OpenAI and passes each answer\'s encrypted reasoning back with its calls', async () => {
+  it("keeps nothing at OpenAI and passes each answer's encrypted reasoning back with its calls", async () => {
     const model = await gpt5();
-    server.enqueue(chatReply(null, { toolCalls: [{ id: 'call_a', name: 'bash', arguments: { command: 'ls' } }], usage: { prompt_tokens: 1000, completion_tokens: 400 } }), 'Done.');
+    server.enqueue(
+      chatReply(null, { toolCalls: [{ id: 'call_a', name: 'bash', arguments: { command: 'ls' } }], usage: { prompt_tokens: 1000, completion_tokens: 400 } }),
+      'Done.',
+    );
     const first = await model.complete({ system: 'You are a coding agent.', messages: [ask], tools: [bashTool] });
     expect(server.requests[0]!.path).toBe('/v1/responses');
     expect(server.requests[0]!.body).toEqual({
@@ -44,7 +47,11 @@ describe('gpt-5 on the Responses API', () => {
 
     const second = await model.complete({
       system: 'You are a coding agent.',
-      messages: [ask, { role: 'assistant', content: first.content, toolCalls: first.toolCalls, replay: first.replay }, { role: 'tool', toolCallId: 'call_a', name: 'bash', content: 'a.txt' }],
+      messages: [
+        ask,
+        { role: 'assistant', content: first.content, toolCalls: first.toolCalls, replay: first.replay },
+        { role: 'tool', toolCallId: 'call_a', name: 'bash', content: 'a.txt' },
+      ],
       tools: [bashTool],
     });
     expect(second.content).toBe('Done.');
@@ -68,10 +75,17 @@ describe('gpt-5 on the Responses API', () => {
     const model = await gpt5();
     server.enqueue(chatReply(null, { toolCalls: [{ id: 'call_b', name: 'bash', arguments: '{"command": "ls' }] }), '', 'fine');
     const first = await model.complete({ messages: [ask], tools: [bashTool] });
-    const history: ChatMessage[] = [ask, { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: first.replay }, { role: 'tool', toolCallId: 'call_b', name: 'bash', content: 'Error: not JSON' }];
+    const history: ChatMessage[] = [
+      ask,
+      { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: first.replay },
+      { role: 'tool', toolCallId: 'call_b', name: 'bash', content: 'Error: not JSON' },
+    ];
     const empty = await model.complete({ messages: history, tools: [bashTool] });
     expect(empty.content).toBe('');
-    const last = await model.complete({ messages: [...history, { role: 'assistant', content: '', replay: empty.replay }, { role: 'user', content: 'Call a tool.' }], tools: [bashTool] });
+    const last = await model.complete({
+      messages: [...history, { role: 'assistant', content: '', replay: empty.replay }, { role: 'user', content: 'Call a tool.' }],
+      tools: [bashTool],
+    });
     expect(last.content).toBe('fine');
     const input = server.requests[2]!.body.input as { type?: string; arguments?: string }[];
     expect(input.find((item) => item.type === 'function_call')?.arguments).toBe('{}');
@@ -99,9 +113,23 @@ describe('the fake Responses API refuses what the real one refuses', () => {
     server.enqueue(chatReply(null, { toolCalls: [{ id: 'call_c', name: 'bash', arguments: { command: 'ls' } }] }));
     const first = await model.complete({ messages: [ask], tools: [bashTool] });
     const stripped = { api: 'openai-responses' as const, items: first.replay!.items.map((item) => ({ ...(item as object), encrypted_content: undefined })) };
-    const withoutContent = model.complete({ messages: [ask, { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: stripped }, { role: 'tool', toolCallId: 'call_c', name: 'bash', content: 'a' }], tools: [bashTool] });
-    await expect(withoutContent).rejects.toMatchObject({ kind: 'request', status: 404, message: expect.stringContaining('Items are not persisted when `store` is set to false') });
-    const unanswered = model.complete({ messages: [ask, { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: first.replay }], tools: [bashTool] });
+    const withoutContent = model.complete({
+      messages: [
+        ask,
+        { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: stripped },
+        { role: 'tool', toolCallId: 'call_c', name: 'bash', content: 'a' },
+      ],
+      tools: [bashTool],
+    });
+    await expect(withoutContent).rejects.toMatchObject({
+      kind: 'request',
+      status: 404,
+      message: expect.stringContaining('Items are not persisted when `store` is set to false'),
+    });
+    const unanswered = model.complete({
+      messages: [ask, { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: first.replay }],
+      tools: [bashTool],
+    });
     await expect(unanswered).rejects.toMatchObject({ kind: 'request', message: expect.stringContaining('No tool output found for function call call_c') });
   });
 });

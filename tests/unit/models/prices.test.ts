@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
-import {
-  costUsd, createModel, DEFAULT_PRICES, loadPriceTable, MODEL_ALIASES, priceFor,
-} from '../../../harness/models/index.ts';
+import { costUsd, createModel, DEFAULT_PRICES, loadPriceTable, MODEL_ALIASES, priceFor } from '../../../harness/models/index.ts';
 import { cleanupDirs, OPENAI_TEST_KEY, tempDir } from './helpers.ts';
 
 afterEach(cleanupDirs);
@@ -10,9 +8,22 @@ afterEach(cleanupDirs);
 describe('the price table', () => {
   it('prices the alias models and the other models the paper mentions', () => {
     for (const { model } of Object.values(MODEL_ALIASES)) expect(DEFAULT_PRICES[model]).toBeDefined();
-    expect(DEFAULT_PRICES['gpt-5']).toEqual({ inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 });
+    expect(DEFAULT_PRICES['gpt-5']).toEqual({
+      inputPerMillion: 1.25,
+      outputPerMillion: 10,
+      cachedInputPerMillion: 0.125,
+      contextWindow: 400_000,
+      inputLimit: 272_000,
+      maxOutputTokens: 128_000,
+    });
     expect(DEFAULT_PRICES['claude-sonnet-4-5']).toEqual({
-      inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75, cacheWrite1hPerMillion: 6, contextWindow: 200_000, maxOutputTokens: 64_000,
+      inputPerMillion: 3,
+      outputPerMillion: 15,
+      cachedInputPerMillion: 0.3,
+      cacheWritePerMillion: 3.75,
+      cacheWrite1hPerMillion: 6,
+      contextWindow: 200_000,
+      maxOutputTokens: 64_000,
     });
     for (const model of ['gpt-5-mini', 'gpt-4o', 'gpt-4.1', 'claude-opus-4-1', 'claude-haiku-4-5']) expect(DEFAULT_PRICES[model]).toBeDefined();
   });

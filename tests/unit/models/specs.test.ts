@@ -16,7 +16,9 @@ describe('parseModelSpec', () => {
     expect(parseModelSpec('openai:gpt-4.1-mini')).toEqual({ spec: 'openai:gpt-4.1-mini', provider: 'openai', model: 'gpt-4.1-mini' });
     expect(parseModelSpec('anthropic:claude-haiku-4-5')).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5' });
     expect(parseModelSpec('openai:qwen2.5-coder:7b@http://localhost:11434/v1')).toMatchObject({
-      provider: 'openai', model: 'qwen2.5-coder:7b', baseURL: 'http://localhost:11434/v1',
+      provider: 'openai',
+      model: 'qwen2.5-coder:7b',
+      baseURL: 'http://localhost:11434/v1',
     });
   });
 
@@ -24,16 +26,16 @@ describe('parseModelSpec', () => {
     for (const spec of ['gpt5', 'google:gemini', 'openai:', 'anthropic', '']) {
       const error = catchError(() => parseModelSpec(spec));
       expect(error).toBeInstanceOf(UserError);
-      expect(error.message).toBe(
-        `unknown model "${spec}": use gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`,
-      );
+      expect(error.message).toBe(`unknown model "${spec}": use gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`);
     }
   });
 
   it('rejects a base URL without a scheme, saying how to write it', () => {
     const error = catchError(() => parseModelSpec('openai:qwen@localhost:8000/v1'));
     expect(error).toBeInstanceOf(UserError);
-    expect(error.message).toMatch(/^bad model spec "openai:qwen@localhost:8000\/v1": write openai:<model>@<base-url> with a URL that starts with http:\/\/ or https:\/\//);
+    expect(error.message).toMatch(
+      /^bad model spec "openai:qwen@localhost:8000\/v1": write openai:<model>@<base-url> with a URL that starts with http:\/\/ or https:\/\//,
+    );
     expect(error.message).not.toContain('\n');
   });
 });

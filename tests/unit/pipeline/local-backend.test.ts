@@ -71,7 +71,11 @@ describe('the core pipeline on the local test backend', () => {
 
   it("gives the oracle's per-pair results Docker and Kubernetes give", () => {
     const local = oraclePairs(runs, 'local');
-    if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, `${JSON.stringify({ about: 'The oracle on every Coop pair of the shipped pools, as --backend docker gives it: merge status, both-pass, each feature verdict and exit code. Checked against Docker and Kubernetes in tests/integration/kubernetes-run.test.ts, against the local test backend in tests/unit/pipeline/local-backend.test.ts.', pairs: local }, null, 2)}\n`);
+    if (process.env.UPDATE_GOLDEN)
+      writeFileSync(
+        GOLDEN,
+        `${JSON.stringify({ about: 'The oracle on every Coop pair of the shipped pools, as --backend docker gives it: merge status, both-pass, each feature verdict and exit code. Checked against Docker and Kubernetes in tests/integration/kubernetes-run.test.ts, against the local test backend in tests/unit/pipeline/local-backend.test.ts.', pairs: local }, null, 2)}\n`,
+      );
     const golden = (JSON.parse(readFileSync(GOLDEN, 'utf8')) as { pairs: OraclePairs }).pairs;
     const expected = Object.fromEntries(Object.entries(golden).filter(([pair]) => pair.startsWith(`${POOL}/`)));
     expect(Object.keys(expected)).toHaveLength(15);

@@ -43,7 +43,17 @@ function outcome(o: Partial<TaskOutcome> & { team: string; setting: 'coop' | 'so
   };
 }
 
-const label = (judge: string, l: string, extra: Partial<JudgeLabel> = {}): JudgeLabel => ({ judge, label: l, isPrimary: false, messageId: null, agent: null, description: null, evidence: [], model: 'm', ...extra });
+const label = (judge: string, l: string, extra: Partial<JudgeLabel> = {}): JudgeLabel => ({
+  judge,
+  label: l,
+  isPrimary: false,
+  messageId: null,
+  agent: null,
+  description: null,
+  evidence: [],
+  model: 'm',
+  ...extra,
+});
 
 /** Model A: Solo passes pairs 1-3, Coop only pair 1. Model B: Solo passes pairs 1-2, Coop none. */
 function twoModels(): TaskOutcome[] {
@@ -131,7 +141,11 @@ describe('merge strategies (table 6) and messaging on/off (figure 5 a, b)', () =
     expect(m.variants).toEqual(['no-messaging', '']);
     const row = m.rows[0];
     const on = row.byVariant[''];
-    expect(on.passedBy.map((p) => [p.stage, p.label])).toEqual([['naive', 'Naive'], ['union', 'Union'], ['llm', 'LLM']]);
+    expect(on.passedBy.map((p) => [p.stage, p.label])).toEqual([
+      ['naive', 'Naive'],
+      ['union', 'Union'],
+      ['llm', 'LLM'],
+    ]);
     expect([...on.passedBy.map((p) => p.rate.k), on.tasks]).toEqual([1, 2, 3, 4]);
     expect(on.conflictRate).toMatchObject({ k: 3, n: 4 });
     const off = row.byVariant['no-messaging'];
@@ -152,9 +166,21 @@ describe('merge strategies (table 6) and messaging on/off (figure 5 a, b)', () =
       outcome({ team: 'A', setting: 'coop', pairNo: 2, passed: false, mergeStatus: 'union', mergeAttempts: union(false, true) }),
       outcome({ team: 'A', setting: 'coop', pairNo: 3, passed: true, mergeStatus: 'union', mergeAttempts: union(true, true) }),
       outcome({ team: 'A', setting: 'coop', pairNo: 4, passed: true, mergeStatus: 'union', mergeAttempts: union(true) }),
-      outcome({ team: 'A', setting: 'coop', pairNo: 5, passed: true, mergeStatus: 'clean', naiveClean: true, mergeAttempts: [{ stage: 'naive', outcome: 'merged', passed: true, final: true }] }),
       outcome({
-        team: 'A', setting: 'coop', pairNo: 6, passed: false, mergeStatus: 'union',
+        team: 'A',
+        setting: 'coop',
+        pairNo: 5,
+        passed: true,
+        mergeStatus: 'clean',
+        naiveClean: true,
+        mergeAttempts: [{ stage: 'naive', outcome: 'merged', passed: true, final: true }],
+      }),
+      outcome({
+        team: 'A',
+        setting: 'coop',
+        pairNo: 6,
+        passed: false,
+        mergeStatus: 'union',
         mergeAttempts: [...union(false), { stage: 'union-reversed', outcome: 'conflict', passed: null, final: false }],
       }),
     ];
@@ -172,7 +198,18 @@ describe('merge strategies (table 6) and messaging on/off (figure 5 a, b)', () =
 describe('communication', () => {
   it('measures overhead as messages over steps, split by speech act', () => {
     const tasks = [
-      outcome({ team: 'A', setting: 'coop', pairNo: 1, steps: 20, messages: 3, labels: [label('speech_acts', 'plan', { messageId: 1 }), label('speech_acts', 'Question', { messageId: 2 }), label('speech_acts', 'answer', { messageId: 2, isPrimary: true })] }),
+      outcome({
+        team: 'A',
+        setting: 'coop',
+        pairNo: 1,
+        steps: 20,
+        messages: 3,
+        labels: [
+          label('speech_acts', 'plan', { messageId: 1 }),
+          label('speech_acts', 'Question', { messageId: 2 }),
+          label('speech_acts', 'answer', { messageId: 2, isPrimary: true }),
+        ],
+      }),
       outcome({ team: 'A', setting: 'coop', pairNo: 2, steps: 20, messages: 1 }),
       outcome({ team: 'A', setting: 'coop', pairNo: 3, variant: 'no-messaging', steps: 20, messages: 0 }),
     ];
@@ -200,16 +237,33 @@ describe('communication', () => {
     expect(row('Work overlap')).toMatchObject({ primary: 1, secondary: 0 });
     expect(row('Repetition')).toMatchObject({ primary: 0, secondary: 1 });
     expect(row('Implementation failure').primary).toBe(1);
-    expect(c.detectors).toEqual([expect.objectContaining({ label: 'first_turn_plan', tasks: 1, successWith: expect.objectContaining({ k: 1, n: 1 }), successWithout: expect.objectContaining({ k: 0, n: 5 }) })]);
+    expect(c.detectors).toEqual([
+      expect.objectContaining({
+        label: 'first_turn_plan',
+        tasks: 1,
+        successWith: expect.objectContaining({ k: 1, n: 1 }),
+        successWithout: expect.objectContaining({ k: 0, n: 5 }),
+      }),
+    ]);
     expect(c.labelCounts).toEqual({ communication: 3, symptoms: 3, detectors: 1 });
   });
 
   it('shows beside each detector label its definition and its precision and recall on the held-out split', () => {
     const stored = readStoredScores()!;
     const test = stored.splits.test.labels.find((l) => l.label === 'first_turn_plan')!;
-    const [row] = communicationAnalysis([outcome({ team: 'A', setting: 'coop', pairNo: 1, messages: 2, labels: [label('detectors', 'first_turn_plan')] })]).detectors;
-    expect(row!.definition).toContain('The conversation\'s first message is a plan');
-    expect(row!.calibration).toEqual({ split: 'test', cases: stored.splits.test.cases, tp: test.tp, fp: test.fp, fn: test.fn, precision: test.tp / (test.tp + test.fp), recall: test.tp / (test.tp + test.fn) });
+    const [row] = communicationAnalysis([
+      outcome({ team: 'A', setting: 'coop', pairNo: 1, messages: 2, labels: [label('detectors', 'first_turn_plan')] }),
+    ]).detectors;
+    expect(row!.definition).toContain("The conversation's first message is a plan");
+    expect(row!.calibration).toEqual({
+      split: 'test',
+      cases: stored.splits.test.cases,
+      tp: test.tp,
+      fp: test.fp,
+      fn: test.fn,
+      precision: test.tp / (test.tp + test.fp),
+      recall: test.tp / (test.tp + test.fn),
+    });
   });
 
   it('maps label spellings to the taxonomy ids', () => {

@@ -30,7 +30,11 @@ const tasks: FixtureTask[] = [
 beforeAll(() => {
   runsDir = mkdtempSync(join(tmpdir(), 'exclusions-'));
   buildRun(runsDir, 'accounted', tasks);
-  buildRun(runsDir, 'other-prompts', tasks.slice(0, 2).map((t) => ({ ...t, agentConfig: OTHER })));
+  buildRun(
+    runsDir,
+    'other-prompts',
+    tasks.slice(0, 2).map((t) => ({ ...t, agentConfig: OTHER })),
+  );
 });
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
 
@@ -44,7 +48,7 @@ function summaryOf(name: string) {
 }
 
 describe('error accounting', () => {
-  it('scores the agents\' failures and counts what each rate leaves out, by why', () => {
+  it("scores the agents' failures and counts what each rate leaves out, by why", () => {
     const { headline } = summaryOf('accounted').report;
     const solo = headline.teams[0]!.results.find((r) => r.condition === 'Solo')!;
     expect(solo).toMatchObject({ tasks: 6, done: 3, passed: 2 });

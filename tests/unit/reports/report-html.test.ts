@@ -90,7 +90,8 @@ describe('HTML report of a run whose agents wrote script-injection payloads', ()
   });
 
   it('fills every section', () => {
-    for (const id of ['overview', 'headline', 'difficulty', 'retention', 'merges', 'communication', 'errors', 'cost', 'tasks']) expect(html).toContain(`<section id="${id}">`);
+    for (const id of ['overview', 'headline', 'difficulty', 'retention', 'merges', 'communication', 'errors', 'cost', 'tasks'])
+      expect(html).toContain(`<section id="${id}">`);
     expect(html).toContain('data-chart="headline"');
     expect(html).toContain('data-chart="overhead"');
     expect(html).toContain('$0.0120');
@@ -118,7 +119,9 @@ describe('exports and comparison', () => {
   });
 
   it('writes one CSV row per task', () => {
-    const rows = readFileSync(writeReport({ runsDir, name: 'injected', format: 'csv', out: join(runsDir, 'tasks.csv') }), 'utf8').trim().split('\r\n');
+    const rows = readFileSync(writeReport({ runsDir, name: 'injected', format: 'csv', out: join(runsDir, 'tasks.csv') }), 'utf8')
+      .trim()
+      .split('\r\n');
     expect(rows[0]).toMatch(/^id,key,model,condition/);
     expect(rows.length).toBeGreaterThan(3);
   });

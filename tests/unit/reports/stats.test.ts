@@ -96,11 +96,17 @@ describe('relative difficulty', () => {
 
   it('computes buckets from counts, exactly: 1 − 4/5 is 0.2, on the edge of bucket 2, not 0.1999...', () => {
     // Five models: one pair every model solves, one that one model fails, one nobody solves.
-    const counts = [difficultyCounts([true, true, true, true, true]), difficultyCounts([true, true, true, true, false]), difficultyCounts([false, false, false, false, false])];
+    const counts = [
+      difficultyCounts([true, true, true, true, true]),
+      difficultyCounts([true, true, true, true, false]),
+      difficultyCounts([false, false, false, false, false]),
+    ];
     expect(1 - 4 / 5).toBe(0.19999999999999996);
     expect(difficultyBuckets(counts)).toEqual([0, 2, 9]);
     // Thirds rescaled by a range of thirds: (2/3 − 1/3) / (1 − 1/3) = 0.5 exactly.
-    expect(difficultyBuckets([difficultyCounts([true, true, false]), difficultyCounts([true, false, false]), difficultyCounts([false, false, false])])).toEqual([0, 5, 9]);
+    expect(difficultyBuckets([difficultyCounts([true, true, false]), difficultyCounts([true, false, false]), difficultyCounts([false, false, false])])).toEqual(
+      [0, 5, 9],
+    );
     // Every pair as hard as the others: the raw value decides.
     expect(difficultyBuckets([difficultyCounts([true, false]), difficultyCounts([false, true])])).toEqual([5, 5]);
   });
@@ -119,9 +125,20 @@ describe('difficulty curves (Algorithm 1)', () => {
 
   it('integrates plainly by trapezoids between the points, as Algorithm 1 states (no division by their span)', () => {
     expect(trapezoidAuc([{ x: 0.05, y: 0.4 }])).toBe(0);
-    expect(trapezoidAuc([{ x: 0.05, y: 0.5 }, { x: 0.95, y: 0.5 }])).toBeCloseTo(0.45);
+    expect(
+      trapezoidAuc([
+        { x: 0.05, y: 0.5 },
+        { x: 0.95, y: 0.5 },
+      ]),
+    ).toBeCloseTo(0.45);
     // 1 -> 0 linearly over [0.05, 0.45], then flat at 0 over [0.45, 0.95]: area 0.2.
-    expect(trapezoidAuc([{ x: 0.05, y: 1 }, { x: 0.45, y: 0 }, { x: 0.95, y: 0 }])).toBeCloseTo(0.2);
+    expect(
+      trapezoidAuc([
+        { x: 0.05, y: 1 },
+        { x: 0.45, y: 0 },
+        { x: 0.95, y: 0 },
+      ]),
+    ).toBeCloseTo(0.2);
   });
 
   it('summarises a model as table 5 does and pools by summing counts, not averaging rates', () => {

@@ -36,8 +36,14 @@ describe('checkAnswer', () => {
     ['import os\ndef f(a, b, c):\n    return a\n', 'changed text outside the region: context line 1 before the conflict differs'],
     ['import sys\ndef f(a, b, c):\n    return a + 1\n', 'changed text outside the region: context line 1 after the conflict differs'],
     ['import sys\n', 'changed text outside the region: answer is shorter than the context around it'],
-    ['I am sorry, I cannot resolve this conflict.', 'changed text outside the region: the answer is neither the excerpt nor a block made of the conflict\'s own words ("I" is not one)'],
-    ['I am sorry.\nI cannot resolve this conflict.\nReally.\n', 'changed text outside the region: the answer is neither the excerpt nor a block made of the conflict\'s own words ("I" is not one)'],
+    [
+      'I am sorry, I cannot resolve this conflict.',
+      'changed text outside the region: the answer is neither the excerpt nor a block made of the conflict\'s own words ("I" is not one)',
+    ],
+    [
+      'I am sorry.\nI cannot resolve this conflict.\nReally.\n',
+      'changed text outside the region: the answer is neither the excerpt nor a block made of the conflict\'s own words ("I" is not one)',
+    ],
     ['def f(a, b, c):\n    return a\n', 'changed text outside the region: context line 1 before the conflict differs'],
     ['import sys\ndef f(a, b, c):\n', 'changed text outside the region: context line 1 after the conflict differs'],
     ['import sys\n\u0001\u0002garbage\n    return a\n', 'garbage: control character U+0001 in answer'],

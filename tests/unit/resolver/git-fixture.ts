@@ -74,13 +74,25 @@ async function write(dir: string, files: Record<string, FileSpec>): Promise<void
 }
 
 /** `git merge-file` run directly, as the paper does, outside any repository. */
-export async function gitMergeFile(ours: string | Buffer, base: string | Buffer, theirs: string | Buffer, union = false): Promise<{ content: Buffer; exitCode: number }> {
+export async function gitMergeFile(
+  ours: string | Buffer,
+  base: string | Buffer,
+  theirs: string | Buffer,
+  union = false,
+): Promise<{ content: Buffer; exitCode: number }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'resolver-test-mf-'));
   try {
     await Promise.all([writeFile(path.join(dir, 'o'), ours), writeFile(path.join(dir, 'b'), base), writeFile(path.join(dir, 't'), theirs)]);
-    const result = await execa('git', ['merge-file', '-p', ...(union ? ['--union'] : []), '-L', 'patch_1', '-L', 'repo_state', '-L', 'patch_2', 'o', 'b', 't'], {
-      cwd: dir, encoding: 'buffer', stripFinalNewline: false, reject: false,
-    });
+    const result = await execa(
+      'git',
+      ['merge-file', '-p', ...(union ? ['--union'] : []), '-L', 'patch_1', '-L', 'repo_state', '-L', 'patch_2', 'o', 'b', 't'],
+      {
+        cwd: dir,
+        encoding: 'buffer',
+        stripFinalNewline: false,
+        reject: false,
+      },
+    );
     return { content: Buffer.from(result.stdout as Uint8Array), exitCode: result.exitCode ?? -1 };
   } finally {
     await rm(dir, { recursive: true, force: true });

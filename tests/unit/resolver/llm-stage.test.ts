@@ -3,9 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  attemptOf, createLlamaCppResolverModel, createOpenAIResolverModel, DEFAULT_RESOLVER_MODEL, mergePatches, NO_RESOLVER,
-  resolverModelFromOptions, runCascade, ResolverModelError, type MergeAttempt, type MergeInput, type MergeResult,
-  type RegionResolution, type ResolverModel,
+  attemptOf,
+  createLlamaCppResolverModel,
+  createOpenAIResolverModel,
+  DEFAULT_RESOLVER_MODEL,
+  mergePatches,
+  NO_RESOLVER,
+  resolverModelFromOptions,
+  runCascade,
+  ResolverModelError,
+  type MergeAttempt,
+  type MergeInput,
+  type MergeResult,
+  type RegionResolution,
+  type ResolverModel,
 } from '../../../resolver/index.ts';
 import { errorReply, hangReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { bracesCase, importsCase, signatureCase, type CraftedCase } from './crafted-conflicts.ts';
@@ -28,7 +39,8 @@ async function conflicted(crafted: CraftedCase): Promise<{ repo: TestRepo; input
   const repo = await makeRepo({ [crafted.path]: crafted.base, 'other.txt': 'untouched\n' });
   repos.push(repo);
   const input = {
-    repoDir: repo.dir, baseRev: repo.base,
+    repoDir: repo.dir,
+    baseRev: repo.base,
     patches: [await repo.patch({ [crafted.path]: crafted.ours }), await repo.patch({ [crafted.path]: crafted.theirs })],
   };
   const union = await mergePatches(input);
@@ -37,7 +49,10 @@ async function conflicted(crafted: CraftedCase): Promise<{ repo: TestRepo; input
 }
 
 /** The LLM stage as the cascade runs it after a union merge (without tests: no gate accepts the union). */
-async function resolveWithModel(input: MergeInput, options: { model?: ResolverModel; contextLines?: number } = {}): Promise<MergeAttempt & { regions: RegionResolution[] }> {
+async function resolveWithModel(
+  input: MergeInput,
+  options: { model?: ResolverModel; contextLines?: number } = {},
+): Promise<MergeAttempt & { regions: RegionResolution[] }> {
   const { attempts } = await runCascade(input, options);
   const llm = attemptOf(attempts, 'llm')!;
   return { ...llm, regions: (llm.details?.regions ?? []) as RegionResolution[] };
@@ -130,7 +145,10 @@ describe('resolveWithModel', () => {
   it('needs every region accepted, and stops at the first rejected one', async () => {
     const base = Array.from({ length: 30 }, (_, i) => `line ${i + 1}\n`).join('');
     const twoRegions: CraftedCase = {
-      name: 'two regions', path: 'two.txt', base, resolved: '',
+      name: 'two regions',
+      path: 'two.txt',
+      base,
+      resolved: '',
       ours: base.replace('line 3\n', 'three A\n').replace('line 25\n', 'twenty-five A\n'),
       theirs: base.replace('line 3\n', 'three B\n').replace('line 25\n', 'twenty-five B\n'),
     };
@@ -154,7 +172,14 @@ describe('resolveWithModel', () => {
 
   it('keeps CRLF line endings (git adds the final newline to conflicted sides, as for union)', async () => {
     const base = 'a\r\nb\r\nc\r\nlast';
-    const crlf: CraftedCase = { name: 'crlf', path: 'win.txt', base, ours: base.replace('last', 'last A'), theirs: base.replace('last', 'last B'), resolved: '' };
+    const crlf: CraftedCase = {
+      name: 'crlf',
+      path: 'win.txt',
+      base,
+      ours: base.replace('last', 'last A'),
+      theirs: base.replace('last', 'last B'),
+      resolved: '',
+    };
     const { repo, input } = await conflicted(crlf);
     server.enqueue('a\nb\nc\nlast AB\n'); // models answer with \n; the file's own endings are kept
     const result = await resolveWithModel(input, { model: model() });
@@ -185,7 +210,9 @@ describe('OpenAI-compatible backend errors', () => {
 
   it('an HTTP error and a hanging endpoint are one-line errors', async () => {
     server.enqueue(errorReply(500, 'model crashed\nwith a trace'));
-    const error = (await model().complete('x').catch((e: unknown) => e)) as Error;
+    const error = (await model()
+      .complete('x')
+      .catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/^resolver endpoint http:\/\/127\.0\.0\.1:\d+\/v1 answered HTTP 500: [^\n]*model crashed with a trace/);
 
     server.enqueue(hangReply);
@@ -211,7 +238,9 @@ describe('resolverModelFromOptions and the node-llama-cpp backend', () => {
   it('maps CLI options to a backend, or none', () => {
     expect(resolverModelFromOptions({})).toBeUndefined();
     expect(resolverModelFromOptions({ resolverUrl: 'http://127.0.0.1:1/v1' })!.name).toBe(`${DEFAULT_RESOLVER_MODEL}@http://127.0.0.1:1/v1`);
-    expect(() => resolverModelFromOptions({ resolverUrl: 'http://x', resolverGguf: 'm.gguf' })).toThrow('use either --resolver-url or --resolver-gguf, not both');
+    expect(() => resolverModelFromOptions({ resolverUrl: 'http://x', resolverGguf: 'm.gguf' })).toThrow(
+      'use either --resolver-url or --resolver-gguf, not both',
+    );
     expect(() => resolverModelFromOptions({ resolverUrl: 'not a url' })).toThrow("invalid resolver URL 'not a url'");
   });
 
@@ -226,11 +255,15 @@ describe('resolverModelFromOptions and the node-llama-cpp backend', () => {
     await writeFile(file, 'not a model\n');
     try {
       // node-llama-cpp is an optional peer dependency: without it, the error comes at once.
-      const broken = await Promise.resolve().then(() => createLlamaCppResolverModel({ modelPath: file })).catch((e: unknown) => e as Error);
+      const broken = await Promise.resolve()
+        .then(() => createLlamaCppResolverModel({ modelPath: file }))
+        .catch((e: unknown) => e as Error);
       const error = broken instanceof Error ? broken : ((await broken.complete('x').catch((e: unknown) => e)) as Error);
       if (!(broken instanceof Error)) await broken.close?.();
       expect(error).toBeInstanceOf(ResolverModelError);
-      expect(error.message).toMatch(/^(cannot load GGUF model .*broken\.gguf: |--resolver-gguf needs node-llama-cpp, which is not installed; install it with: npm install |node-llama-cpp has no usable prebuilt binary)/);
+      expect(error.message).toMatch(
+        /^(cannot load GGUF model .*broken\.gguf: |--resolver-gguf needs node-llama-cpp, which is not installed; install it with: npm install |node-llama-cpp has no usable prebuilt binary)/,
+      );
       expect(error.message).not.toContain('\n');
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -72,11 +72,26 @@ describe('coop-bench merge', () => {
     const { repo, p1, p2 } = await setUp(signatureCase);
     server.handle((request) => {
       const prompt: string = request.body.messages[0].content;
-      return prompt.replace(/^[\s\S]*?```\n/, '').replace(/```$/, '')
+      return prompt
+        .replace(/^[\s\S]*?```\n/, '')
+        .replace(/```$/, '')
         .replace(/<<<<<<< patch_2\n.*\n=======\n.*\n>>>>>>> patch_1\n/, 'def format_table(rows, headers=None, align=None, padding=1):\n');
     });
     const out = path.join(work, 'merged.patch');
-    const { code, stdout, stderr } = await run(p1, p2, '--repo', repo.dir, '--base', repo.base, '--resolver-url', server.url, '--context-lines', '3', '--out', out);
+    const { code, stdout, stderr } = await run(
+      p1,
+      p2,
+      '--repo',
+      repo.dir,
+      '--base',
+      repo.base,
+      '--resolver-url',
+      server.url,
+      '--context-lines',
+      '3',
+      '--out',
+      out,
+    );
     expect(stderr).toContain('merge: llm (strategy llm)');
     expect(stderr).toContain(`llm stage: accepted (Qwen2.5-Coder-0.5B-Merge-Resolver@${server.url}, 1 regions)`);
     expect(code).toBe(0);
@@ -86,7 +101,7 @@ describe('coop-bench merge', () => {
     expect(server.requests[0]!.body.messages[0].content).toContain('3 unchanged line(s) before the conflict');
   });
 
-  it('keeps the union result when the model\'s answer is rejected', async () => {
+  it("keeps the union result when the model's answer is rejected", async () => {
     const { repo, p1, p2 } = await setUp(signatureCase);
     server.enqueue('no idea');
     const { code, stdout, stderr } = await run(p1, p2, '--repo', repo.dir, '--resolver-url', server.url, '--resolver-model', 'other');
@@ -108,10 +123,26 @@ describe('coop-bench merge', () => {
   });
 
   it.each([
-    ['a missing patch file', (d: { repo: string; p1: string }) => [d.p1, path.join(work, 'nope.patch'), '--repo', d.repo], /^coop-bench merge: patch file not found: .*nope\.patch\n$/],
-    ['a directory that is not a repository', (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', work], /^coop-bench merge: .* is not a git repository/],
-    ['an unknown base revision', (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', d.repo, '--base', 'v9.9'], /^coop-bench merge: unknown base revision 'v9\.9'\n$/],
-    ['a missing GGUF file', (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', d.repo, '--resolver-gguf', '/no/model.gguf'], /^coop-bench merge: resolver GGUF file not found: \/no\/model\.gguf\n$/],
+    [
+      'a missing patch file',
+      (d: { repo: string; p1: string }) => [d.p1, path.join(work, 'nope.patch'), '--repo', d.repo],
+      /^coop-bench merge: patch file not found: .*nope\.patch\n$/,
+    ],
+    [
+      'a directory that is not a repository',
+      (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', work],
+      /^coop-bench merge: .* is not a git repository/,
+    ],
+    [
+      'an unknown base revision',
+      (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', d.repo, '--base', 'v9.9'],
+      /^coop-bench merge: unknown base revision 'v9\.9'\n$/,
+    ],
+    [
+      'a missing GGUF file',
+      (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', d.repo, '--resolver-gguf', '/no/model.gguf'],
+      /^coop-bench merge: resolver GGUF file not found: \/no\/model\.gguf\n$/,
+    ],
     ['a bad --context-lines', (d: { repo: string; p1: string }) => [d.p1, d.p1, '--repo', d.repo, '--context-lines', '-1'], /"-1" is not a whole number/],
   ])('gives a one-line error and a non-zero exit for %s', async (_name, args, message) => {
     const { repo, p1 } = await setUp(importsCase);

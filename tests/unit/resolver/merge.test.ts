@@ -26,7 +26,8 @@ describe('naive merge', () => {
     const theirs = base.replace('line 27\n', 'line twenty-seven\n').replace(/\n$/, ''); // also drops the final newline
     const r = await repo({ 'a.txt': base, 'other.txt': 'x\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: r.base,
+      repoDir: r.dir,
+      baseRev: r.base,
       patches: [await r.patch({ 'a.txt': ours }), await r.patch({ 'a.txt': theirs, 'only2.txt': 'new\n' })],
     });
 
@@ -49,11 +50,16 @@ describe('naive merge', () => {
   it('takes the version of a file touched by one patch, and identical changes once', async () => {
     const r = await repo({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'gone.txt': 'bye\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD',
+      repoDir: r.dir,
+      baseRev: 'HEAD',
       patches: [await r.patch({ 'a.txt': 'A\n', 'gone.txt': null }), await r.patch({ 'a.txt': 'A\n', 'b.txt': 'B\n' })],
     });
     expect(result.status).toBe('clean');
-    expect(result.files.map((f) => [f.path, f.outcome])).toEqual([['a.txt', 'identical'], ['b.txt', 'one_side'], ['gone.txt', 'one_side']]);
+    expect(result.files.map((f) => [f.path, f.outcome])).toEqual([
+      ['a.txt', 'identical'],
+      ['b.txt', 'one_side'],
+      ['gone.txt', 'one_side'],
+    ]);
     const applied = await r.applied(result.patch, ['a.txt', 'b.txt', 'gone.txt']);
     expect(applied).toEqual({ 'a.txt': Buffer.from('A\n'), 'b.txt': Buffer.from('B\n'), 'gone.txt': null });
   });
@@ -67,7 +73,8 @@ describe('naive merge', () => {
   it('keeps a mode change of one side with a content change of the other', async () => {
     const r = await repo({ 'run.sh': { content: 'echo 1\n', executable: false } });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD',
+      repoDir: r.dir,
+      baseRev: 'HEAD',
       patches: [await r.patch({ 'run.sh': { content: 'echo 1\n', executable: true } }), await r.patch({ 'run.sh': 'echo 2\n' })],
     });
     expect(result.status).toBe('clean');
@@ -77,10 +84,11 @@ describe('naive merge', () => {
 });
 
 describe.each(craftedCases)('crafted conflict: $name', (crafted) => {
-  it('conflicts naively, and the union keeps both sides, patch 2\'s first (upstream checks out agent2)', async () => {
+  it("conflicts naively, and the union keeps both sides, patch 2's first (upstream checks out agent2)", async () => {
     const r = await repo({ [crafted.path]: crafted.base });
     const input = {
-      repoDir: r.dir, baseRev: r.base,
+      repoDir: r.dir,
+      baseRev: r.base,
       patches: [await r.patch({ [crafted.path]: crafted.ours }), await r.patch({ [crafted.path]: crafted.theirs })],
     };
     const result = await mergePatches(input);
@@ -107,13 +115,15 @@ describe('conflict regions', () => {
     const r = await repo({ [overlapCase.path]: overlapCase.base });
     const patches = [await r.patch({ [overlapCase.path]: overlapCase.ours }), await r.patch({ [overlapCase.path]: overlapCase.theirs })];
     const result = await mergePatches({ repoDir: r.dir, baseRev: 'HEAD', patches }, { contextLines: 2 });
-    expect(result.conflictRegions).toEqual([{
-      path: 'settings.py',
-      before: 'HOST = "localhost"\nPORT = 8080\n',
-      marked: '<<<<<<< patch_2\nTIMEOUT = 10\n=======\nTIMEOUT = 60\n>>>>>>> patch_1\n',
-      after: 'RETRIES = 3\nVERBOSE = False\n',
-      startLine: 4,
-    }]);
+    expect(result.conflictRegions).toEqual([
+      {
+        path: 'settings.py',
+        before: 'HOST = "localhost"\nPORT = 8080\n',
+        marked: '<<<<<<< patch_2\nTIMEOUT = 10\n=======\nTIMEOUT = 60\n>>>>>>> patch_1\n',
+        after: 'RETRIES = 3\nVERBOSE = False\n',
+        startLine: 4,
+      },
+    ]);
   });
 });
 
@@ -125,7 +135,10 @@ describe('renames', () => {
     const renamed = await r.patch({ 'pkg/util.py': null, 'pkg/helpers.py': base.replace('def f 2\n', 'def f two\n') });
     const edited = await r.patch({ 'pkg/util.py': base.replace('def f 18\n', 'def f eighteen\n') });
     expect(renamed).toContain('rename from pkg/util.py');
-    for (const patches of [[renamed, edited], [edited, renamed]]) {
+    for (const patches of [
+      [renamed, edited],
+      [edited, renamed],
+    ]) {
       const result = await mergePatches({ repoDir: r.dir, baseRev: 'HEAD', patches });
       expect(result.status, result.reason).toBe('clean');
       const merged = await r.applied(result.patch, ['pkg/util.py', 'pkg/helpers.py']);
@@ -139,7 +152,9 @@ describe('cases union cannot handle', () => {
   it('delete vs modify is a conflict with a reason', async () => {
     const r = await repo({ 'a.py': 'x = 1\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD', patches: [await r.patch({ 'a.py': null }), await r.patch({ 'a.py': 'x = 2\n' })],
+      repoDir: r.dir,
+      baseRev: 'HEAD',
+      patches: [await r.patch({ 'a.py': null }), await r.patch({ 'a.py': 'x = 2\n' })],
     });
     expect(result).toMatchObject({ status: 'conflict', patch: '' });
     expect(result.strategy).toBeUndefined();
@@ -151,7 +166,8 @@ describe('cases union cannot handle', () => {
   it('a binary file changed by both is a conflict', async () => {
     const r = await repo({ 'img.bin': Buffer.from([0, 1, 2, 3]) });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD',
+      repoDir: r.dir,
+      baseRev: 'HEAD',
       patches: [await r.patch({ 'img.bin': Buffer.from([0, 1, 2, 4]) }), await r.patch({ 'img.bin': Buffer.from([0, 9, 2, 3]) })],
     });
     expect(result.status).toBe('conflict');
@@ -161,7 +177,8 @@ describe('cases union cannot handle', () => {
   it('a binary file changed by one patch merges and round-trips through git apply', async () => {
     const r = await repo({ 'img.bin': Buffer.from([0, 1, 2, 3]), 'a.txt': 'a\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD',
+      repoDir: r.dir,
+      baseRev: 'HEAD',
       patches: [await r.patch({ 'img.bin': Buffer.from([0, 1, 2, 4, 255]) }), await r.patch({ 'a.txt': 'b\n' })],
     });
     expect(result.status).toBe('clean');
@@ -172,11 +189,9 @@ describe('cases union cannot handle', () => {
   it('a mode-only conflict (both add the file with different modes) is a conflict', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD',
-      patches: [
-        await r.patch({ 'tool.sh': { content: 'echo\n', executable: true } }),
-        await r.patch({ 'tool.sh': { content: 'echo\n', executable: false } }),
-      ],
+      repoDir: r.dir,
+      baseRev: 'HEAD',
+      patches: [await r.patch({ 'tool.sh': { content: 'echo\n', executable: true } }), await r.patch({ 'tool.sh': { content: 'echo\n', executable: false } })],
     });
     expect(result.status).toBe('conflict');
     expect(result.reason).toContain('tool.sh (CONFLICT (add/add): Merge conflict in tool.sh)');
@@ -185,7 +200,8 @@ describe('cases union cannot handle', () => {
   it('a symlink changed by both is a conflict', async () => {
     const r = await repo({ link: { symlinkTo: 'a' } });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD',
+      repoDir: r.dir,
+      baseRev: 'HEAD',
       patches: [await r.patch({ link: { symlinkTo: 'b' } }), await r.patch({ link: { symlinkTo: 'c' } })],
     });
     expect(result.status).toBe('conflict');
@@ -195,7 +211,9 @@ describe('cases union cannot handle', () => {
   it('a file added where the other patch adds a directory is a conflict', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD', patches: [await r.patch({ lib: 'file\n' }), await r.patch({ 'lib/x.py': 'x\n' })],
+      repoDir: r.dir,
+      baseRev: 'HEAD',
+      patches: [await r.patch({ lib: 'file\n' }), await r.patch({ 'lib/x.py': 'x\n' })],
     });
     expect(result.status).toBe('conflict');
     expect(result.reason).toContain('lib~patch_1 (CONFLICT (file/directory): directory in the way of lib from patch_1; moving it to lib~patch_1 instead.)');
@@ -204,7 +222,9 @@ describe('cases union cannot handle', () => {
   it('both adding the same new file differently merges against an empty base', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const result = await mergePatches({
-      repoDir: r.dir, baseRev: 'HEAD', patches: [await r.patch({ 'new.py': 'one\n' }), await r.patch({ 'new.py': 'two\n' })],
+      repoDir: r.dir,
+      baseRev: 'HEAD',
+      patches: [await r.patch({ 'new.py': 'one\n' }), await r.patch({ 'new.py': 'two\n' })],
     });
     expect(result.status).toBe('union');
     expect((await r.applied(result.patch, ['new.py']))['new.py']!.toString()).toBe('two\none\n');
@@ -217,13 +237,16 @@ describe('inputs', () => {
     const p1 = await r.patch({ 'src/a.py': 'a = 2\n', 'tests/test_a.py': 'def test(): assert False\n', 'src/a.test.js': 'x\n' });
     const p2 = await r.patch({ 'test_b.py': 'x\n', 'pkg/b_test.go': 'package b\n' });
     const result = await mergePatches({ repoDir: r.dir, baseRev: 'HEAD', patches: [p1, p2] });
-    expect(result.droppedTestFiles).toEqual([['src/a.test.js', 'tests/test_a.py'], ['pkg/b_test.go', 'test_b.py']]);
+    expect(result.droppedTestFiles).toEqual([
+      ['src/a.test.js', 'tests/test_a.py'],
+      ['pkg/b_test.go', 'test_b.py'],
+    ]);
     expect(result.status).toBe('clean');
     expect(result.files.map((f) => f.path)).toEqual(['src/a.py']);
     expect(result.patch).not.toContain('test');
   });
 
-  it('a patch that does not apply makes the merge missing_input, with git\'s reason', async () => {
+  it("a patch that does not apply makes the merge missing_input, with git's reason", async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const good = await r.patch({ 'a.txt': 'b\n' });
     const stale = good.replace('-a\n', '-not in the base\n');
@@ -269,7 +292,7 @@ describe('inputs', () => {
 });
 
 describe('more than two patches', () => {
-  it('folds as upstream does for two: patch k\'s branch gets the merge of patches 1..k-1', async () => {
+  it("folds as upstream does for two: patch k's branch gets the merge of patches 1..k-1", async () => {
     const base = lines(30);
     const r = await repo({ 'a.txt': base });
     const patches = [
@@ -298,9 +321,10 @@ describe('side effects', () => {
   it('never writes to the repository and removes its temporary files', async () => {
     const r = await repo({ [signatureCase.path]: signatureCase.base });
     const patches = [await r.patch({ [signatureCase.path]: signatureCase.ours }), await r.patch({ [signatureCase.path]: signatureCase.theirs })];
-    const snapshot = async (): Promise<string> => (await execa('find', ['.git', '-type', 'f', '-newer', '.git/HEAD'], { cwd: r.dir })).stdout
-      + (await execa('find', ['.git/objects', '-type', 'f'], { cwd: r.dir })).stdout
-      + (await readFile(path.join(r.dir, '.git', 'index'))).toString('base64');
+    const snapshot = async (): Promise<string> =>
+      (await execa('find', ['.git', '-type', 'f', '-newer', '.git/HEAD'], { cwd: r.dir })).stdout +
+      (await execa('find', ['.git/objects', '-type', 'f'], { cwd: r.dir })).stdout +
+      (await readFile(path.join(r.dir, '.git', 'index'))).toString('base64');
     const before = await snapshot();
     const scratchRoot = await mkdtemp(path.join(tmpdir(), 'resolver-test-tmp-'));
     const savedTmp = process.env.TMPDIR;
@@ -318,13 +342,18 @@ describe('side effects', () => {
     expect((await execa('git', ['status', '--porcelain'], { cwd: r.dir })).stdout).toBe('');
   });
 
-  it('is not swayed by the user\'s git configuration', async () => {
+  it("is not swayed by the user's git configuration", async () => {
     const r = await repo({ [signatureCase.path]: signatureCase.base });
     const patches = [
       await r.patch({ [signatureCase.path]: signatureCase.ours, 'notes.txt': 'trailing space   \n' }),
       await r.patch({ [signatureCase.path]: signatureCase.theirs }),
     ];
-    for (const [key, value] of [['diff.noprefix', 'true'], ['diff.context', '0'], ['apply.whitespace', 'error'], ['merge.conflictStyle', 'diff3']]) {
+    for (const [key, value] of [
+      ['diff.noprefix', 'true'],
+      ['diff.context', '0'],
+      ['apply.whitespace', 'error'],
+      ['merge.conflictStyle', 'diff3'],
+    ]) {
       await r.git('config', key, value!);
     }
     const globalConfig = path.join(r.dir, '.git', 'test-global-config');

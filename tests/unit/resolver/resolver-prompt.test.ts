@@ -50,7 +50,9 @@ describe('the resolver prompt', () => {
   it('comes from a template file given with --resolver-prompt', async () => {
     const file = path.join(dir, 'terse.txt');
     await writeFile(file, 'Merge {{file}}:\n{{fence}}\n{{excerpt}}{{fence}}\n');
-    expect(buildPrompt('a.py', parts, labels, loadPromptTemplate(file))).toBe('Merge a.py:\n```\nimport os\n<<<<<<< patch_1\nx = 1\n=======\nx = 2\n>>>>>>> patch_2\nprint(x)\n```');
+    expect(buildPrompt('a.py', parts, labels, loadPromptTemplate(file))).toBe(
+      'Merge a.py:\n```\nimport os\n<<<<<<< patch_1\nx = 1\n=======\nx = 2\n>>>>>>> patch_2\nprint(x)\n```',
+    );
     expect(buildPrompt('a.py', parts, labels)).toMatch(/^Resolve the merge conflict in this excerpt of the file a\.py\./);
   });
 

@@ -4,13 +4,24 @@ import { splitPatch } from '../../../resolver/patch-sections.ts';
 
 describe('isTestPath', () => {
   it.each([
-    'tests/test_table.py', 'pkg/tests/helpers.py', 'test_x.py', 'pkg/test_x.py', 'a/b_test.py', 'test/a.js',
-    'src/test/Foo.java', 'app/tests.py', 'src/parser.test.ts', 'src/parser.spec.js', 'x.test.d.ts', 'router/mux_test.go',
+    'tests/test_table.py',
+    'pkg/tests/helpers.py',
+    'test_x.py',
+    'pkg/test_x.py',
+    'a/b_test.py',
+    'test/a.js',
+    'src/test/Foo.java',
+    'app/tests.py',
+    'src/parser.test.ts',
+    'src/parser.spec.js',
+    'x.test.d.ts',
+    'router/mux_test.go',
   ])('%s is a test file', (file) => expect(isTestPath(file)).toBe(true));
 
-  it.each([
-    'src/table.py', 'src/testing.py', 'src/contest.py', 'latest/a.py', 'docs/test.md', 'src/attestation.js', 'src/spec.js', 'testdata.go',
-  ])('%s is not', (file) => expect(isTestPath(file)).toBe(false));
+  it.each(['src/table.py', 'src/testing.py', 'src/contest.py', 'latest/a.py', 'docs/test.md', 'src/attestation.js', 'src/spec.js', 'testdata.go'])(
+    '%s is not',
+    (file) => expect(isTestPath(file)).toBe(false),
+  );
 });
 
 const srcSection = `diff --git a/src/a.py b/src/a.py
@@ -62,13 +73,18 @@ describe('splitPatch', () => {
     const { preamble, sections } = splitPatch(patch);
     expect(preamble).toBe('preamble\n');
     expect(sections.map((s) => s.paths)).toEqual([
-      ['src/a.py'], ['tests/test_a.py'], ['test/fixture.bin'], ['src/naïve file.py'], ['src/old.py', 'tests/test_old.py'],
+      ['src/a.py'],
+      ['tests/test_a.py'],
+      ['test/fixture.bin'],
+      ['src/naïve file.py'],
+      ['src/old.py', 'tests/test_old.py'],
     ]);
     expect(preamble + sections.map((s) => s.text).join('')).toBe(patch);
   });
 
   it('handles plain `diff -u` output with timestamps', () => {
-    const patch = '--- a/src/x.c\t2024-01-01 00:00:00\n+++ b/src/x.c\t2024-01-02 00:00:00\n@@ -1 +1 @@\n-a\n+b\n--- a/tests/y.c\n+++ b/tests/y.c\n@@ -1 +1 @@\n-a\n+b\n';
+    const patch =
+      '--- a/src/x.c\t2024-01-01 00:00:00\n+++ b/src/x.c\t2024-01-02 00:00:00\n@@ -1 +1 @@\n-a\n+b\n--- a/tests/y.c\n+++ b/tests/y.c\n@@ -1 +1 @@\n-a\n+b\n';
     expect(splitPatch(patch).sections.map((s) => s.paths)).toEqual([['src/x.c'], ['tests/y.c']]);
   });
 });

@@ -61,16 +61,21 @@ async function poolRepo(taskDir: string): Promise<string> {
 }
 
 const shippedTasks = readdirSync(SHIPPED_POOLS).flatMap((pool) =>
-  readdirSync(path.join(SHIPPED_POOLS, pool)).filter((t) => existsSync(path.join(SHIPPED_POOLS, pool, t, 'repo'))).map((t) => path.join(SHIPPED_POOLS, pool, t)),
+  readdirSync(path.join(SHIPPED_POOLS, pool))
+    .filter((t) => existsSync(path.join(SHIPPED_POOLS, pool, t, 'repo')))
+    .map((t) => path.join(SHIPPED_POOLS, pool, t)),
 );
 
 describe.each(shippedTasks.map((dir) => ({ name: path.relative(SHIPPED_POOLS, dir), dir })))('shipped pool $name', ({ dir }) => {
-  it('every ordered pair of gold patches merges exactly as upstream\'s procedure', async () => {
+  it("every ordered pair of gold patches merges exactly as upstream's procedure", async () => {
     const repo = await poolRepo(dir);
-    const features = readdirSync(dir).filter((f) => /^feature\d+$/.test(f)).sort();
+    const features = readdirSync(dir)
+      .filter((f) => /^feature\d+$/.test(f))
+      .sort();
     const gold = new Map(features.map((f) => [f, readFileSync(path.join(dir, f, 'feature.patch'), 'utf8')]));
     const statuses: string[] = [];
-    for (const a of features) for (const b of features.filter((f) => f !== a)) statuses.push(await expectUpstreamMerge(repo, gold.get(a)!, gold.get(b)!, `${a}+${b}`));
+    for (const a of features)
+      for (const b of features.filter((f) => f !== a)) statuses.push(await expectUpstreamMerge(repo, gold.get(a)!, gold.get(b)!, `${a}+${b}`));
     expect(statuses).toHaveLength(features.length * (features.length - 1));
     expect(statuses).toContain('union');
   }, 300_000);
@@ -88,10 +93,20 @@ interface Fixture {
 }
 
 const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
-const conflicting = { base: { 'a.txt': lines(10) }, patch1: { 'a.txt': lines(10).replace('line 5\n', 'five one\n') }, patch2: { 'a.txt': lines(10).replace('line 5\n', 'five two\n') } };
+const conflicting = {
+  base: { 'a.txt': lines(10) },
+  patch1: { 'a.txt': lines(10).replace('line 5\n', 'five one\n') },
+  patch2: { 'a.txt': lines(10).replace('line 5\n', 'five two\n') },
+};
 
 const fixtures: Fixture[] = [
-  ...craftedCases.map((c): Fixture => ({ name: `crafted: ${c.name}`, base: { [c.path]: c.base }, patch1: { [c.path]: c.ours }, patch2: { [c.path]: c.theirs }, expected: 'union' })),
+  ...craftedCases.map((c): Fixture => ({
+    name: `crafted: ${c.name}`,
+    base: { [c.path]: c.base },
+    patch1: { [c.path]: c.ours },
+    patch2: { [c.path]: c.theirs },
+    expected: 'union',
+  })),
   {
     name: 'one patch renames a file, the other edits it (git detects the rename)',
     base: { 'pkg/util.py': lines(20, 'def f') },
@@ -99,29 +114,57 @@ const fixtures: Fixture[] = [
     patch2: { 'pkg/util.py': lines(20, 'def f').replace('def f 18\n', 'def f eighteen\n') },
     expected: 'clean',
   },
-  { name: 'the same rename on the other side', base: { 'pkg/util.py': lines(20, 'def f') }, patch1: { 'pkg/util.py': lines(20, 'def f').replace('def f 18\n', 'def f eighteen\n') }, patch2: { 'pkg/util.py': null, 'pkg/helpers.py': lines(20, 'def f') }, expected: 'clean' },
+  {
+    name: 'the same rename on the other side',
+    base: { 'pkg/util.py': lines(20, 'def f') },
+    patch1: { 'pkg/util.py': lines(20, 'def f').replace('def f 18\n', 'def f eighteen\n') },
+    patch2: { 'pkg/util.py': null, 'pkg/helpers.py': lines(20, 'def f') },
+    expected: 'clean',
+  },
   { name: 'delete vs modify', base: { 'a.py': 'x = 1\n' }, patch1: { 'a.py': null }, patch2: { 'a.py': 'x = 2\n' }, expected: 'conflict' },
-  { name: 'binary file changed by both', base: { 'img.bin': Buffer.from([0, 1, 2, 3]) }, patch1: { 'img.bin': Buffer.from([0, 1, 2, 4]) }, patch2: { 'img.bin': Buffer.from([0, 9, 2, 3]) }, expected: 'conflict' },
+  {
+    name: 'binary file changed by both',
+    base: { 'img.bin': Buffer.from([0, 1, 2, 3]) },
+    patch1: { 'img.bin': Buffer.from([0, 1, 2, 4]) },
+    patch2: { 'img.bin': Buffer.from([0, 9, 2, 3]) },
+    expected: 'conflict',
+  },
   { name: 'both add one file differently', base: { 'a.txt': 'a\n' }, patch1: { 'new.py': 'one\n' }, patch2: { 'new.py': 'two\n' }, expected: 'union' },
   { name: 'identical changes', base: { 'a.txt': lines(5) }, patch1: { 'a.txt': 'changed\n' }, patch2: { 'a.txt': 'changed\n' }, expected: 'clean' },
   { name: 'an empty patch', base: { 'a.txt': 'a\n' }, patch1: {}, patch2: { 'a.txt': 'b\n' }, expected: 'clean' },
-  { name: 'CRLF lines', base: { 'w.txt': 'a\r\nb\r\nc\r\n' }, patch1: { 'w.txt': 'a\r\nB1\r\nc\r\n' }, patch2: { 'w.txt': 'a\r\nB2\r\nc\r\n' }, expected: 'union' },
+  {
+    name: 'CRLF lines',
+    base: { 'w.txt': 'a\r\nb\r\nc\r\n' },
+    patch1: { 'w.txt': 'a\r\nB1\r\nc\r\n' },
+    patch2: { 'w.txt': 'a\r\nB2\r\nc\r\n' },
+    expected: 'union',
+  },
   {
     name: 'a repository .gitattributes without a final newline (the union line joins its last line)',
-    ...conflicting, base: { ...conflicting.base, '.gitattributes': '*.dat binary' }, expected: 'conflict',
+    ...conflicting,
+    base: { ...conflicting.base, '.gitattributes': '*.dat binary' },
+    expected: 'conflict',
   },
   {
     name: 'a folder .gitattributes that unsets merge (it wins over the root union line)',
     base: { 'sub/a.txt': lines(10), 'sub/.gitattributes': '*.txt -merge\n' },
-    patch1: { 'sub/a.txt': lines(10).replace('line 5\n', 'five one\n') }, patch2: { 'sub/a.txt': lines(10).replace('line 5\n', 'five two\n') }, expected: 'conflict',
+    patch1: { 'sub/a.txt': lines(10).replace('line 5\n', 'five one\n') },
+    patch2: { 'sub/a.txt': lines(10).replace('line 5\n', 'five two\n') },
+    expected: 'conflict',
   },
   {
-    name: 'patch 1 changes .gitattributes (upstream\'s union merge refuses to overwrite its own edit)',
-    ...conflicting, base: { ...conflicting.base, '.gitattributes': '*.png binary\n' }, patch1: { ...conflicting.patch1, '.gitattributes': '*.png binary\n*.jpg binary\n' }, expected: 'conflict',
+    name: "patch 1 changes .gitattributes (upstream's union merge refuses to overwrite its own edit)",
+    ...conflicting,
+    base: { ...conflicting.base, '.gitattributes': '*.png binary\n' },
+    patch1: { ...conflicting.patch1, '.gitattributes': '*.png binary\n*.jpg binary\n' },
+    expected: 'conflict',
   },
   {
     name: 'patch 2 (the checked-out side) changes .gitattributes',
-    ...conflicting, base: { ...conflicting.base, '.gitattributes': '*.png binary\n' }, patch2: { ...conflicting.patch2, '.gitattributes': '*.png binary\n*.jpg binary\n' }, expected: 'union',
+    ...conflicting,
+    base: { ...conflicting.base, '.gitattributes': '*.png binary\n' },
+    patch2: { ...conflicting.patch2, '.gitattributes': '*.png binary\n*.jpg binary\n' },
+    expected: 'union',
   },
   {
     name: 'a diff driver in .gitattributes (hunk headers of the merged patch)',
@@ -135,12 +178,15 @@ const fixtures: Fixture[] = [
     base: { 'run.sh': { content: 'echo 1\n', executable: false } },
     patch1: { 'run.sh': { content: 'echo 1\n', executable: true }, 'tool.sh': { content: 'echo t\n', executable: true } },
     patch2: { 'run.sh': 'echo 2\n' },
-    config: { 'core.fileMode': 'false' }, expected: 'clean',
+    config: { 'core.fileMode': 'false' },
+    expected: 'clean',
   },
   {
     name: 'core.fileMode true: mode changes are kept',
     base: { 'run.sh': { content: 'echo 1\n', executable: false } },
-    patch1: { 'run.sh': { content: 'echo 1\n', executable: true } }, patch2: { 'run.sh': 'echo 2\n' }, expected: 'clean',
+    patch1: { 'run.sh': { content: 'echo 1\n', executable: true } },
+    patch2: { 'run.sh': 'echo 2\n' },
+    expected: 'clean',
   },
   { name: 'merge.conflictStyle diff3 in the repository (it changes the union)', ...conflicting, config: { 'merge.conflictStyle': 'diff3' }, expected: 'union' },
 ];
@@ -160,7 +206,7 @@ describe('fixtures with a base repository', () => {
     await expectUpstreamMerge(repo.dir, p2, p1, 'patch 2, patch 1');
   });
 
-  it('the order probe builds exactly upstream\'s merge of the swapped patches', async () => {
+  it("the order probe builds exactly upstream's merge of the swapped patches", async () => {
     const crafted = craftedCases[1]!;
     const repo = await makeRepo({ [crafted.path]: crafted.base });
     repos.push(repo);

@@ -26,7 +26,8 @@ function importsOf(file: string): string[] {
   return specifiers.map((spec) => (spec.startsWith('.') ? relative(PROJECT_ROOT, resolve(PROJECT_ROOT, dirname(file), spec)) : spec));
 }
 
-const isDocker = (target: string) => target === 'dockerode' || target.startsWith('dockerode/') || target.startsWith(DOCKER_DIR) || target.startsWith('harness/docker/');
+const isDocker = (target: string) =>
+  target === 'dockerode' || target.startsWith('dockerode/') || target.startsWith(DOCKER_DIR) || target.startsWith('harness/docker/');
 
 describe('import graph', () => {
   const files = PRODUCT.flatMap((dir) => {
@@ -44,16 +45,22 @@ describe('import graph', () => {
     expect(importsOf('harness/sandbox/docker/engine.ts')).toContain('dockerode');
   });
 
-  it('no module outside the Docker backend\'s folder imports dockerode or that folder', () => {
+  it("no module outside the Docker backend's folder imports dockerode or that folder", () => {
     const offenders = files
       .filter((file) => !file.startsWith(DOCKER_DIR))
-      .flatMap((file) => importsOf(file).filter(isDocker).map((target) => `${file} -> ${target}`))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter(isDocker)
+          .map((target) => `${file} -> ${target}`),
+      )
       .filter((edge) => edge !== `${REGISTRY} -> ${DOCKER_DIR}backend.ts`);
     expect(offenders).toEqual([]);
   });
 
   it('the registry reaches the Docker backend through one lazy registration line', () => {
-    const lines = readFileSync(join(PROJECT_ROOT, REGISTRY), 'utf8').split('\n').filter((line) => line.includes('./docker/'));
+    const lines = readFileSync(join(PROJECT_ROOT, REGISTRY), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('./docker/'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/await import\('\.\/docker\/backend\.ts'\)/);
   });

@@ -26,7 +26,7 @@ describe('kubernetes backend: objects a real API server accepts', () => {
     expect(runLabelValue('x'.repeat(100))).not.toBe(runLabelValue(`${'x'.repeat(99)}y`));
   });
 
-  it('builds pods and policies that pass the API server\'s validation', () => {
+  it("builds pods and policies that pass the API server's validation", () => {
     const labels = podLabels('My run!'.replace(/[ !]/g, '_'), 'agent', { task: 3, agent: 'agent1' });
     for (const key of Object.keys(labels)) expect(labelKeyProblem(key)).toBeUndefined();
     const pod = podManifest('coop-bench-agent-0123456789', { image: 'coop-bench/argkit_task:task1-abc', labels, limits });
@@ -46,23 +46,46 @@ describe('kubernetes backend: objects a real API server accepts', () => {
   });
 });
 
-describe('kubernetes backend: reading the cluster\'s answers', () => {
-  it('reads the exit code from the exec\'s final Status', () => {
+describe("kubernetes backend: reading the cluster's answers", () => {
+  it("reads the exit code from the exec's final Status", () => {
     expect(exitCodeOf({ status: 'Success' })).toBe(0);
     expect(exitCodeOf({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } })).toBe(3);
     expect(() => exitCodeOf({ status: 'Failure', reason: 'InternalError', message: 'container not found' })).toThrow(/container not found/);
   });
 
   it('tells a pod that will start from one that cannot', () => {
-    const running = { status: { phase: 'Running', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: 'x', ready: true, restartCount: 0, state: { running: {} } }] } };
+    const running = {
+      status: { phase: 'Running', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: 'x', ready: true, restartCount: 0, state: { running: {} } }] },
+    };
     expect(podProblem(running)).toBeUndefined();
-    const pulling = { status: { phase: 'Pending', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] } };
+    const pulling = {
+      status: {
+        phase: 'Pending',
+        containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }],
+      },
+    };
     expect(podProblem(pulling)).toEqual({ stuck: false, reason: 'ContainerCreating' });
-    const missing = { status: { phase: 'Pending', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'not found' } } }] } };
+    const missing = {
+      status: {
+        phase: 'Pending',
+        containerStatuses: [
+          { name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'not found' } } },
+        ],
+      },
+    };
     expect(podProblem(missing)).toEqual({ stuck: true, reason: 'ImagePullBackOff: not found' });
-    const unschedulable = { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', message: '0/3 nodes are available: 3 Insufficient memory.' }] } };
+    const unschedulable = {
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', message: '0/3 nodes are available: 3 Insufficient memory.' }] },
+    };
     expect(podProblem(unschedulable)).toEqual({ stuck: false, reason: '0/3 nodes are available: 3 Insufficient memory.' });
-    const killed = { status: { phase: 'Failed', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: 'x', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] } };
+    const killed = {
+      status: {
+        phase: 'Failed',
+        containerStatuses: [
+          { name: 'sandbox', image: 'i', imageID: 'x', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } },
+        ],
+      },
+    };
     expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)' });
   });
 });

@@ -33,15 +33,55 @@ describe('a plan is counted without being made', () => {
 
   it('lists combinations lazily in the order of the full listing', () => {
     expect([...eachCombination([1, 2, 3, 4, 5], 3)]).toEqual(combinations([1, 2, 3, 4, 5], 3));
-    expect(combinations([1, 2, 3, 4, 5], 3)).toEqual([[1, 2, 3], [1, 2, 4], [1, 2, 5], [1, 3, 4], [1, 3, 5], [1, 4, 5], [2, 3, 4], [2, 3, 5], [2, 4, 5], [3, 4, 5]]);
+    expect(combinations([1, 2, 3, 4, 5], 3)).toEqual([
+      [1, 2, 3],
+      [1, 2, 4],
+      [1, 2, 5],
+      [1, 3, 4],
+      [1, 3, 5],
+      [1, 4, 5],
+      [2, 3, 4],
+      [2, 3, 5],
+      [2, 4, 5],
+      [3, 4, 5],
+    ]);
     expect([...eachCombination([1, 2], 3)]).toEqual([]);
-    for (const [n, k] of [[5, 0], [5, 5], [200, 4], [652, 2], [3, 4]]) expect(binomial(n, k)).toBe(n <= 10 ? combinations(Array.from({ length: n }, (_, i) => i), k).length : { 200: 64_684_950, 652: 212_226 }[n]);
+    for (const [n, k] of [
+      [5, 0],
+      [5, 5],
+      [200, 4],
+      [652, 2],
+      [3, 4],
+    ])
+      expect(binomial(n, k)).toBe(
+        n <= 10
+          ? combinations(
+              Array.from({ length: n }, (_, i) => i),
+              k,
+            ).length
+          : { 200: 64_684_950, 652: 212_226 }[n],
+      );
   });
 
   it('gives the count the listing has, whatever the filters', () => {
     const pools = discoverPools(DATASET);
     const lite = loadSubset('lite', DATASET);
-    const odd = { name: 'odd', tasks: [{ repo: 'go_chi_task', task_id: 26, pairs: [[2, 1], [1, 2], [3, 3], [1, 9], [1, 2, 3]] }] };
+    const odd = {
+      name: 'odd',
+      tasks: [
+        {
+          repo: 'go_chi_task',
+          task_id: 26,
+          pairs: [
+            [2, 1],
+            [1, 2],
+            [3, 3],
+            [1, 9],
+            [1, 2, 3],
+          ],
+        },
+      ],
+    };
     const cases: Partial<PlanOptions>[] = [
       {},
       { agents: 3 },
@@ -51,7 +91,14 @@ describe('a plan is counted without being made', () => {
       { subset: odd, agents: 3 },
       { features: [2, 1], pools: ['go_chi'] },
       { features: [1, 1] },
-      { features: [1, 2], subset: odd, teams: [['a', 'b'], ['b', 'a']] },
+      {
+        features: [1, 2],
+        subset: odd,
+        teams: [
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+      },
     ];
     for (const more of cases) {
       const plan = planTasks(pools, options(more));
@@ -62,11 +109,14 @@ describe('a plan is counted without being made', () => {
 
   it('counts a model given twice once, as the store would', () => {
     expect(teamsOf(['oracle', 'oracle'], false)).toEqual([['oracle']]);
-    expect(teamsOf(['a', 'b', 'a'], true)).toEqual([['a', 'b'], ['b', 'a']]);
+    expect(teamsOf(['a', 'b', 'a'], true)).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
   });
 });
 
-describe('the plan\'s size limit', () => {
+describe("the plan's size limit", () => {
   it('refuses a plan over --max-tasks with its count and how to go on', () => {
     const plan = planTasks([widePool(200)], options({ agents: 4 }));
     expect(() => checkPlanSize(plan, { maxTasks: 10_000 })).toThrow(
@@ -83,7 +133,8 @@ describe('shards and the plan identity, streamed', () => {
   it('gives each shard the size shardSize says', () => {
     const size = plan().size;
     for (const count of [1, 2, 5, 7, 200]) {
-      for (let index = 1; index <= Math.min(count, 9); index++) expect([...shardTasks(plan(), { index, count })]).toHaveLength(shardSize(size, { index, count }));
+      for (let index = 1; index <= Math.min(count, 9); index++)
+        expect([...shardTasks(plan(), { index, count })]).toHaveLength(shardSize(size, { index, count }));
     }
   });
 

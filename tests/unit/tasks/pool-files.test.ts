@@ -60,7 +60,11 @@ describe('symbolic links', () => {
       symlinkSync('repo/package.json', join(d, 'runner.sh'));
       symlinkSync('feature1', join(d, 'feature7'));
     });
-    expect(problemsOf(dir).map((p) => p.split(' (')[0]).sort()).toEqual(['feature2/feature.patch is a symbolic link', 'feature7 is a symbolic link', 'runner.sh is a symbolic link']);
+    expect(
+      problemsOf(dir)
+        .map((p) => p.split(' (')[0])
+        .sort(),
+    ).toEqual(['feature2/feature.patch is a symbolic link', 'feature7 is a symbolic link', 'runner.sh is a symbolic link']);
   });
 
   it('lets the build context link inside the pool, never out of it', () => {
@@ -84,7 +88,9 @@ describe('symbolic links', () => {
     const scan = scanPools(dataset);
     expect(scan.pools).toEqual([]);
     expect(scan.invalid.map((e) => e.pool)).toEqual(['argkit_task/task1']);
-    expect(scan.invalid.map((e) => e.problems[0])).toEqual([`${join(dataset, 'argkit_task', 'task1')} is a symbolic link to "${real}": pools are read only from real folders of the dataset; replace the link by the folder itself`]);
+    expect(scan.invalid.map((e) => e.problems[0])).toEqual([
+      `${join(dataset, 'argkit_task', 'task1')} is a symbolic link to "${real}": pools are read only from real folders of the dataset; replace the link by the folder itself`,
+    ]);
     const rootLink = join(root, 'root-link');
     symlinkSync(join(real, '..', '..'), rootLink);
     expect(discoverPools(rootLink).map((p) => p.features.length)).toEqual([6]);
@@ -95,7 +101,9 @@ describe('names', () => {
   it('refuses a repository folder whose name would break a line, and shows it escaped', () => {
     const dir = join(root, 'names', 'evil\n_task', 'task1');
     cpSync(argkit, dir, { recursive: true });
-    expect(() => loadPool(dir)).toThrow(/^pool "evil\\n_task"\/task1: its repository folder's name "evil\\n_task" holds control characters: rename the folder$/);
+    expect(() => loadPool(dir)).toThrow(
+      /^pool "evil\\n_task"\/task1: its repository folder's name "evil\\n_task" holds control characters: rename the folder$/,
+    );
   });
 });
 
@@ -152,7 +160,7 @@ describe('size bounds', () => {
 });
 
 describe('the Docker build context', () => {
-  it('holds the pool\'s links as links and never reads through them', () => {
+  it("holds the pool's links as links and never reads through them", () => {
     const outside = join(root, 'outside.txt');
     writeFileSync(outside, 'one');
     const dir = spoiled((d) => {

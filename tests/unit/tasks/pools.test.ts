@@ -14,7 +14,11 @@ describe('loading the CooperBench reference samples unchanged', () => {
   const pools = discoverPools(DATASET);
 
   it('finds the three pools with their features', () => {
-    expect(pools.map((p) => `${p.repo}/task${p.taskId}:${p.features.length}`)).toEqual(['dspy_task/task8394:5', 'go_chi_task/task26:4', 'react_hook_form_task/task85:5']);
+    expect(pools.map((p) => `${p.repo}/task${p.taskId}:${p.features.length}`)).toEqual([
+      'dspy_task/task8394:5',
+      'go_chi_task/task26:4',
+      'react_hook_form_task/task85:5',
+    ]);
   });
 
   it('lists n(n-1)/2 pairs per pool: 10 + 6 + 10', () => {
@@ -52,7 +56,17 @@ describe('planning', () => {
   });
 
   it('filters by pool name with or without _task, by task id and by features', () => {
-    const plan = [...planTasks(pools, { pools: ['go_chi'], taskIds: [26], features: [2, 1], teams: [['oracle']], settings: ['coop', 'solo'], agents: 2, variant: '' }).tasks()];
+    const plan = [
+      ...planTasks(pools, {
+        pools: ['go_chi'],
+        taskIds: [26],
+        features: [2, 1],
+        teams: [['oracle']],
+        settings: ['coop', 'solo'],
+        agents: 2,
+        variant: '',
+      }).tasks(),
+    ];
     expect(plan.map((t) => [t.pool.repo, t.features, t.setting, t.models])).toEqual([
       ['go_chi_task', [1, 2], 'coop', ['oracle', 'oracle']],
       ['go_chi_task', [1, 2], 'solo', ['oracle']],
@@ -60,11 +74,15 @@ describe('planning', () => {
   });
 
   it('says which pools exist when a filter matches none', () => {
-    expect(() => planTasks(pools, { pools: ['nope'], teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' })).toThrow(/no pool matches --pool nope \(pools found: dspy_task\/task8394/);
+    expect(() => planTasks(pools, { pools: ['nope'], teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' })).toThrow(
+      /no pool matches --pool nope \(pools found: dspy_task\/task8394/,
+    );
   });
 
   it('rejects a feature the pool does not have', () => {
-    expect(() => planTasks(pools, { pools: ['go_chi_task'], features: [1, 9], teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' })).toThrow(/has no feature 9/);
+    expect(() => planTasks(pools, { pools: ['go_chi_task'], features: [1, 9], teams: [['oracle']], settings: ['coop'], agents: 2, variant: '' })).toThrow(
+      /has no feature 9/,
+    );
   });
 });
 

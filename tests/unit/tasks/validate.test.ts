@@ -11,9 +11,10 @@ import { dropTestFiles } from '../../../resolver/index.ts';
 import type { Feature } from '../../../tasks/types.ts';
 
 const codePatch = (id: number) => `diff --git a/src/f${id}.py b/src/f${id}.py\n--- a/src/f${id}.py\n+++ b/src/f${id}.py\n@@ -1 +1 @@\n-old\n+feature ${id}\n`;
-const testsPatch = (id: number) => id === 1
-  ? `diff --git a/tests/test_f1.py b/tests/test_f1.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_f1.py\n@@ -0,0 +1 @@\n+def test(): pass\n`
-  : `diff --git a/tests/test_all.py b/tests/test_all.py\n--- a/tests/test_all.py\n+++ b/tests/test_all.py\n@@ -1 +1,2 @@\n def test(): pass\n+def test_f${id}(): pass\n`;
+const testsPatch = (id: number) =>
+  id === 1
+    ? `diff --git a/tests/test_f1.py b/tests/test_f1.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_f1.py\n@@ -0,0 +1 @@\n+def test(): pass\n`
+    : `diff --git a/tests/test_all.py b/tests/test_all.py\n--- a/tests/test_all.py\n+++ b/tests/test_all.py\n@@ -1 +1,2 @@\n def test(): pass\n+def test_f${id}(): pass\n`;
 
 /** A pool of three features whose combined.patch also edits the tests (as a real CooperBench task's does). */
 function pool(): ReturnType<typeof loadPool> {
@@ -33,10 +34,16 @@ function runTests(feature: Feature, patch: string): Promise<TestVerdict> {
   if (patch.includes('+++ b/tests/')) return Promise.resolve({ passed: false, summary: 'error: patch failed: tests/test_all.py:1', output: '' });
   const passed = patch.includes(`+feature ${feature.id}`);
   // Later features finish first: the lines must still come out in feature order.
-  return new Promise((resolve) => setTimeout(() => resolve({ passed, summary: passed ? '1 passed' : '1 failed', output: `tests/test_f1.py ${passed ? 'ok' : 'FAILED'}` }), 30 * (4 - feature.id)));
+  return new Promise((resolve) =>
+    setTimeout(
+      () => resolve({ passed, summary: passed ? '1 passed' : '1 failed', output: `tests/test_f1.py ${passed ? 'ok' : 'FAILED'}` }),
+      30 * (4 - feature.id),
+    ),
+  );
 }
 
-const verdicts = (...passed: (boolean | 'build')[]): TestVerdict[] => passed.map((p) => ({ passed: p === true, summary: '', output: '', testsPassed: p === 'build' ? 0 : 1 }));
+const verdicts = (...passed: (boolean | 'build')[]): TestVerdict[] =>
+  passed.map((p) => ({ passed: p === true, summary: '', output: '', testsPassed: p === 'build' ? 0 : 1 }));
 const merges: Record<string, GoldMerge> = {
   '1+2': { naiveClean: true },
   '1+3': { naiveClean: false, union: { verdicts: verdicts(true, true) }, unionReversed: { verdicts: verdicts(true, false) } },
@@ -79,7 +86,11 @@ describe('validatePool', () => {
 
   it('shows the gold merge of every pair: naive, union in both orders, a broken build, and who only the LLM stage could rescue', async () => {
     const report = await validatePool(pool(), checks);
-    expect(report.conflictMatrix).toEqual([[false, false, true], [false, false, true], [true, true, false]]);
+    expect(report.conflictMatrix).toEqual([
+      [false, false, true],
+      [false, false, true],
+      [true, true, false],
+    ]);
     expect(report.lines.slice(-7)).toEqual([
       'gold merge per pair (union: agent 1 has the first feature, as in a run; other order: swapped):',
       '  pair   naive     union               union, other order',

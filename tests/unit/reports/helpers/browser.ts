@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 export const CHROMIUM = process.env.COOP_BENCH_CHROMIUM ?? '/usr/bin/chromium';
 
 // Without the background-networking flags chromium keeps calling home on a machine with no network.
-const DEFAULT_FLAGS = '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
+const DEFAULT_FLAGS =
+  '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
 
 export const CHROMIUM_FLAGS = (process.env.COOP_BENCH_CHROMIUM_FLAGS ?? DEFAULT_FLAGS).split(/\s+/).filter(Boolean);
 

@@ -75,7 +75,15 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       model: t.models[a] ?? t.models[0],
       features: t.setting === 'solo' ? features : [features[a]],
       status: (t.agentStatus?.[a] ?? 'finished') as AgentStatus,
-      steps: Array.from({ length: t.steps ?? 3 }, (_, s) => ({ index: s, at: at(base, 2 * s + a), kind: 'tool' as const, name: 'bash', input: `step ${s}`, output: t.stepOutput ?? `output ${s}`, exitCode: 0 })),
+      steps: Array.from({ length: t.steps ?? 3 }, (_, s) => ({
+        index: s,
+        at: at(base, 2 * s + a),
+        kind: 'tool' as const,
+        name: 'bash',
+        input: `step ${s}`,
+        output: t.stepOutput ?? `output ${s}`,
+        exitCode: 0,
+      })),
       patch,
     })),
     merge: {
@@ -87,20 +95,45 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       droppedTestFiles: [[], []],
       timingsMs: { naive: 1, ...(mergeStatus === 'clean' ? {} : { union: 1 }) },
     },
-    evaluations: features.map((feature) => ({ feature, passed, exitCode: passed ? 0 : 1, timedOut: false, output: t.testOutput ?? `tests of feature ${feature}`, durationMs: 1000 })),
+    evaluations: features.map((feature) => ({
+      feature,
+      passed,
+      exitCode: passed ? 0 : 1,
+      timedOut: false,
+      output: t.testOutput ?? `tests of feature ${feature}`,
+      durationMs: 1000,
+    })),
     attempts: attemptsFor(mergeStatus, passed, features, t.otherOrderPasses),
     bothPassed: passed,
   });
   const messageIds = (t.messages ?? []).map((m, i) => {
     const sent = at(base, 2 * i + 1.5);
-    const id = Number(store.db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)').run(row.id, m.from, JSON.stringify([m.to]), m.body, sent).lastInsertRowid);
+    const id = Number(
+      store.db
+        .prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)')
+        .run(row.id, m.from, JSON.stringify([m.to]), m.body, sent).lastInsertRowid,
+    );
     store.db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)').run(id, m.to, sent);
     return id;
   });
   for (const l of t.labels ?? []) {
     store.db
-      .prepare('INSERT INTO judge_labels (task, judge, label, is_primary, message_id, agent, description, evidence, model, input_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(row.id, l.judge, l.label, l.isPrimary ? 1 : 0, l.messageIndex === undefined ? null : messageIds[l.messageIndex], l.agent ?? null, l.description ?? null, JSON.stringify(l.evidence ?? []), 'judge-model', 'hash', at(base, 50));
+      .prepare(
+        'INSERT INTO judge_labels (task, judge, label, is_primary, message_id, agent, description, evidence, model, input_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        row.id,
+        l.judge,
+        l.label,
+        l.isPrimary ? 1 : 0,
+        l.messageIndex === undefined ? null : messageIds[l.messageIndex],
+        l.agent ?? null,
+        l.description ?? null,
+        JSON.stringify(l.evidence ?? []),
+        'judge-model',
+        'hash',
+        at(base, 50),
+      );
   }
   (t.calls ?? []).forEach((c, i) => {
     store.db
@@ -111,15 +144,36 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
 
 /** The merge cascade's attempts that end in `status`, as the cascade records them. */
 function attemptsFor(status: MergeStatus, passed: boolean, features: number[], otherOrderPasses?: boolean): MergeAttempt<FeatureEvaluation[]>[] {
-  const tested = (ok: boolean) => ({ passed: ok, verdict: features.map((feature) => ({ feature, passed: ok, exitCode: ok ? 0 : 1, timedOut: false, output: '', durationMs: 1 })) });
-  const merged = (stage: string, ok: boolean, final: boolean): MergeAttempt<FeatureEvaluation[]> => ({ stage, outcome: 'merged', patchHash: `${stage}-hash`, tested: tested(ok), final, durationMs: 1 });
-  const conflict = (stage: string): MergeAttempt<FeatureEvaluation[]> => ({ stage, outcome: 'conflict', reason: 'a.py (CONFLICT (modify/delete))', final: false, durationMs: 1 });
+  const tested = (ok: boolean) => ({
+    passed: ok,
+    verdict: features.map((feature) => ({ feature, passed: ok, exitCode: ok ? 0 : 1, timedOut: false, output: '', durationMs: 1 })),
+  });
+  const merged = (stage: string, ok: boolean, final: boolean): MergeAttempt<FeatureEvaluation[]> => ({
+    stage,
+    outcome: 'merged',
+    patchHash: `${stage}-hash`,
+    tested: tested(ok),
+    final,
+    durationMs: 1,
+  });
+  const conflict = (stage: string): MergeAttempt<FeatureEvaluation[]> => ({
+    stage,
+    outcome: 'conflict',
+    reason: 'a.py (CONFLICT (modify/delete))',
+    final: false,
+    durationMs: 1,
+  });
   const probe = otherOrderPasses === undefined ? [] : [merged('union-reversed', otherOrderPasses, false)];
   switch (status) {
-    case 'clean': return [merged('naive', passed, true)];
-    case 'union': return [conflict('naive'), merged('union', passed, true), ...probe];
-    case 'llm': return [conflict('naive'), merged('union', false, false), ...probe, merged('llm', passed, true)];
-    case 'conflict': return [conflict('naive'), conflict('union')];
-    default: return [];
+    case 'clean':
+      return [merged('naive', passed, true)];
+    case 'union':
+      return [conflict('naive'), merged('union', passed, true), ...probe];
+    case 'llm':
+      return [conflict('naive'), merged('union', false, false), ...probe, merged('llm', passed, true)];
+    case 'conflict':
+      return [conflict('naive'), conflict('union')];
+    default:
+      return [];
   }
 }

@@ -4,7 +4,7 @@ export const PAYLOADS = [
   '<img src=x onerror="window.__pwned = 2">',
   '</script><script>window.__pwned = 3</script>',
   '"><svg onload="window.__pwned = 4"></svg>',
-  "'><iframe srcdoc=\"<script>parent.__pwned = 5</script>\"></iframe>",
+  '\'><iframe srcdoc="<script>parent.__pwned = 5</script>"></iframe>',
   '<!-- <a href="javascript:window.__pwned = 6">click</a>',
   '=HYPERLINK("http://attacker.invalid")\u2028',
 ];

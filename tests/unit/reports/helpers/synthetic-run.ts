@@ -39,7 +39,17 @@ export function syntheticTasks(tasks: number, seed = 7): FixtureTask[] {
         to: i % 2 ? 'agent1' : 'agent2',
         body: `I will edit src/module${p}.py lines ${10 * i}-${10 * i + 8}; status update ${i}.`,
       }));
-      out.push({ models: [m.name], setting: 'solo', repo, taskId: p, features, passed: solo, merge: 'clean', steps: 12, calls: [{ agent: 'agent1', inputTokens: 20_000, outputTokens: 1_500, costUsd: 0.05 }] });
+      out.push({
+        models: [m.name],
+        setting: 'solo',
+        repo,
+        taskId: p,
+        features,
+        passed: solo,
+        merge: 'clean',
+        steps: 12,
+        calls: [{ agent: 'agent1', inputTokens: 20_000, outputTokens: 1_500, costUsd: 0.05 }],
+      });
       out.push({
         models: [m.name, m.name],
         setting: 'coop',
