@@ -291,10 +291,6 @@ export function discoverPools(root: string): Pool[] {
   return pools;
 }
 
-export function readFeaturePatch(feature: Feature): string {
-  return readPoolFile(feature.patchPath).toString('utf8');
-}
-
 export function findFeature(pool: Pool, id: number): Feature {
   const feature = pool.features.find((f) => f.id === id);
   if (!feature) throw new UserError(`pool ${pool.repo}/task${pool.taskId} has no feature ${id} (it has ${pool.features.map((f) => f.id).join(', ')})`);
