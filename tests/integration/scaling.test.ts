@@ -7,6 +7,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, queryRun, tempDir } from '../helpers/cli.ts';
+import { uniqueRun } from '../helpers/run-db.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { engineAt } from '../../harness/sandbox/docker/engine.ts';
 import { poolImage } from '../../harness/sandbox/docker/images.ts';
@@ -14,6 +15,8 @@ import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { PROJECT_ROOT, SHIPPED_POOLS } from '../../harness/paths.ts';
 
 const FIRST = 'unix:///var/run/docker.sock';
+// A name of this suite's own: containers left by an earlier suite killed from outside are not this run's leak.
+const TWO_ENGINES = uniqueRun('two-engines');
 const SECOND_SCRIPT = join(PROJECT_ROOT, 'scripts', 'second-engine.sh');
 /** What the pool under test is built from on both engines: no network needed to build it. */
 const BASE_TAG = 'coop-bench-test/argkit-base:1';
@@ -100,12 +103,12 @@ describe('a run over two Docker engines', () => {
   let run: Awaited<ReturnType<typeof coopBench>>;
 
   beforeAll(async () => {
-    run = await coopBench(['run', ...plan, '--concurrency', '4', '--docker-host', FIRST, '--docker-host', second, '--name', 'two-engines', '--runs-dir', runs]);
+    run = await coopBench(['run', ...plan, '--concurrency', '4', '--docker-host', FIRST, '--docker-host', second, '--name', TWO_ENGINES, '--runs-dir', runs]);
   });
 
   it('runs tasks on both engines, each building the pool image it needs, and scores them', async () => {
     expect(run.exitCode, run.all).toBe(0);
-    const tasks = tasksOf('two-engines');
+    const tasks = tasksOf(TWO_ENGINES);
     expect(tasks).toHaveLength(4);
     expect(tasks.every((t) => t.status === 'done')).toBe(true);
     expect(new Set(tasks.map((t) => t.docker_host))).toEqual(new Set([FIRST, second]));
@@ -113,24 +116,24 @@ describe('a run over two Docker engines', () => {
     expect(run.stderr).toContain(`on ${second} (first use of this pool version there)`);
     const image = builtImageName(loadPool(poolDir));
     await expect(new Docker({ socketPath: second.slice('unix://'.length) }).getImage(image).inspect()).resolves.toBeTruthy();
-    const result = JSON.parse(readFileSync(join(runs, 'two-engines', 'logs', 'oracle', 'solo', 'argkit_task', 'task1', 'f1_f3', 'result.json'), 'utf8'));
+    const result = JSON.parse(readFileSync(join(runs, TWO_ENGINES, 'logs', 'oracle', 'solo', 'argkit_task', 'task1', 'f1_f3', 'result.json'), 'utf8'));
     expect([FIRST, second]).toContain(result.docker_host);
   });
 
   it('leaves no container on either engine', async () => {
-    expect(await labelled(engineAt(FIRST).docker, 'two-engines')).toEqual([]);
-    expect(await labelled(engineAt(second).docker, 'two-engines')).toEqual([]);
+    expect(await labelled(engineAt(FIRST).docker, TWO_ENGINES)).toEqual([]);
+    expect(await labelled(engineAt(second).docker, TWO_ENGINES)).toEqual([]);
   });
 
   it('evaluates the run again from the test cache, on the engines listed in a hosts file', async () => {
     const hosts = join(pools, 'hosts');
     writeFileSync(hosts, `# the engines of this machine\n${FIRST}\n${second}\n`);
-    const before = tasksOf('two-engines');
-    const again = await coopBench(['eval', '--name', 'two-engines', '--docker-hosts', hosts, '--runs-dir', runs]);
+    const before = tasksOf(TWO_ENGINES);
+    const again = await coopBench(['eval', '--name', TWO_ENGINES, '--docker-hosts', hosts, '--runs-dir', runs]);
     expect(again.exitCode, again.all).toBe(0);
-    const tested = tasksOf('two-engines').filter((t) => t.merge_status !== 'conflict');
+    const tested = tasksOf(TWO_ENGINES).filter((t) => t.merge_status !== 'conflict');
     expect(again.stderr.match(/2 of 2 test runs cached/g)).toHaveLength(tested.length);
-    expect(tasksOf('two-engines')).toEqual(before);
+    expect(tasksOf(TWO_ENGINES)).toEqual(before);
   });
 });
 
@@ -148,7 +151,7 @@ describe('a plan split into shards on two engines, merged back', () => {
     expect(merged.exitCode, merged.all).toBe(0);
     expect(merged.stdout).toContain('4 tasks');
     const outcome = (rows: TaskRow[]) => rows.map((t) => [t.key, t.status, t.both_passed, t.merge_status]);
-    expect(outcome(tasksOf('merged'))).toEqual(outcome(tasksOf('two-engines')));
+    expect(outcome(tasksOf('merged'))).toEqual(outcome(tasksOf(TWO_ENGINES)));
     expect(new Set(tasksOf('merged').map((t) => t.docker_host))).toEqual(new Set([FIRST, second]));
 
     const report = await coopBench(['report', 'merged', '--runs-dir', runs]);
