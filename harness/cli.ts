@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`coop-bench: ${error.message}\n`);
       process.exitCode = 2;
     } else if (storageFailure(error)) {
-      process.stderr.write(`coop-bench: ${storageFailure(error)!.message}: free space (or fix the device) and run the command again\n`);
+      process.stderr.write(`coop-bench: ${storageFailure(error)!.message}: ${storageFailure(error)!.remedy} and run the command again\n`);
       process.exitCode = 1;
     } else {
       process.stderr.write(`coop-bench: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -5,12 +5,12 @@ import pLimit from 'p-limit';
 import type { Model } from '../harness/models/types.ts';
 import type { RunStore } from '../harness/store/run-store.ts';
 import { loadTaskRecord } from '../harness/store/records.ts';
+import { judgeAnswerCache, saveJudgeOutcome } from '../harness/store/judge-results.ts';
 import { communicationJudge } from './llm/communication.ts';
 import { speechActsJudge } from './llm/speech-acts.ts';
 import { symptomsJudge } from './llm/symptoms.ts';
 import type { LlmJudge } from './llm/judge.ts';
 import { detectorOutcome, llmOutcome, type JudgeOutcome } from './run-judge.ts';
-import { saveOutcome, sqliteCache } from './store.ts';
 import { judgeInputOf, type JudgeName } from './types.ts';
 
 export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, symptomsJudge, speechActsJudge];
@@ -44,13 +44,13 @@ export async function judgeTask(store: RunStore, taskId: number, options: JudgeT
   if (wanted('detectors')) outcomes.push(await detectorOutcome(input));
   const { model } = options;
   if (model) {
-    const cache = sqliteCache(store.db);
+    const cache = judgeAnswerCache(store);
     const timeoutMs = options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const llm = LLM_JUDGES.filter((j) => wanted(j.name));
     outcomes.push(...(await Promise.all(llm.map((j) => llmOutcome(j, input, model, cache, { timeoutMs })))));
   }
   // A failed question keeps the earlier labels: an outage must not erase a previous judgement.
-  for (const outcome of outcomes) if (outcome.status !== 'error') saveOutcome(store.db, taskId, outcome);
+  for (const outcome of outcomes) if (outcome.status !== 'error') saveJudgeOutcome(store, taskId, outcome);
   return { taskId, outcomes };
 }
 

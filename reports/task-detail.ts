@@ -3,7 +3,7 @@
 // report of thousands of tasks stays openable.
 import { boundText } from '../harness/errors.ts';
 import type { StoredEvaluation, TaskRecord } from '../harness/store/records.ts';
-import type { JudgeLabel } from './run-data.ts';
+import type { LabelView } from './run-data.ts';
 import { conditionOf } from './analysis/conditions.ts';
 import { JUDGES } from './analysis/taxonomy.ts';
 import { teamName } from '../tasks/types.ts';
@@ -52,7 +52,7 @@ export interface TaskDetail {
   patches: { agent: string; patch: string }[];
   merge: { status: string; strategy: string | null; naiveClean: boolean; conflictRegions: number; reason: string | null; patch: string } | null;
   evaluations: StoredEvaluation[];
-  labels: JudgeLabel[];
+  labels: LabelView[];
   usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
 }
 
@@ -62,7 +62,7 @@ function bounded(text: string, max: number, what: string, cuts: Set<string>): st
   return boundText(text, max);
 }
 
-export function taskDetail(record: TaskRecord, labels: JudgeLabel[], pair: string): TaskDetail {
+export function taskDetail(record: TaskRecord, labels: LabelView[], pair: string): TaskDetail {
   const cuts = new Set<string>();
   const stepText = Math.max(LIMITS.stepTextMin, Math.min(LIMITS.stepTextMax, Math.floor(LIMITS.stepTextPerTask / Math.max(1, 2 * record.steps.length))));
   const stepField = (text: string | null) => (text === null ? null : bounded(text, stepText, 'Step inputs and outputs', cuts));

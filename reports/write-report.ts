@@ -46,7 +46,7 @@ export function writeReport(o: { runsDir: string; name: string; format: ReportFo
   const store = RunStore.open(o.runsDir, o.name, { create: false });
   try {
     const data = loadRunData(store);
-    const damaged = [...(data.damaged ?? [])];
+    const damaged = [...data.damaged];
     const summary = summarizeRun(data);
     const path = resolve(o.out ?? join(store.dir, `report.${o.format}`));
     const content =

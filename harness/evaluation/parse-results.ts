@@ -1,8 +1,10 @@
 // Pass/fail counts from the output of the test tools CooperBench pools use. The runner's exit code
 // decides success; counts and the cause of a failure are for people reading results.
 
+export const TEST_FRAMEWORKS = ['pytest', 'go', 'cargo', 'jest', 'vitest', 'node:test'] as const;
+
 export interface TestCounts {
-  framework: 'pytest' | 'go' | 'cargo' | 'jest' | 'vitest' | 'node:test';
+  framework: (typeof TEST_FRAMEWORKS)[number];
   passed: number;
   failed: number;
 }

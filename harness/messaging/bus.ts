@@ -2,9 +2,8 @@
 // `messages` and `message_deliveries`), so the conversation survives a crash and is what the
 // judges and the report read. All agents of a run live in one process, so a waiting recipient is
 // woken by an in-process notification when a message is committed, never by polling.
-import type Database from 'better-sqlite3';
 import type { RunStore } from '../store/run-store.ts';
-import { conversationOf, type ConversationMessage } from '../store/records.ts';
+import { conversationOf, pendingMessages, sendMessage, takeMessages, type ConversationMessage, type StoredMessage } from '../store/messages.ts';
 
 /** Bounds on what agents may put on the bus (everything agents write is untrusted). */
 export interface MessageLimits {
@@ -21,13 +20,7 @@ export type Recipients = string | readonly string[];
 
 export const ALL = 'all';
 
-export interface IncomingMessage {
-  id: number;
-  from: string;
-  to: string[];
-  body: string;
-  sentAt: string;
-}
+export type IncomingMessage = StoredMessage;
 
 export interface SentMessage {
   id: number;
@@ -76,8 +69,8 @@ class Wakeups {
   }
 }
 
-/** Shared by every bus over the same database handle, so a second bus cannot miss a wake-up. */
-const wakeupsByDb = new WeakMap<Database.Database, Wakeups>();
+/** Shared by every bus over the same store, so a second bus cannot miss a wake-up. */
+const wakeupsByStore = new WeakMap<RunStore, Wakeups>();
 
 export class MessageBus {
   private readonly wakeups: Wakeups;
@@ -86,8 +79,8 @@ export class MessageBus {
     readonly store: RunStore,
     readonly limits: MessageLimits = DEFAULT_MESSAGE_LIMITS,
   ) {
-    let wakeups = wakeupsByDb.get(store.db);
-    if (!wakeups) wakeupsByDb.set(store.db, (wakeups = new Wakeups()));
+    let wakeups = wakeupsByStore.get(store);
+    if (!wakeups) wakeupsByStore.set(store, (wakeups = new Wakeups()));
     this.wakeups = wakeups;
   }
 
@@ -97,7 +90,7 @@ export class MessageBus {
       if (!AGENT_ID.test(id) || id === ALL) throw new Error(`"${id}" cannot be an agent id on the message bus`);
     }
     if (partners.includes(agentId)) throw new Error(`${agentId} cannot be its own partner`);
-    return new Mailbox(this.store.db, this.wakeups, this.limits, taskId, agentId, [...partners]);
+    return new Mailbox(this.store, this.wakeups, this.limits, taskId, agentId, [...partners]);
   }
 
   /** Every message of a task with its deliveries, in send order (`conversation.json`). */
@@ -112,7 +105,7 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 export class Mailbox {
   /** Made by MessageBus.mailbox. */
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: RunStore,
     private readonly wakeups: Wakeups,
     private readonly limits: MessageLimits,
     readonly taskId: number,
@@ -125,20 +118,9 @@ export class Mailbox {
     const recipients = this.resolveRecipients(to);
     this.checkBody(body);
     const sentAt = new Date().toISOString();
-    const id = this.db.transaction(() => {
-      const { count } = this.db.prepare('SELECT COUNT(*) AS count FROM messages WHERE task = ? AND sender = ?').get(this.taskId, this.agentId) as {
-        count: number;
-      };
-      if (count >= this.limits.maxMessagesPerAgent) {
-        throw new MessageRejected(`you have sent ${count} messages, the limit for this task: no more messages can be sent`);
-      }
-      const row = this.db
-        .prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)')
-        .run(this.taskId, this.agentId, JSON.stringify(recipients), body, sentAt);
-      const deliver = this.db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, NULL)');
-      for (const r of recipients) deliver.run(row.lastInsertRowid, r);
-      return Number(row.lastInsertRowid);
-    })();
+    const sent = sendMessage(this.store, this.taskId, { from: this.agentId, to: recipients, body, sentAt }, this.limits.maxMessagesPerAgent);
+    if ('refused' in sent) throw new MessageRejected(`you have sent ${sent.refused} messages, the limit for this task: no more messages can be sent`);
+    const { id } = sent;
     // Only after the commit: a woken recipient must find the message.
     for (const r of recipients) this.wakeups.notify(this.taskId, r);
     return { id, to: recipients, sentAt };
@@ -146,29 +128,12 @@ export class Mailbox {
 
   /** This agent's undelivered messages in send order, marked delivered now. */
   take(): IncomingMessage[] {
-    return this.db.transaction(() => {
-      const rows = this.db
-        .prepare(
-          `SELECT m.id, m.sender, m.recipients, m.body, m.sent_at FROM message_deliveries d JOIN messages m ON m.id = d.message
-           WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL ORDER BY m.id`,
-        )
-        .all(this.taskId, this.agentId) as { id: number; sender: string; recipients: string; body: string; sent_at: string }[];
-      const mark = this.db.prepare('UPDATE message_deliveries SET delivered_at = ? WHERE message = ? AND recipient = ?');
-      const now = new Date().toISOString();
-      for (const row of rows) mark.run(now, row.id, this.agentId);
-      return rows.map((row) => ({ id: row.id, from: row.sender, to: JSON.parse(row.recipients) as string[], body: row.body, sentAt: row.sent_at }));
-    })();
+    return takeMessages(this.store, this.taskId, this.agentId);
   }
 
   /** How many messages wait for this agent. */
   pending(): number {
-    const { count } = this.db
-      .prepare(
-        `SELECT COUNT(*) AS count FROM message_deliveries d JOIN messages m ON m.id = d.message
-         WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL`,
-      )
-      .get(this.taskId, this.agentId) as { count: number };
-    return count;
+    return pendingMessages(this.store, this.taskId, this.agentId);
   }
 
   /**

@@ -13,7 +13,7 @@ import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { storeTestCache } from '../store/test-cache.ts';
-import { storageFailure } from '../store/storage-errors.ts';
+import { storageFailure, type StorageError } from '../store/storage-errors.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
@@ -283,7 +283,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     }
     store.close();
     throw new UserError(
-      `run ${options.name} stopped: ${stopped.error.message}: free space (or fix the device) and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
+      `run ${options.name} stopped: ${stopped.error.message}: ${(stopped.error as StorageError).remedy} and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
     );
   }
   if (interrupted) return 130;

@@ -2,11 +2,10 @@
 // Beside each rate: the tasks left out of it and why, and the scored tasks in which an agent did not
 // end by calling finish.
 import type { RunStore, TaskErrorKind } from '../store/run-store.ts';
-import { attemptsByTask } from '../store/merge-attempts.ts';
+import { readRunLog } from '../store/run-log.ts';
 import { teamName } from '../../tasks/types.ts';
 import { MERGE_STATUSES, orderEffect } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
-import { STRING_LIST, fromTaskKey, jsonOr } from '../store/columns.ts';
 
 export interface SettingSummary {
   models: string;
@@ -28,29 +27,9 @@ export interface SettingSummary {
 }
 
 export function summarize(store: RunStore): SettingSummary[] {
-  const rows = store.db
-    .prepare(
-      `SELECT t.id, t.key, t.models, t.setting, t.variant, t.status, t.error_kind, t.agent_config, t.both_passed, m.status AS merge_status
-       FROM tasks t LEFT JOIN merges m ON m.task = t.id ORDER BY t.id`,
-    )
-    .all() as {
-    id: number;
-    key: string;
-    models: string;
-    setting: string;
-    variant: string;
-    status: string;
-    error_kind: TaskErrorKind | null;
-    agent_config: string | null;
-    both_passed: number | null;
-    merge_status: string | null;
-  }[];
-  const endings = store.db.prepare(`SELECT DISTINCT task, status FROM agents WHERE status != 'finished'`).all() as { task: number; status: string }[];
-  const attempts = attemptsByTask(store.db);
   const groups = new Map<string, SettingSummary>();
-  for (const row of rows) {
-    // A damaged models column (the report names it) is read from the task's key.
-    const models = teamName(jsonOr(row.models, STRING_LIST, fromTaskKey(row.key).models));
+  for (const row of readRunLog(store).tasks) {
+    const models = teamName(row.models);
     const setting = row.variant ? `${row.setting}-${row.variant}` : row.setting;
     const key = `${models}|${setting}`;
     let s = groups.get(key);
@@ -73,15 +52,15 @@ export function summarize(store: RunStore): SettingSummary[] {
     s.tasks++;
     if (row.status === 'done') {
       s.done++;
-      if (row.both_passed) s.bothPassed++;
-      if (row.setting === 'coop' && row.merge_status) s.merge[row.merge_status] = (s.merge[row.merge_status] ?? 0) + 1;
-      const effect = row.setting === 'coop' ? orderEffect(attempts.get(row.id) ?? []) : undefined;
+      if (row.bothPassed) s.bothPassed++;
+      if (row.setting === 'coop' && row.mergeStatus) s.merge[row.mergeStatus] = (s.merge[row.mergeStatus] ?? 0) + 1;
+      const effect = row.setting === 'coop' ? orderEffect(row.attempts) : undefined;
       if (effect === 'decided' || effect === 'same') s.order.measured++;
       if (effect === 'decided') s.order.decided++;
-      for (const e of endings.filter((e) => e.task === row.id)) s.agentEndings[e.status] = (s.agentEndings[e.status] ?? 0) + 1;
-      if (row.agent_config && !s.agentConfigs.includes(row.agent_config)) s.agentConfigs.push(row.agent_config);
+      for (const ending of new Set(row.agentEndings)) if (ending !== 'finished') s.agentEndings[ending] = (s.agentEndings[ending] ?? 0) + 1;
+      if (row.agentConfig && !s.agentConfigs.includes(row.agentConfig)) s.agentConfigs.push(row.agentConfig);
     } else if (row.status === 'error' || row.status === 'interrupted') {
-      s.excluded[row.error_kind ?? (row.status === 'interrupted' ? 'interrupted' : 'harness')]++;
+      s.excluded[row.errorKind ?? (row.status === 'interrupted' ? 'interrupted' : 'harness')]++;
     } else s.pending++;
   }
   return [...groups.values()];

@@ -1,5 +1,7 @@
 // Writing a task that ran elsewhere (`coop-bench import`): the same rows a run writes, plus what a
 // run records as it happens (messages, model usage, times), in one transaction per task.
+import { sqlOf } from './database.ts';
+import { insertMessage } from './messages.ts';
 import type { RunStore, TaskErrorKind } from './run-store.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
@@ -38,7 +40,7 @@ export interface ImportedTask {
 
 /** Stores the task; returns its id, or undefined when the run already holds a task with its key. */
 export function saveImportedTask(store: RunStore, task: ImportedTask): number | undefined {
-  const { db } = store;
+  const db = sqlOf(store);
   return db.transaction(() => {
     if (db.prepare('SELECT 1 FROM tasks WHERE key = ?').get(taskKey(task.spec))) return undefined;
     const { id } = store.ensureTask(task.spec);
@@ -48,12 +50,7 @@ export function saveImportedTask(store: RunStore, task: ImportedTask): number | 
       store.saveAgents(id, task.error.agents);
       store.markError(id, task.error.message, task.error.kind);
     }
-    const insertMessage = db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)');
-    const insertDelivery = db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)');
-    for (const m of task.conversation) {
-      const message = Number(insertMessage.run(id, m.from, JSON.stringify(m.to), m.body, m.sentAt).lastInsertRowid);
-      for (const [recipient, at] of Object.entries(m.deliveredAt ?? {})) insertDelivery.run(message, recipient, at);
-    }
+    for (const m of task.conversation) insertMessage(db, id, m, m.deliveredAt ?? {});
     const insertUsage = db.prepare(
       `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms)
        VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, 0)`,

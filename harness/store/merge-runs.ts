@@ -4,7 +4,7 @@
 // is a task present in two inputs: the result has each task once.
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type Database from 'better-sqlite3';
+import { sqlOf } from './database.ts';
 import { RunStore, runDir } from './run-store.ts';
 import { UserError } from '../errors.ts';
 
@@ -17,6 +17,7 @@ type Policy = { kind: 'own' } | { kind: 'renumbered'; refs: Record<string, strin
 /** Every table of schema.ts. A table missing here makes merge-runs refuse to run (and a test fail). */
 export const TABLE_POLICIES: Record<string, Policy> = {
   runs: { kind: 'own' },
+  store_state: { kind: 'own' },
   tasks: { kind: 'renumbered', refs: {} },
   agents: { kind: 'rows', refs: { task: 'tasks' } },
   merges: { kind: 'rows', refs: { task: 'tasks' } },
@@ -49,8 +50,8 @@ export interface MergeRunsResult {
   missingShards: number[];
 }
 
-export function tablesOf(db: Database.Database): string[] {
-  return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map(
+export function tablesOf(store: RunStore): string[] {
+  return (sqlOf(store).prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map(
     (t) => t.name,
   );
 }
@@ -60,7 +61,7 @@ function openInput(runsRoot: string, given: string): RunStore {
   const dir = existsSync(join(given, 'run.db')) ? resolve(given) : runDir(runsRoot, given);
   if (!existsSync(join(dir, 'run.db')))
     throw new UserError(`no run "${given}": give a run name under ${resolve(runsRoot)} or the folder of a run (holding run.db)`);
-  return RunStore.open(dirname(dir), basename(dir), { create: false });
+  return RunStore.open(dirname(dir), basename(dir), { create: false, readonly: true });
 }
 
 function optionsOf(store: RunStore): StoredOptions {
@@ -94,7 +95,7 @@ function checkCompatible(stores: RunStore[], options: StoredOptions[]): void {
 
 function checkTables(stores: RunStore[]): void {
   for (const store of stores) {
-    const unknown = tablesOf(store.db).filter((t) => !(t in TABLE_POLICIES));
+    const unknown = tablesOf(store).filter((t) => !(t in TABLE_POLICIES));
     if (unknown.length) throw new Error(`merge-runs does not know how to combine table(s) ${unknown.join(', ')} of run ${store.name}`);
   }
 }
@@ -109,6 +110,7 @@ export function mergeRuns(runsRoot: string, outName: string, inputs: string[]): 
     checkCompatible(stores, options);
     checkTables(stores);
     const out = RunStore.open(runsRoot, outName, { create: true });
+    let result: MergeRunsResult;
     try {
       copyAll(out, stores);
       const count = options[0]!.shard?.count ?? 1;
@@ -122,22 +124,23 @@ export function mergeRuns(runsRoot: string, outName: string, inputs: string[]): 
         const logs = join(store.dir, 'logs');
         if (existsSync(logs)) cpSync(logs, join(out.dir, 'logs'), { recursive: true, errorOnExist: true, force: false });
       }
-      return { dir: out.dir, tasks: out.tasks().length, missingShards };
+      result = { dir: out.dir, tasks: out.tasks().length, missingShards };
     } catch (error) {
       out.close();
       rmSync(outDir, { recursive: true, force: true });
       throw error;
-    } finally {
-      if (out.db.open) out.close();
     }
+    out.close();
+    return result;
   } finally {
     for (const store of stores) store.close();
   }
 }
 
-function copyAll(out: RunStore, stores: RunStore[]): void {
-  const columns = (table: string) => (out.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
-  out.db.transaction(() => {
+function copyAll(outStore: RunStore, stores: RunStore[]): void {
+  const out = sqlOf(outStore);
+  const columns = (table: string) => (out.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+  out.transaction(() => {
     const keyOwner = new Map<string, string>();
     for (const store of stores) {
       const ids: Record<string, Map<number, number>> = { tasks: new Map(), messages: new Map() };
@@ -146,11 +149,11 @@ function copyAll(out: RunStore, stores: RunStore[]): void {
         const policy = TABLE_POLICIES[table]!;
         if (policy.kind === 'own') continue;
         const names = columns(table).filter((c) => !(policy.kind === 'renumbered' && c === 'id'));
-        const insert = out.db.prepare(
+        const insert = out.prepare(
           `INSERT ${policy.kind === 'shared' ? 'OR IGNORE ' : ''}INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
         );
         const refs = policy.kind === 'shared' ? {} : policy.refs;
-        for (const row of store.db.prepare(`SELECT * FROM ${table}`).iterate() as Iterable<Record<string, unknown>>) {
+        for (const row of sqlOf(store).prepare(`SELECT * FROM ${table}`).iterate() as Iterable<Record<string, unknown>>) {
           if (table === 'tasks') {
             const key = row.key as string;
             const owner = keyOwner.get(key);

@@ -1,23 +1,20 @@
 // One task as later stages read it (judges, reports): everything stored about it, parsed.
+import { z } from 'zod';
 import type { RunStore, TaskRow } from './run-store.ts';
+import { sqlOf } from './database.ts';
 import { attemptsOf, type StoredAttempt } from './merge-attempts.ts';
-import { NUMBER_LIST, NUMBER_RECORD, STRING_LIST, jsonColumn } from './columns.ts';
+import { conversationOf, type ConversationMessage } from './messages.ts';
+import { NUMBER_LIST, NUMBER_RECORD, STRING_LIST, flag, json, jsonColumn, oneOf, parseRow } from './columns.ts';
+import { AGENT_STATUSES, type AgentStatus } from '../agents/types.ts';
+import { MERGE_STATUSES, type FileMerge } from '../../resolver/index.ts';
 
-export interface ConversationMessage {
-  id: number;
-  from: string;
-  to: string[];
-  message: string;
-  sentAt: string;
-  /** Per recipient: when the message reached its prompt (null: never delivered). */
-  deliveredAt: Record<string, string | null>;
-}
+export type { ConversationMessage };
 
 export interface StoredAgent {
   agent: string;
   model: string;
   features: number[];
-  status: string;
+  status: AgentStatus;
   error: string | null;
   steps: number;
   patch: string;
@@ -29,6 +26,10 @@ export interface StoredMerge {
   strategy: string | null;
   naiveClean: boolean;
   conflictRegions: number;
+  /** Per file: which patches touched it and how it was merged. */
+  files: FileMerge[];
+  /** Test files removed from each input patch. */
+  droppedTestFiles: string[][];
   reason: string | null;
   patch: string;
   timingsMs: Record<string, number>;
@@ -96,93 +97,142 @@ export interface TaskRecord {
   modelCalls: StoredModelCall[];
 }
 
-export function conversationOf(store: RunStore, taskId: number): ConversationMessage[] {
-  const messages = store.db.prepare('SELECT id, sender, recipients, body, sent_at FROM messages WHERE task = ? ORDER BY id').all(taskId) as {
-    id: number;
-    sender: string;
-    recipients: string;
-    body: string;
-    sent_at: string;
-  }[];
-  const deliveries = store.db
-    .prepare('SELECT d.message, d.recipient, d.delivered_at FROM message_deliveries d JOIN messages m ON m.id = d.message WHERE m.task = ?')
-    .all(taskId) as { message: number; recipient: string; delivered_at: string | null }[];
-  return messages.map((m) => ({
-    id: m.id,
-    from: m.sender,
-    to: jsonColumn(m.recipients, STRING_LIST, { table: 'messages', column: 'recipients', of: `task #${taskId}` }),
-    message: m.body,
-    sentAt: m.sent_at,
-    deliveredAt: Object.fromEntries(deliveries.filter((d) => d.message === m.id).map((d) => [d.recipient, d.delivered_at])),
-  }));
-}
+const agentRow = z
+  .object({
+    agent: z.string(),
+    model: z.string(),
+    features: json(NUMBER_LIST),
+    status: oneOf(AGENT_STATUSES),
+    error: z.string().nullable(),
+    steps: z.number(),
+    patch: z.string(),
+  })
+  .transform((a): StoredAgent => ({ ...a, status: a.status as AgentStatus }));
 
+const fileMerge: z.ZodType<FileMerge> = z.object({
+  path: z.string(),
+  touchedBy: NUMBER_LIST,
+  naiveConflicts: z.number(),
+  outcome: z.string().optional(),
+  conflictReason: z.string().optional(),
+});
+
+const mergeRow = z.object({
+  status: oneOf(MERGE_STATUSES),
+  strategy: z.string().nullable(),
+  conflict_regions: z.number(),
+  files: json(z.array(fileMerge)),
+  dropped_test_files: json(z.array(STRING_LIST)),
+  reason: z.string().nullable(),
+  patch: z.string(),
+  timings: json(NUMBER_RECORD),
+});
+
+const evaluationRow = z
+  .object({
+    feature: z.number(),
+    passed: flag,
+    exit_code: z.number().nullable(),
+    timed_out: flag,
+    framework: z.string().nullable(),
+    tests_passed: z.number().nullable(),
+    tests_failed: z.number().nullable(),
+    cause: z.string().nullable(),
+    output: z.string(),
+    duration_ms: z.number(),
+  })
+  .transform(
+    (e): StoredEvaluation => ({
+      feature: e.feature,
+      passed: e.passed,
+      exitCode: e.exit_code,
+      timedOut: e.timed_out,
+      framework: e.framework,
+      testsPassed: e.tests_passed,
+      testsFailed: e.tests_failed,
+      cause: e.cause,
+      output: e.output,
+      durationMs: e.duration_ms,
+    }),
+  );
+
+const stepRow = z
+  .object({
+    agent: z.string(),
+    idx: z.number(),
+    at: z.string(),
+    kind: z.enum(['tool', 'model', 'message', 'note']),
+    name: z.string().nullable(),
+    input: z.string().nullable(),
+    output: z.string().nullable(),
+    exit_code: z.number().nullable(),
+  })
+  .transform(({ exit_code, ...s }): StoredStep => ({ ...s, exitCode: exit_code }));
+
+const modelCallRow = z
+  .object({
+    agent: z.string(),
+    idx: z.number(),
+    at: z.string(),
+    model: z.string(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cost_usd: z.number(),
+    latency_ms: z.number(),
+  })
+  .transform(
+    (c): StoredModelCall => ({
+      agent: c.agent,
+      idx: c.idx,
+      at: c.at,
+      model: c.model,
+      inputTokens: c.input_tokens,
+      outputTokens: c.output_tokens,
+      costUsd: c.cost_usd,
+      latencyMs: c.latency_ms,
+    }),
+  );
+
+/** Everything stored about one task, parsed; a DamagedRowError naming the first damaged row. */
 export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
-  const row = store.db.prepare('SELECT * FROM tasks WHERE id = ?').get(taskId) as TaskRow | undefined;
+  const db = sqlOf(store);
+  const row = db.prepare('SELECT * FROM tasks WHERE id = ?').get(taskId) as TaskRow | undefined;
   if (!row) throw new Error(`run ${store.name} has no task ${taskId}`);
-  const where = (table: string, column: string) => ({ table, column, of: `task ${row.key}` });
-  const merge = store.db.prepare('SELECT * FROM merges WHERE task = ?').get(taskId) as Record<string, unknown> | undefined;
-  const attempts = attemptsOf(store.db, taskId);
-  const evaluations = store.db.prepare('SELECT * FROM evaluations WHERE task = ? ORDER BY feature').all(taskId) as Record<string, unknown>[];
-  const steps = store.db.prepare('SELECT * FROM steps WHERE task = ? ORDER BY at, agent, idx').all(taskId) as Record<string, unknown>[];
-  const calls = store.db.prepare('SELECT * FROM model_calls WHERE task = ? ORDER BY at, agent, idx').all(taskId) as Record<string, unknown>[];
+  const where = (table: string) => ({ table, of: `task ${row.key}` });
+  const rows = (table: string, order: string) => db.prepare(`SELECT * FROM ${table} WHERE task = ? ORDER BY ${order}`).all(taskId);
+  const mergeFound = db.prepare('SELECT * FROM merges WHERE task = ?').get(taskId);
+  const merge = mergeFound === undefined ? undefined : parseRow(mergeRow, mergeFound, where('merges'));
+  const attempts = attemptsOf(store, taskId, where('merge_attempts'));
   return {
     id: row.id,
     key: row.key,
-    models: jsonColumn(row.models, STRING_LIST, where('tasks', 'models')),
+    models: jsonColumn(row.models, STRING_LIST, { ...where('tasks'), column: 'models' }),
     setting: row.setting,
     variant: row.variant,
     repo: row.repo,
     taskId: row.task_id,
-    features: jsonColumn(row.features, NUMBER_LIST, where('tasks', 'features')),
+    features: jsonColumn(row.features, NUMBER_LIST, { ...where('tasks'), column: 'features' }),
     status: row.status,
     error: row.error,
     bothPassed: row.both_passed === null ? null : row.both_passed === 1,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
-    agents: store.agents(taskId).map((a) => ({ ...a, features: jsonColumn(a.features, NUMBER_LIST, where('agents', 'features')) })),
+    agents: rows('agents', 'agent').map((a) => parseRow(agentRow, a, where('agents'))),
     merge: merge && {
-      status: merge.status as string,
-      strategy: merge.strategy as string | null,
+      status: merge.status,
+      strategy: merge.strategy,
       naiveClean: naiveWasClean(attempts),
-      conflictRegions: merge.conflict_regions as number,
-      reason: merge.reason as string | null,
-      patch: merge.patch as string,
-      timingsMs: jsonColumn(merge.timings, NUMBER_RECORD, where('merges', 'timings')),
+      conflictRegions: merge.conflict_regions,
+      files: merge.files,
+      droppedTestFiles: merge.dropped_test_files,
+      reason: merge.reason,
+      patch: merge.patch,
+      timingsMs: merge.timings,
       attempts,
     },
-    evaluations: evaluations.map((e) => ({
-      feature: e.feature as number,
-      passed: e.passed === 1,
-      exitCode: e.exit_code as number | null,
-      timedOut: e.timed_out === 1,
-      framework: e.framework as string | null,
-      testsPassed: e.tests_passed as number | null,
-      testsFailed: e.tests_failed as number | null,
-      cause: e.cause as string | null,
-      output: e.output as string,
-      durationMs: e.duration_ms as number,
-    })),
+    evaluations: rows('evaluations', 'feature').map((e) => parseRow(evaluationRow, e, where('evaluations'))),
     conversation: conversationOf(store, taskId),
-    steps: steps.map((s) => ({
-      agent: s.agent as string,
-      idx: s.idx as number,
-      at: s.at as string,
-      kind: s.kind as StoredStep['kind'],
-      name: s.name as string | null,
-      input: s.input as string | null,
-      output: s.output as string | null,
-      exitCode: s.exit_code as number | null,
-    })),
-    modelCalls: calls.map((c) => ({
-      agent: c.agent as string,
-      idx: c.idx as number,
-      at: c.at as string,
-      model: c.model as string,
-      inputTokens: c.input_tokens as number,
-      outputTokens: c.output_tokens as number,
-      costUsd: c.cost_usd as number,
-      latencyMs: c.latency_ms as number,
-    })),
+    steps: rows('steps', 'at, agent, idx').map((s) => parseRow(stepRow, s, where('steps'))),
+    modelCalls: rows('model_calls', 'at, agent, idx').map((c) => parseRow(modelCallRow, c, where('model_calls'))),
   };
 }

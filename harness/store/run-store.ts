@@ -1,9 +1,9 @@
 // runs/<name>/run.db: tasks and everything they produced. A task's results are written in one
 // transaction, so a crash leaves either a finished task or one that will be run again.
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { migrations } from './schema.ts';
+import { attachDatabase, closeDatabase, openDatabase } from './database.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { AgentResult, TaskResult } from '../run/types.ts';
@@ -13,7 +13,6 @@ import { UserError, boundText, quoted } from '../errors.ts';
 import { lockRun, type RunLock } from './run-lock.ts';
 import { saveAttempts } from './merge-attempts.ts';
 import { MERGE_STATUSES } from '../../resolver/index.ts';
-import { createHash } from 'node:crypto';
 
 export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
 /** Why a task did not finish (it is left out of the rates, and run again on resume). */
@@ -92,69 +91,48 @@ function createDir(dir: string): void {
   }
 }
 
-/** Why nothing can be written in a folder (EROFS, EACCES), or undefined when it can. */
-function folderNotWritable(dir: string): string | undefined {
-  try {
-    accessSync(dir, constants.W_OK);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 export class RunStore {
   private constructor(
-    readonly db: Database.Database,
+    private readonly db: Database.Database,
     readonly name: string,
     readonly dir: string,
     private readonly lock?: RunLock,
-  ) {}
+  ) {
+    attachDatabase(this, db);
+  }
 
   /**
-   * Opens (and with `create`, creates) the store of run `name` under `runsRoot`. With `exclusive`
-   * (commands that write results) it fails with a UserError while another process has the run open.
+   * Opens (and with `create`, creates) the store of run `name` under `runsRoot`; `readonly` for
+   * commands that only read it (they write nothing into it). With `exclusive` (commands that write
+   * results) it fails with a UserError while another process has the run open.
    */
-  static open(runsRoot: string, name: string, { create, exclusive = false }: { create: boolean; exclusive?: boolean }): RunStore {
+  static open(
+    runsRoot: string,
+    name: string,
+    { create, exclusive = false, readonly = false }: { create: boolean; exclusive?: boolean; readonly?: boolean },
+  ): RunStore {
     const dir = runDir(runsRoot, name);
     const path = join(dir, 'run.db');
     if (!existsSync(path)) {
       if (!create) throw new UserError(`no run named "${name}" under ${resolve(runsRoot)} (start one with coop-bench run --name ${name})`);
       createDir(dir);
     }
-    let db: Database.Database;
+    const db = openDatabase(path, dir, create ? 'create' : readonly ? 'read' : 'write');
     try {
-      db = new Database(path);
-    } catch (error) {
-      throw new UserError(`cannot open ${path}: ${(error as Error).message} (choose a writable --runs-dir)`);
-    }
-    let lock: RunLock | undefined;
-    try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('foreign_keys = ON');
-      db.pragma('busy_timeout = 5000');
-      migrate(db);
       // Taken once the store is known to be readable; what came before changes no task.
-      if (exclusive) lock = lockRun(dir, name);
+      return new RunStore(db, name, dir, exclusive ? lockRun(dir, name) : undefined);
     } catch (error) {
-      db.close();
-      const code = (error as { code?: string }).code;
-      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-        throw new UserError(
-          `${path} is not a readable run store (${(error as Error).message}): move it away to start the run afresh, or choose another --name`,
-        );
-      }
-      // SQLite only says it cannot open or write the file; the folder says why (EROFS, EACCES).
-      const unwritable = code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') ? folderNotWritable(dir) : undefined;
-      if (unwritable)
-        throw new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
+      closeDatabase(db);
       throw error;
     }
-    return new RunStore(db, name, dir, lock);
   }
 
   close(): void {
-    this.db.close();
-    this.lock?.release();
+    try {
+      closeDatabase(this.db);
+    } finally {
+      this.lock?.release();
+    }
   }
 
   startRun(options: unknown): void {
@@ -362,19 +340,4 @@ export class RunStore {
 function stepRow(taskId: number, agent: string, step: TrajectoryStep) {
   const input = step.input === undefined ? null : boundText(typeof step.input === 'string' ? step.input : JSON.stringify(step.input), MAX_STORED_OUTPUT);
   return [taskId, agent, step.index, step.at, step.kind, step.name ?? null, input, step.output ?? null, step.exitCode ?? null] as const;
-}
-
-function migrate(db: Database.Database): void {
-  // Used by migrations that hash stored patches as the harness does.
-  db.function('sha256_hex', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? createHash('sha256').update(text).digest('hex') : null));
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) {
-    throw new UserError(`run.db was written by a newer coop-bench (schema ${version}, this one knows ${migrations.length}): upgrade coop-bench`);
-  }
-  for (let v = version; v < migrations.length; v++) {
-    db.transaction(() => {
-      db.exec(migrations[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
 }

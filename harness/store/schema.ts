@@ -262,4 +262,14 @@ export const migrations: string[] = [
   ALTER TABLE model_calls ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE model_calls ADD COLUMN stop_reason TEXT;
   `,
+  // The open marker (database.ts): set, and checkpointed into run.db itself, when a writer opens the
+  // store; cleared when it closes cleanly. Set with no run.db-wal beside the file means the
+  // write-ahead log, where the latest results were, is lost.
+  `
+  CREATE TABLE store_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    writer_opened_at TEXT
+  );
+  INSERT INTO store_state (id, writer_opened_at) VALUES (1, NULL);
+  `,
 ];

@@ -1,6 +1,6 @@
 // Section 5 and 6: how much agents talk and what they say (figure 5c, figure 6), the judges'
 // communication errors and failure symptoms (table 1), and the deterministic detectors.
-import type { JudgeLabel, TaskOutcome } from '../run-data.ts';
+import type { LabelView, TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
 import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
@@ -135,7 +135,7 @@ function teamCommunication(team: string, tasks: TaskOutcome[]): TeamCommunicatio
 }
 
 /** One act per message: the label marked primary, else the first given. */
-function messageActs(labels: JudgeLabel[]): Map<number, string> {
+function messageActs(labels: LabelView[]): Map<number, string> {
   const acts = new Map<number, string>();
   for (const l of labels) {
     if (l.messageId === null) continue;

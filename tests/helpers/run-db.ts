@@ -2,6 +2,8 @@
 import Database from 'better-sqlite3';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RunStore } from '../../harness/store/run-store.ts';
+import { sqlOf } from '../../harness/store/database.ts';
 
 /** Rows of a read-only query on runs/<run>/run.db. */
 export function queryRun<T>(runsDir: string, run: string, sql: string, ...params: unknown[]): T[] {
@@ -25,3 +27,6 @@ export function filesUnder(dir: string): string[] {
 export function uniqueRun(prefix: string): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}`;
 }
+
+/** The SQL handle of an open store, for tests that write rows no command writes (damaged, legacy) or check raw columns. */
+export const storeDb = (store: RunStore): Database.Database => sqlOf(store);

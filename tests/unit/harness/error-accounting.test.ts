@@ -13,6 +13,7 @@ import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import { startFakeOpenAI, startFakeVllm } from '../../fakes/openai-server.ts';
 import { coopBench } from '../../helpers/cli.ts';
 import type { Pool } from '../../../tasks/types.ts';
+import { storeDb } from '../../helpers/run-db.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'error-accounting-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,14 +45,14 @@ describe('the run store', () => {
       const trajectory = new Trajectory((step) => store.recordStep(id, 'agent1', step));
       trajectory.record({ kind: 'note', name: 'task_prompt', output: 'Add a flag.' });
       trajectory.record({ kind: 'tool', name: 'bash', input: '{"command":"ls"}', output: 'a.txt', exitCode: 0 });
-      expect(store.db.prepare('SELECT idx, name FROM steps WHERE task = ?').all(id)).toEqual([
+      expect(storeDb(store).prepare('SELECT idx, name FROM steps WHERE task = ?').all(id)).toEqual([
         { idx: 0, name: 'task_prompt' },
         { idx: 1, name: 'bash' },
       ]);
       store.markError(id, 'engine gone', 'infrastructure');
       expect(store.tasks()[0]).toMatchObject({ status: 'error', error_kind: 'infrastructure', agent_config: 'hash-1' });
       store.markRunning(id, 'hash-1');
-      expect(store.db.prepare('SELECT COUNT(*) AS n FROM steps WHERE task = ?').get(id)).toEqual({ n: 0 });
+      expect(storeDb(store).prepare('SELECT COUNT(*) AS n FROM steps WHERE task = ?').get(id)).toEqual({ n: 0 });
       expect(store.tasks()[0]).toMatchObject({ status: 'running', error_kind: null });
       store.markError(id, 'interrupted by SIGINT', 'interrupted');
       expect(store.tasks()[0]).toMatchObject({ status: 'interrupted', error_kind: 'interrupted' });
@@ -81,7 +82,7 @@ describe('the run store', () => {
         'tool_use',
       );
       expect(
-        store.db
+        storeDb(store)
           .prepare('SELECT input_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, stop_reason FROM model_calls')
           .get(),
       ).toEqual({

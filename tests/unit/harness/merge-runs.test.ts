@@ -10,6 +10,7 @@ import { loadTaskRecord } from '../../../harness/store/records.ts';
 import { TABLE_POLICIES, mergeRuns, tablesOf } from '../../../harness/store/merge-runs.ts';
 import { buildRun } from '../reports/helpers/fixture-run.ts';
 import { syntheticTasks } from '../reports/helpers/synthetic-run.ts';
+import { storeDb } from '../../helpers/run-db.ts';
 
 const PLAN = { tasks: 40, hash: 'plan-hash' };
 
@@ -28,17 +29,17 @@ function finishShard(runs: string, name: string, options: Record<string, unknown
     store.startRun({ maxSteps: 100, testTimeoutMs: 900_000, plan: PLAN, ...options });
     const now = new Date(0).toISOString();
     for (const task of store.tasks().filter((t) => t.status === 'done')) {
-      store.db
+      storeDb(store)
         .prepare(
           `INSERT INTO judge_runs (task, judge, status, model, prompt_version, input_hash, labels, dropped_labels, dropped, metrics, cached, calls, input_tokens, output_tokens, cost_usd, latency_ms, judged_at)
                   VALUES (?, 'communication', 'ok', 'judge', 'v1', ?, 1, 0, '[]', '{}', 0, 1, 10, 5, 0.01, 100, ?)`,
         )
         .run(task.id, `judged-${task.key}`, now);
     }
-    const cache = store.db.prepare('INSERT INTO test_cache (image_id, tests_hash, patch_hash, settings, result, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    const cache = storeDb(store).prepare('INSERT INTO test_cache (image_id, tests_hash, patch_hash, settings, result, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     cache.run('sha256:image', 'tests', 'shared-patch', '{}', '{"passed":true}', now);
     cache.run('sha256:image', 'tests', cacheKey, '{}', '{"passed":false}', now);
-    store.db
+    storeDb(store)
       .prepare(
         `INSERT INTO judge_cache (input_hash, judge, model, prompt_version, answer, calls, input_tokens, output_tokens, cost_usd, latency_ms, created_at) VALUES (?, 'c', 'm', 'v1', '{}', 1, 1, 1, 0, 1, ?)`,
       )
@@ -50,14 +51,14 @@ function finishShard(runs: string, name: string, options: Record<string, unknown
 
 /** Everything stored about a task, without the ids that merging renumbers. */
 function taskContent(store: RunStore, key: string) {
-  const id = (store.db.prepare('SELECT id FROM tasks WHERE key = ?').get(key) as { id: number }).id;
+  const id = (storeDb(store).prepare('SELECT id FROM tasks WHERE key = ?').get(key) as { id: number }).id;
   const { id: _, conversation, agents, ...record } = loadTaskRecord(store, id);
-  const labels = store.db
+  const labels = storeDb(store)
     .prepare(
       'SELECT l.judge, l.label, l.is_primary, l.evidence, m.body AS message FROM judge_labels l LEFT JOIN messages m ON m.id = l.message_id WHERE l.task = ? ORDER BY l.id',
     )
     .all(id);
-  const judged = store.db.prepare('SELECT judge, input_hash FROM judge_runs WHERE task = ?').all(id);
+  const judged = storeDb(store).prepare('SELECT judge, input_hash FROM judge_runs WHERE task = ?').all(id);
   return { ...record, agents: agents.map((a) => ({ ...a, task: undefined })), conversation: conversation.map(({ id: _id, ...m }) => m), labels, judged };
 }
 
@@ -96,16 +97,16 @@ describe('coop-bench merge-runs', () => {
     expect(expected.some(([, t]) => t.conversation.length > 0 && t.labels.some((l) => (l as { message: string | null }).message !== null))).toBe(true);
 
     withStore(runs, 'merged', (store) => {
-      expect(store.db.prepare('SELECT status FROM runs').all()).toEqual([{ status: 'finished' }]);
+      expect(storeDb(store).prepare('SELECT status FROM runs').all()).toEqual([{ status: 'finished' }]);
       expect(store.runOptions<Record<string, unknown>>()).toMatchObject({ plan: PLAN, mergedFrom: ['vm1', 'vm2'] });
       expect(store.runOptions<Record<string, unknown>>()).not.toHaveProperty('shard');
       // The cache row both shards hold is kept once.
-      expect(store.db.prepare('SELECT patch_hash FROM test_cache ORDER BY patch_hash').all()).toEqual([
+      expect(storeDb(store).prepare('SELECT patch_hash FROM test_cache ORDER BY patch_hash').all()).toEqual([
         { patch_hash: 'shared-patch' },
         { patch_hash: 'vm1' },
         { patch_hash: 'vm2' },
       ]);
-      expect(store.db.prepare('SELECT COUNT(*) AS n FROM judge_cache').get()).toEqual({ n: 2 });
+      expect(storeDb(store).prepare('SELECT COUNT(*) AS n FROM judge_cache').get()).toEqual({ n: 2 });
     });
     expect(readFileSync(join(runs, 'merged', 'logs', 'vm2', 'result.json'), 'utf8')).toBe('{"shard":"vm2"}');
   });
@@ -113,7 +114,7 @@ describe('coop-bench merge-runs', () => {
   it('knows how to combine every table of the schema', () => {
     const runs = mkdtempSync(join(tmpdir(), 'coop-bench-merge-runs-'));
     const store = RunStore.open(runs, 'empty', { create: true });
-    expect(tablesOf(store.db).sort()).toEqual(Object.keys(TABLE_POLICIES).sort());
+    expect(tablesOf(store).sort()).toEqual(Object.keys(TABLE_POLICIES).sort());
     store.close();
   });
 
@@ -134,6 +135,6 @@ describe('coop-bench merge-runs', () => {
     withStore(runs, 'whole', (store) => store.startRun({ ...store.runOptions<object>(), shard: { index: 2, count: 2 } }));
     expect(() => mergeRuns(runs, 'overlap', ['vm1', 'whole'])).toThrow(/is in both vm1 and whole/);
     expect(mergeRuns(runs, 'half', ['vm2'])).toMatchObject({ tasks: PLAN.tasks / 2, missingShards: [1] });
-    expect(withStore(runs, 'half', (store) => store.db.prepare('SELECT status FROM runs').get())).toEqual({ status: 'failed' });
+    expect(withStore(runs, 'half', (store) => storeDb(store).prepare('SELECT status FROM runs').get())).toEqual({ status: 'failed' });
   });
 });

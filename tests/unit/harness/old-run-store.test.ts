@@ -14,6 +14,7 @@ import { formatSummary, summarize } from '../../../harness/run/summary.ts';
 import { loadRunData } from '../../../reports/run-data.ts';
 import { summarizeRun } from '../../../reports/summary.ts';
 import { writeReport } from '../../../reports/write-report.ts';
+import { storeDb } from '../../helpers/run-db.ts';
 
 const features = (i: number) => [1, i + 2];
 const legacy: LegacyTask[] = [
@@ -39,7 +40,7 @@ describe('a run.db from before merge attempts', () => {
 
   it('migrates every merge to its attempts, with the hash of the tested patch', () => {
     const stages = ids.map((id) =>
-      attemptsOf(store.db, id).map((a) => `${a.stage} ${a.outcome}${a.final ? ' final' : ''}${a.passed === null ? '' : a.passed ? ' pass' : ' fail'}`),
+      attemptsOf(store, id).map((a) => `${a.stage} ${a.outcome}${a.final ? ' final' : ''}${a.passed === null ? '' : a.passed ? ' pass' : ' fail'}`),
     );
     expect(stages).toEqual([
       ['naive merged final pass'],
@@ -52,7 +53,7 @@ describe('a run.db from before merge attempts', () => {
       ['naive merged final pass'],
     ]);
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-    expect(attemptsOf(store.db, ids[1]!)[1]).toMatchObject({
+    expect(attemptsOf(store, ids[1]!)[1]).toMatchObject({
       patchHash: sha('patch 1\n'),
       tests: [
         { feature: 1, passed: true, cached: false },
@@ -60,14 +61,14 @@ describe('a run.db from before merge attempts', () => {
       ],
       durationMs: 2,
     });
-    const llm = attemptsOf(store.db, ids[4]!)[2]!;
+    const llm = attemptsOf(store, ids[4]!)[2]!;
     expect(llm).toMatchObject({
       patchHash: sha('patch 4\n'),
       details: { model: 'resolver@http://127.0.0.1:8080/v1', latencyMs: 12.5, regions: [{ accepted: true }] },
     });
     // A regions column cut off when it was stored is kept out, not a failed migration.
-    expect(attemptsOf(store.db, ids[3]!)[2]).toMatchObject({ reason: 'changed text outside the region', details: { regions: [] } });
-    expect((store.db.prepare('PRAGMA table_info(merges)').all() as { name: string }[]).map((c) => c.name)).toEqual([
+    expect(attemptsOf(store, ids[3]!)[2]).toMatchObject({ reason: 'changed text outside the region', details: { regions: [] } });
+    expect((storeDb(store).prepare('PRAGMA table_info(merges)').all() as { name: string }[]).map((c) => c.name)).toEqual([
       'task',
       'status',
       'strategy',

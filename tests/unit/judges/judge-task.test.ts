@@ -4,10 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModel } from '../../../harness/models/index.ts';
 import type { Model } from '../../../harness/models/types.ts';
 import { judgeRun, judgeTask } from '../../../judges/judge-task.ts';
-import { storedLabels } from '../../../judges/store.ts';
+import { storedLabels } from '../../../harness/store/judge-results.ts';
 import { hangReply, startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 import { fakeModel } from './fake-model.ts';
+import { storeDb } from '../../helpers/run-db.ts';
 
 const CLAIM = '✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.';
 
@@ -72,7 +73,7 @@ describe('judging a stored run through the model layer', () => {
     ]);
     expect(server.requests).toHaveLength(3);
 
-    const symptoms = storedLabels(run.store.db, taskId, 'symptoms');
+    const symptoms = storedLabels(run.store, taskId, 'symptoms');
     expect(symptoms).toEqual([
       expect.objectContaining({
         label: 'broken_commitment',
@@ -83,11 +84,11 @@ describe('judging a stored run through the model layer', () => {
         evidence: [{ kind: 'quote', source: 'conversation', text: CLAIM, messageId: 4, agent: 'agent2' }],
       }),
     ]);
-    expect(storedLabels(run.store.db, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual([
+    expect(storedLabels(run.store, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual([
       ['broken_checkable_commitment', 2, 'deterministic'],
       ['broken_checkable_commitment', 4, 'deterministic'],
     ]);
-    const runs = run.store.db
+    const runs = storeDb(run.store)
       .prepare('SELECT judge, status, calls, input_tokens, output_tokens, dropped_labels, cached FROM judge_runs WHERE task = ? ORDER BY judge')
       .all(taskId);
     expect(runs).toEqual([
@@ -97,7 +98,7 @@ describe('judging a stored run through the model layer', () => {
       { judge: 'symptoms', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
     ]);
     const metrics = JSON.parse(
-      (run.store.db.prepare("SELECT metrics FROM judge_runs WHERE task = ? AND judge = 'detectors'").get(taskId) as { metrics: string }).metrics,
+      (storeDb(run.store).prepare("SELECT metrics FROM judge_runs WHERE task = ? AND judge = 'detectors'").get(taskId) as { metrics: string }).metrics,
     );
     expect(metrics).toMatchObject({ messages: 5, brokenCommitments: 2, lineNumberMentions: 6, filePathMentions: 1, firstTurnPlan: false });
   });
@@ -105,13 +106,13 @@ describe('judging a stored run through the model layer', () => {
   it('makes no model call when the same run is judged again', async () => {
     answerWith(GOOD);
     await judgeTask(run.store, taskId, { model });
-    const before = storedLabels(run.store.db, taskId);
+    const before = storedLabels(run.store, taskId);
     const again = await judgeTask(run.store, taskId, { model });
     expect(server.requests).toHaveLength(3);
     expect(again.outcomes.filter((o) => o.judge !== 'detectors').every((o) => o.cached)).toBe(true);
-    expect(storedLabels(run.store.db, taskId)).toEqual(before);
+    expect(storedLabels(run.store, taskId)).toEqual(before);
     // The stored usage is that of the calls behind the labels, cached or not.
-    expect(run.store.db.prepare("SELECT cached, calls FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId)).toEqual({ cached: 1, calls: 1 });
+    expect(storeDb(run.store).prepare("SELECT cached, calls FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId)).toEqual({ cached: 1, calls: 1 });
   });
 
   it('drops and counts labels whose quotes the server invented', async () => {
@@ -123,8 +124,8 @@ describe('judging a stored run through the model layer', () => {
       },
     });
     await judgeTask(run.store, taskId, { model });
-    expect(storedLabels(run.store.db, taskId, 'symptoms')).toEqual([]);
-    const row = run.store.db.prepare("SELECT labels, dropped_labels, dropped FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId) as {
+    expect(storedLabels(run.store, taskId, 'symptoms')).toEqual([]);
+    const row = storeDb(run.store).prepare("SELECT labels, dropped_labels, dropped FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId) as {
       labels: number;
       dropped_labels: number;
       dropped: string;
@@ -144,7 +145,7 @@ describe('judging a stored run through the model layer', () => {
     expect(judgement.outcomes).toEqual([
       expect.objectContaining({ judge: 'symptoms', status: 'error', reason: expect.stringContaining('invalid answer twice') }),
     ]);
-    expect(storedLabels(run.store.db, taskId, 'symptoms').map((l) => l.model)).toEqual([`openai:judge@${server.url}`]);
+    expect(storedLabels(run.store, taskId, 'symptoms').map((l) => l.model)).toEqual([`openai:judge@${server.url}`]);
   });
 
   it('gives up on a server that never answers', async () => {
@@ -186,7 +187,7 @@ describe('judge cost', () => {
         return ++communicationCalls === 1 ? 'not json' : '{"evidence": [], "issue": null}';
       });
       await judgeTask(run.store, taskId, { model, judges: ['communication', 'speech_acts'] });
-      const rows = run.store.db.prepare('SELECT judge, calls, input_tokens, output_tokens, cost_usd FROM judge_runs ORDER BY judge').all();
+      const rows = storeDb(run.store).prepare('SELECT judge, calls, input_tokens, output_tokens, cost_usd FROM judge_runs ORDER BY judge').all();
       expect(rows).toEqual([
         { judge: 'communication', calls: 2, input_tokens: 2000, output_tokens: 200, cost_usd: 0.02 },
         { judge: 'speech_acts', calls: 1, input_tokens: 1000, output_tokens: 100, cost_usd: 0.01 },

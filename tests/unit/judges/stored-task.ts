@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import type { Pool } from '../../../tasks/types.ts';
 import { caseInput, loadCalibrationSet, type CalibrationCase } from '../../../judges/calibration/cases.ts';
+import { storeDb } from '../../helpers/run-db.ts';
 
 export interface StoredRun {
   runsDir: string;
@@ -34,7 +35,7 @@ export function openStoredRun(name = 'judged'): StoredRun {
       const pool: Pool = { repo: 'demo_task', taskId, dir: '/nonexistent', features: [], publishedImage: `demo:task${taskId}` };
       const id = store.ensureTask({ pool, features: [1, 2], setting: 'coop', models: ['noop', 'noop'], variant: '' }).id;
       const input = caseInput(c);
-      const db = store.db;
+      const db = storeDb(store);
       const insertMessage = db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)');
       const insertDelivery = db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)');
       for (const m of input.conversation) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageBus, MessageRejected, formatIncoming } from '../../../harness/messaging/bus.ts';
-import { conversationOf } from '../../../harness/store/records.ts';
+import { conversationOf } from '../../../harness/store/messages.ts';
 import { openStoreFixture, type StoreFixture } from './store-fixture.ts';
 
 let fixture: StoreFixture;

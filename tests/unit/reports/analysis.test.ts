@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JudgeLabel, TaskOutcome } from '../../../reports/run-data.ts';
+import type { LabelView, TaskOutcome } from '../../../reports/run-data.ts';
 import { pairName } from '../../../reports/run-data.ts';
 import { headline } from '../../../reports/analysis/headline.ts';
 import { difficultyAnalysis } from '../../../reports/analysis/difficulty.ts';
@@ -43,13 +43,13 @@ function outcome(o: Partial<TaskOutcome> & { team: string; setting: 'coop' | 'so
   };
 }
 
-const label = (judge: string, l: string, extra: Partial<JudgeLabel> = {}): JudgeLabel => ({
+const label = (judge: LabelView['judge'], l: string, extra: Partial<LabelView> = {}): LabelView => ({
   judge,
   label: l,
   isPrimary: false,
   messageId: null,
   agent: null,
-  description: null,
+  description: '',
   evidence: [],
   model: 'm',
   ...extra,
@@ -293,6 +293,7 @@ describe('summary of a partial run', () => {
   it('summarises a run where nothing has finished', () => {
     const s = summarizeRun({
       run: { name: 'r', status: 'running', createdAt: null, updatedAt: null, options: null },
+      damaged: [],
       tasks: [outcome({ team: 'A', setting: 'coop', pairNo: 1, status: 'pending', passed: null, mergeStatus: null, naiveClean: null })],
     });
     expect(s.taskCounts.pending).toBe(1);

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { writeComparison, writeReport } from '../../../reports/write-report.ts';
 import { escapeHtml, jsonForScript } from '../../../reports/html/escape.ts';
 import { csvField } from '../../../reports/export.ts';
-import { parseEvidence } from '../../../reports/run-data.ts';
 import { buildRun } from './helpers/fixture-run.ts';
 import { PAYLOAD, injectionTasks } from './helpers/payloads.ts';
 
@@ -138,14 +137,5 @@ describe('exports and comparison', () => {
 
   it('refuses a comparison of other than two runs', () => {
     expect(() => writeComparison({ runsDir, names: ['injected'], format: 'html' })).toThrow(/two runs/);
-  });
-});
-
-describe('judge evidence', () => {
-  it('reads quotes stored as JSON strings or objects, and plain text', () => {
-    expect(parseEvidence('["a", {"quote": "b", "message_id": 3}, {"text": "c"}, {"other": 1}]')).toEqual(['a', 'b', 'c', '{"other":1}']);
-    expect(parseEvidence('"one"')).toEqual(['one']);
-    expect(parseEvidence('not json')).toEqual(['not json']);
-    expect(parseEvidence('')).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type { Pool } from '../../../../tasks/types.ts';
 import type { MergeAttempt, MergeStatus } from '../../../../resolver/index.ts';
 import type { FeatureEvaluation } from '../../../../harness/run/types.ts';
 import { RunStore } from '../../../../harness/store/run-store.ts';
+import { storeDb } from '../../../helpers/run-db.ts';
 
 export interface FixtureTask {
   models: string[];
@@ -43,7 +44,7 @@ export function buildRun(runsDir: string, name: string, tasks: FixtureTask[]): v
   const store = RunStore.open(runsDir, name, { create: true });
   try {
     store.startRun({ fixture: true });
-    store.db.transaction(() => tasks.forEach((t, i) => addTask(store, t, i)))();
+    storeDb(store).transaction(() => tasks.forEach((t, i) => addTask(store, t, i)))();
     store.setRunStatus('finished');
   } finally {
     store.close();
@@ -109,15 +110,15 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
   const messageIds = (t.messages ?? []).map((m, i) => {
     const sent = at(base, 2 * i + 1.5);
     const id = Number(
-      store.db
+      storeDb(store)
         .prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)')
         .run(row.id, m.from, JSON.stringify([m.to]), m.body, sent).lastInsertRowid,
     );
-    store.db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)').run(id, m.to, sent);
+    storeDb(store).prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)').run(id, m.to, sent);
     return id;
   });
   for (const l of t.labels ?? []) {
-    store.db
+    storeDb(store)
       .prepare(
         'INSERT INTO judge_labels (task, judge, label, is_primary, message_id, agent, description, evidence, model, input_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
@@ -136,7 +137,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       );
   }
   (t.calls ?? []).forEach((c, i) => {
-    store.db
+    storeDb(store)
       .prepare('INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(row.id, c.agent, i, at(base, i), t.models[0], c.inputTokens, c.outputTokens, c.costUsd, 100);
   });

@@ -1,0 +1,139 @@
+// Opening run.db: the only place a Database object is made; modules of harness/store reach it
+// through `sqlOf`, nothing outside this folder does (eslint's no-restricted-imports says so).
+//
+// Write-ahead log: run.db is in WAL mode, so during a run the latest results sit in run.db-wal
+// until a checkpoint copies them into run.db. A writer sets the open marker (store_state) and
+// checkpoints it into run.db before writing anything else, and clears it when it closes cleanly
+// (SQLite then checkpoints and deletes the WAL). So a marker set with no WAL beside run.db (or an
+// empty one, which a read-only open leaves) means a writer did not close and its WAL is gone: the
+// store is refused, never read as an older run nor rewritten. A crash (kill -9) leaves the WAL,
+// which SQLite replays on the next open. Readers open read-only and never write a schema.
+import Database from 'better-sqlite3';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { UserError } from '../errors.ts';
+import { migrations } from './schema.ts';
+import { storageFailure } from './storage-errors.ts';
+
+/** read: report and other readers; write: commands that add to an existing run; create: `run` and `import`. */
+export type Access = 'read' | 'write' | 'create';
+
+/** A WAL file starts with a 32-byte header; a shorter one holds no transaction. */
+const WAL_HEADER_BYTES = 32;
+
+const handles = new WeakMap<object, Database.Database>();
+
+/** The database of a store (for harness/store's own modules). */
+export function sqlOf(store: object): Database.Database {
+  const db = handles.get(store);
+  if (!db) throw new Error('this run store is closed');
+  return db;
+}
+
+export function attachDatabase(store: object, db: Database.Database): void {
+  handles.set(store, db);
+}
+
+function walHoldsNothing(path: string): boolean {
+  const wal = `${path}-wal`;
+  return !existsSync(wal) || statSync(wal).size < WAL_HEADER_BYTES;
+}
+
+/** When the last writer opened the store, if it has not closed it (undefined for a store older than the marker). */
+function openedBy(db: Database.Database): string | undefined {
+  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_state'`).get();
+  if (!table) return undefined;
+  return (db.prepare('SELECT writer_opened_at FROM store_state').get() as { writer_opened_at: string | null } | undefined)?.writer_opened_at ?? undefined;
+}
+
+function migrate(db: Database.Database): void {
+  // Used by migrations that hash stored patches as the harness does.
+  db.function('sha256_hex', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? createHash('sha256').update(text).digest('hex') : null));
+  for (let v = db.pragma('user_version', { simple: true }) as number; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** Why nothing can be written in a folder or file (EROFS, EACCES), or undefined when it can. */
+function notAccessible(path: string, mode: number): string | undefined {
+  try {
+    accessSync(path, mode);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** One line saying why run.db cannot be opened and what to do. */
+function openFailure(error: unknown, path: string, dir: string, access: Access): Error {
+  const code = (error as { code?: string }).code ?? '';
+  const message = (error as Error).message;
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return new UserError(`${path} is not a readable run store (${message}): move it away to start the run afresh, or choose another --name`);
+  }
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) {
+    // SQLite only says it cannot open or write the file; the file and its folder say why.
+    const unreadable = notAccessible(path, constants.R_OK | (access === 'read' ? 0 : constants.W_OK));
+    if (unreadable) return new UserError(`cannot open ${path}: ${unreadable} (give this user read and write access to it, or copy the run to a --runs-dir you own)`);
+    const unwritable = notAccessible(dir, constants.W_OK);
+    if (unwritable) return new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
+  }
+  const failure = storageFailure(error);
+  return failure ? new UserError(`${path}: ${failure.message}: ${failure.remedy}`) : (error as Error);
+}
+
+/** Opens run.db at `path` (in folder `dir`) for `access`; one line (a UserError) when it cannot. */
+export function openDatabase(path: string, dir: string, access: Access): Database.Database {
+  const walLost = walHoldsNothing(path);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: access === 'read', fileMustExist: access !== 'create' });
+  } catch (error) {
+    throw openFailure(error, path, dir, access);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version === 0 && access !== 'create') {
+      throw new UserError(`${path} holds no run (its tables were never written): start the run with coop-bench run, or choose another --name`);
+    }
+    const since = walLost ? openedBy(db) : undefined;
+    if (since) {
+      throw new UserError(
+        `${path} was left open by a coop-bench process (since ${since}) and its write-ahead log ${path}-wal is gone: the results it held are lost, and the store is refused rather than read as an older run. Put run.db-wal back if you have it, or move the run folder away and run again`,
+      );
+    }
+    if (version > migrations.length) {
+      throw new UserError(`run.db was written by a newer coop-bench (schema ${version}, this one knows ${migrations.length}): upgrade coop-bench`);
+    }
+    // A reader of a store written by an older coop-bench brings its schema up to date first.
+    if (access === 'read') {
+      if (version === migrations.length) return db;
+      db.close();
+      return openDatabase(path, dir, 'write');
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    db.prepare('UPDATE store_state SET writer_opened_at = ?').run(new Date().toISOString());
+    // In run.db itself before anything else is written: a lost WAL is then told from a clean close.
+    db.pragma('wal_checkpoint(FULL)');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error instanceof UserError ? error : openFailure(error, path, dir, access);
+  }
+}
+
+/** Clears the open marker of a writer (the close then checkpoints and removes the WAL) and closes. */
+export function closeDatabase(db: Database.Database): void {
+  if (!db.open) return;
+  try {
+    if (!db.readonly) db.prepare('UPDATE store_state SET writer_opened_at = NULL').run();
+  } finally {
+    db.close();
+  }
+}
