@@ -41,9 +41,9 @@ function write(path: string, content: string): string {
   return path;
 }
 
-/** Writes the report of run `name`; returns the file written. */
-export function writeReport(o: { runsDir: string; name: string; format: ReportFormat; out?: string }): string {
-  const store = RunStore.open(o.runsDir, o.name, { create: false });
+/** Writes the report of run `name`; returns the file written and the damaged rows it found (one line each). */
+export function writeReport(o: { runsDir: string; name: string; format: ReportFormat; out?: string }): { path: string; damaged: string[] } {
+  const store = RunStore.open(o.runsDir, o.name, { create: false, readonly: true });
   try {
     const data = loadRunData(store);
     const damaged = [...data.damaged];
@@ -55,15 +55,14 @@ export function writeReport(o: { runsDir: string; name: string; format: ReportFo
         : o.format === 'csv'
           ? tasksCsv(summary, data.tasks)
           : renderReport(summary, data.tasks, details(store, data.tasks, damaged));
-    for (const line of damaged) process.stderr.write(`coop-bench: ${line}\n`);
-    return write(path, content);
+    return { path: write(path, content), damaged };
   } finally {
     store.close();
   }
 }
 
 function summaryOf(runsDir: string, name: string): RunSummary {
-  const store = RunStore.open(runsDir, name, { create: false });
+  const store = RunStore.open(runsDir, name, { create: false, readonly: true });
   try {
     return summarizeRun(loadRunData(store));
   } finally {

@@ -22,6 +22,13 @@ export function reportCommand(): Command {
       const name = o.name ?? run;
       if (!name) throw new UserError('which run? coop-bench report --name <run> (or --compare <run1>,<run2>)');
       if (o.name && run && o.name !== run) throw new UserError(`two different runs given: ${run} and --name ${o.name}`);
-      process.stdout.write(`report: ${writeReport({ ...options, name })}\n`);
+      const { path, damaged } = writeReport({ ...options, name });
+      for (const line of damaged) process.stderr.write(`coop-bench: ${line}\n`);
+      process.stdout.write(`report: ${path}\n`);
+      if (damaged.length > 0) {
+        // Scripts notice: the report is written, but not from everything the run stored.
+        process.stderr.write(`coop-bench: the report is written, but run.db has ${damaged.length} damaged row(s) (above): exit code 1\n`);
+        process.exitCode = 1;
+      }
     });
 }

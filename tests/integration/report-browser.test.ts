@@ -22,7 +22,7 @@ describe('a report whose agents wrote script-injection payloads', () => {
   let report: ReportPage;
   beforeAll(async () => {
     buildRun(runsDir, 'injected', injectionTasks());
-    report = await openReport(writeReport({ runsDir, name: 'injected', format: 'html' }));
+    report = await openReport(writeReport({ runsDir, name: 'injected', format: 'html' }).path);
   });
   afterAll(async () => report?.close());
 
@@ -59,7 +59,7 @@ describe('a synthetic run of 1,000 tasks', () => {
     buildRun(runsDir, 'large', syntheticTasks(1000));
     const buildMs = performance.now() - t;
     t = performance.now();
-    const file = writeReport({ runsDir, name: 'large', format: 'html' });
+    const file = writeReport({ runsDir, name: 'large', format: 'html' }).path;
     const generateMs = performance.now() - t;
 
     const report = await openReport(file);

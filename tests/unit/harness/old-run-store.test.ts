@@ -96,7 +96,7 @@ describe('a run.db from before merge attempts', () => {
 
   it('renders the HTML report', () => {
     store.close();
-    const html = readFileSync(writeReport({ runsDir: runs, name: 'old', format: 'html' }), 'utf8');
+    const html = readFileSync(writeReport({ runsDir: runs, name: 'old', format: 'html' }).path, 'utf8');
     expect(html).toContain('Union order decided');
     expect(html).toContain('not measured (4)');
   });

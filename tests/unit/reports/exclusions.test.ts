@@ -71,7 +71,7 @@ describe('error accounting', () => {
   });
 
   it('shows them in the report, and warns when two runs used different agent configurations', () => {
-    const html = readFileSync(writeReport({ runsDir, name: 'accounted', format: 'html' }), 'utf8');
+    const html = readFileSync(writeReport({ runsDir, name: 'accounted', format: 'html' }).path, 'utf8');
     expect(html).toContain('3 excluded: 1 infrastructure, 1 harness, 1 not run');
     expect(html).toContain('1 model_rejected');
     expect(html).toContain('1 task(s) failed because of coop-bench itself (a bug)');

@@ -47,7 +47,7 @@ describe('escaping', () => {
 describe('HTML report of a run whose agents wrote script-injection payloads', () => {
   let html: string;
   beforeAll(() => {
-    html = readFileSync(writeReport({ runsDir, name: 'injected', format: 'html' }), 'utf8');
+    html = readFileSync(writeReport({ runsDir, name: 'injected', format: 'html' }).path, 'utf8');
   });
 
   it('contains exactly one executable script, allowed by its hash in the content security policy', () => {
@@ -99,7 +99,7 @@ describe('HTML report of a run whose agents wrote script-injection payloads', ()
 
 describe('a partial run (Coop only, no judges, no messages, unfinished tasks)', () => {
   it('says what is missing instead of breaking', () => {
-    const html = readFileSync(writeReport({ runsDir, name: 'coop-only', format: 'html' }), 'utf8');
+    const html = readFileSync(writeReport({ runsDir, name: 'coop-only', format: 'html' }).path, 'utf8');
     expect(html).toContain('No Solo results');
     expect(html).toContain('Difficulty curves need');
     expect(html).toContain('No judge labels');
@@ -111,14 +111,14 @@ describe('a partial run (Coop only, no judges, no messages, unfinished tasks)', 
 
 describe('exports and comparison', () => {
   it('writes the summary and every task as JSON', () => {
-    const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'injected', format: 'json' }), 'utf8'));
+    const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'injected', format: 'json' }).path, 'utf8'));
     expect(json.summary.headline.teams.map((t: { team: string }) => t.team)).toContain('gpt-5');
     expect(json.tasks).toHaveLength(3);
     expect(json.tasks[0].difficulty).toBe(0);
   });
 
   it('writes one CSV row per task', () => {
-    const rows = readFileSync(writeReport({ runsDir, name: 'injected', format: 'csv', out: join(runsDir, 'tasks.csv') }), 'utf8')
+    const rows = readFileSync(writeReport({ runsDir, name: 'injected', format: 'csv', out: join(runsDir, 'tasks.csv') }).path, 'utf8')
       .trim()
       .split('\r\n');
     expect(rows[0]).toMatch(/^id,key,model,condition/);
