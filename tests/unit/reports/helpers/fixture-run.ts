@@ -43,12 +43,17 @@ const at = (base: number, seconds: number) => new Date(base + seconds * 1000).to
 export function buildRun(runsDir: string, name: string, tasks: FixtureTask[]): void {
   const store = RunStore.open(runsDir, name, { create: true });
   try {
-    store.startRun({ fixture: true });
-    storeDb(store).transaction(() => tasks.forEach((t, i) => addTask(store, t, i)))();
+    addTasks(store, tasks);
     store.setRunStatus('finished');
   } finally {
     store.close();
   }
+}
+
+/** Starts the run in an open store and stores the tasks, as a run that is still going has. */
+export function addTasks(store: RunStore, tasks: FixtureTask[]): void {
+  store.startRun({ fixture: true });
+  storeDb(store).transaction(() => tasks.forEach((t, i) => addTask(store, t, i)))();
 }
 
 function addTask(store: RunStore, t: FixtureTask, index: number): void {

@@ -1,0 +1,83 @@
+// A run store whose write-ahead log (run.db-wal) is lost while its run is unfinished: during a run
+// the latest results sit in the WAL, so run.db alone reads as an older (often empty) run. It is
+// refused in one line by every command, and left as it is; a crash that keeps the WAL (kill -9),
+// and a clean close, open as before. The states are the files as a killed process leaves them:
+// copied while the writer has the store open.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunStore } from '../../../harness/store/run-store.ts';
+import { coopBench, tempDir } from '../../helpers/cli.ts';
+import { addTasks } from '../reports/helpers/fixture-run.ts';
+
+const runs = tempDir('lost-wal');
+const tasks = [1, 2, 3].map((f) => ({ models: ['m'], setting: 'coop' as const, features: [f, 4], passed: true }));
+
+/** Copies of the run's files as they are now, under other run names. */
+function snapshot(from: string, to: string, files: string[]): void {
+  mkdirSync(join(runs, to));
+  for (const file of files) copyFileSync(join(runs, from, file), join(runs, to, file));
+}
+
+const live = RunStore.open(runs, 'live', { create: true, exclusive: true });
+addTasks(live, tasks);
+snapshot('live', 'killed', ['run.db', 'run.db-wal']);
+snapshot('live', 'wal-lost', ['run.db']);
+snapshot('live', 'wal-emptied', ['run.db']);
+writeFileSync(join(runs, 'wal-emptied', 'run.db-wal'), '');
+live.close();
+
+const refusal = (name: string) =>
+  new RegExp(
+    `^coop-bench: ${join(runs, name, 'run.db').replace(/[.]/g, '\\.')} was left open by a coop-bench process \\(since [^)]+\\) and its write-ahead log .*run\\.db-wal is gone: the results it held are lost, and the store is refused rather than read as an older run\\. Put run\\.db-wal back if you have it, or move the run folder away and run again$`,
+  );
+
+describe('a run store whose WAL is lost while its run is unfinished', { timeout: 300_000 }, () => {
+  it('report, judge and eval refuse it in one line and leave run.db as it was', async () => {
+    const before = readFileSync(join(runs, 'wal-lost', 'run.db'));
+    for (const args of [['report'], ['judge'], ['eval', '--backend', 'docker']]) {
+      const result = await coopBench([...args, '--name', 'wal-lost', '--runs-dir', runs]);
+      expect(result.exitCode, result.all).toBe(2);
+      expect(result.stderr).toMatch(refusal('wal-lost'));
+    }
+    expect(readFileSync(join(runs, 'wal-lost', 'run.db'))).toEqual(before);
+  });
+
+  it('run refuses it instead of running finished tasks again', () => {
+    expect(() => RunStore.open(runs, 'wal-lost', { create: true, exclusive: true })).toThrow(/write-ahead log .* is gone/);
+  });
+
+  it('an empty WAL (as a read-only open leaves in place of the lost one) is refused the same way', async () => {
+    const result = await coopBench(['report', '--name', 'wal-emptied', '--runs-dir', runs]);
+    expect(result.stderr).toMatch(refusal('wal-emptied'));
+  });
+
+  it('a crash that keeps the WAL (kill -9) reads every stored task, and resumes', async () => {
+    const result = await coopBench(['report', '--name', 'killed', '--runs-dir', runs, '--format', 'json']);
+    expect(result.exitCode, result.all).toBe(0);
+    const report = JSON.parse(readFileSync(join(runs, 'killed', 'report.json'), 'utf8')) as { tasks: { status: string }[] };
+    expect(report.tasks.map((t) => t.status)).toEqual(['done', 'done', 'done']);
+    const resumed = RunStore.open(runs, 'killed', { create: true, exclusive: true });
+    expect(resumed.tasks().filter((t) => t.status === 'done')).toHaveLength(3);
+    resumed.close();
+  });
+
+  it('a clean close leaves no WAL, and the store opens again (also after a read-only open left an empty WAL)', async () => {
+    expect(existsSync(join(runs, 'live', 'run.db-wal'))).toBe(false);
+    for (let i = 0; i < 2; i++) {
+      const result = await coopBench(['report', '--name', 'live', '--runs-dir', runs]);
+      expect(result.exitCode, result.all).toBe(0);
+    }
+    const reopened = RunStore.open(runs, 'live', { create: true, exclusive: true });
+    expect(reopened.tasks()).toHaveLength(3);
+    reopened.close();
+  });
+
+  it('a file that holds no run store is not given one by a reader', async () => {
+    mkdirSync(join(runs, 'empty'));
+    writeFileSync(join(runs, 'empty', 'run.db'), '');
+    const result = await coopBench(['report', '--name', 'empty', '--runs-dir', runs]);
+    expect(result.stderr).toMatch(/run\.db holds no run \(its tables were never written\)/);
+    expect(readFileSync(join(runs, 'empty', 'run.db'))).toHaveLength(0);
+  });
+});
