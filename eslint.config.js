@@ -20,6 +20,20 @@ export default tseslint.config(
     },
   },
   { files: ['reports/html/*.js'], languageOptions: { globals: globals.browser } },
+  // run.db is read and written only through harness/store's typed functions (docs/run-log.md).
+  {
+    files: ['**/*.ts'],
+    ignores: ['harness/store/**', 'tests/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'better-sqlite3', message: 'SQL lives in harness/store: add a typed function there.' }],
+          patterns: [{ group: ['**/store/database.ts'], message: 'the store database is private to harness/store.' }],
+        },
+      ],
+    },
+  },
   // The fakes read request bodies as the services do: arbitrary JSON, checked rule by rule.
   { files: ['tests/fakes/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

@@ -77,9 +77,11 @@ function openFailure(error: unknown, path: string, dir: string, access: Access):
   if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) {
     // SQLite only says it cannot open or write the file; the file and its folder say why.
     const unreadable = notAccessible(path, constants.R_OK | (access === 'read' ? 0 : constants.W_OK));
-    if (unreadable) return new UserError(`cannot open ${path}: ${unreadable} (give this user read and write access to it, or copy the run to a --runs-dir you own)`);
+    if (unreadable)
+      return new UserError(`cannot open ${path}: ${unreadable} (give this user read and write access to it, or copy the run to a --runs-dir you own)`);
     const unwritable = notAccessible(dir, constants.W_OK);
-    if (unwritable) return new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
+    if (unwritable)
+      return new UserError(`cannot write the run store in ${dir}: ${unwritable} (a run store needs a writable folder: copy the run to a writable --runs-dir)`);
   }
   const failure = storageFailure(error);
   return failure ? new UserError(`${path}: ${failure.message}: ${failure.remedy}`) : (error as Error);

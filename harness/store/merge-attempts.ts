@@ -83,19 +83,17 @@ const attemptRow = z
     details: json(z.record(z.string(), z.unknown())).nullable(),
     duration_ms: z.number().nullable(),
   })
-  .transform(
-    (r): StoredAttempt => ({
-      stage: r.stage,
-      outcome: r.outcome,
-      reason: r.reason,
-      patchHash: r.patch_hash,
-      tests: r.tests,
-      passed: r.passed,
-      final: r.final,
-      details: r.details,
-      durationMs: r.duration_ms,
-    }),
-  );
+  .transform((r): StoredAttempt => ({
+    stage: r.stage,
+    outcome: r.outcome,
+    reason: r.reason,
+    patchHash: r.patch_hash,
+    tests: r.tests,
+    passed: r.passed,
+    final: r.final,
+    details: r.details,
+    durationMs: r.duration_ms,
+  }));
 
 /** A task's attempts, in cascade order; a DamagedRowError naming `place` when a row is damaged. */
 export function attemptsOf(store: RunStore, task: number, place: RowPlace = { table: 'merge_attempts', of: `task #${task}` }): StoredAttempt[] {

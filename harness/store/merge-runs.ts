@@ -51,9 +51,9 @@ export interface MergeRunsResult {
 }
 
 export function tablesOf(store: RunStore): string[] {
-  return (sqlOf(store).prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map(
-    (t) => t.name,
-  );
+  return (
+    sqlOf(store).prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]
+  ).map((t) => t.name);
 }
 
 /** A run given by name (under runsRoot) or by the path of its folder. */

@@ -34,8 +34,9 @@ const parseMessage = (row: unknown, task: number) => parseRow(messageRow, row, {
 /** Adds a message and its deliveries (null: not delivered yet); returns its id. Call inside a transaction. */
 export function insertMessage(db: Database.Database, task: number, m: Omit<StoredMessage, 'id'>, deliveredAt: Record<string, string | null>): number {
   const id = Number(
-    db.prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)').run(task, m.from, JSON.stringify(m.to), m.body, m.sentAt)
-      .lastInsertRowid,
+    db
+      .prepare('INSERT INTO messages (task, sender, recipients, body, sent_at) VALUES (?, ?, ?, ?, ?)')
+      .run(task, m.from, JSON.stringify(m.to), m.body, m.sentAt).lastInsertRowid,
   );
   const deliver = db.prepare('INSERT INTO message_deliveries (message, recipient, delivered_at) VALUES (?, ?, ?)');
   for (const [recipient, at] of Object.entries(deliveredAt)) deliver.run(id, recipient, at);

@@ -141,20 +141,18 @@ const evaluationRow = z
     output: z.string(),
     duration_ms: z.number(),
   })
-  .transform(
-    (e): StoredEvaluation => ({
-      feature: e.feature,
-      passed: e.passed,
-      exitCode: e.exit_code,
-      timedOut: e.timed_out,
-      framework: e.framework,
-      testsPassed: e.tests_passed,
-      testsFailed: e.tests_failed,
-      cause: e.cause,
-      output: e.output,
-      durationMs: e.duration_ms,
-    }),
-  );
+  .transform((e): StoredEvaluation => ({
+    feature: e.feature,
+    passed: e.passed,
+    exitCode: e.exit_code,
+    timedOut: e.timed_out,
+    framework: e.framework,
+    testsPassed: e.tests_passed,
+    testsFailed: e.tests_failed,
+    cause: e.cause,
+    output: e.output,
+    durationMs: e.duration_ms,
+  }));
 
 const stepRow = z
   .object({
@@ -180,18 +178,16 @@ const modelCallRow = z
     cost_usd: z.number(),
     latency_ms: z.number(),
   })
-  .transform(
-    (c): StoredModelCall => ({
-      agent: c.agent,
-      idx: c.idx,
-      at: c.at,
-      model: c.model,
-      inputTokens: c.input_tokens,
-      outputTokens: c.output_tokens,
-      costUsd: c.cost_usd,
-      latencyMs: c.latency_ms,
-    }),
-  );
+  .transform((c): StoredModelCall => ({
+    agent: c.agent,
+    idx: c.idx,
+    at: c.at,
+    model: c.model,
+    inputTokens: c.input_tokens,
+    outputTokens: c.output_tokens,
+    costUsd: c.cost_usd,
+    latencyMs: c.latency_ms,
+  }));
 
 /** Everything stored about one task, parsed; a DamagedRowError naming the first damaged row. */
 export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {

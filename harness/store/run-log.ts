@@ -127,8 +127,7 @@ export function readRunLog(store: RunStore): RunLog {
   });
 
   const runRow = db.prepare('SELECT status, created_at, updated_at, options FROM runs WHERE name = ?').get(store.name) as
-    | { status: string; created_at: string; updated_at: string; options: string }
-    | undefined;
+    { status: string; created_at: string; updated_at: string; options: string } | undefined;
   const options = runRow
     ? orDamaged(
         () => jsonColumn(runRow.options, ANY_JSON, { table: 'runs', column: 'options', of: `run ${store.name}` }),

@@ -20,9 +20,19 @@ const CAUSES: Cause[] = [
   { codes: /^EDQUOT$/, verb: 'cannot write', cause: 'the disk quota is exhausted', remedy: FIX_DEVICE },
   { codes: /^(EROFS|SQLITE_READONLY(_\w+)?)$/, verb: 'cannot write', cause: 'the file system is read-only', remedy: FIX_DEVICE },
   { codes: /^SQLITE_IOERR(_\w+)?$/, verb: 'cannot write', cause: 'the disk failed a read or write', remedy: FIX_DEVICE },
-  { codes: /^(EACCES|EPERM|SQLITE_PERM|SQLITE_AUTH)$/, verb: 'cannot access', cause: 'permission denied', remedy: 'give this user read and write access to the run folder and its files' },
+  {
+    codes: /^(EACCES|EPERM|SQLITE_PERM|SQLITE_AUTH)$/,
+    verb: 'cannot access',
+    cause: 'permission denied',
+    remedy: 'give this user read and write access to the run folder and its files',
+  },
   { codes: /^(SQLITE_CORRUPT(_\w+)?|SQLITE_NOTADB)$/, verb: 'cannot read', cause: 'run.db is damaged', remedy: RESTORE },
-  { codes: /^SQLITE_CANTOPEN(_\w+)?$/, verb: 'cannot open', cause: 'run.db cannot be opened', remedy: 'check that the run folder and run.db exist and this user can read and write them' },
+  {
+    codes: /^SQLITE_CANTOPEN(_\w+)?$/,
+    verb: 'cannot open',
+    cause: 'run.db cannot be opened',
+    remedy: 'check that the run folder and run.db exist and this user can read and write them',
+  },
 ];
 
 export class StorageError extends UserError {

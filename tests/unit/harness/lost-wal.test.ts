@@ -3,10 +3,11 @@
 // refused in one line by every command, and left as it is; a crash that keeps the WAL (kill -9),
 // and a clean close, open as before. The states are the files as a killed process leaves them:
 // copied while the writer has the store open.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../../harness/store/run-store.ts';
+import { storageFailure } from '../../../harness/store/storage-errors.ts';
 import { coopBench, tempDir } from '../../helpers/cli.ts';
 import { addTasks } from '../reports/helpers/fixture-run.ts';
 
@@ -79,5 +80,34 @@ describe('a run store whose WAL is lost while its run is unfinished', { timeout:
     const result = await coopBench(['report', '--name', 'empty', '--runs-dir', runs]);
     expect(result.stderr).toMatch(/run\.db holds no run \(its tables were never written\)/);
     expect(readFileSync(join(runs, 'empty', 'run.db'))).toHaveLength(0);
+  });
+});
+
+describe('a run store that cannot be read', { timeout: 120_000 }, () => {
+  it.skipIf(process.getuid?.() === 0)('names the permission problem in one line', async () => {
+    snapshot('live', 'no-access', ['run.db']);
+    chmodSync(join(runs, 'no-access', 'run.db'), 0o000);
+    const result = await coopBench(['report', '--name', 'no-access', '--runs-dir', runs]);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toMatch(
+      /^coop-bench: cannot open .*run\.db: EACCES: permission denied, access .* \(give this user read and write access to it, or copy the run to a --runs-dir you own\)$/,
+    );
+  });
+});
+
+describe('store failures met after the store opened', () => {
+  it('are one line naming the cause and what to do, whatever SQLite or the file system says', () => {
+    const failure = (code: string, message: string) => {
+      const found = storageFailure(Object.assign(new Error(message), { code }), '/runs/r');
+      return found && `${found.message}: ${found.remedy}`;
+    };
+    expect(failure('SQLITE_CORRUPT', 'database disk image is malformed')).toBe(
+      'cannot read in /runs/r: run.db is damaged (SQLITE_CORRUPT: database disk image is malformed): restore run.db from a copy, or move the run folder away and start the run afresh',
+    );
+    expect(failure('EACCES', 'EACCES: permission denied, open run.db')).toBe(
+      'cannot access in /runs/r: permission denied (EACCES: permission denied, open run.db): give this user read and write access to the run folder and its files',
+    );
+    expect(failure('SQLITE_CANTOPEN', 'unable to open database file')).toMatch(/^cannot open in \/runs\/r: run\.db cannot be opened \(SQLITE_CANTOPEN: /);
+    expect(failure('SQLITE_CONSTRAINT', 'x')).toBeUndefined();
   });
 });

@@ -112,7 +112,10 @@ describe('judging a stored run through the model layer', () => {
     expect(again.outcomes.filter((o) => o.judge !== 'detectors').every((o) => o.cached)).toBe(true);
     expect(storedLabels(run.store, taskId)).toEqual(before);
     // The stored usage is that of the calls behind the labels, cached or not.
-    expect(storeDb(run.store).prepare("SELECT cached, calls FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId)).toEqual({ cached: 1, calls: 1 });
+    expect(storeDb(run.store).prepare("SELECT cached, calls FROM judge_runs WHERE task = ? AND judge = 'symptoms'").get(taskId)).toEqual({
+      cached: 1,
+      calls: 1,
+    });
   });
 
   it('drops and counts labels whose quotes the server invented', async () => {
