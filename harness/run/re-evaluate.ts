@@ -56,7 +56,7 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
   const log = (line: string) => io.log(line);
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
-  const cache = options.cache ? storeTestCache(store) : undefined;
+  const cache = storeTestCache(store, { read: options.cache });
   const rows = store.tasks().filter((row) => row.status === 'done');
   await backend.prepareRun(options.name, poolsOf(rows));
   if (rows.length === 0) log(`run ${options.name} has no finished task to evaluate`);

@@ -51,6 +51,10 @@ export interface RunOptions {
   /** The largest plan this command makes: a larger one is refused before any task is made. */
   maxTasks: number;
   force: boolean;
+  /** Run every test even when the run's test cache holds its result (fresh results still replace cached ones). */
+  noCache: boolean;
+  /** The oracle applies its gold patch in an agent container, as an agent would (checks the agent machinery). */
+  oracleInContainer: boolean;
   dryRun: boolean;
   image?: string;
   limits: ContainerLimits;
@@ -191,7 +195,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
   const config = options.agentConfig;
   if (!options.force) refuseOtherAgentConfig(store, config);
-  const testCache = storeTestCache(store);
+  const testCache = storeTestCache(store, { read: !options.noCache });
   const { agentConfig: _, afterTask: __, ...stored } = options;
   store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
@@ -215,6 +219,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         testTimeoutMs: options.testTimeoutMs,
         signal,
         log: taskLog,
+        agentsInSandboxes: options.oracleInContainer,
         createAgent: (spec) =>
           createAgent(spec, {
             config,

@@ -4,7 +4,8 @@ import type { TestCache, TestCacheKey } from '../evaluation/test-cache.ts';
 import type { TestRun } from '../evaluation/run-tests.ts';
 import type { RunStore } from './run-store.ts';
 
-export function storeTestCache(store: RunStore): TestCache {
+/** `read: false` (--no-cache): every test runs again, its fresh result replacing the stored one. */
+export function storeTestCache(store: RunStore, { read = true }: { read?: boolean } = {}): TestCache {
   const select = store.db.prepare('SELECT result FROM test_cache WHERE image_id = ? AND tests_hash = ? AND patch_hash = ? AND settings = ?');
   const insert = store.db.prepare(
     `INSERT INTO test_cache (image_id, tests_hash, patch_hash, settings, result, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -13,6 +14,7 @@ export function storeTestCache(store: RunStore): TestCache {
   const keyOf = (key: TestCacheKey) => [key.imageId, key.testsHash, key.patchHash, key.settings];
   return {
     get(key) {
+      if (!read) return undefined;
       const row = select.get(...keyOf(key)) as { result: string } | undefined;
       return row ? (JSON.parse(row.result) as TestRun) : undefined;
     },

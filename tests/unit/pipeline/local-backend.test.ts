@@ -46,6 +46,8 @@ const options = (name: string): RunOptions => ({
   concurrency: 2,
   backend: { name: 'local' },
   force: false,
+  noCache: false,
+  oracleInContainer: false,
   dryRun: false,
   limits: DEFAULT_LIMITS,
   testTimeoutMs: 120_000,
