@@ -3,6 +3,7 @@
 import type { RunStore, TaskErrorKind, TaskStatus } from '../harness/store/run-store.ts';
 import { naiveWasClean } from '../harness/store/records.ts';
 import { attemptsByTask, type StoredAttempt } from '../harness/store/merge-attempts.ts';
+import { cachedEvaluationsByTask, type CacheCount } from '../harness/store/test-cache.ts';
 import { ANY_JSON, DamagedRowError, NUMBER_LIST, STRING_LIST, fromTaskKey, jsonColumn } from '../harness/store/columns.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
 
@@ -56,6 +57,8 @@ export interface TaskOutcome {
   outputTokens: number;
   costUsd: number;
   labels: JudgeLabel[];
+  /** Its feature evaluations, and how many the test cache gave. */
+  testRuns: CacheCount;
 }
 
 export interface RunInfo {
@@ -138,6 +141,7 @@ export function loadRunData(store: RunStore): RunData {
     labels.set(l.task as number, list);
   }
 
+  const testRuns = cachedEvaluationsByTask(store);
   const damaged: string[] = [];
   /** A damaged row costs its task (an error naming the row), never the report. */
   const checked = <T>(read: () => T, fallback: T, consequence = 'that task is reported as an error'): { value: T; damage?: string } => {
@@ -186,6 +190,7 @@ export function loadRunData(store: RunStore): RunData {
       outputTokens: u?.output ?? 0,
       costUsd: u?.cost ?? 0,
       labels: labels.get(t.id) ?? [],
+      testRuns: testRuns.get(t.id) ?? { total: 0, cached: 0 },
     };
   });
 

@@ -50,6 +50,8 @@ export interface StoredEvaluation {
   cause: string | null;
   output: string;
   durationMs: number;
+  /** From the test cache: the same image, tests and code ran before. */
+  cached: boolean;
 }
 
 export interface StoredStep {
@@ -162,6 +164,7 @@ export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
       cause: e.cause as string | null,
       output: e.output as string,
       durationMs: e.duration_ms as number,
+      cached: e.cached === 1,
     })),
     conversation: conversationOf(store, taskId),
     steps: steps.map((s) => ({

@@ -24,3 +24,25 @@ export function storeTestCache(store: RunStore, { read = true }: { read?: boolea
     },
   };
 }
+
+/** Results the run's test cache holds (what --force may reuse). */
+export function testCacheSize(store: RunStore): number {
+  return (store.db.prepare('SELECT COUNT(*) AS n FROM test_cache').get() as { n: number }).n;
+}
+
+export interface CacheCount {
+  /** Feature evaluations of finished tasks... */
+  total: number;
+  /** ...of which the test cache answered. */
+  cached: number;
+}
+
+/** Per finished task, how many of its feature evaluations came from the test cache. */
+export function cachedEvaluationsByTask(store: RunStore): Map<number, CacheCount> {
+  const rows = store.db
+    .prepare(
+      `SELECT e.task, COUNT(*) AS total, SUM(e.cached) AS cached FROM evaluations e JOIN tasks t ON t.id = e.task WHERE t.status = 'done' GROUP BY e.task`,
+    )
+    .all() as { task: number; total: number; cached: number }[];
+  return new Map(rows.map((r) => [r.task, { total: r.total, cached: r.cached }]));
+}
