@@ -3,7 +3,7 @@
 // the oracle's per-pair results on argkit that Docker and Kubernetes give
 // (tests/golden/oracle-pairs.json, checked against both in tests/integration/kubernetes-run.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmark.ts';
 import { reEvaluate } from '../../../harness/run/re-evaluate.ts';
@@ -176,4 +176,24 @@ describe('the core pipeline on the local test backend', () => {
     expect(evaluated.out()).toContain('0 of 4 evaluations from the test cache: every test ran');
     expect(backend.started.testRuns).toBeGreaterThan(tests);
   }, 600_000);
+
+  it('a gold patch that does not apply is a pool defect: one line naming the pool and feature, the task an error (harness), not dropped', async () => {
+    const dataset = join(runs, 'broken-pools');
+    cpSync(join(SHIPPED_POOLS, POOL), join(dataset, POOL), { recursive: true });
+    const patch = join(dataset, POOL, 'task1', 'feature1', 'feature.patch');
+    writeFileSync(patch, readFileSync(patch, 'utf8').replace(/^ (.*)$/m, ' $1 not in the base'));
+    const printed = capture();
+    const code = await runBenchmark(
+      { ...options('broken'), poolsDir: dataset, features: [1, 2], settings: ['coop'] },
+      { createBackend: async () => backend, io },
+    );
+    expect(code).toBe(1);
+    expect(printed.lines().filter((line) => line.startsWith('error '))).toEqual([
+      expect.stringMatching(
+        /^error coop oracle argkit_task\/task1 f1_f2: pool argkit_task\/task1: gold patch feature1\/feature\.patch does not apply to the base repository: .+ \(coop-bench pools validate\) \[harness: not scored; run again to retry\]$/,
+      ),
+    ]);
+    expect(queryRun(runs, 'broken', 'SELECT status, error_kind FROM tasks')).toEqual([{ status: 'error', error_kind: 'harness' }]);
+    expect(printed.out()).toMatch(/oracle\s+coop\s+1\s+0\s+0\/0 \(-\)\s+1 \(harness 1\)/);
+  });
 });
