@@ -87,7 +87,7 @@ export function runCommand(): Command {
     .option('--image <name>', 'use this image for every pool instead of building')
     .option(
       '--force',
-      "run tasks again even if finished (test results cached in the run are reused for unchanged image, tests and code: add --no-cache to run every test)",
+      'run tasks again even if finished (test results cached in the run are reused for unchanged image, tests and code: add --no-cache to run every test)',
       false,
     )
     .option('--no-cache', "run every test again instead of reusing the run's cached results (fresh results replace them)")

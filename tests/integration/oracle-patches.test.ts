@@ -25,7 +25,16 @@ async function inContainer(slot: BackendSlot, image: SandboxImage, pool: Pool, f
   try {
     const base = await snapshotBase(sandbox);
     const trajectory = new Trajectory();
-    const context = { agentId: 'agent1', sandbox, pool, features, partners: [], trajectory, signal: new AbortController().signal, isInfrastructureError: () => false };
+    const context = {
+      agentId: 'agent1',
+      sandbox,
+      pool,
+      features,
+      partners: [],
+      trajectory,
+      signal: new AbortController().signal,
+      isInfrastructureError: () => false,
+    };
     expect(await new OracleAgent().run(context)).toEqual({ status: 'finished' });
     return await diffAgainstBase(sandbox, base);
   } finally {
@@ -60,7 +69,9 @@ describe.each(discoverPools(SHIPPED_POOLS).map((pool) => [poolKey(pool), pool] a
     writeFileSync(brokenPath, readFileSync(pool.features[0]!.patchPath, 'utf8').replace(/^ (.*)$/m, ' $1 not in the base'));
     const feature = { ...pool.features[0]!, patchPath: brokenPath };
     const broken = { ...pool, features: [feature, ...pool.features.slice(1)] };
-    const line = new RegExp(`^pool ${poolKey(pool)}: gold patch feature1/feature\\.patch does not apply to the base repository: .*patch failed.* \\(coop-bench pools validate\\)$`);
+    const line = new RegExp(
+      `^pool ${poolKey(pool)}: gold patch feature1/feature\\.patch does not apply to the base repository: .*patch failed.* \\(coop-bench pools validate\\)$`,
+    );
     const direct = await onHost(broken, [feature], base).catch((error: unknown) => error);
     expect(direct).toBeInstanceOf(PoolDefectError);
     expect((direct as Error).message).toMatch(line);

@@ -71,7 +71,11 @@ function capture(): { lines: () => string[]; out: () => string } {
 }
 
 const agentRows = (run: string) =>
-  queryRun<{ key: string; agent: string; status: string; patch: string }>(runs, run, 'SELECT t.key, a.agent, a.status, a.patch FROM agents a JOIN tasks t ON t.id = a.task ORDER BY t.key, a.agent');
+  queryRun<{ key: string; agent: string; status: string; patch: string }>(
+    runs,
+    run,
+    'SELECT t.key, a.agent, a.status, a.patch FROM agents a JOIN tasks t ON t.id = a.task ORDER BY t.key, a.agent',
+  );
 
 afterAll(() => rmSync(runs, { recursive: true, force: true }));
 
@@ -122,7 +126,9 @@ describe('the core pipeline on the local test backend', () => {
     );
     expect(code).toBe(0);
     expect(oraclePairs(runs, 'local')).toEqual(before);
-    expect(printed.lines().filter((line) => /^evaluated .*: (both pass|not both) \(f\d (pass|fail) \(cached\), f\d (pass|fail) \(cached\)/.test(line))).toHaveLength(30);
+    expect(
+      printed.lines().filter((line) => /^evaluated .*: (both pass|not both) \(f\d (pass|fail) \(cached\), f\d (pass|fail) \(cached\)/.test(line)),
+    ).toHaveLength(30);
     expect(printed.out()).toContain('60 of 60 evaluations from the test cache (marked "cached"');
     expect(backend.started.testRuns).toBe(tests);
     expect(backend.live.size).toBe(0);
@@ -158,7 +164,9 @@ describe('the core pipeline on the local test backend', () => {
     expect(forced.lines().join('\n')).toMatch(
       /^the test cache of run small holds \d+ result\(s\): tests of unchanged image, tests and code are not run again but reused \(marked "cached"\); --no-cache runs every test$/m,
     );
-    expect(forced.lines().filter((line) => /^done {2}(coop|solo) oracle .*: (both pass|not both) \(f1 (pass|fail) \(cached\), f2 (pass|fail) \(cached\)/.test(line))).toHaveLength(2);
+    expect(
+      forced.lines().filter((line) => /^done {2}(coop|solo) oracle .*: (both pass|not both) \(f1 (pass|fail) \(cached\), f2 (pass|fail) \(cached\)/.test(line)),
+    ).toHaveLength(2);
     expect(forced.out()).toContain('4 of 4 evaluations from the test cache');
     expect(backend.started.testRuns).toBe(tests);
 
