@@ -37,6 +37,14 @@ describe('results from the test cache', () => {
     // The task pages' data: which feature's result was cached.
     expect(html).toMatch(/"feature":2,"passed":false,[^}]*"cached":true/);
   });
+
+  it('are counted per task in the CSV export and in the JSON summary', () => {
+    const rows = readFileSync(writeReport({ runsDir, name: 'cached', format: 'csv' }), 'utf8').trim().split('\r\n');
+    const column = rows[0]!.split(',').indexOf('tests_cached');
+    expect(rows.slice(1).map((row) => row.split(',')[column])).toEqual(['2', '1', '0']);
+    const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'cached', format: 'json' }), 'utf8'));
+    expect(json.summary.testCache).toEqual({ total: 6, cached: 3 });
+  });
 });
 
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
