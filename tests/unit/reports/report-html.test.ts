@@ -39,7 +39,9 @@ describe('results from the test cache', () => {
   });
 
   it('are counted per task in the CSV export and in the JSON summary', () => {
-    const rows = readFileSync(writeReport({ runsDir, name: 'cached', format: 'csv' }), 'utf8').trim().split('\r\n');
+    const rows = readFileSync(writeReport({ runsDir, name: 'cached', format: 'csv' }), 'utf8')
+      .trim()
+      .split('\r\n');
     const column = rows[0]!.split(',').indexOf('tests_cached');
     expect(rows.slice(1).map((row) => row.split(',')[column])).toEqual(['2', '1', '0']);
     const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'cached', format: 'json' }), 'utf8'));
