@@ -52,6 +52,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     'error_kind',
     'agent_endings',
     'agent_config',
+    'tests_cached',
     'error',
   ];
   const rows = tasks.map((t) => [
@@ -82,6 +83,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     t.errorKind,
     t.agentEndings.join(' '),
     t.agentConfig,
+    t.testRuns.cached,
     t.error,
   ]);
   return csv(header, rows);

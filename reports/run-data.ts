@@ -6,6 +6,7 @@ import type { StoredAttempt } from '../harness/store/merge-attempts.ts';
 import type { StoredLabel } from '../harness/store/judge-results.ts';
 import { readRunLog, type RunInfo } from '../harness/store/run-log.ts';
 import type { RunStore } from '../harness/store/run-store.ts';
+import type { CacheCount } from '../harness/store/test-cache.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
 
 export type { RunInfo };
@@ -66,6 +67,8 @@ export interface TaskOutcome {
   outputTokens: number;
   costUsd: number;
   labels: LabelView[];
+  /** Its feature evaluations, and how many the test cache gave. */
+  testRuns: CacheCount;
 }
 
 export interface RunData {
@@ -109,6 +112,7 @@ export function loadRunData(store: RunStore): RunData {
     outputTokens: t.usage.outputTokens,
     costUsd: t.usage.costUsd,
     labels: t.labels.map(labelView),
+    testRuns: t.testRuns,
   }));
   return { run: log.run, tasks, damaged: log.damaged };
 }

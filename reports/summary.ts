@@ -6,6 +6,8 @@ import { difficultyAnalysis, type DifficultyAnalysis } from './analysis/difficul
 import { mergeAnalysis, type MergeAnalysis } from './analysis/merges.ts';
 import { communicationAnalysis, type CommunicationAnalysis } from './analysis/communication.ts';
 import { costRows, type CostRow } from './analysis/cost.ts';
+import { totalCount } from '../harness/run/cache-marks.ts';
+import type { CacheCount } from '../harness/store/test-cache.ts';
 
 export interface RunSummary {
   run: RunInfo;
@@ -20,6 +22,8 @@ export interface RunSummary {
   merges: MergeAnalysis;
   communication: CommunicationAnalysis;
   cost: CostRow[];
+  /** Feature evaluations of finished tasks, and how many the test cache gave. */
+  testCache: CacheCount;
 }
 
 export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummary {
@@ -36,6 +40,7 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     merges: mergeAnalysis(data.tasks),
     communication: communicationAnalysis(data.tasks),
     cost: costRows(data.tasks),
+    testCache: totalCount(data.tasks.map((t) => t.testRuns)),
   };
 }
 

@@ -8,6 +8,7 @@ export { NO_RESOLVER } from './stages/llm.ts';
 export { orderEffect } from './stages/union-reversed.ts';
 export { MergeSetupError, type GitTrace, type GitCommand } from './git.ts';
 export { isTestPath, dropTestFiles } from './test-files.ts';
+export { applyToBase, type BaseApply } from './apply-to-base.ts';
 export { DEFAULT_CONTEXT_LINES } from './conflict-regions.ts';
 export {
   resolverModelFromOptions,

@@ -291,7 +291,7 @@ export class MergeSession {
   }
 }
 
-interface Applied {
+export interface Applied {
   tree: string;
   error?: string;
 }
@@ -301,7 +301,7 @@ interface Applied {
  * With core.fileMode false (as the shipped pools' images set) `git add` keeps the recorded mode of an
  * existing file and records a new one as 100644: so does this, while `git apply --cached` would not.
  */
-async function applyPatch(scratch: GitScratch, baseTree: string, baseIndex: string | undefined, patch: string, fileMode: boolean): Promise<Applied> {
+export async function applyPatch(scratch: GitScratch, baseTree: string, baseIndex: string | undefined, patch: string, fileMode: boolean): Promise<Applied> {
   if (patch.trim() === '' || !baseIndex) return { tree: baseTree };
   const index = await scratch.copyIndex(baseIndex);
   const error = await scratch.apply(index, patch);

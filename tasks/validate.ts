@@ -1,6 +1,6 @@
 // `coop-bench pools validate`: is a pool fit to measure with? Gold patches apply; each feature's
-// tests fail on the base and pass with its gold patch; the combined patch passes them all (its
-// test files dropped, as the evaluation drops agents'); the gold merge of every pair (naive clean,
+// tests fail on the base and pass with its gold patch; the combined patch passes them all (gold and
+// combined tested as the oracle submits them: test files dropped, as the evaluation drops agents'); the gold merge of every pair (naive clean,
 // union outcome in both orders, whether the union breaks the build, so a maintainer sees which
 // pairs only the LLM stage could rescue); plus warnings about what silently weakens a pool.
 import { readFileSync } from 'node:fs';
@@ -85,15 +85,15 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
     if (error) fail(`${name} does not apply to the base: ${error}`);
   }
 
-  // The Solo setting tests combined.patch as it tests an agent's patch: without its test files
-  // (each feature's tests.patch brings the tests).
+  // Tested as the oracle submits them (harness/agents/oracle.ts) and as the evaluation tests an
+  // agent's patch: without their test files (each feature's tests.patch brings the tests).
   const combinedCode = combined === undefined ? undefined : checks.codeOf(combined);
   const features = [...pool.features].sort((a, b) => a.id - b.id);
   const checked = await Promise.all(
     features.map(async (feature) => {
       const [onBase, withGold, withCombined] = await Promise.all([
         checks.runTests(feature, ''),
-        checks.runTests(feature, gold.get(feature.id)!),
+        checks.runTests(feature, checks.codeOf(gold.get(feature.id)!)),
         combinedCode === undefined ? undefined : checks.runTests(feature, combinedCode),
       ]);
       return { feature, onBase, withGold, withCombined };

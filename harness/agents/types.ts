@@ -1,7 +1,7 @@
 // The agent stage's interface: an agent works in its sandbox and leaves its changes in the repository;
 // the harness takes the patch afterwards (git diff against the base), whatever the agent did.
 import type { Feature, Pool } from '../../tasks/types.ts';
-import type { Sandbox } from '../sandbox/types.ts';
+import type { BaseRepo, Sandbox } from '../sandbox/types.ts';
 import type { Trajectory } from './trajectory.ts';
 
 /** One agent's end of the task's message bus (harness/messaging/bus.ts). */
@@ -73,6 +73,25 @@ export interface AgentHostSetup {
   release(): Promise<void>;
 }
 
+/**
+ * The task cannot be done as its pool gives it (a gold patch that does not apply, a missing
+ * combined.patch): not the agent's failure, so the task is an error (harness), never scored or dropped.
+ */
+export class PoolDefectError extends Error {
+  override name = 'PoolDefectError';
+}
+
+/** What an agent that needs no sandbox gets: the base repository on this machine instead. */
+export interface HostPatchContext {
+  agentId: string;
+  pool: Pool;
+  features: Feature[];
+  base: BaseRepo;
+  trajectory: Trajectory;
+}
+
+export type HostPatchResult = AgentOutcome & { patch: string };
+
 export interface Agent {
   /** The model spec the agent was made from, as given by the user. */
   readonly model: string;
@@ -83,4 +102,9 @@ export interface Agent {
    */
   prepare?(context: Omit<AgentContext, 'sandbox' | 'trajectory'>): Promise<AgentHostSetup>;
   run(context: AgentContext): Promise<AgentOutcome>;
+  /**
+   * Agents whose patch needs no sandbox (the oracle): the patch, made on this machine, that `run`
+   * would leave in a container, byte for byte. Used unless the run keeps every agent in a container.
+   */
+  patchOnHost?(context: HostPatchContext): Promise<HostPatchResult>;
 }

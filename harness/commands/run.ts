@@ -85,7 +85,17 @@ export function runCommand(): Command {
     .option('--name <name>', 'run name (default: the models); a run with the same name resumes')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--image <name>', 'use this image for every pool instead of building')
-    .option('--force', 'run tasks again even if finished', false)
+    .option(
+      '--force',
+      'run tasks again even if finished (test results cached in the run are reused for unchanged image, tests and code: add --no-cache to run every test)',
+      false,
+    )
+    .option('--no-cache', "run every test again instead of reusing the run's cached results (fresh results replace them)")
+    .option(
+      '--oracle-in-container',
+      'the oracle applies its gold patch inside an agent container, as an agent would, to check the agent machinery (default: on this machine against the base repository, no agent container; same patches)',
+      false,
+    )
     .option('--dry-run', 'print the tasks that would run and stop', false);
   addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
@@ -110,6 +120,8 @@ export function runCommand(): Command {
       shard: o.shard,
       maxTasks: o.maxTasks,
       force: o.force,
+      noCache: !o.cache,
+      oracleInContainer: o.oracleInContainer,
       dryRun: o.dryRun,
       image: o.image,
       limits: containerLimits(o),

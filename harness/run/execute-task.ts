@@ -3,8 +3,8 @@
 import type { Feature, TaskSpec } from '../../tasks/types.ts';
 import { findFeature } from '../../tasks/pools.ts';
 import type { AgentResult, TaskResult } from './types.ts';
-import type { Agent, AgentOutcome } from '../agents/types.ts';
-import type { AgentSandbox, BackendSlot, ContainerLimits, SandboxBackend, SandboxImage, TeamRepos } from '../sandbox/types.ts';
+import { PoolDefectError, type Agent, type AgentOutcome } from '../agents/types.ts';
+import type { AgentSandbox, BackendSlot, BaseRepo, ContainerLimits, SandboxBackend, SandboxImage, TeamRepos } from '../sandbox/types.ts';
 import { SandboxStoppedError } from '../sandbox/errors.ts';
 import type { TestCache } from '../evaluation/test-cache.ts';
 import { Trajectory, type TrajectoryStep } from '../agents/trajectory.ts';
@@ -28,6 +28,8 @@ export interface TaskEnvironment {
   signal: AbortSignal;
   log: (line: string) => void;
   createAgent: (spec: string, agentId: string) => Agent;
+  /** Every agent in a sandbox, also those that can give their patch without one (--oracle-in-container). */
+  agentsInSandboxes: boolean;
   /** Each trajectory step as it is recorded (the store keeps it at once). */
   recordStep?: (agentId: string, step: TrajectoryStep) => void;
   /** Present when agents of a Coop task may message each other. */
@@ -44,6 +46,12 @@ interface Assignment {
   features: Feature[];
 }
 
+interface TeamMember extends Assignment {
+  agent: Agent;
+  /** It gives its patch on this machine: no sandbox (the oracle). */
+  onHost: boolean;
+}
+
 /** Coop: agent i implements feature i. Solo: one agent implements them all. */
 export function assignments(task: TaskSpec): Assignment[] {
   const features = task.features.map((id) => findFeature(task.pool, id));
@@ -51,18 +59,25 @@ export function assignments(task: TaskSpec): Assignment[] {
   return features.map((feature, i) => ({ agentId: `agent${i + 1}`, model: task.models[i], features: [feature] }));
 }
 
+/** The agent's patch made on this machine against the base repository: no sandbox. */
+async function patchOnHost(task: TaskSpec, member: TeamMember, base: BaseRepo, env: TaskEnvironment): Promise<AgentResult> {
+  const { agentId, agent } = member;
+  const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
+  const { patch, ...outcome } = await agent.patchOnHost!({ agentId, pool: task.pool, features: member.features, base, trajectory });
+  return { agentId, model: member.model, features: member.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
+}
+
 async function runAgent(
   task: TaskSpec,
-  assignment: Assignment,
+  assignment: TeamMember,
   team: string[],
   image: SandboxImage,
   env: TaskEnvironment,
   signal: AbortSignal,
   teamRepos?: TeamRepos,
 ): Promise<AgentResult> {
-  const { agentId } = assignment;
+  const { agentId, agent } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
-  const agent = env.createAgent(assignment.model, agentId);
   const context = {
     agentId,
     pool: task.pool,
@@ -92,9 +107,9 @@ async function runAgent(
       try {
         outcome = await agent.run({ ...context, sandbox, trajectory });
       } catch (error) {
-        // A model API that keeps failing, a stop request: the task did not run, it is not a result.
-        // Anything else the agent threw ends the agent, and the task is scored with its patch.
-        if (signal.aborted || isInfrastructureError(error, env.backend)) throw error;
+        // A model API that keeps failing, a stop request, a broken pool: the task did not run, it is
+        // not a result. Anything else the agent threw ends the agent, and the task is scored with its patch.
+        if (signal.aborted || isInfrastructureError(error, env.backend) || error instanceof PoolDefectError) throw error;
         outcome = { status: error instanceof ModelError ? 'model_rejected' : 'error', error: errorMessage(error) };
       }
       // The patch is whatever the repository holds now, even after an agent error.
@@ -158,12 +173,19 @@ async function runTeam<T>(run: (signal: AbortSignal) => Promise<T>[], parent: Ab
 export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
   const image = await env.slot.prepareImage(task.pool, env.runName, env.log);
   const base = await env.slot.baseRepo(image, env.runName);
-  const team = assignments(task);
+  const team = assignments(task).map((a): TeamMember => {
+    const agent = env.createAgent(a.model, a.agentId);
+    return { ...a, agent, onHost: !!agent.patchOnHost && !env.agentsInSandboxes };
+  });
   const ids = team.map((a) => a.agentId);
-  const teamRepos = env.git && task.setting === 'coop' ? await env.backend.createTeamRepos(ids) : undefined;
+  // Agents without a sandbox publish no branch: the team's repositories are for those in one.
+  const teamRepos = env.git && task.setting === 'coop' && team.some((a) => !a.onHost) ? await env.backend.createTeamRepos(ids) : undefined;
   let agents: AgentResult[];
   try {
-    agents = await runTeam((signal) => team.map((a) => runAgent(task, a, ids, image, env, signal, teamRepos)), env.signal);
+    agents = await runTeam(
+      (signal) => team.map((a) => (a.onHost ? patchOnHost(task, a, base, env) : runAgent(task, a, ids, image, env, signal, teamRepos))),
+      env.signal,
+    );
   } finally {
     await teamRepos?.remove();
   }

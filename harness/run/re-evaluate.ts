@@ -10,7 +10,8 @@ import type { ContainerLimits } from '../sandbox/types.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { evaluatePatches } from '../evaluation/evaluate.ts';
-import { storeTestCache } from '../store/test-cache.ts';
+import { cachedEvaluationsByTask, storeTestCache } from '../store/test-cache.ts';
+import { cacheSummaryLine, testVerdicts, totalCount } from './cache-marks.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { describeTask, type RunDependencies } from './run-benchmark.ts';
 import { processIO, runTasks, type RunnerTask, type TaskStages } from './task-runner.ts';
@@ -56,7 +57,7 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
   const log = (line: string) => io.log(line);
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
-  const cache = options.cache ? storeTestCache(store) : undefined;
+  const cache = storeTestCache(store, { read: options.cache });
   const rows = store.tasks().filter((row) => row.status === 'done');
   await backend.prepareRun(options.name, poolsOf(rows));
   if (rows.length === 0) log(`run ${options.name} has no finished task to evaluate`);
@@ -76,9 +77,7 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
       });
       store.saveEvaluation(row.id, result);
       writeEvaluationFiles(taskLogDir(store.dir, task), result);
-      const cached = result.evaluations.filter((e) => e.cached).length;
-      const notes = [mergeProgress(task.setting, result), cached ? `${cached} of ${result.evaluations.length} test runs cached` : undefined].filter(Boolean);
-      return { bothPassed: result.bothPassed, detail: notes.join('; ') };
+      return { bothPassed: result.bothPassed, detail: [testVerdicts(result.evaluations), mergeProgress(task.setting, result)].filter(Boolean).join('; ') };
     },
     // A task whose evaluation failed keeps its earlier evaluation: only the error is reported.
     interrupted: (_running, signal) =>
@@ -91,7 +90,7 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
     { run: options.name, backend, concurrency: options.concurrency, io, close: () => store.close() },
   );
   if (interrupted) return 130;
-  io.out(`${formatSummary(options.name, summarize(store))}\n`);
+  io.out(`${formatSummary(options.name, summarize(store))}\n${cacheSummaryLine(totalCount(cachedEvaluationsByTask(store).values()))}\n`);
   store.close();
   return counts.errors > 0 ? 1 : 0;
 }

@@ -12,7 +12,8 @@ import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
-import { storeTestCache } from '../store/test-cache.ts';
+import { cachedEvaluationsByTask, storeTestCache, testCacheSize } from '../store/test-cache.ts';
+import { cacheSummaryLine, testVerdicts, totalCount } from './cache-marks.ts';
 import { storageFailure, type StorageError } from '../store/storage-errors.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
@@ -51,6 +52,10 @@ export interface RunOptions {
   /** The largest plan this command makes: a larger one is refused before any task is made. */
   maxTasks: number;
   force: boolean;
+  /** Run every test even when the run's test cache holds its result (fresh results still replace cached ones). */
+  noCache: boolean;
+  /** The oracle applies its gold patch in an agent container, as an agent would (checks the agent machinery). */
+  oracleInContainer: boolean;
   dryRun: boolean;
   image?: string;
   limits: ContainerLimits;
@@ -191,7 +196,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
   const config = options.agentConfig;
   if (!options.force) refuseOtherAgentConfig(store, config);
-  const testCache = storeTestCache(store);
+  const testCache = storeTestCache(store, { read: !options.noCache });
   const { agentConfig: _, afterTask: __, ...stored } = options;
   store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
@@ -201,6 +206,11 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
 
   log(`run ${options.name}: ${rows.length} tasks${share}`);
   if (skipped > 0) log(`${skipped} of ${rows.length} tasks already finished in run ${options.name}: skipped (--force runs them again)`);
+  const cachedResults = options.noCache ? 0 : testCacheSize(store);
+  if (cachedResults > 0)
+    log(
+      `the test cache of run ${options.name} holds ${cachedResults} result(s): tests of unchanged image, tests and code are not run again but reused (marked "cached"); --no-cache runs every test`,
+    );
 
   const stages: TaskStages<RunnerTask & { task: TaskSpec }> = {
     finished: 'done',
@@ -215,6 +225,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         testTimeoutMs: options.testTimeoutMs,
         signal,
         log: taskLog,
+        agentsInSandboxes: options.oracleInContainer,
         createAgent: (spec) =>
           createAgent(spec, {
             config,
@@ -241,8 +252,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       if (signal.aborted) return { bothPassed: false, detail: '' };
       writeTaskFiles(taskLogDir(store.dir, task), task, result, bus.conversation(id));
       store.saveResult(id, result);
-      const verdicts = result.evaluations.map((e) => `f${e.feature} ${e.passed ? 'pass' : 'fail'}`).join(', ');
-      return { bothPassed: result.bothPassed, detail: [verdicts, mergeProgress(task.setting, result)].filter(Boolean).join('; ') };
+      return { bothPassed: result.bothPassed, detail: [testVerdicts(result.evaluations), mergeProgress(task.setting, result)].filter(Boolean).join('; ') };
     },
     failed({ id }, error) {
       const kind = taskErrorKind(error, (cause) => backend.isInfrastructureError(cause));
@@ -290,7 +300,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const planned = new Set(rows.map(({ row }) => row.id));
   const unfinished = store.tasks().filter((t) => planned.has(t.id) && t.status !== 'done').length;
   store.setRunStatus(unfinished === 0 ? 'finished' : 'failed');
-  io.out(`${formatSummary(options.name, summarize(store))}\n`);
+  io.out(`${formatSummary(options.name, summarize(store))}\n${cacheSummaryLine(totalCount(cachedEvaluationsByTask(store).values()))}\n`);
   if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
   if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
   io.out(`results: ${store.dir}\n`);

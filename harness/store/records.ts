@@ -51,6 +51,8 @@ export interface StoredEvaluation {
   cause: string | null;
   output: string;
   durationMs: number;
+  /** From the test cache: the same image, tests and code ran before. */
+  cached: boolean;
 }
 
 export interface StoredStep {
@@ -140,6 +142,7 @@ const evaluationRow = z
     cause: z.string().nullable(),
     output: z.string(),
     duration_ms: z.number(),
+    cached: flag,
   })
   .transform((e): StoredEvaluation => ({
     feature: e.feature,
@@ -152,6 +155,7 @@ const evaluationRow = z
     cause: e.cause,
     output: e.output,
     durationMs: e.duration_ms,
+    cached: e.cached,
   }));
 
 const stepRow = z

@@ -9,6 +9,7 @@ import { ANY_JSON, NUMBER_LIST, STRING_LIST, fromTaskKey, jsonColumn, oneOf, orD
 import { attemptRowsByTask, parseAttempts, type StoredAttempt } from './merge-attempts.ts';
 import { labelsByTask, type StoredLabel } from './judge-results.ts';
 import { naiveWasClean } from './records.ts';
+import { cachedEvaluationsByTask, type CacheCount } from './test-cache.ts';
 import { AGENT_STATUSES, type AgentStatus } from '../agents/types.ts';
 import { MERGE_STATUSES } from '../../resolver/index.ts';
 
@@ -41,6 +42,8 @@ export interface LoggedTask {
   messages: number;
   usage: { calls: number; inputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; outputTokens: number; costUsd: number };
   labels: StoredLabel[];
+  /** Its feature evaluations (of a finished task), and how many the test cache gave. */
+  testRuns: CacheCount;
 }
 
 export interface RunInfo {
@@ -84,6 +87,7 @@ export function readRunLog(store: RunStore): RunLog {
   );
   const tasks = store.tasks();
   const keys = new Map(tasks.map((t) => [t.id, t.key]));
+  const testRuns = cachedEvaluationsByTask(store);
   const labels = labelsByTask(store, (id) => keys.get(id) ?? `#${id}`, labelDamage);
 
   const logged = tasks.map((t): LoggedTask => {
@@ -123,6 +127,7 @@ export function readRunLog(store: RunStore): RunLog {
       messages: messages.get(t.id) ?? 0,
       usage: taskUsage,
       labels: labels.get(t.id) ?? [],
+      testRuns: testRuns.get(t.id) ?? { total: 0, cached: 0 },
     };
   });
 

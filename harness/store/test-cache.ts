@@ -19,7 +19,8 @@ const testRun: z.ZodType<Omit<TestRun, 'cached'>> = z.object({
   durationMs: z.number(),
 });
 
-export function storeTestCache(store: RunStore): TestCache {
+/** `read: false` (--no-cache): every test runs again, its fresh result replacing the stored one. */
+export function storeTestCache(store: RunStore, { read = true }: { read?: boolean } = {}): TestCache {
   const db = sqlOf(store);
   const select = db.prepare('SELECT result FROM test_cache WHERE image_id = ? AND tests_hash = ? AND patch_hash = ? AND settings = ?');
   const insert = db.prepare(
@@ -29,6 +30,7 @@ export function storeTestCache(store: RunStore): TestCache {
   const keyOf = (key: TestCacheKey) => [key.imageId, key.testsHash, key.patchHash, key.settings];
   return {
     get(key) {
+      if (!read) return undefined;
       const row = select.get(...keyOf(key)) as { result: unknown } | undefined;
       const parsed = row && json(testRun).safeParse(row.result);
       return parsed?.success ? parsed.data : undefined;
@@ -38,4 +40,26 @@ export function storeTestCache(store: RunStore): TestCache {
       insert.run(...keyOf(key), JSON.stringify(result), new Date().toISOString());
     },
   };
+}
+
+/** Results the run's test cache holds (what --force may reuse). */
+export function testCacheSize(store: RunStore): number {
+  return (sqlOf(store).prepare('SELECT COUNT(*) AS n FROM test_cache').get() as { n: number }).n;
+}
+
+export interface CacheCount {
+  /** Feature evaluations of finished tasks... */
+  total: number;
+  /** ...of which the test cache answered. */
+  cached: number;
+}
+
+/** Per finished task, how many of its feature evaluations came from the test cache. */
+export function cachedEvaluationsByTask(store: RunStore): Map<number, CacheCount> {
+  const rows = sqlOf(store)
+    .prepare(
+      `SELECT e.task, COUNT(*) AS total, SUM(e.cached) AS cached FROM evaluations e JOIN tasks t ON t.id = e.task WHERE t.status = 'done' GROUP BY e.task`,
+    )
+    .all() as { task: number; total: number; cached: number }[];
+  return new Map(rows.map((r) => [r.task, { total: r.total, cached: r.cached }]));
 }

@@ -178,6 +178,9 @@
               h('h3', { class: e.passed ? 'pass' : 'fail' }, [
                 `feature ${e.feature}: ${e.passed ? 'passed' : 'failed'}`,
                 ` (exit ${e.exitCode === null ? '–' : e.exitCode}${e.timedOut ? ', timed out' : ''}${e.testsPassed === null ? '' : `, ${e.testsPassed} passed / ${e.testsFailed} failed`}${e.framework ? ', ' + e.framework : ''}, ${(e.durationMs / 1000).toFixed(1)} s)`,
+                e.cached
+                  ? h('span', { class: 'cached', title: "the same image, tests and code ran before: the duration is that run's" }, [' from the test cache'])
+                  : null,
               ]),
               e.cause ? h('p', {}, [`Cause: ${e.cause}`]) : null,
               pre(e.output),

@@ -163,10 +163,13 @@ async function commitPoolRepo(pool: Pool, staging: string): Promise<void> {
 export interface LocalBackend extends SandboxBackend {
   /** Sandboxes started and not removed. */
   readonly live: ReadonlySet<string>;
+  /** Agent sandboxes started so far, and test runs made (a test sandbox discarded unused is none). */
+  readonly started: { agent: number; testRuns: number };
 }
 
 export function createLocalBackend(): LocalBackend {
   const live = new Set<string>();
+  const counts = { agent: 0, testRuns: 0 };
   const pools = new Map<string, Pool>();
   const newRoot = () => {
     const root = mkdtempSync(join(tmpdir(), 'coop-bench-local-sandbox-'));
@@ -193,6 +196,7 @@ export function createLocalBackend(): LocalBackend {
     const runner = readFileSync(join(pools.get(spec.image.id)!.dir, 'runner.sh'), 'utf8');
     return {
       async run(patch: string) {
+        counts.testRuns++;
         const started = Date.now();
         try {
           if (patch) await sandbox.writeFile('/patches/patch.patch', patch);
@@ -216,7 +220,10 @@ export function createLocalBackend(): LocalBackend {
       return image;
     },
     baseRepo: (image) => baseRepo(image),
-    startAgentSandbox: (spec) => sandboxOf(spec.image),
+    startAgentSandbox: (spec) => {
+      counts.agent++;
+      return sandboxOf(spec.image);
+    },
     startTestRun,
   };
 
@@ -231,6 +238,7 @@ export function createLocalBackend(): LocalBackend {
     name: 'local',
     placeCount: 1,
     live,
+    started: counts,
     async prepareRun() {},
     acquire: () => slot,
     release: () => undefined,

@@ -3,6 +3,7 @@ import type { RunSummary } from '../../summary.ts';
 import { escapeHtml } from '../escape.ts';
 import { integer } from '../format.ts';
 import { note, num, section, table, taskLink, warning } from '../markup.ts';
+import { cacheSummaryLine } from '../../../harness/run/cache-marks.ts';
 
 const LISTED_UNFINISHED = 20;
 
@@ -53,6 +54,7 @@ export function overviewSection(s: RunSummary): string {
     `<p class="lead">Run <strong>${escapeHtml(run.name)}</strong>, ${escapeHtml(run.status ?? 'status unknown')}; started ${escapeHtml(run.createdAt ?? '–')}, last updated ${escapeHtml(run.updatedAt ?? '–')}; report written ${escapeHtml(s.generatedAt)}.</p>`,
     `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => c.hash.slice(0, 12)).join(', ') || '–')}.</p>`,
     status,
+    `<p id="test-cache">Tests: ${escapeHtml(cacheSummaryLine(s.testCache))}.</p>`,
     ...gaps(s).map(warning),
     unfinished,
   ]);

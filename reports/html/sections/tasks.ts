@@ -6,7 +6,12 @@ import { note, num, section, table, taskLink, trusted } from '../markup.ts';
 
 function result(t: TaskOutcome) {
   if (t.passed === null) return trusted(`<span class="note">${escapeHtml(t.status)}</span>`);
-  return t.passed ? trusted('<span class="pass">passed</span>') : trusted('<span class="fail">failed</span>');
+  const { cached, total } = t.testRuns;
+  const mark =
+    cached > 0
+      ? ` <span class="cached" title="${cached} of ${total} test results from the test cache">cached${cached < total ? ` ${cached}/${total}` : ''}</span>`
+      : '';
+  return trusted(`${t.passed ? '<span class="pass">passed</span>' : '<span class="fail">failed</span>'}${mark}`);
 }
 
 export function tasksSection(tasks: TaskOutcome[]): string {

@@ -3,7 +3,7 @@
 // the oracle's per-pair results on argkit that Docker and Kubernetes give
 // (tests/golden/oracle-pairs.json, checked against both in tests/integration/kubernetes-run.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmark.ts';
 import { reEvaluate } from '../../../harness/run/re-evaluate.ts';
@@ -46,6 +46,8 @@ const options = (name: string): RunOptions => ({
   concurrency: 2,
   backend: { name: 'local' },
   force: false,
+  noCache: false,
+  oracleInContainer: false,
   dryRun: false,
   limits: DEFAULT_LIMITS,
   testTimeoutMs: 120_000,
@@ -53,10 +55,27 @@ const options = (name: string): RunOptions => ({
   merge: {},
 });
 
+/** Sandboxes the first run started. */
+let started: { agent: number; testRuns: number };
+
 beforeAll(async () => {
   backend = createLocalBackend();
   exitCode = await runBenchmark(options('local'), { createBackend: async () => backend, io });
+  started = { ...backend.started };
 }, 600_000);
+
+/** What a command prints from now on: its progress lines and its output. */
+function capture(): { lines: () => string[]; out: () => string } {
+  const [fromLine, fromOut] = [lines.length, out.length];
+  return { lines: () => lines.slice(fromLine), out: () => out.slice(fromOut).join('') };
+}
+
+const agentRows = (run: string) =>
+  queryRun<{ key: string; agent: string; status: string; patch: string }>(
+    runs,
+    run,
+    'SELECT t.key, a.agent, a.status, a.patch FROM agents a JOIN tasks t ON t.id = a.task ORDER BY t.key, a.agent',
+  );
 
 afterAll(() => rmSync(runs, { recursive: true, force: true }));
 
@@ -85,6 +104,10 @@ describe('the core pipeline on the local test backend', () => {
   it('prints through the injected IO: a line per task, the summary and where the results are', () => {
     expect(lines.filter((line) => /^done {2}(coop|solo) oracle argkit_task\/task1 f\d_f\d: (both pass|not both) /.test(line))).toHaveLength(30);
     expect(out.join('')).toMatch(/oracle\s+solo\s+15\s+15\s+15\/15 \(100\.0%\)/);
+    // Solo tasks all test combined.patch: a feature's tests on it run once, the other tasks reuse the result.
+    const marks = lines.join('\n').match(/ \(cached\)/g)?.length ?? 0;
+    expect(marks).toBeGreaterThan(0);
+    expect(out.join('')).toContain(`${marks} of 60 evaluations from the test cache (marked "cached"`);
     expect(out.join('')).toContain(`results: ${join(runs, 'local')}`);
   });
 
@@ -93,15 +116,92 @@ describe('the core pipeline on the local test backend', () => {
     expect(backend.live.size).toBe(0);
   });
 
-  it('eval runs the same stages again on the stored patches, from the test cache', async () => {
+  it('eval runs the same stages again on the stored patches, from the test cache, and says so', async () => {
     const before = oraclePairs(runs, 'local');
+    const tests = backend.started.testRuns;
+    const printed = capture();
     const code = await reEvaluate(
       { name: 'local', runsDir: runs, concurrency: 2, backend: { name: 'local' }, cache: true, limits: DEFAULT_LIMITS, testTimeoutMs: 120_000, merge: {} },
       { createBackend: async () => backend, io },
     );
     expect(code).toBe(0);
     expect(oraclePairs(runs, 'local')).toEqual(before);
-    expect(lines.filter((line) => line.startsWith('evaluated ') && line.includes('2 of 2 test runs cached'))).toHaveLength(30);
+    expect(
+      printed.lines().filter((line) => /^evaluated .*: (both pass|not both) \(f\d (pass|fail) \(cached\), f\d (pass|fail) \(cached\)/.test(line)),
+    ).toHaveLength(30);
+    expect(printed.out()).toContain('60 of 60 evaluations from the test cache (marked "cached"');
+    expect(backend.started.testRuns).toBe(tests);
     expect(backend.live.size).toBe(0);
+  });
+
+  it('the oracle starts no agent sandbox, and its trajectory says how it made its patch', () => {
+    expect(started.agent).toBe(0);
+    expect(started.testRuns).toBeGreaterThan(0);
+    const notes = queryRun<{ output: string }>(runs, 'local', "SELECT output FROM steps WHERE kind = 'note'");
+    expect(notes).toHaveLength(45);
+    expect(notes[0]!.output).toMatch(/^oracle without an agent container: gold patch (feature\d\/feature|combined)\.patch applied to the base repository/);
+    expect(agentRows('local').every((a) => a.status === 'finished' && a.patch.startsWith('diff --git'))).toBe(true);
+  });
+
+  it('--oracle-in-container runs the oracle in agent sandboxes: the same patches, byte for byte, and the same results', async () => {
+    const agents = backend.started.agent;
+    expect(await runBenchmark({ ...options('in-container'), oracleInContainer: true }, { createBackend: async () => backend, io })).toBe(0);
+    expect(backend.started.agent - agents).toBe(45);
+    expect(agentRows('in-container')).toEqual(agentRows('local'));
+    expect(oraclePairs(runs, 'in-container')).toEqual(oraclePairs(runs, 'local'));
+    const tools = queryRun<{ name: string }>(runs, 'in-container', "SELECT DISTINCT name FROM steps WHERE kind = 'tool' ORDER BY name");
+    expect(tools.map((t) => t.name)).toEqual(['bash', 'write_file']);
+  }, 600_000);
+
+  it('run --force reuses the test cache and says so; --no-cache runs every test again', async () => {
+    const small = { ...options('small'), features: [1, 2] };
+    const io2 = { createBackend: async () => backend, io };
+    expect(await runBenchmark(small, io2)).toBe(0);
+    let tests = backend.started.testRuns;
+
+    const forced = capture();
+    expect(await runBenchmark({ ...small, force: true }, io2)).toBe(0);
+    expect(forced.lines().join('\n')).toMatch(
+      /^the test cache of run small holds \d+ result\(s\): tests of unchanged image, tests and code are not run again but reused \(marked "cached"\); --no-cache runs every test$/m,
+    );
+    expect(
+      forced.lines().filter((line) => /^done {2}(coop|solo) oracle .*: (both pass|not both) \(f1 (pass|fail) \(cached\), f2 (pass|fail) \(cached\)/.test(line)),
+    ).toHaveLength(2);
+    expect(forced.out()).toContain('4 of 4 evaluations from the test cache');
+    expect(backend.started.testRuns).toBe(tests);
+
+    const fresh = capture();
+    expect(await runBenchmark({ ...small, force: true, noCache: true }, io2)).toBe(0);
+    expect(fresh.lines().join('\n')).not.toContain('cached');
+    expect(fresh.out()).toContain('0 of 4 evaluations from the test cache: every test ran');
+    expect(backend.started.testRuns).toBeGreaterThan(tests);
+    tests = backend.started.testRuns;
+
+    const evaluated = capture();
+    const evalOptions = { name: 'small', runsDir: runs, concurrency: 2, backend: { name: 'local' }, limits: DEFAULT_LIMITS, testTimeoutMs: 120_000, merge: {} };
+    expect(await reEvaluate({ ...evalOptions, cache: false }, io2)).toBe(0);
+    expect(evaluated.lines().filter((line) => /^evaluated .*: (both pass|not both) \(f1 (pass|fail), f2 (pass|fail)[;)]/.test(line))).toHaveLength(2);
+    expect(evaluated.out()).toContain('0 of 4 evaluations from the test cache: every test ran');
+    expect(backend.started.testRuns).toBeGreaterThan(tests);
+  }, 600_000);
+
+  it('a gold patch that does not apply is a pool defect: one line naming the pool and feature, the task an error (harness), not dropped', async () => {
+    const dataset = join(runs, 'broken-pools');
+    cpSync(join(SHIPPED_POOLS, POOL), join(dataset, POOL), { recursive: true });
+    const patch = join(dataset, POOL, 'task1', 'feature1', 'feature.patch');
+    writeFileSync(patch, readFileSync(patch, 'utf8').replace(/^ (.*)$/m, ' $1 not in the base'));
+    const printed = capture();
+    const code = await runBenchmark(
+      { ...options('broken'), poolsDir: dataset, features: [1, 2], settings: ['coop'] },
+      { createBackend: async () => backend, io },
+    );
+    expect(code).toBe(1);
+    expect(printed.lines().filter((line) => line.startsWith('error '))).toEqual([
+      expect.stringMatching(
+        /^error coop oracle argkit_task\/task1 f1_f2: pool argkit_task\/task1: gold patch feature1\/feature\.patch does not apply to the base repository: .+ \(coop-bench pools validate\) \[harness: not scored; run again to retry\]$/,
+      ),
+    ]);
+    expect(queryRun(runs, 'broken', 'SELECT status, error_kind FROM tasks')).toEqual([{ status: 'error', error_kind: 'harness' }]);
+    expect(printed.out()).toMatch(/oracle\s+coop\s+1\s+0\s+0\/0 \(-\)\s+1 \(harness 1\)/);
   });
 });

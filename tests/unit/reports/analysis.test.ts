@@ -39,6 +39,7 @@ function outcome(o: Partial<TaskOutcome> & { team: string; setting: 'coop' | 'so
     outputTokens: 0,
     costUsd: 0,
     labels: [],
+    testRuns: { total: 2, cached: 0 },
     ...o,
   };
 }

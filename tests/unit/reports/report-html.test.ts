@@ -18,6 +18,34 @@ beforeAll(() => {
     { models: ['m', 'm'], setting: 'coop', passed: true },
     { models: ['m', 'm'], setting: 'coop', taskId: 2, status: 'pending' },
   ]);
+  buildRun(runsDir, 'cached', [
+    { models: ['m', 'm'], setting: 'coop', passed: true, cachedFeatures: [1, 2] },
+    { models: ['m', 'm'], setting: 'coop', taskId: 2, passed: false, cachedFeatures: [2] },
+    { models: ['m', 'm'], setting: 'coop', taskId: 3, passed: true },
+  ]);
+});
+
+describe('results from the test cache', () => {
+  it('are counted in the overview and marked in the task list and on the task pages', () => {
+    const html = readFileSync(writeReport({ runsDir, name: 'cached', format: 'html' }).path, 'utf8');
+    expect(html).toContain('<p id="test-cache">Tests: 3 of 6 evaluations from the test cache (marked &quot;cached&quot;');
+    expect(html.match(/<span class="cached"[^>]*>cached[^<]*<\/span>/g)).toEqual([
+      '<span class="cached" title="2 of 2 test results from the test cache">cached</span>',
+      '<span class="cached" title="1 of 2 test results from the test cache">cached 1/2</span>',
+    ]);
+    // The task pages' data: which feature's result was cached.
+    expect(html).toMatch(/"feature":2,"passed":false,[^}]*"cached":true/);
+  });
+
+  it('are counted per task in the CSV export and in the JSON summary', () => {
+    const rows = readFileSync(writeReport({ runsDir, name: 'cached', format: 'csv' }).path, 'utf8')
+      .trim()
+      .split('\r\n');
+    const column = rows[0]!.split(',').indexOf('tests_cached');
+    expect(rows.slice(1).map((row) => row.split(',')[column])).toEqual(['2', '1', '0']);
+    const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'cached', format: 'json' }).path, 'utf8'));
+    expect(json.summary.testCache).toEqual({ total: 6, cached: 3 });
+  });
 });
 
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));

@@ -24,6 +24,8 @@ export interface FixtureTask {
   /** Hash of the agent configuration the task ran with. */
   agentConfig?: string;
   passed?: boolean;
+  /** Features whose test result came from the test cache. */
+  cachedFeatures?: number[];
   merge?: MergeStatus;
   /** A union-merged task's outcome in the other union order (undefined: not measured). */
   otherOrderPasses?: boolean;
@@ -108,6 +110,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
       timedOut: false,
       output: t.testOutput ?? `tests of feature ${feature}`,
       durationMs: 1000,
+      cached: t.cachedFeatures?.includes(feature),
     })),
     attempts: attemptsFor(mergeStatus, passed, features, t.otherOrderPasses),
     bothPassed: passed,
