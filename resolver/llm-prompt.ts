@@ -37,6 +37,22 @@ export function loadPromptTemplate(file = DEFAULT_PROMPT_FILE): string {
   return text;
 }
 
+/**
+ * The longest prompt sent for one conflict region, in characters (about 2 000 tokens of code). The
+ * paper's resolver was trained on sequences of at most 2 048 tokens, prompt and answer together
+ * (appendix B), and the default GGUF context is 4 096 tokens with answers up to 2 048. A longer
+ * region is not sent, rather than cut: the answer replaces the whole region, so a model shown part
+ * of it could only drop the rest. The stage is then rejected and the union result stands.
+ */
+export const RESOLVER_PROMPT_BOUND_CHARS = 8000;
+
+/** Why a prompt is not sent (one line), or undefined when it is within the bound. */
+export function oversizePrompt(prompt: string): string | undefined {
+  if (prompt.length <= RESOLVER_PROMPT_BOUND_CHARS) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `its prompt would be ${n(prompt.length)} characters, over the ${n(RESOLVER_PROMPT_BOUND_CHARS)} a resolver is sent (a conflict is never cut), so it was not sent`;
+}
+
 let defaultTemplate: string | undefined;
 
 export function buildPrompt(filePath: string, parts: RegionParts, labels: MergeLabels, template = (defaultTemplate ??= loadPromptTemplate())): string {

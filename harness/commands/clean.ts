@@ -35,6 +35,9 @@ export function sortOut(containers: Leftover[], lock: RunLockState): { remove: L
     else if (lock.state === 'unreadable') keepFor(`its lock ${lock.where} cannot be read (${lock.reason})`);
     else keepFor(`no run store under ${lock.where} to check whether it is over (pass the --runs-dir it ran with)`);
   }
+  // A run's leftovers go together: a Kubernetes run's NetworkPolicy, made by an earlier process of
+  // the run, must not go while a live process's pods still rely on it.
+  if (keep.size > 0 && remove.length > 0) keep.set('kept with the rest of its run', remove.splice(0).length);
   return { remove, keep };
 }
 

@@ -78,6 +78,10 @@ function toAnthropicTurns(messages: ChatMessage[]): Turn[] {
 function toBlocks(message: ChatMessage): ContentBlockParam[] {
   if (message.role === 'tool') return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
   const blocks: ContentBlockParam[] = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
+  // Thinking blocks go back first and unchanged with the tool calls they led to: a model that thinks
+  // by default (Sonnet 5.5) refuses a tool result whose assistant turn lost them
+  // (platform.claude.com/docs/build-with-claude/thinking-tool-workflows).
+  if (message.role === 'assistant' && message.replay?.api === 'anthropic-messages') blocks.unshift(...(message.replay.items as ContentBlockParam[]));
   if (message.role === 'assistant') {
     for (const call of message.toolCalls ?? []) {
       // The API wants an object: malformed arguments (already answered with an error) go back as {}.
@@ -104,9 +108,12 @@ function toAnthropicTool(tool: ToolSpec): Tool {
 function fromAnthropicMessage(message: Message, config: ResolvedModel, latencyMs: number): ModelResponse {
   let content = '';
   const toolCalls: ModelResponse['toolCalls'] = [];
+  const thinking: ContentBlockParam[] = [];
   for (const block of message.content) {
     if (block.type === 'text') content += block.text;
     else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
+    else if (block.type === 'thinking') thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    else if (block.type === 'redacted_thinking') thinking.push({ type: 'redacted_thinking', data: block.data });
   }
   // input_tokens counts only the tokens after the last cache breakpoint: reads and writes come on top.
   const read = message.usage.cache_read_input_tokens ?? 0;
@@ -124,6 +131,7 @@ function fromAnthropicMessage(message: Message, config: ResolvedModel, latencyMs
     content,
     toolCalls,
     usage: { ...usage, costUsd: costUsd(config.price, usage), latencyMs },
+    ...(thinking.length > 0 ? { replay: { api: 'anthropic-messages' as const, items: thinking } } : {}),
     stopReason: message.stop_reason ?? undefined,
     // model_context_window_exceeded: the output ran into the end of the context window.
     truncated: message.stop_reason === 'max_tokens' || message.stop_reason === 'model_context_window_exceeded',

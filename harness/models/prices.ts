@@ -64,6 +64,16 @@ export const DEFAULT_PRICES: PriceTable = {
   'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6, cachedInputPerMillion: 0.075, contextWindow: 128_000, maxOutputTokens: 16_384 },
   o3: { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 200_000, maxOutputTokens: 100_000 },
   'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4, cachedInputPerMillion: 0.275, contextWindow: 200_000, maxOutputTokens: 100_000 },
+  // Claude Sonnet 5.5 (model page, November 2026): thinks by default, its thinking blocks are replayed.
+  'claude-sonnet-5-5': {
+    inputPerMillion: 2,
+    outputPerMillion: 10,
+    cachedInputPerMillion: 0.2,
+    cacheWritePerMillion: 2.5,
+    cacheWrite1hPerMillion: 4,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 128_000,
+  },
   'claude-sonnet-4-5': {
     inputPerMillion: 3,
     outputPerMillion: 15,

@@ -16,11 +16,11 @@ export interface ToolCall {
 
 /**
  * What a provider needs back verbatim on later turns and nothing else can hold: the Responses API's
- * reasoning items (with their encrypted content). Opaque to the agent; only the adapter that made it
- * reads it.
+ * reasoning items (with their encrypted content), the Messages API's thinking blocks (with their
+ * signatures). Opaque to the agent; only the adapter that made it reads it.
  */
 export interface ReplayItems {
-  api: 'openai-responses';
+  api: 'openai-responses' | 'anthropic-messages';
   items: unknown[];
 }
 

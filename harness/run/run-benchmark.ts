@@ -78,15 +78,16 @@ export function teamsOf(models: string[], mix: boolean): string[][] {
   return distinct.flatMap((a) => distinct.filter((b) => b !== a).map((b) => [a, b]));
 }
 
-export function planRun(options: RunOptions): Plan {
+/** The plan of a run; a subset naming pools that are not there is a warning on `log`. */
+export function planRun(options: RunOptions, log: (line: string) => void): Plan {
   checkRunName(options.name);
   const pools = discoverPools(options.poolsDir);
   const subset = options.subset ? loadSubset(options.subset, options.poolsDir) : undefined;
   if (subset) {
     const missing = subsetPoolsMissing(subset, pools);
     if (missing.length)
-      process.stderr.write(
-        `warning: subset ${subset.name} names ${missing.length} pool(s) not under ${options.poolsDir}, skipped: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}\n`,
+      log(
+        `warning: subset ${subset.name} names ${missing.length} pool(s) not under ${options.poolsDir}, skipped: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`,
       );
   }
   return planTasks(pools, {
@@ -123,35 +124,8 @@ export function checkPlanSize(plan: Plan, options: Pick<RunOptions, 'maxTasks' |
   );
 }
 
-/**
- * The dry run's listing and its count, one task at a time, waiting for a slow reader: memory stays
- * flat however long it is. A reader that goes away (`| head`) ends it quietly.
- */
-async function listTasks(tasks: Iterable<TaskSpec>, footer: (count: number) => string, out: NodeJS.WriteStream = process.stdout): Promise<void> {
-  let failure: NodeJS.ErrnoException | undefined;
-  // Left in place: an error of the last write arrives after this function returns.
-  out.on('error', (error: NodeJS.ErrnoException) => void (failure ??= error));
-  const drained = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        out.off('drain', done).off('close', done);
-        resolve();
-      };
-      out.on('drain', done).on('close', done);
-    });
-  let count = 0;
-  let chunk = '';
-  for (const task of tasks) {
-    count++;
-    chunk += `${describeTask(task)}\n`;
-    if (chunk.length < 64 * 1024) continue;
-    if (!out.write(chunk)) await drained();
-    chunk = '';
-    if (failure) break;
-  }
-  if (!failure && !out.write(`${chunk}${footer(count)}\n`)) await drained();
-  await new Promise((resolve) => setImmediate(resolve));
-  if (failure && failure.code !== 'EPIPE') throw failure;
+function* mapIterable<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
 
 export function describeTask(task: TaskSpec): string {
@@ -172,7 +146,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   checkAgentSpecs(options.models, options.modelOptions);
   const io = deps.io ?? processIO;
   const log = (line: string) => io.log(line);
-  const plan = planRun(options);
+  const plan = planRun(options, log);
   checkPlanSize(plan, options);
   const size = options.shard ? shardSize(plan.size, options.shard) : plan.size;
   if (size === 0) {
@@ -181,7 +155,9 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   }
   const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
   if (options.dryRun) {
-    await listTasks(shardTasks(plan, options.shard), (count) => `${count} tasks${share}`);
+    // The count first (computed, not listed): `--dry-run | head` shows it.
+    io.out(`${size.toLocaleString('en')} task${size === 1 ? '' : 's'}${share}\n`);
+    await io.list(mapIterable(shardTasks(plan, options.shard), describeTask));
     return 0;
   }
   // An agent compacts ahead of its model's window: every window is known before anything starts.

@@ -6,16 +6,20 @@ import pLimit from 'p-limit';
 import type { BackendSlot, SandboxBackend } from '../sandbox/types.ts';
 import { errorMessage } from '../errors.ts';
 import { createProgress, type Progress, type ProgressCounts } from './progress.ts';
+import { writeLines } from './stream-lines.ts';
 
-/** Where a command's output goes: results on `out`; lines for people on `log`; the live display of a task loop from `progress`. */
+/** Where a command's output goes: results on `out`, a long listing on `list`; lines for people on `log`; the live display of a task loop from `progress`. */
 export interface RunIO {
   out(text: string): void;
+  /** One result per line, taken at the reader's pace (memory stays flat); a reader gone away ends it quietly. */
+  list(lines: Iterable<string>): Promise<void>;
   log(line: string): void;
   progress(total: number): Progress;
 }
 
 export const processIO: RunIO = {
   out: (text) => process.stdout.write(text),
+  list: (lines) => writeLines(process.stdout, lines),
   log: (line) => process.stderr.write(`${line}\n`),
   progress: (total) => createProgress(total),
 };

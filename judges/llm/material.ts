@@ -3,6 +3,10 @@
 // nonce derived from the content (an agent cannot close a fence it cannot predict), and the
 // prompt says the fenced text is data. Long items are shown as head and tail; a quote must fit
 // inside one shown piece, so it can never straddle the omission marker we inserted.
+// Bounds: every budget below counts an item as rendered (fences and title included), so a judge's
+// prompt stays under JUDGE_PROMPT_BOUND_CHARS whatever the agents wrote. Cutting is safe here: a
+// judge labels what it is shown, the marker says how much it was not shown, and its quotes are
+// checked against the shown pieces only.
 import { createHash } from 'node:crypto';
 import { splitPatch } from '../../resolver/patch-sections.ts';
 import type { EvidenceSource, JudgeInput } from '../types.ts';
@@ -12,6 +16,8 @@ export interface MaterialItem {
   source: EvidenceSource;
   /** Shown between the fences: head and tail of a long text, or the whole text. */
   segments: string[];
+  /** Characters of the middle of a long text that are not shown (0 when whole). */
+  hiddenChars: number;
   messageId?: number;
   agent?: string;
   /** Recipients of a message. */
@@ -35,46 +41,77 @@ export interface MaterialBudget {
 
 export const DEFAULT_BUDGET: MaterialBudget = { messageChars: 3000, conversationChars: 60_000, patchChars: 20_000, testOutputChars: 6000 };
 
+/** At most 4 agents (and features) per task, as `--agents` allows. */
+const MAX_AGENTS = 4;
+/** Fences, title and omission marker around an item's text, at most (a file name in a title is cut at 200). */
+const ITEM_OVERHEAD_CHARS = 400;
+/** The fixed text of the symptoms judge's prompt (system prompt, fence rules, headings): 7 KiB measured, with room. */
+const FIXED_PROMPT_CHARS = 12_000;
+/**
+ * What one judge request (system and user prompt) can reach with the default budget: the
+ * conversation, each agent's patch, the merged patch and each feature's test output (the symptoms
+ * judge shows all of them; the others only the conversation). 197 600 characters, about 49 400
+ * tokens: within the 128 000-token window of every judge model in the price table.
+ */
+export const JUDGE_PROMPT_BOUND_CHARS =
+  FIXED_PROMPT_CHARS +
+  DEFAULT_BUDGET.conversationChars +
+  (MAX_AGENTS + 1) * DEFAULT_BUDGET.patchChars +
+  MAX_AGENTS * (DEFAULT_BUDGET.testOutputChars + ITEM_OVERHEAD_CHARS);
+
 /** Head and tail of a text longer than `max`. */
-export function shownSegments(text: string, max: number): string[] {
-  if (text.length <= max) return [text];
-  const half = Math.floor(max / 2);
-  return [text.slice(0, half), text.slice(-half)];
+export function shownSegments(text: string, max: number): { segments: string[]; hiddenChars: number } {
+  if (text.length <= max) return { segments: [text], hiddenChars: 0 };
+  const half = Math.max(0, Math.floor(max / 2));
+  return { segments: [text.slice(0, half), text.slice(text.length - half)], hiddenChars: text.length - 2 * half };
 }
+
+const PLACEHOLDER_NONCE = '0'.repeat(12);
+
+/** The size of an item in the prompt, fences and title included. */
+const renderedChars = (item: MaterialItem) => renderItem(item, PLACEHOLDER_NONCE).length;
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 export function conversationItems(input: JudgeInput, budget: MaterialBudget): Material {
   const items: MaterialItem[] = [];
   let used = 0;
-  let index = 0;
   for (const m of input.conversation) {
-    const segments = shownSegments(m.message, budget.messageChars);
-    const size = segments.reduce((n, s) => n + s.length, 0);
+    const item: MaterialItem = { source: 'conversation', ...shownSegments(m.message, budget.messageChars), messageId: m.id, agent: m.from, to: m.to };
+    const size = renderedChars(item);
     if (used + size > budget.conversationChars && items.length > 0) break;
     used += size;
-    index++;
-    items.push({ source: 'conversation', segments, messageId: m.id, agent: m.from, to: m.to });
+    items.push(item);
   }
-  const left = input.conversation.length - index;
-  return { items, omitted: left > 0 ? [`${left} later message${left === 1 ? '' : 's'} omitted`] : [] };
+  const left = input.conversation.slice(items.length);
+  if (left.length === 0) return { items, omitted: [] };
+  const chars = left.reduce((n, m) => n + m.message.length, 0);
+  return { items, omitted: [`${count(left.length)} later message${left.length === 1 ? '' : 's'} (${count(chars)} characters) omitted`] };
 }
 
 /** A patch as one item per file, until the budget is spent. */
 export function patchItems(patch: string, source: 'patch' | 'merged', agent: string | undefined, maxChars: number): Material {
   const items: MaterialItem[] = [];
   const omittedFiles: string[] = [];
+  let omittedChars = 0;
   let left = maxChars;
   for (const section of splitPatch(patch).sections) {
     const file = section.paths[section.paths.length - 1];
-    if (left < 500) {
-      omittedFiles.push(file ?? '?');
+    if (left - ITEM_OVERHEAD_CHARS < 500) {
+      omittedFiles.push(safeName(file));
+      omittedChars += section.text.length;
       continue;
     }
-    const segments = shownSegments(section.text, left);
-    left -= segments.reduce((n, s) => n + s.length, 0);
-    items.push({ source, segments, agent, file });
+    const item: MaterialItem = { source, ...shownSegments(section.text, left - ITEM_OVERHEAD_CHARS), agent, file };
+    left -= renderedChars(item);
+    items.push(item);
   }
   const whose = source === 'merged' ? 'the merged patch' : `${agent}'s patch`;
-  return { items, omitted: omittedFiles.length ? [`${omittedFiles.length} more file(s) of ${whose} omitted: ${omittedFiles.slice(0, 10).join(', ')}`] : [] };
+  const listed = omittedFiles.slice(0, 10).join(', ') + (omittedFiles.length > 10 ? ', ...' : '');
+  return {
+    items,
+    omitted: omittedFiles.length ? [`${count(omittedFiles.length)} more file(s) of ${whose} (${count(omittedChars)} characters) omitted: ${listed}`] : [],
+  };
 }
 
 /** Test output with the evaluation's one-line cause on top (it is read from the output, so it is fenced too). */
@@ -83,7 +120,7 @@ export function testItems(input: JudgeInput, budget: MaterialBudget): Material {
     items: input.evaluations.map((e) => ({
       source: 'tests' as const,
       feature: e.feature,
-      segments: shownSegments(`${e.cause ? `cause: ${e.cause}\n` : ''}${e.output}`, budget.testOutputChars),
+      ...shownSegments(`${e.cause ? `cause: ${e.cause}\n` : ''}${e.output}`, budget.testOutputChars),
     })),
     omitted: [],
   };
@@ -106,7 +143,7 @@ const safeName = (name: string | undefined) => displayLine(name ?? '?', 200).rep
 function itemTitle(item: MaterialItem): string {
   switch (item.source) {
     case 'conversation':
-      return `message id=${item.messageId} from=${item.agent}${item.to ? ` to=${item.to.join(',')}` : ''}`;
+      return `message id=${item.messageId} from=${safeName(item.agent)}${item.to ? ` to=${safeName(item.to.join(','))}` : ''}`;
     case 'patch':
       return `patch of ${item.agent}, file ${safeName(item.file)}`;
     case 'merged':
@@ -118,7 +155,9 @@ function itemTitle(item: MaterialItem): string {
 
 export function renderItem(item: MaterialItem, nonce: string): string {
   const body =
-    item.segments.length === 1 ? item.segments[0]! : `${item.segments[0]}\n<<<${nonce} OMITTED: the middle of this item is not shown>>>\n${item.segments[1]}`;
+    item.segments.length === 1
+      ? item.segments[0]!
+      : `${item.segments[0]}\n<<<${nonce} OMITTED: ${count(item.hiddenChars)} characters in the middle of this item are not shown>>>\n${item.segments[1]}`;
   return `<<<${nonce} BEGIN ${itemTitle(item)}>>>\n${body}\n<<<${nonce} END>>>`;
 }
 

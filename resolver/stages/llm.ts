@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { checkAnswer, type RegionParts } from '../answer-check.ts';
 import { bounded, oneLine } from '../bounded-text.ts';
 import { toConflictRegion, type LocatedRegion } from '../conflict-regions.ts';
-import { buildPrompt } from '../llm-prompt.ts';
+import { buildPrompt, oversizePrompt } from '../llm-prompt.ts';
 import { forwardOrder, type ConflictedFile } from '../session.ts';
 import type { RegionResolution, ResolverModel } from '../types.ts';
 import { ResolverModelError } from '../models/model-error.ts';
@@ -54,12 +54,20 @@ async function resolveFile(file: ConflictedFile, model: ResolverModel, log: Regi
   if (!Buffer.from(text, 'utf8').equals(file.naive)) throw new RegionRejected(`${oneLine(file.path, 120)}: not UTF-8 text`);
   const eol = file.lines[file.regions[0]!.start]!.endsWith('\r\n') ? '\r\n' : '\n';
 
-  const replacements: string[][] = [];
-  for (const located of file.regions) {
+  // Every prompt of the file is checked before the first is sent: one region too long rejects the stage.
+  const asks = file.regions.map((located) => {
     const parts = regionParts(file.lines, located);
-    const region = toConflictRegion(file.path, file.lines, located);
+    return { parts, region: toConflictRegion(file.path, file.lines, located), prompt: buildPrompt(file.path, parts, file.labels, model.promptTemplate) };
+  });
+  for (const { region, prompt } of asks) {
+    const oversize = oversizePrompt(prompt);
+    if (oversize) throw new RegionRejected(`${oneLine(file.path, 120)} line ${region.startLine}: ${oversize}`);
+  }
+
+  const replacements: string[][] = [];
+  for (const { parts, region, prompt } of asks) {
     const asked = performance.now();
-    const answer = await model.complete(buildPrompt(file.path, parts, file.labels, model.promptTemplate));
+    const answer = await model.complete(prompt);
     const latencyMs = performance.now() - asked;
     const check = checkAnswer(parts, answer);
     log.push({

@@ -12,7 +12,7 @@
 //   await server.close();
 import { startScriptedServer, type AssistantTurn, type FakeHandler, type FakeReply, type RecordedRequest, type ScriptedServer } from './scripted-server.ts';
 import { ANTHROPIC_MODELS, countTokens, limitsOf, type ModelLimits } from './contracts/limits.ts';
-import { checkMessagesRequest, PromptCache } from './contracts/anthropic-messages.ts';
+import { checkMessagesRequest, PromptCache, thinkingSignature } from './contracts/anthropic-messages.ts';
 import { anthropicRejection } from './contracts/rejection.ts';
 
 export { hangReply } from './openai-server.ts';
@@ -58,7 +58,10 @@ export function anthropicErrorReply(status: number, message = `fake error ${stat
 
 function render(turn: AssistantTurn, request: RecordedRequest, limits: ModelLimits | undefined, cache: PromptCache): unknown {
   const toolUses = (turn.toolCalls ?? []).map((use, i) => ({ type: 'tool_use', id: use.id ?? `toolu_${i + 1}`, name: use.name, input: use.input }));
-  const content = [...(turn.text === null ? [] : [{ type: 'text', text: turn.text, citations: null }]), ...toolUses];
+  // A model that thinks by default answers with a thinking block first; its text is omitted by
+  // default (display "omitted"), its signature is what must come back.
+  const thinking = limits?.thinksByDefault ? [{ type: 'thinking', thinking: '', signature: thinkingSignature('', `t${messageCount + 1}`) }] : [];
+  const content = [...thinking, ...(turn.text === null ? [] : [{ type: 'text', text: turn.text, citations: null }]), ...toolUses];
   const billed = cache.bill(request.body, limits);
   const usage = turn.usage ? { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...turn.usage } : { ...billed, output_tokens: countTokens(content) };
   return {

@@ -8,10 +8,13 @@ import { loadPool } from '../../tasks/pools.ts';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, containersOf, tempDir, CLI } from '../helpers/cli.ts';
+import { uniqueRun } from '../helpers/run-db.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 
 const POOL = 'argkit_task';
 const runs = tempDir('runs');
+/** Its own run name: another suite on the same engine does not see its containers. */
+const RUN = uniqueRun('oracle');
 
 interface Row {
   setting: string;
@@ -59,7 +62,7 @@ describe(`oracle over every pair of ${POOL}`, () => {
     expect(validate.stdout).toContain(`${POOL}/task1: valid`);
     predicted = parseMatrix(validate.stdout);
     expect(predicted.size).toBe(15);
-    first = await coopBench(['run', '--models', 'oracle', '--pool', POOL, '--name', 'oracle', '--runs-dir', runs]);
+    first = await coopBench(['run', '--models', 'oracle', '--pool', POOL, '--name', RUN, '--runs-dir', runs]);
   });
 
   it('finishes every task and prints the summary', () => {
@@ -69,7 +72,7 @@ describe(`oracle over every pair of ${POOL}`, () => {
   });
 
   it('merges cleanly exactly the pairs pools validate predicts, and those pass', () => {
-    const coop = rows('oracle').filter((r) => r.setting === 'coop');
+    const coop = rows(RUN).filter((r) => r.setting === 'coop');
     expect(coop).toHaveLength(15);
     for (const r of coop) {
       const [i, j] = JSON.parse(r.features) as number[];
@@ -80,12 +83,12 @@ describe(`oracle over every pair of ${POOL}`, () => {
   });
 
   it('passes both features in Solo (the infrastructure check)', () => {
-    const solo = rows('oracle').filter((r) => r.setting === 'solo');
+    const solo = rows(RUN).filter((r) => r.setting === 'solo');
     expect(solo.every((r) => r.status === 'done' && r.both_passed === 1)).toBe(true);
   });
 
   it('writes the CooperBench-like log tree', () => {
-    const dir = join(runs, 'oracle', 'logs', 'oracle', 'coop', POOL, 'task1', 'f1_f2');
+    const dir = join(runs, RUN, 'logs', 'oracle', 'coop', POOL, 'task1', 'f1_f2');
     for (const file of ['agent1.patch', 'agent2.patch', 'agent1_traj.json', 'agent2_traj.json', 'conversation.json', 'result.json', 'eval.json']) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
@@ -94,14 +97,14 @@ describe(`oracle over every pair of ${POOL}`, () => {
   });
 
   it('does no work when the same run is started again', async () => {
-    const again = await coopBench(['run', '--models', 'oracle', '--pool', POOL, '--name', 'oracle', '--runs-dir', runs]);
+    const again = await coopBench(['run', '--models', 'oracle', '--pool', POOL, '--name', RUN, '--runs-dir', runs]);
     expect(again.exitCode, again.all).toBe(0);
-    expect(again.stderr).toContain('30 of 30 tasks already finished in run oracle: skipped');
-    expect(rows('oracle').every((r) => r.attempts === 1)).toBe(true);
+    expect(again.stderr).toContain(`30 of 30 tasks already finished in run ${RUN}: skipped`);
+    expect(rows(RUN).every((r) => r.attempts === 1)).toBe(true);
   });
 
   it('leaves no container behind', async () => {
-    expect(await containersOf('oracle')).toEqual([]);
+    expect(await containersOf(RUN)).toEqual([]);
   });
 });
 

@@ -16,7 +16,10 @@ import { UserError } from '../../harness/errors.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
 import type { BackendSlot, ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
 import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } from '../fakes/kube-api-server/index.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { coopBench, tempDir } from '../helpers/cli.ts';
+import { uniqueRun } from '../helpers/run-db.ts';
+import { connectCluster } from '../../harness/sandbox/kubernetes/cluster.ts';
+import { podLabels, podManifest } from '../../harness/sandbox/kubernetes/pods.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const limits: ContainerLimits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pids: 512 };
@@ -257,6 +260,45 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
     expect(await backend.removeLeftovers(other)).toBe(0);
     const containers = await fake.docker.listContainers({ all: true, filters: { label: ['io.kubernetes.pod.namespace=coop'] } });
     expect(containers.filter((c) => mine.concat(theirs).some((s) => c.Labels['io.kubernetes.pod.name'] === s.id))).toEqual([]);
+  });
+});
+
+describe('kubernetes backend: clean without a run store to look at', () => {
+  it('leaves the pods of a live process alone and removes those a dead process left, as for Docker', async () => {
+    const live = uniqueRun('kube-live');
+    const orphaned = uniqueRun('kube-orphaned');
+    // A backend of its own: the one above has removed its own pods and takes no more.
+    const creator = await connect(fake, { image: local.name });
+    await creator.prepareRun(live, [pool]);
+    const sandbox = await creator.acquire().startAgentSandbox({ image, run: live, task: 1, agent: 'agent1', limits });
+    // What a coop-bench process killed with -9 leaves: a pod labelled with a process id now gone.
+    const deadPid = Number((await execa('sh', ['-c', 'echo $$'])).stdout);
+    const { core, namespace } = connectCluster();
+    const name = `coop-bench-agent-${orphaned.toLowerCase().replace(/[^a-z0-9]/g, '')}`.slice(0, 60);
+    const labels = { ...podLabels(orphaned, 'agent', { task: 1, agent: 'agent1' }), 'coop-bench.pid': String(deadPid) };
+    await core.createNamespacedPod({ namespace, body: podManifest(name, { image: image.name, labels, limits }) });
+
+    const noStore = tempDir('kube-clean-runs');
+    const clean = (run: string) =>
+      coopBench(['clean', '--backend', 'kubernetes', '--namespace', 'coop', '--name', run, '--runs-dir', noStore], {
+        env: { KUBECONFIG: process.env.KUBECONFIG! },
+      });
+    const kept = await clean(live);
+    expect(kept.exitCode, kept.all).toBe(0);
+    expect(kept.stdout).toBe(
+      `skipped run "${live}" (2 pods): made by coop-bench process ${process.pid}, still running; --force removes them anyway\nremoved 0 pods`,
+    );
+    expect(fake.pod('coop', sandbox.id)).toBeDefined();
+    expect(fake.objects('networkpolicies', 'coop', `coop-bench.run=${live}`)).toHaveLength(1);
+
+    const removed = await clean(orphaned);
+    expect(removed.exitCode, removed.all).toBe(0);
+    expect(removed.stdout).toBe('removed 1 pod');
+    expect(fake.pod('coop', name)).toBeUndefined();
+
+    await sandbox.remove();
+    expect(await creator.removeLeftovers(live)).toBe(0);
+    expect(fake.objects('networkpolicies', 'coop', `coop-bench.run=${live}`)).toEqual([]);
   });
 });
 

@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { reportCommand } from '../../harness/commands/report.ts';
 import { PROJECT_ROOT } from '../../harness/paths.ts';
 import { openReport, type ReportPage } from '../unit/reports/helpers/browser.ts';
+import { uniqueRun } from '../helpers/run-db.ts';
 
 const ARTIFACTS = join(PROJECT_ROOT, 'tests/.artifacts');
+/** Its own run name: another suite on the same engine does not see its containers. */
+const RUN = uniqueRun('oracle');
 let runsDir: string;
 let reportFile: string;
 
@@ -16,26 +19,13 @@ beforeAll(async () => {
   runsDir = mkdtempSync(join(tmpdir(), 'report-oracle-'));
   execFileSync(
     process.execPath,
-    [
-      join(PROJECT_ROOT, 'bin/coop-bench.js'),
-      'run',
-      '--models',
-      'oracle',
-      '--pool',
-      'argkit_task',
-      '--features',
-      '1,2',
-      '--name',
-      'oracle',
-      '--runs-dir',
-      runsDir,
-    ],
+    [join(PROJECT_ROOT, 'bin/coop-bench.js'), 'run', '--models', 'oracle', '--pool', 'argkit_task', '--features', '1,2', '--name', RUN, '--runs-dir', runsDir],
     {
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
   reportFile = join(runsDir, 'oracle-report.html');
-  await reportCommand().parseAsync(['--name', 'oracle', '--runs-dir', runsDir, '--out', reportFile], { from: 'user' });
+  await reportCommand().parseAsync(['--name', RUN, '--runs-dir', runsDir, '--out', reportFile], { from: 'user' });
 });
 
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
@@ -50,11 +40,11 @@ describe('report of an oracle run', () => {
   });
 
   it('exports JSON and CSV through the command', async () => {
-    await reportCommand().parseAsync(['oracle', '--runs-dir', runsDir, '--format', 'json'], { from: 'user' });
-    const json = JSON.parse(readFileSync(join(runsDir, 'oracle', 'report.json'), 'utf8'));
+    await reportCommand().parseAsync([RUN, '--runs-dir', runsDir, '--format', 'json'], { from: 'user' });
+    const json = JSON.parse(readFileSync(join(runsDir, RUN, 'report.json'), 'utf8'));
     expect(json.tasks.map((t: { condition: string }) => t.condition).sort()).toEqual(['Coop', 'Solo']);
-    await reportCommand().parseAsync(['--name', 'oracle', '--runs-dir', runsDir, '--format', 'csv'], { from: 'user' });
-    expect(readFileSync(join(runsDir, 'oracle', 'report.csv'), 'utf8').split('\r\n')).toHaveLength(4);
+    await reportCommand().parseAsync(['--name', RUN, '--runs-dir', runsDir, '--format', 'csv'], { from: 'user' });
+    expect(readFileSync(join(runsDir, RUN, 'report.csv'), 'utf8').split('\r\n')).toHaveLength(4);
   });
 
   it('rejects a missing run name and an unknown run with one-line errors', async () => {

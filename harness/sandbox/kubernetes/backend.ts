@@ -14,7 +14,7 @@ import { api, connectCluster, hasStatus, KubernetesError, type Cluster } from '.
 import { clusterImageName } from './images.ts';
 import { createDenyAllPolicy, probeIsolation } from './network.ts';
 import { PodSandbox } from './pod-sandbox.ts';
-import { podLabels, PodTracker, runSelector } from './pods.ts';
+import { creatorOf, podLabels, PodTracker, runSelector } from './pods.ts';
 import { startTestPod } from './test-run.ts';
 
 /** Limits of the short-lived helper pods (probe, image digest and repository copy). */
@@ -121,6 +121,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
       id: `${kind}/${metadata!.name!}`,
       run: metadata?.labels?.[RUN_LABEL] ?? '',
       where: cluster.where,
+      creator: creatorOf(metadata?.labels),
     });
     return [...podList.items.map((pod) => leftover(POD, pod.metadata)), ...policyList.items.map((policy) => leftover(POLICY, policy.metadata))];
   };

@@ -9,7 +9,7 @@ import { LABEL, RUN_LABEL } from '../labels.ts';
 import type { ContainerLimits } from '../types.ts';
 import { api, hasStatus, type Cluster } from './cluster.ts';
 import { PodSandbox } from './pod-sandbox.ts';
-import { podLabels, runLabelValue, type PodTracker } from './pods.ts';
+import { creatorLabels, podLabels, labelValue, type PodTracker } from './pods.ts';
 
 export function policyName(run: string): string {
   return `coop-bench-no-network-${createHash('sha256').update(run).digest('hex').slice(0, 12)}`;
@@ -17,11 +17,11 @@ export function policyName(run: string): string {
 
 /** Deny-all: both policy types and no rule (https://kubernetes.io/docs/concepts/services-networking/network-policies/#default-deny-all-ingress-and-all-egress-traffic). */
 export function denyAllPolicy(run: string): V1NetworkPolicy {
-  const value = runLabelValue(run);
+  const value = labelValue(run);
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
-    metadata: { name: policyName(run), labels: { [LABEL]: 'true', [RUN_LABEL]: value } },
+    metadata: { name: policyName(run), labels: { [LABEL]: 'true', [RUN_LABEL]: value, ...creatorLabels() } },
     spec: { podSelector: { matchLabels: { [RUN_LABEL]: value } }, policyTypes: ['Ingress', 'Egress'] },
   };
 }

@@ -3,7 +3,8 @@
 // process has not removed yet (an interrupted run removes them).
 import { createHash, randomBytes } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
-import { AGENT_LABEL, LABEL, ROLE_LABEL, RUN_LABEL, TASK_LABEL } from '../labels.ts';
+import { hostname } from 'node:os';
+import { AGENT_LABEL, HOST_LABEL, LABEL, PID_LABEL, ROLE_LABEL, RUN_LABEL, TASK_LABEL, type Leftover } from '../labels.ts';
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 import type { ContainerLimits } from '../types.ts';
 import { api, hasStatus, KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
@@ -19,19 +20,36 @@ export const POD_START_TIMEOUT_MS = 600_000;
 // (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set).
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-/** A run name as a label value: itself when valid, else a readable prefix and a hash (the same every time). */
-export function runLabelValue(run: string): string {
-  if (run.length <= 63 && LABEL_VALUE.test(run)) return run;
-  const hash = createHash('sha256').update(run).digest('hex').slice(0, 10);
-  const prefix = run.slice(0, 50).replace(/[^A-Za-z0-9]+$/, '');
+/** A text (run name, host name) as a label value: itself when valid, else a readable prefix and a hash (the same every time). */
+export function labelValue(text: string): string {
+  if (text.length <= 63 && LABEL_VALUE.test(text)) return text;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 10);
+  const prefix = text.slice(0, 50).replace(/[^A-Za-z0-9]+$/, '');
   return prefix ? `${prefix}-${hash}` : hash;
+}
+
+/**
+ * The machine and process that create an object, as Docker containers carry them: `clean` leaves
+ * those of a live process alone. A host name that is no valid label value (over 63 characters) is
+ * stored as labelValue gives it, and read back as this machine's name when it is this machine's.
+ */
+export function creatorLabels(): Record<string, string> {
+  return { [HOST_LABEL]: labelValue(hostname()), [PID_LABEL]: String(process.pid) };
+}
+
+export function creatorOf(labels: Record<string, string> | undefined): Leftover['creator'] {
+  const host = labels?.[HOST_LABEL];
+  const pid = Number(labels?.[PID_LABEL]);
+  if (!host || !Number.isInteger(pid) || pid <= 0) return undefined;
+  return { host: host === labelValue(hostname()) ? hostname() : host, pid };
 }
 
 export function podLabels(run: string, role: PodRole, owner?: { task?: number; agent?: string }): Record<string, string> {
   return {
     [LABEL]: 'true',
-    [RUN_LABEL]: runLabelValue(run),
+    [RUN_LABEL]: labelValue(run),
     [ROLE_LABEL]: role,
+    ...creatorLabels(),
     ...(owner?.task !== undefined && { [TASK_LABEL]: String(owner.task) }),
     ...(owner?.agent && { [AGENT_LABEL]: owner.agent }),
   };
@@ -39,7 +57,7 @@ export function podLabels(run: string, role: PodRole, owner?: { task?: number; a
 
 /** The selector of one run's objects, or of every object coop-bench made. */
 export function runSelector(run?: string): string {
-  return run ? `${RUN_LABEL}=${runLabelValue(run)}` : `${LABEL}=true`;
+  return run ? `${RUN_LABEL}=${labelValue(run)}` : `${LABEL}=true`;
 }
 
 /** Quantities as the API reads them: bytes, and millicores. */

@@ -57,6 +57,11 @@ export function checkMessagesRequest(body: any, limits: ModelLimits | undefined)
     checkCacheControl([...(Array.isArray(body.tools) ? body.tools : []), ...system, ...messages.flatMap((m) => blocksOf(m.content))]);
   if (problem) return reject(problem);
 
+  if (limits?.thinksByDefault) {
+    const problem = checkThinkingModel(body, messages);
+    if (problem) return reject(problem);
+  }
+
   let toolBlocks = false;
   for (const [i, m] of messages.entries()) {
     const blocks = blocksOf(m.content);
@@ -215,3 +220,44 @@ export class PromptCache {
 }
 
 const ttlMs = (block: Block) => (block.cache_control?.ttl === '1h' ? 3_600_000 : 300_000);
+
+/** What the fake signs its thinking blocks with: a block changed or made up does not check out. */
+const SIGNING_KEY = 'coop-bench fake thinking';
+
+export function thinkingSignature(thinking: string, nonce: string): string {
+  return `${nonce}.${createHash('sha256').update(`${SIGNING_KEY}\u0000${nonce}\u0000${thinking}`).digest('base64')}`;
+}
+
+function signedByUs(block: { thinking?: unknown; signature?: unknown }): boolean {
+  if (typeof block.thinking !== 'string' || typeof block.signature !== 'string') return false;
+  const nonce = block.signature.split('.')[0]!;
+  return block.signature === thinkingSignature(block.thinking, nonce);
+}
+
+/**
+ * A model that thinks by default (Sonnet 5.5): sampling parameters, forced tool choice and
+ * `thinking: {type: "disabled"}` are 400s (models/sonnet-5-5/migration-guide, "Send a request");
+ * the assistant message whose tool calls the last user turn answers must start with its thinking
+ * blocks, complete and unmodified (build-with-claude/thinking-tool-workflows: "Pass thinking blocks
+ * back complete and unmodified"; the error text as users report it, e.g.
+ * dev.to/ji_ai/return-claudes-thinking-blocks-or-your-agent-breaks-2lpm).
+ */
+function checkThinkingModel(body: any, messages: Message[]): string | undefined {
+  for (const name of ['temperature', 'top_p', 'top_k']) {
+    if (body[name] !== undefined) return `${name}: sampling parameters are not supported with ${body.model}; use output_config.effort instead`;
+  }
+  const choice = body.tool_choice?.type;
+  if (choice === 'any' || choice === 'tool') return `tool_choice: forcing tool use is not supported with ${body.model}`;
+  if (body.thinking?.type === 'disabled') return `thinking.type: "disabled" is not supported with ${body.model}; use "between_tools"`;
+  const last = messages.length - 1;
+  const answersTools = last > 0 && blocksOf(messages[last]!.content).some((b) => b.type === 'tool_result');
+  if (!answersTools || messages[last - 1]!.role !== 'assistant') return undefined;
+  const blocks = blocksOf(messages[last - 1]!.content) as (Block & { thinking?: unknown; signature?: unknown })[];
+  const first = blocks[0];
+  if (first?.type !== 'thinking' && first?.type !== 'redacted_thinking') {
+    return `messages.${last - 1}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`;
+  }
+  const changed = blocks.findIndex((b) => b.type === 'thinking' && !signedByUs(b));
+  if (changed >= 0) return `messages.${last - 1}.content.${changed}: Invalid \`signature\` in \`thinking\` block`;
+  return undefined;
+}

@@ -9,7 +9,9 @@
 //   github.com/cline/cline/issues/5474, github.com/RooCodeInc/Roo-Code/issues/6856).
 // - Anthropic models overview (platform.claude.com/docs/en/about-claude/models/overview): a
 //   200,000-token context window for the Claude 4 family; max output 64,000 for Sonnet 4, Sonnet
-//   4.5, Haiku 4.5 and Opus 4.5, 32,000 for Opus 4.1.
+//   4.5, Haiku 4.5 and Opus 4.5, 32,000 for Opus 4.1. Sonnet 5.5 (models/sonnet-5-5/overview): a
+//   1M-token window, 128K output; thinking is on when a request has no `thinking` field
+//   (models/sonnet-5-5/migration-guide). Its cache minimum is not listed: Sonnet's 1024 is assumed.
 
 export interface ModelLimits {
   /** Tokens the prompt may hold. */
@@ -20,6 +22,8 @@ export interface ModelLimits {
   reasoning?: boolean;
   /** Anthropic: the shortest prefix the prompt cache stores (prompt caching docs, "cache limitations"). */
   minCacheable?: number;
+  /** Anthropic: thinks unless told otherwise, so each answer starts with thinking blocks that must come back. */
+  thinksByDefault?: boolean;
 }
 
 export const OPENAI_MODELS: Record<string, ModelLimits> = {
@@ -33,6 +37,7 @@ export const OPENAI_MODELS: Record<string, ModelLimits> = {
 };
 
 export const ANTHROPIC_MODELS: Record<string, ModelLimits> = {
+  'claude-sonnet-5-5': { inputLimit: 1_000_000, maxOutput: 128_000, minCacheable: 1024, thinksByDefault: true },
   'claude-sonnet-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
   'claude-sonnet-4': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
   'claude-opus-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },

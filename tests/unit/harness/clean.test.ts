@@ -45,6 +45,21 @@ describe('which containers clean removes', () => {
     expect(decide(elsewhere, absent)).toBe('made on host "another-machine": whether that run is over cannot be told from here (run clean there)');
   });
 
+  it("keeps all of a run when any of it stays (a resumed run's pods and the policy an earlier process made)", () => {
+    const { remove, keep } = sortOut(
+      [
+        { ...dead, id: 'networkpolicy/p' },
+        { ...live, id: 'pod/a' },
+      ],
+      absent,
+    );
+    expect(remove).toEqual([]);
+    expect([...keep]).toEqual([
+      [`made by coop-bench process ${process.ppid}, still running`, 1],
+      ['kept with the rest of its run', 1],
+    ]);
+  });
+
   it("removes containers of older versions (no creator label) only when the run's lock is free", () => {
     expect(decide(legacy, free)).toBe('remove');
     expect(decide(legacy, absent)).toBe('no run store under /abs/runs to check whether it is over (pass the --runs-dir it ran with)');

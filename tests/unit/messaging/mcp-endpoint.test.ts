@@ -1,13 +1,13 @@
 // The MCP endpoint on the host: the SDK client talks to the bridge scripts exactly as an agent CLI
 // in a container would, over the endpoint's unix socket (the Docker path is in tests/integration/mcp.test.ts).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { MessageBus } from '../../../harness/messaging/bus.ts';
+import { MessageBus, type Mailbox } from '../../../harness/messaging/bus.ts';
 import { startMcpEndpoint, type McpEndpoint } from '../../../harness/messaging/mcp-endpoint.ts';
 import { openStoreFixture, type StoreFixture } from './store-fixture.ts';
 
@@ -15,13 +15,17 @@ let fixture: StoreFixture;
 let bus: MessageBus;
 let task: number;
 let endpoint: McpEndpoint;
+let waits: MockInstance<Mailbox['wait']>;
 const clients: Client[] = [];
 
 beforeEach(async () => {
   fixture = openStoreFixture();
   bus = new MessageBus(fixture.store);
   task = fixture.addTask([1, 2]);
-  endpoint = await startMcpEndpoint({ mailbox: bus.mailbox(task, 'agent2', ['agent1']), taskText: '# Feature 2\nAdd --verbose.\n' });
+  const mailbox = bus.mailbox(task, 'agent2', ['agent1']);
+  // How each wait of the endpoint ended: true (a message), false (its deadline), or rejected (cancelled).
+  waits = vi.spyOn(mailbox, 'wait');
+  endpoint = await startMcpEndpoint({ mailbox, taskText: '# Feature 2\nAdd --verbose.\n' });
 });
 
 afterEach(async () => {
@@ -113,21 +117,22 @@ describe('the message tools over MCP', () => {
 
   it('read_messages with wait_seconds returns as soon as a message arrives', async () => {
     const client = await connectClient('node', ['/run/coop-bench/mcp-bridge.mjs']);
-    const started = performance.now();
     const reading = client.callTool({ name: 'read_messages', arguments: { wait_seconds: 20 } });
-    setTimeout(() => bus.mailbox(task, 'agent1', ['agent2']).send('agent2', 'your turn'), 100);
+    await vi.waitFor(() => expect(waits).toHaveBeenCalled(), { timeout: 20_000 });
+    bus.mailbox(task, 'agent1', ['agent2']).send('agent2', 'your turn');
     expect(textOf(await reading)).toBe('[Message from agent1]: your turn');
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // The message ended the wait, not its 20-second deadline.
+    expect(await waits.mock.results[0]!.value).toBe(true);
   });
 
   it('a wait in progress ends when the endpoint closes', async () => {
     const client = await connectClient('node', ['/run/coop-bench/mcp-bridge.mjs']);
     const reading = client.callTool({ name: 'read_messages', arguments: { wait_seconds: 25 } }).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 100));
-    const started = performance.now();
+    await vi.waitFor(() => expect(waits).toHaveBeenCalled(), { timeout: 20_000 });
     await endpoint.close();
+    // Cancelled by the close, not ended by its 25-second deadline (that would resolve false).
+    await expect(waits.mock.results[0]!.value).rejects.toBeDefined();
     await reading;
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('drops a connection that sends an endless line', async () => {

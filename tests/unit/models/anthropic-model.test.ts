@@ -88,6 +88,33 @@ describe('Anthropic models through the SDK', () => {
     });
   });
 
+  it('gives a model that thinks by default (Sonnet 5.5) its thinking blocks back with the tool results', async () => {
+    const model = await createModel('anthropic:claude-sonnet-5-5', {
+      env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url },
+      cwd: await tempDir(),
+    });
+    expect(model).toMatchObject({ id: 'claude-sonnet-5-5', contextWindow: 968_000 });
+    server.enqueue(messageReply(null, { toolUses: [{ id: 'toolu_t', name: 'bash', input: { command: 'ls' } }] }), 'There are 2 files.');
+    const first = await model.complete({ system: 'You are a coding agent.', messages: [ask], tools: [bashTool] });
+    expect(first.replay).toMatchObject({ api: 'anthropic-messages', items: [{ type: 'thinking', thinking: '' }] });
+    const history: ChatMessage[] = [
+      ask,
+      { role: 'assistant', content: first.content, toolCalls: first.toolCalls, replay: first.replay },
+      { role: 'tool', toolCallId: 'toolu_t', name: 'bash', content: 'a.txt\nb.txt' },
+    ];
+    expect(await model.complete({ system: 'You are a coding agent.', messages: history, tools: [bashTool] })).toMatchObject({ content: 'There are 2 files.' });
+    expect(server.refusals).toEqual([]);
+    expect(server.requests[1]!.body.messages[1].content[0]).toEqual(first.replay!.items[0]);
+
+    // What the real API says to a turn that lost them (the strict fake's rule).
+    const lost = model.complete({
+      system: 'You are a coding agent.',
+      messages: [ask, { ...history[1]!, replay: undefined } as ChatMessage, history[2]!],
+      tools: [bashTool],
+    });
+    expect((await failure(lost)).message).toMatch(/Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
+  });
+
   it('merges parallel tool results and a partner message into one user turn, tool results first', async () => {
     const model = await claude({ maxOutputTokens: 1000 });
     server.enqueue('ok');

@@ -26,6 +26,7 @@ const out: string[] = [];
 const lines: string[] = [];
 const io: RunIO = {
   out: (text) => out.push(text),
+  list: async (listed) => void out.push(...[...listed].map((line) => `${line}\n`)),
   log: (line) => lines.push(line),
   progress: () => ({ update: () => undefined, log: (line) => lines.push(line), stop: () => undefined }),
 };

@@ -162,6 +162,27 @@ describe('resolveWithModel', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('does not send a conflict too long for the resolver, rather than cut it: the union result stands', async () => {
+    const base = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join('');
+    const side = (tag: string) => Array.from({ length: 20_000 }, (_, i) => `${tag} ${i} ${'z'.repeat(40)}\n`).join('');
+    const huge: CraftedCase = {
+      name: 'huge',
+      path: 'huge.txt',
+      base,
+      resolved: '',
+      ours: base.replace('line 10\n', side('A')),
+      theirs: base.replace('line 10\n', side('B')),
+    };
+    const { input } = await conflicted(huge);
+    server.handle(() => 'never asked');
+    const result = await resolveWithModel(input, { model: model() });
+    expect(result.outcome).toBe('rejected');
+    expect(result.reason).toMatch(
+      /^huge\.txt line \d+: its prompt would be 1,938,546 characters, over the 8,000 a resolver is sent \(a conflict is never cut\), so it was not sent$/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('is skipped without a model, and does not run when there is nothing to resolve', async () => {
     const { input, repo } = await conflicted(importsCase);
     expect(await resolveWithModel(input)).toMatchObject({ outcome: 'skipped', reason: NO_RESOLVER, regions: [] });

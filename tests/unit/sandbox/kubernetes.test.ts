@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { exitCodeOf } from '../../../harness/sandbox/kubernetes/exec.ts';
-import { podLabels, podManifest, podProblem, podResources, runLabelValue, runSelector } from '../../../harness/sandbox/kubernetes/pods.ts';
+import { creatorOf, podLabels, podManifest, podProblem, podResources, labelValue, runSelector } from '../../../harness/sandbox/kubernetes/pods.ts';
+import { hostname } from 'node:os';
 import { clusterImageName } from '../../../harness/sandbox/kubernetes/images.ts';
 import { splitTag } from '../../../harness/sandbox/docker/push.ts';
 import { denyAllPolicy, policyName } from '../../../harness/sandbox/kubernetes/network.ts';
@@ -18,12 +19,21 @@ const limits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024 };
 describe('kubernetes backend: objects a real API server accepts', () => {
   it('turns any run name into a valid label value, the same every time', () => {
     for (const run of ['run1', 'My_Run.2', 'ends-with-dash-', 'x'.repeat(100), '_.', 'a..b']) {
-      const value = runLabelValue(run);
+      const value = labelValue(run);
       expect(labelValueProblem(value)).toBeUndefined();
-      expect(runLabelValue(run)).toBe(value);
+      expect(labelValue(run)).toBe(value);
     }
-    expect(runLabelValue('run1')).toBe('run1');
-    expect(runLabelValue('x'.repeat(100))).not.toBe(runLabelValue(`${'x'.repeat(99)}y`));
+    expect(labelValue('run1')).toBe('run1');
+    expect(labelValue('x'.repeat(100))).not.toBe(labelValue(`${'x'.repeat(99)}y`));
+  });
+
+  it('labels pods and policies with the host and process that made them, as Docker containers are', () => {
+    const labels = podLabels('run1', 'test');
+    expect(labels).toMatchObject({ 'coop-bench.host': labelValue(hostname()), 'coop-bench.pid': String(process.pid) });
+    expect(creatorOf(labels)).toEqual({ host: hostname(), pid: process.pid });
+    expect(creatorOf(denyAllPolicy('run1').metadata!.labels)).toEqual({ host: hostname(), pid: process.pid });
+    expect(creatorOf({ 'coop-bench.host': 'another-machine', 'coop-bench.pid': '12' })).toEqual({ host: 'another-machine', pid: 12 });
+    expect(creatorOf({ 'coop-bench.run': 'made-by-an-older-version' })).toBeUndefined();
   });
 
   it("builds pods and policies that pass the API server's validation", () => {
@@ -35,8 +45,8 @@ describe('kubernetes backend: objects a real API server accepts', () => {
     const policy = denyAllPolicy('Some_run-');
     expect(subdomainProblem(policyName('Some_run-'))).toBeUndefined();
     expect(() => validateNetworkPolicy(policy as never)).not.toThrow();
-    expect(policy.spec).toEqual({ podSelector: { matchLabels: { 'coop-bench.run': runLabelValue('Some_run-') } }, policyTypes: ['Ingress', 'Egress'] });
-    expect(runSelector('Some_run-')).toBe(`coop-bench.run=${runLabelValue('Some_run-')}`);
+    expect(policy.spec).toEqual({ podSelector: { matchLabels: { 'coop-bench.run': labelValue('Some_run-') } }, policyTypes: ['Ingress', 'Egress'] });
+    expect(runSelector('Some_run-')).toBe(`coop-bench.run=${labelValue('Some_run-')}`);
     expect(runSelector()).toBe('coop-bench=true');
   });
 
