@@ -7,6 +7,20 @@
 // promise whose target names no code is left to the symptom judge.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { CommitmentKind } from '../definitions.ts';
+import {
+  conversationMentions,
+  describedCode,
+  describingWords,
+  meansFunctions,
+  namesParameterList,
+  packageModule,
+  parameterScope,
+  partnerCode,
+  partnerRanges,
+  partnerWork,
+  type ConversationMentions,
+  type Reference,
+} from './commitment-references.ts';
 import { isConditional, messageSentences, stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
 
 export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
@@ -26,9 +40,18 @@ export interface Target {
   anchor?: string;
   /** placement of a guard: words its condition contains ("bypass" for "the bypass check"). */
   guard?: string[];
-  /** exported: the module (file or package) it is exported from. */
+  /** placement: words naming the anchor where no code does ("after taking the lock": lock). */
+  anchorWords?: string[];
+  /** exported: the module (file or package) it is exported from; PACKAGE: the package of the code's file. */
   module?: string;
+  /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
+  parameters?: boolean;
+  /** A target named by reference, resolved through the conversation (commitment-references.ts). */
+  refers?: Reference;
 }
+
+/** "exported from the package": the module is the package of the file the code is in. */
+const PACKAGE = '<package>';
 
 export interface Commitment {
   messageId: number;
@@ -100,7 +123,10 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
   // "a call to `X`" names what is called, not where.
   const end = terms.findIndex(
-    (t, i) => i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause),
+    (t, i) =>
+      // "exported from `pkg`": no object, only a place.
+      (i === 0 && /^(?:from|into|via|inside|within)$/.test(t.normal)) ||
+      (i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause)),
   );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
 }
@@ -125,6 +151,24 @@ function placeFunction(place: readonly Term[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Where in its function code is said to sit: first, or before or after an anchor named by code or by
+ * words ("the first statement after taking the lock" is after the lock, not first in the function).
+ */
+function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords'> {
+  const first = terms.some((t) => FIRST_WORD.test(t.normal));
+  const relative = terms.findIndex((t) => /^(?:before|after)$/.test(t.normal));
+  if (relative >= 0) {
+    const position = terms[relative]!.normal as 'before' | 'after';
+    const anchor = codeOf(terms.slice(relative + 1, relative + 3))[0];
+    const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
+    const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end));
+    // "first, before the lookup": first says more.
+    if ((anchor || anchorWords.length) && !(first && position === 'before')) return { position, ...(anchor ? { anchor } : { anchorWords }) };
+  }
+  return first ? { position: 'first' } : {};
+}
+
 function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const { object, place } = regionOf(sentence, verb);
   const files = fileMasks(sentence);
@@ -139,6 +183,8 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
         all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
         /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
   if (untouched) {
+    // "leave the existing parameters of `__init__` as they are": its signature, not its body.
+    if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
     if (lineMask && !codeOf(object).length) {
       const lines = lineRange(lineMask.mask!.text);
       return lines ? { kind: 'untouched_lines', names: [], files, lines } : undefined;
@@ -147,7 +193,10 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
     if (names.length) return { kind: 'untouched_symbol', names, files };
     // "I won't edit slug.py": the whole file (a bare path, no symbol).
     const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
-    return objectFiles.length ? { kind: 'untouched_symbol', names: [], files: objectFiles } : undefined;
+    if (objectFiles.length) return { kind: 'untouched_symbol', names: [], files: objectFiles };
+    // "I stayed out of your lines": the partner's announced work.
+    const refers = partnerWork(all);
+    return refers ? { kind: 'untouched_lines', names: [], files, refers } : undefined;
   }
   if (verb.negative) return undefined;
   const objectNames = codeOf(object);
@@ -157,13 +206,14 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
     const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
-    return names.length ? { kind: 'exported', names, files, module: moduleAfter(place) ?? files[0] } : undefined;
+    const module = moduleAfter(place) ?? importedFrom(sentence) ?? files[0];
+    if (names.length) return { kind: 'exported', names, files, module };
+    const described = describedBefore(sentence, verb, object);
+    return described ? { kind: 'exported', names: [], files, module, refers: described } : undefined;
   }
   const where = placeFunction(place);
-  const first = all.some((t) => FIRST_WORD.test(t.normal));
-  const relative = place.findIndex((t) => /^(?:before|after)$/.test(t.normal));
-  const anchor = relative >= 0 ? codeOf(place.slice(relative + 1, relative + 3))[0] : undefined;
-  const position = first ? ('first' as const) : anchor ? (place[relative]!.normal as 'before' | 'after') : undefined;
+  const at = positionIn(all);
+  const position = at.position;
   if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
     const words = object
       .filter(
@@ -173,38 +223,109 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
           (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')),
       )
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
-    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, position, anchor } : undefined;
+    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, ...at } : undefined;
   }
   const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal));
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
-    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, position, anchor };
+    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
   }
   if (CREATE.test(lemma) && objectNames.length) {
     const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
     const scope = where && (parameter || where === '__init__') ? where : undefined;
     return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
   }
+  // "Added the registry functions": code named before, by its description.
+  const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
+  return described ? { kind: 'exists', names: [], files, refers: described } : undefined;
+}
+
+/** The existing parameters of a function, named in the sentence or to be resolved through the conversation. */
+function parameterList(files: string[], scope: string | undefined, sentence: Sentence): Target {
+  return {
+    kind: 'untouched_symbol',
+    names: [],
+    files,
+    parameters: true,
+    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: constructorIn(sentence.terms) } }),
+  };
+}
+
+/**
+ * The function a sentence about parameters is about: a function named after "of", "to", "in"
+ * ("the `flush_every` parameter of `__init__`"), else any function it names, else the constructor.
+ */
+function parameterOwner(terms: readonly Term[]): string | undefined {
+  const functionLike = (t: Term) =>
+    t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
+  const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
+  const named = placed ?? terms.find((t) => functionLike(t));
+  return (named && functionLike(named)) ?? constructorIn(terms);
+}
+
+/** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */
+function constructorIn(terms: readonly Term[]): string | undefined {
+  return terms.some((t) => CONSTRUCTOR.test(t.normal) || (t.mask?.kind === 'code' && /^[A-Z]\w*\(/.test(t.mask.text))) ? '__init__' : undefined;
+}
+
+/** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
+function importedFrom(sentence: Sentence): string | undefined {
+  for (const m of sentence.masks) {
+    const found = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1] ?? /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1] ?? /^use\s+([\w:]+)::/.exec(m.text)?.[1];
+    if (found) return found;
+  }
   return undefined;
+}
+
+/**
+ * A described object or subject ("the registry functions", "the EXIF step"): its describing words,
+ * from the verb's object, else from the subject before the verb (the clause before, when this one
+ * goes on with "and"). None for the partner's code or a pronoun.
+ */
+function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): Reference | undefined {
+  const phrase = (terms: readonly Term[]): Reference | undefined => {
+    if (terms.some((t) => /^(?:your|their|his|her|yours)$/.test(t.normal) || t.mask)) return undefined;
+    const words = describingWords(terms);
+    return words.length ? { to: 'described', words, functions: meansFunctions(terms) } : undefined;
+  };
+  const nouns = object.filter((t) => !LOCATION.test(t.normal));
+  if (nouns.length) return phrase(nouns);
+  let clause = verb.clause;
+  let before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === clause && t.text !== '');
+  while (clause > 0 && (before.length === 0 || (before.length === 1 && /^(?:and|but|also)$/.test(before[0]!.normal)))) {
+    clause--;
+    const previous = sentence.terms.filter((t, i) => i < verb.start && t.clause === clause && t.text !== '');
+    const verbAt = previous.findIndex((t) => t.tags.has('Verb'));
+    before = verbAt < 0 ? previous : previous.slice(0, verbAt);
+  }
+  return phrase(before.filter((t) => !/^(?:done|and|but|also)$/.test(t.normal)));
 }
 
 /** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
 function moduleAfter(terms: readonly Term[]): string | undefined {
-  return terms.find(
+  const named = terms.find(
     (t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
   )?.mask?.text;
+  if (named) return named;
+  // "from the package", "from the crate root".
+  const packageWord = terms.findIndex(
+    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
+  );
+  return packageWord >= 0 ? PACKAGE : undefined;
 }
 
 /** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
 function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause);
   const names = codeOf(before);
-  if (names.length === 0) return undefined;
   const files = fileMasks(sentence);
   const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
+  // "The registry functions were added": the subject describes code named before.
+  const refers = names.length === 0 && (EXPORT.test(verb.lemma) || CREATE.test(verb.lemma)) ? describedBefore(sentence, verb, []) : undefined;
+  if (names.length === 0 && !refers) return undefined;
   if (EXPORT.test(verb.lemma)) {
-    return { kind: 'exported', names, files, module: moduleAfter(after) ?? files[0] };
+    return { kind: 'exported', names, files, module: moduleAfter(after) ?? importedFrom(sentence) ?? files[0], ...(refers && { refers }) };
   }
-  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files } : undefined;
+  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files, ...(refers && { refers }) } : undefined;
 }
 
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
@@ -236,8 +357,7 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       .slice(0, 1)
       .flatMap((t) => namesIn(t.mask!.text))
       .filter((w) => w.length >= 3 && w !== 'self');
-    const first = after.some((t) => FIRST_WORD.test(t.normal));
-    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...(first && { position: 'first' as const }) });
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...positionIn(after) });
   } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
     // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
     const scope = placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean);
@@ -245,7 +365,7 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       .slice(0, guardAt)
       .filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask))
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
-    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
+    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...positionIn(after) });
   }
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   let previous: string[] = [];
@@ -293,6 +413,53 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
+const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
+
+/**
+ * Clauses whose subject names code by reference: "the existing keyword arguments are unchanged",
+ * "no existing keyword argument changed", "your lines are untouched", "the EXIF step is in",
+ * "the registry functions are exported".
+ */
+function referringSubjectTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const files = fileMasks(sentence);
+  for (const clause of new Set(sentence.terms.map((t) => t.clause))) {
+    const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    const verbAt = terms.findIndex((t) => t.tags.has('Verb'));
+    if (verbAt <= 0) continue;
+    const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
+    if (subject.length === 0 || subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no)$/.test(t.normal)))) continue;
+    const rest = terms.slice(verbAt);
+    const words = rest.map((t) => t.normal);
+    const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));
+    const unchanged =
+      (negated && words.some((w) => /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered)$/.test(w))) ||
+      words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+      /\bas (?:before|it was|they were)\b/i.test(span(rest));
+    if (unchanged) {
+      if (namesParameterList(subject)) targets.push(parameterList(files, placeFunction(rest), sentence));
+      else {
+        const refers = partnerWork(subject);
+        if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
+      }
+      continue;
+    }
+    if (negated || !STATE_VERB.test(words[0] ?? '') || subject.some((t) => /^(?:your|their)$/.test(t.normal))) continue;
+    const described = describingWords(subject);
+    if (described.length === 0) continue;
+    const refers: Reference = { to: 'described', words: described, functions: meansFunctions(subject) };
+    const state = stateWord(words) ?? '';
+    if (words.some((w) => EXPORTED_WORD.test(w) && w !== 'public'))
+      targets.push({ kind: 'exported', names: [], files, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0], refers });
+    else if (PRESENT.test(state) || (/^(?:goes|go|went|lands?|landed)$/.test(words[0]!) && /^(?:in|into)$/.test(words[1] ?? '')))
+      targets.push({ kind: 'exists', names: [], files, refers });
+  }
+  return targets;
+}
+
+/** The text of terms, masks restored. */
+const span = (terms: readonly Term[]) => terms.map((t) => t.mask?.text ?? t.text).join(' ');
+
 /** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */
 function untouchedPhrases(sentence: Sentence): Target[] {
   const targets: Target[] = [];
@@ -311,6 +478,10 @@ function untouchedPhrases(sentence: Sentence): Target[] {
       if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
     } else if (code?.mask?.kind === 'file') {
       targets.push({ kind: 'untouched_symbol', names: [], files: [code.mask.text] });
+    } else {
+      // "no edits to your lines", "without touching your code".
+      const refers = partnerWork(next.slice(1));
+      if (refers) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), refers });
     }
   });
   return targets;
@@ -418,21 +589,7 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
   const rest = terms.slice(verbAt + 1);
   const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
   if (scopeAt < 0) return [];
-  const first = rest.slice(0, scopeAt).some((t) => FIRST_WORD.test(t.normal));
-  const relative = rest.findIndex((t, i) => i < scopeAt && /^(?:before|after)$/.test(t.normal));
-  const anchor = relative >= 0 ? codeOf(rest.slice(relative + 1, relative + 3))[0] : undefined;
-  const position = first ? ('first' as const) : anchor ? (rest[relative]!.normal as 'before' | 'after') : undefined;
-  return [
-    {
-      kind: 'placement',
-      names: [],
-      guard: words,
-      files: fileMasks(sentence),
-      scope: functionName(rest[scopeAt]),
-      ...(position && { position }),
-      ...(anchor && { anchor }),
-    },
-  ];
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...positionIn(rest) }];
 }
 
 /**
@@ -467,6 +624,7 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
+    ...(asked ? [] : referringSubjectTargets(sentence)),
     ...untouchedPhrases(sentence),
     ...placements,
     ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
@@ -514,15 +672,44 @@ const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
+/** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
+function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions): Target[] {
+  const { refers, ...base } = target;
+  let resolved: Target[] = [base];
+  if (refers?.to === 'partner_work') {
+    const ranges = partnerRanges(mentions, agent, at).map((r): Target => ({ kind: 'untouched_lines', names: [], files: r.files, lines: r.lines }));
+    const names = refers.only === 'all' ? [...new Set(partnerCode(mentions, agent, at).map((c) => c.name))] : [];
+    resolved = [...ranges, ...(names.length ? [{ kind: 'untouched_symbol', names, files: base.files } as Target] : [])];
+  } else if (refers?.to === 'parameters') {
+    const scope = parameterScope(mentions, agent, at) ?? refers.fallback;
+    resolved = scope ? [{ ...base, scope }] : [];
+  } else if (refers?.to === 'described') {
+    const names = describedCode(mentions, agent, at, refers.words, refers.functions).map((c) => c.name);
+    resolved = names.length ? [{ ...base, names }] : [];
+  }
+  return resolved.flatMap((t) => {
+    if (t.module !== PACKAGE) return [t];
+    // The package of the file the code lives in: named in the sentence, else where the sender last said it was.
+    const file = t.files[0] ?? mentions.code.filter((c) => c.agent === agent && c.at < at && t.names.includes(c.name) && c.files.length).at(-1)?.files[0];
+    const module = file ? packageModule(file) : undefined;
+    return module ? [{ ...t, module }] : [];
+  });
+}
+
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
   const commitments: Commitment[] = [];
   const analysed = conversation.map((m) => messageSentences(m.message));
+  const mentions = conversationMentions(conversation, analysed, symbolsIn, parameterOwner);
+  const known = (messageId: number, target: Target) =>
+    commitments.some((c) => c.messageId === messageId && JSON.stringify(c.target) === JSON.stringify(target));
   conversation.forEach((message, i) => {
-    for (const sentence of analysed[i]!) {
+    analysed[i]!.forEach((sentence, s) => {
       for (const { kind, target } of sentenceCommitments(sentence)) {
-        commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target });
+        for (const resolved of resolve(target, message.from, i * 1000 + s, mentions)) {
+          if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });
+        }
       }
-    }
+    });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
     if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
@@ -533,8 +720,8 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     if (!request) return;
     const requestIndex = conversation.indexOf(request);
     for (const sentence of analysed[requestIndex]!) {
-      for (const target of requestTargets(sentence)) {
-        if (commitments.some((c) => c.messageId === message.id && JSON.stringify(c.target) === JSON.stringify(target))) continue;
+      for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
+        if (known(message.id, target)) continue;
         commitments.push({
           messageId: message.id,
           agent: message.from,
