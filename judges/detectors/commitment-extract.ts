@@ -18,6 +18,8 @@ import {
   partnerCode,
   partnerRanges,
   partnerWork,
+  PARAMETER_NOUN,
+  previousCode,
   type ConversationMentions,
   type Reference,
 } from './commitment-references.ts';
@@ -74,6 +76,8 @@ const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|importable|p
 const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 const CALL = /^(?:call|invoke|apply|run)$/;
 const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
+/** Verbs of a function that tests a condition: "`acquire()` will test `self._closed`". */
+const CHECK_VERB = /^(?:checks?|tests?|guards?|validates?|verif(?:y|ies))$/;
 const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out)$/;
 const CONSTRUCTOR = /^(?:constructor|__init__|init|initializer|initialiser)$/;
 const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|via)$/;
@@ -151,15 +155,24 @@ function placeFunction(place: readonly Term[]): string | undefined {
   return undefined;
 }
 
+/** The verb that says what happens: "export" in "get exported", else the phrase's lemma. */
+function headLemma(sentence: Sentence, verb: VerbPhrase): string {
+  if (!/^(?:get|be|is|become)$/.test(verb.lemma)) return verb.lemma;
+  const head = sentence.terms[verb.index]?.normal ?? '';
+  const roots = [head.replace(/ed$/, ''), head.replace(/d$/, ''), head.replace(/([a-z])\1ed$/, '$1')];
+  return roots.find((r) => [CREATE, EXPORT, TOUCH, MAKE, CALL, LEAVE].some((pattern) => pattern.test(r))) ?? verb.lemma;
+}
+
 /**
  * Where in its function code is said to sit: first, or before or after an anchor named by code or by
  * words ("the first statement after taking the lock" is after the lock, not first in the function).
  */
 function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords'> {
   const first = terms.some((t) => FIRST_WORD.test(t.normal));
-  const relative = terms.findIndex((t) => /^(?:before|after)$/.test(t.normal));
+  const relative = terms.findIndex((t) => /^(?:before|after|once)$/.test(t.normal));
   if (relative >= 0) {
-    const position = terms[relative]!.normal as 'before' | 'after';
+    // "once the lock is held": after it.
+    const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
     const anchor = codeOf(terms.slice(relative + 1, relative + 3))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
     const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end));
@@ -173,7 +186,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const { object, place } = regionOf(sentence, verb);
   const files = fileMasks(sentence);
   const all = [...object, ...place];
-  const lemma = verb.lemma;
+  const lemma = headLemma(sentence, verb);
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched =
     (verb.negative && TOUCH.test(lemma)) ||
@@ -199,7 +212,9 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
     return refers ? { kind: 'untouched_lines', names: [], files, refers } : undefined;
   }
   if (verb.negative) return undefined;
-  const objectNames = codeOf(object);
+  // "adding an EXIF orientation fix to `load()`: `ImageOps.exif_transpose(img)` …": the code after the colon is the object.
+  const apposed = codeOf(object).length ? [] : apposition(sentence, verb);
+  const objectNames = apposed.length ? apposed.flatMap((t) => symbolsIn(t.mask!.text)) : codeOf(object);
   // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
   const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
@@ -225,7 +240,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, ...at } : undefined;
   }
-  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal));
+  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal)) || apposed.some((t) => /\w\(.+\)$/.test(t.mask!.text));
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
     return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
   }
@@ -262,6 +277,19 @@ function parameterOwner(terms: readonly Term[]): string | undefined {
   return (named && functionLike(named)) ?? constructorIn(terms);
 }
 
+/** The code listed right after a colon that follows the verb, before any other person's clause. */
+function apposition(sentence: Sentence, verb: VerbPhrase): Term[] {
+  const terms = sentence.terms.filter((t, i) => i > verb.index && t.text !== '');
+  const start = terms.findIndex((t, i) => i > 0 && /:/.test(terms[i - 1]!.post) && t.mask?.kind === 'code');
+  if (start < 0 || sentence.verbs.some((v) => v.index > verb.index && v.index < sentence.terms.indexOf(terms[start]!) && v.subject !== 'none')) return [];
+  const run: Term[] = [];
+  for (const t of terms.slice(start)) {
+    if (t.mask?.kind === 'code') run.push(t);
+    else if (!/^(?:and|or)$/.test(t.normal)) break;
+  }
+  return run;
+}
+
 /** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */
 function constructorIn(terms: readonly Term[]): string | undefined {
   return terms.some((t) => CONSTRUCTOR.test(t.normal) || (t.mask?.kind === 'code' && /^[A-Z]\w*\(/.test(t.mask.text))) ? '__init__' : undefined;
@@ -270,8 +298,11 @@ function constructorIn(terms: readonly Term[]): string | undefined {
 /** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
 function importedFrom(sentence: Sentence): string | undefined {
   for (const m of sentence.masks) {
-    const found = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1] ?? /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1] ?? /^use\s+([\w:]+)::/.exec(m.text)?.[1];
-    if (found) return found;
+    const python = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1];
+    if (python) return python;
+    // `import { x } from 'textkit'`: the package's entry module; a relative specifier names a file next to it.
+    const js = /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1];
+    if (js) return js.startsWith('.') ? undefined : PACKAGE;
   }
   return undefined;
 }
@@ -284,6 +315,7 @@ function importedFrom(sentence: Sentence): string | undefined {
 function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): Reference | undefined {
   const phrase = (terms: readonly Term[]): Reference | undefined => {
     if (terms.some((t) => /^(?:your|their|his|her|yours)$/.test(t.normal) || t.mask)) return undefined;
+    if (terms.length > 0 && terms.every((t) => /^(?:both|they|them|these|those|it|all|each|either)$/.test(t.normal))) return { to: 'previous' };
     const words = describingWords(terms);
     return words.length ? { to: 'described', words, functions: meansFunctions(terms) } : undefined;
   };
@@ -342,15 +374,21 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const files = fileMasks(sentence);
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
-  const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
-  const guardIsSubject = sentence.terms.slice(0, guardAt).every((t) => !t.tags.has('Verb') && !t.tags.has('Pronoun'));
-  const subjectCode = sentence.terms
-    .slice(0, Math.max(0, guardAt))
-    .filter((t) => t.mask?.kind === 'code')
-    .at(-1);
+  const checkerAt = sentence.terms.findIndex((t) => CHECK_VERB.test(t.normal) && t.tags.has('Verb'));
+  const guardAt = checkerAt >= 0 ? checkerAt : sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  // The guard's clause up to the guard: no person does it ("in `acquire()` the closed check will be …").
+  const lead = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.clause === sentence.terms[guardAt]?.clause);
+  const guardIsSubject = lead.every((t, i) => !t.tags.has('Pronoun') && (!t.tags.has('Verb') || i === lead.length - 1));
+  const subjectCode = lead.filter((t) => t.mask?.kind === 'code').at(-1);
   const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
   const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
-  if (guardAt > 0 && checker && /^(?:checks|guards|validates)$/.test(sentence.terms[guardAt]!.normal)) {
+  const between = subjectCode ? lead.slice(lead.indexOf(subjectCode) + 1) : [];
+  if (
+    guardAt > 0 &&
+    checker &&
+    CHECK_VERB.test(sentence.terms[guardAt]!.normal) &&
+    between.every((t) => t.tags.has('Adverb') || t.tags.has('Modal') || t.tags.has('Auxiliary') || /^(?:will|now|also|then|first)$/.test(t.normal))
+  ) {
     // "`request()` now checks `self._closed` first": the function is the subject, the condition its object.
     const words = after
       .filter((t) => t.mask?.kind === 'code')
@@ -360,10 +398,17 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...positionIn(after) });
   } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
     // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
-    const scope = placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean);
-    const words = sentence.terms
-      .slice(0, guardAt)
-      .filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask))
+    const scope =
+      placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean) ?? placeFunction(lead);
+    const words = lead
+      .filter(
+        (t) =>
+          t.text !== '' &&
+          !t.tags.has('Determiner') &&
+          !LOCATION.test(t.normal) &&
+          (t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb') || t.mask),
+      )
+      .filter((t) => !(t.mask && functionName(t) === scope))
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...positionIn(after) });
   }
@@ -413,6 +458,23 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
+const CHANGE_WORD = /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered|reordered|dropped)$/;
+
+/** "The current parameters stay as they are", "signature otherwise unchanged", "none of its existing arguments gets renamed". */
+function parameterListTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t, i) => PARAMETER_NOUN.test(t.normal) && namesParameterList(terms.slice(Math.max(0, i - 3), i + 1)));
+  if (at < 0) return [];
+  const before = terms.slice(Math.max(0, at - 5), at);
+  const after = terms.slice(at + 1, at + 8);
+  const words = after.map((t) => t.normal);
+  const unchanged =
+    words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+    /\bas (?:before|it was|they were|it is|they are)\b|\bas[ -]is\b/i.test(span(after)) ||
+    ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => CHANGE_WORD.test(w)));
+  return unchanged ? [parameterList(fileMasks(sentence), placeFunction(after), sentence)] : [];
+}
+
 const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
 
 /**
@@ -437,11 +499,8 @@ function referringSubjectTargets(sentence: Sentence): Target[] {
       words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
       /\bas (?:before|it was|they were)\b/i.test(span(rest));
     if (unchanged) {
-      if (namesParameterList(subject)) targets.push(parameterList(files, placeFunction(rest), sentence));
-      else {
-        const refers = partnerWork(subject);
-        if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
-      }
+      const refers = namesParameterList(subject) ? undefined : partnerWork(subject);
+      if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
       continue;
     }
     if (negated || !STATE_VERB.test(words[0] ?? '') || subject.some((t) => /^(?:your|their)$/.test(t.normal))) continue;
@@ -584,12 +643,13 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
     .filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
   const shown = terms[at + 1]?.mask?.kind === 'code' && /^\s*if\b/.test(terms[at + 1]!.mask!.text) ? [terms[at + 1]!] : [];
   const words = [...described, ...shown].flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal])).filter((w) => w.length >= 3);
-  const verbAt = at + 1 + shown.length;
-  if (!words.length || !SITS.test(terms[verbAt]?.normal ?? '')) return [];
-  const rest = terms.slice(verbAt + 1);
+  // "The guard sits … in `Allow()`", "the closed check in `acquire()` comes right after …".
+  const rest = terms.slice(at + 1 + shown.length).filter((t) => t.clause === terms[at]!.clause);
+  const verbAt = rest.findIndex((t) => t.tags.has('Verb'));
+  if (!words.length || verbAt < 0 || !SITS.test(rest[verbAt]!.normal)) return [];
   const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
   if (scopeAt < 0) return [];
-  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...positionIn(rest) }];
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...positionIn(rest.slice(verbAt)) }];
 }
 
 /**
@@ -624,7 +684,7 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
-    ...(asked ? [] : referringSubjectTargets(sentence)),
+    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence)]),
     ...untouchedPhrases(sentence),
     ...placements,
     ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
@@ -683,6 +743,9 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
   } else if (refers?.to === 'parameters') {
     const scope = parameterScope(mentions, agent, at) ?? refers.fallback;
     resolved = scope ? [{ ...base, scope }] : [];
+  } else if (refers?.to === 'previous') {
+    const names = [...new Set(previousCode(mentions, agent, at).map((c) => c.name))];
+    resolved = names.length ? [{ ...base, names }] : [];
   } else if (refers?.to === 'described') {
     const names = describedCode(mentions, agent, at, refers.words, refers.functions).map((c) => c.name);
     resolved = names.length ? [{ ...base, names }] : [];

@@ -14,7 +14,9 @@ export type Reference =
   /** The existing parameters of a function (`scope` when the sentence names it). */
   | { to: 'parameters'; fallback?: string }
   /** Code the sender named before, described in words ("the EXIF step", "registry functions"). */
-  | { to: 'described'; words: string[]; functions: boolean };
+  | { to: 'described'; words: string[]; functions: boolean }
+  /** "Both get exported", "added them": the code the sender named last. */
+  | { to: 'previous' };
 
 /** Nouns that say what kind of thing is meant, not which one. */
 export const GENERIC_NOUN =
@@ -93,6 +95,7 @@ export interface NamedCode {
   /** Position in the conversation: message index * 1000 + sentence index. */
   at: number;
   name: string;
+  /** The words of its name, and of the phrase it stands for ("an EXIF orientation fix: `exif_transpose(img)`"). */
   parts: string[];
   isFunction: boolean;
   /** Named as code the agent changes or adds (its own work), not the partner's. */
@@ -152,13 +155,14 @@ export function conversationMentions(
           return;
         }
         if (t.mask.kind !== 'code') return;
+        const described = apposedWords(terms, i);
         for (const name of symbols(t.mask.text)) {
           mentions.code.push({
             agent: message.from,
             messageId: message.id,
             at,
             name,
-            parts: nameParts(name),
+            parts: [...nameParts(name), ...described],
             isFunction: /\(\)$/.test(t.mask.text.trim()) || /\b(?:def|function|func|fn)\b/.test(t.mask.text) || meansFunctions(terms.slice(i + 1, i + 3)),
             own: !others && !negated,
             files: lastFiles,
@@ -172,6 +176,22 @@ export function conversationMentions(
     });
   });
   return mentions;
+}
+
+/** Code listed after a colon stands for the phrase before it: "adding an EXIF orientation fix to `load()`: `exif_transpose(img)`". */
+function apposedWords(terms: readonly Term[], i: number): string[] {
+  let start = i;
+  while (start > 0 && !/:/.test(terms[start - 1]!.post) && (terms[start - 1]!.mask?.kind === 'code' || /^(?:and|or)$/.test(terms[start - 1]!.normal))) start--;
+  const lead = terms[start - 1];
+  if (!lead || !/:/.test(lead.post)) return [];
+  return describingWords(terms.slice(0, start).filter((t) => t.clause === lead.clause));
+}
+
+/** The code the sender named last before `before` (its own, not the partner's). */
+export function previousCode(mentions: ConversationMentions, agent: string, before: number): NamedCode[] {
+  const own = mentions.code.filter((c) => c.agent === agent && c.at < before && c.own);
+  const latest = own.at(-1)?.at;
+  return own.filter((c) => c.at === latest);
 }
 
 /** The sender's earlier code that a description names: the best-matching names of the latest sentence that has any. */
@@ -201,7 +221,7 @@ export function partnerCode(mentions: ConversationMentions, agent: string, befor
 
 /** The function whose parameters the talk was last about: the sender's own mention first, then anyone's. */
 export function parameterScope(mentions: ConversationMentions, agent: string, before: number): string | undefined {
-  const earlier = mentions.parameterScopes.filter((p) => p.at < before);
+  const earlier = mentions.parameterScopes.filter((p) => p.at <= before);
   return (earlier.filter((p) => p.agent === agent).at(-1) ?? earlier.at(-1))?.scope;
 }
 
