@@ -80,7 +80,9 @@ const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
 const CHECK_VERB = /^(?:checks?|tests?|guards?|validates?|verif(?:y|ies))$/;
 const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out)$/;
 const CONSTRUCTOR = /^(?:constructor|__init__|init|initializer|initialiser)$/;
-const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|via)$/;
+const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|below|above|beneath|under|beside|via)$/;
+/** Places relative to other code: "below `flush()`" places code next to flush, not in it. */
+const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
 const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Words that are not code even in backticks. */
@@ -125,6 +127,8 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const verbs = sentence.verbs.filter((v) => v.index > verb.index);
   const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.start ?? sentence.terms.length;
   const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
+  // "Both will be exported so your CLI can call them": the next clause is not the object.
+  if (terms[0] && terms[0].clause !== verb.clause && /^(?:so|and|but|because|since|while|then)$/.test(terms[0].normal)) return { object: [], place: [] };
   // "a call to `X`" names what is called, not where.
   const end = terms.findIndex(
     (t, i) =>
@@ -142,11 +146,7 @@ function placeFunction(place: readonly Term[]): string | undefined {
   for (let i = 0; i < place.length; i++) {
     const t = place[i]!;
     const previous = place[i - 1]?.normal ?? '';
-    if (
-      t.mask?.kind === 'code' &&
-      !/^(?:before|after)$/.test(previous) &&
-      (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
-    ) {
+    if (t.mask?.kind === 'code' && !RELATIVE.test(previous) && (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))) {
       const name = symbolsIn(t.mask.text)[0];
       if (name) return name.replace(/^.*[.:]/, '');
     }
@@ -175,7 +175,7 @@ function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' 
     const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
     const anchor = codeOf(terms.slice(relative + 1, relative + 3))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
-    const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end));
+    const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
     // "first, before the lookup": first says more.
     if ((anchor || anchorWords.length) && !(first && position === 'before')) return { position, ...(anchor ? { anchor } : { anchorWords }) };
   }
@@ -190,7 +190,9 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched =
     (verb.negative && TOUCH.test(lemma)) ||
-    (/^(?:stay|keep)$/.test(lemma) && /^(?:away|out|clear)$/.test(object[0]?.normal ?? '')) ||
+    // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
+    (/^(?:stay|keep)$/.test(lemma) &&
+      [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
     (LEAVE.test(lemma) &&
       (lemma === 'avoid' ||
         all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
@@ -486,13 +488,18 @@ function referringSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const files = fileMasks(sentence);
   for (const clause of new Set(sentence.terms.map((t) => t.clause))) {
-    const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    // Contractions keep their verb as a term without text ("They're": they, are).
+    const terms = sentence.terms.filter((t) => t.clause === clause && (t.text !== '' || t.normal !== ''));
     const verbAt = terms.findIndex((t) => t.tags.has('Verb'));
     if (verbAt <= 0) continue;
     const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
-    if (subject.length === 0 || subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no)$/.test(t.normal)))) continue;
+    // "They're in", "Both will be exported": the code the sender named last.
+    const pronoun = subject.length > 0 && subject.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
+    if (subject.length === 0 || subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no)$/.test(t.normal) && !pronoun)))
+      continue;
     const rest = terms.slice(verbAt);
-    const words = rest.map((t) => t.normal);
+    // "will be exported", "'ll be in": the state after the modal.
+    const words = rest.map((t) => t.normal).filter((w, i, all) => !(i === 0 && /^(?:will|shall)$/.test(w) && /^(?:be|get|stay|go|land)$/.test(all[1] ?? '')));
     const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));
     const unchanged =
       (negated && words.some((w) => /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered)$/.test(w))) ||
@@ -503,10 +510,11 @@ function referringSubjectTargets(sentence: Sentence): Target[] {
       if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
       continue;
     }
-    if (negated || !STATE_VERB.test(words[0] ?? '') || subject.some((t) => /^(?:your|their)$/.test(t.normal))) continue;
+    if (negated || !(STATE_VERB.test(words[0] ?? '') || /^(?:be|get)$/.test(words[0] ?? '')) || subject.some((t) => /^(?:your|their)$/.test(t.normal)))
+      continue;
     const described = describingWords(subject);
-    if (described.length === 0) continue;
-    const refers: Reference = { to: 'described', words: described, functions: meansFunctions(subject) };
+    if (described.length === 0 && !pronoun) continue;
+    const refers: Reference = pronoun ? { to: 'previous' } : { to: 'described', words: described, functions: meansFunctions(subject) };
     const state = stateWord(words) ?? '';
     if (words.some((w) => EXPORTED_WORD.test(w) && w !== 'public'))
       targets.push({ kind: 'exported', names: [], files, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0], refers });
@@ -693,7 +701,7 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
       found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   }
   for (const verb of sentence.verbs) {
-    const stance = stanceOf(sentence, verb);
+    const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
     const target =
       verb.subject === 'other'
         ? stance === 'did'
@@ -707,6 +715,16 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   return found;
+}
+
+/** "I'll add `X` and keep clear of …": a verb joined by "and" with no subject of its own shares the sender's stance. */
+function coordinatedStance(sentence: Sentence, verb: VerbPhrase): ReturnType<typeof stanceOf> | undefined {
+  if (verb.subject !== 'none' || stanceOf(sentence, verb) !== 'none') return undefined;
+  const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && !t.tags.has('Adverb'));
+  if (!/^(?:and|or|then)$/.test(before.at(-1)?.normal ?? '')) return undefined;
+  const lead = sentence.verbs.filter((v) => v.index < verb.start && v.subject === 'first').at(-1);
+  const stance = lead && stanceOf(sentence, lead);
+  return stance === 'will' || stance === 'doing' || stance === 'did' ? stance : undefined;
 }
 
 /** A request of the partner's with a checkable target ("Please export `LRUCache` from __init__.py"). */
@@ -743,12 +761,12 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
   } else if (refers?.to === 'parameters') {
     const scope = parameterScope(mentions, agent, at) ?? refers.fallback;
     resolved = scope ? [{ ...base, scope }] : [];
-  } else if (refers?.to === 'previous') {
-    const names = [...new Set(previousCode(mentions, agent, at).map((c) => c.name))];
-    resolved = names.length ? [{ ...base, names }] : [];
-  } else if (refers?.to === 'described') {
-    const names = describedCode(mentions, agent, at, refers.words, refers.functions).map((c) => c.name);
-    resolved = names.length ? [{ ...base, names }] : [];
+  } else if (refers?.to === 'previous' || refers?.to === 'described') {
+    const code = refers.to === 'previous' ? previousCode(mentions, agent, at) : describedCode(mentions, agent, at, refers.words, refers.functions);
+    const names = [...new Set(code.map((c) => c.name))];
+    // The files the code was named with, where its sentence named them.
+    const files = base.files.length ? base.files : [...new Set(code.filter((c) => c.filesNamed).flatMap((c) => c.files))];
+    resolved = names.length ? [{ ...base, names, files }] : [];
   }
   return resolved.flatMap((t) => {
     if (t.module !== PACKAGE) return [t];

@@ -100,7 +100,10 @@ export interface NamedCode {
   isFunction: boolean;
   /** Named as code the agent changes or adds (its own work), not the partner's. */
   own: boolean;
+  /** Files named in the same sentence, else the agent's last named file. */
   files: string[];
+  /** Whether `files` were named in the same sentence. */
+  filesNamed: boolean;
 }
 
 export interface ConversationMentions {
@@ -146,7 +149,10 @@ export function conversationMentions(
         if (!t.mask) return;
         const clause = terms.filter((x) => x.clause === t.clause);
         const negated = clause.some((x) => /^(?:not|n't|never|no|without|won't)$/.test(x.normal));
-        const others = terms.slice(Math.max(0, i - 3), i).some((x) => SECOND_PERSON.test(x.normal) || /^(?:partner|their|his|her)$/.test(x.normal));
+        // The partner's code: "your `parseDate()`", "`parseDate()` is yours".
+        const others =
+          terms.slice(Math.max(0, i - 3), i).some((x) => SECOND_PERSON.test(x.normal) || /^(?:partner|their|his|her)$/.test(x.normal)) ||
+          clause.some((x) => /^(?:yours|theirs)$/.test(x.normal));
         if (t.mask.kind === 'lines') {
           const lines = lineRangeOf(t.mask.text);
           // A range the sender works on: not the partner's ("your lines 40-50"), not one it stays out of.
@@ -166,6 +172,7 @@ export function conversationMentions(
             isFunction: /\(\)$/.test(t.mask.text.trim()) || /\b(?:def|function|func|fn)\b/.test(t.mask.text) || meansFunctions(terms.slice(i + 1, i + 3)),
             own: !others && !negated,
             files: lastFiles,
+            filesNamed: files.length > 0,
           });
         }
       });

@@ -59,6 +59,12 @@ interface Finding {
   evidence: Evidence[];
 }
 
+/** Whether a line the code shows (added or context) names `name`. */
+function shownLinesNaming(files: readonly FileCode[], name: string): boolean {
+  const pattern = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+  return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l) => pattern.test(l))));
+}
+
 const lastName = (name: string) => name.replace(/^.*[.:]/, '');
 const isConstructor = (name: string) => /^(?:__init__|constructor|new|New\w*|init)$/.test(name);
 const sameFunction = (a: string, b: string) => a === b || (isConstructor(a) && isConstructor(b));
@@ -116,8 +122,8 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       ],
     };
   }
-  // A name used on an added line may be defined outside the hunks (a parameter whose signature is not shown).
-  if (definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0) return undefined;
+  // A name on a shown line may be defined outside the hunks (a parameter whose signature is not shown, a method above the hunk).
+  if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short)) return undefined;
   return absent(c, code, name);
 }
 
@@ -428,8 +434,9 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
 function describe(c: Commitment, findings: Finding[]): string {
   const verb = c.request ? `accepted ${c.request.agent}'s request` : c.kind === 'promise' ? 'promised' : 'claimed';
   const t = c.target;
-  const what =
-    t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
+  const what = t.parameters
+    ? `that the existing parameters of \`${t.scope}\` stay, but its patch removes ${findings.map((f) => `\`${f.evidence[0]?.text}\``).join(', ')}`
+    : t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
       ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
       : t.kind === 'exported'
         ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`
