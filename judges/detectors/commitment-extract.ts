@@ -157,9 +157,11 @@ function placeFunction(place: readonly Term[]): string | undefined {
 
 /** The verb that says what happens: "export" in "get exported", else the phrase's lemma. */
 function headLemma(sentence: Sentence, verb: VerbPhrase): string {
-  if (!/^(?:get|be|is|become)$/.test(verb.lemma)) return verb.lemma;
-  const head = sentence.terms[verb.index]?.normal ?? '';
-  const roots = [head.replace(/ed$/, ''), head.replace(/d$/, ''), head.replace(/([a-z])\1ed$/, '$1')];
+  if (!/^(?:get|be|is|become|have|has)$/.test(verb.lemma)) return verb.lemma;
+  // "haven't modified": the tagger may leave the participle out of the verb phrase.
+  const next = sentence.terms.slice(verb.index + 1).find((t) => t.text !== '' && !t.tags.has('Adverb') && !/^(?:not|never)$/.test(t.normal));
+  const head = /^(?:have|has)$/.test(verb.lemma) ? (/ed$/.test(next?.normal ?? '') ? next!.normal : '') : (sentence.terms[verb.index]?.normal ?? '');
+  const roots = [head.replace(/ed$/, ''), head.replace(/d$/, ''), head.replace(/([a-z])\1ed$/, '$1'), head.replace(/ied$/, 'y')];
   return roots.find((r) => [CREATE, EXPORT, TOUCH, MAKE, CALL, LEAVE].some((pattern) => pattern.test(r))) ?? verb.lemma;
 }
 
@@ -189,7 +191,9 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const lemma = headLemma(sentence, verb);
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched =
-    (verb.negative && TOUCH.test(lemma)) ||
+    (verb.negative && (TOUCH.test(lemma) || (/^(?:go|come|get)$/.test(lemma) && all.some((t) => /^(?:near|into|close)$/.test(t.normal))))) ||
+    // "I kept the existing parameters of `render()`".
+    (LEAVE.test(lemma) && namesParameterList(all)) ||
     // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
     (/^(?:stay|keep)$/.test(lemma) &&
       [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
@@ -434,7 +438,8 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       continue;
     }
     const names = continued ? previous : codeOf(terms.slice(0, firstWord));
-    if (names.length === 0) continue;
+    // "`render()`'s arguments are unchanged" is about its parameters (parameterListTargets), not its body.
+    if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
     previous = names;
     const rest = terms.slice(continued ? 1 : firstWord);
     const words = rest.map((t) => t.normal);
@@ -474,7 +479,9 @@ function parameterListTargets(sentence: Sentence): Target[] {
     words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
     /\bas (?:before|it was|they were|it is|they are)\b|\bas[ -]is\b/i.test(span(after)) ||
     ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => CHANGE_WORD.test(w)));
-  return unchanged ? [parameterList(fileMasks(sentence), placeFunction(after), sentence)] : [];
+  // "`render()`'s arguments": the owner before the noun.
+  const owner = terms.slice(Math.max(0, at - 3), at).find((t) => t.mask?.kind === 'code' && /'s$/.test(t.text));
+  return unchanged ? [parameterList(fileMasks(sentence), placeFunction(after) ?? functionName(owner), sentence)] : [];
 }
 
 const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
@@ -495,7 +502,10 @@ function referringSubjectTargets(sentence: Sentence): Target[] {
     const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
     // "They're in", "Both will be exported": the code the sender named last.
     const pronoun = subject.length > 0 && subject.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
-    if (subject.length === 0 || subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no)$/.test(t.normal) && !pronoun)))
+    if (
+      subject.length === 0 ||
+      subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no|nothing|none)$/.test(t.normal) && !pronoun))
+    )
       continue;
     const rest = terms.slice(verbAt);
     // "will be exported", "'ll be in": the state after the modal.
@@ -531,13 +541,17 @@ const span = (terms: readonly Term[]) => terms.map((t) => t.mask?.text ?? t.text
 function untouchedPhrases(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   sentence.terms.forEach((t, i) => {
-    const next = sentence.terms.slice(i + 1, i + 4);
+    const next = sentence.terms.slice(i + 1, i + 6);
     const negated =
       /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
     if (!negated) return;
-    const code = next.slice(1).find((x) => x.mask && x.mask.kind !== 'lines');
-    const lines = next.slice(1).find((x) => x.mask?.kind === 'lines');
-    if (lines) {
+    // What is left alone follows within a few words ("no edits to `X`"); the partner's work may take more ("no changes to your section").
+    const code = next.slice(1, 3).find((x) => x.mask && x.mask.kind !== 'lines');
+    const lines = next.slice(1, 3).find((x) => x.mask?.kind === 'lines');
+    if (namesParameterList(next)) {
+      const scope = placeFunction(next);
+      targets.push(parameterList(fileMasks(sentence), scope, sentence));
+    } else if (lines) {
       const range = lineRange(lines.mask!.text);
       if (range) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), lines: range });
     } else if (code?.mask?.kind === 'code') {
@@ -693,7 +707,8 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   for (const target of [
     ...codeSubjectTargets(sentence),
     ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence)]),
-    ...untouchedPhrases(sentence),
+    // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
+    ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
     ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
   ]) {

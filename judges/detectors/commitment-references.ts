@@ -60,8 +60,9 @@ export function namesParameterList(terms: readonly Term[]): boolean {
     (t, i) =>
       PARAMETER_NOUN.test(t.normal) &&
       // "the `timeout` keyword argument" names one parameter, not the list.
-      !terms.slice(Math.max(0, i - 3), i).some((x) => x.mask) &&
-      (/^signatures?$/.test(t.normal) || terms.slice(Math.max(0, i - 3), i).some((x) => EXISTING.test(x.normal) || x.normal === 'keyword')),
+      !terms.slice(Math.max(0, i - 3), i).some((x) => x.mask && !/'s$/.test(x.text)) &&
+      (/^signatures?$/.test(t.normal) ||
+        terms.slice(Math.max(0, i - 3), i).some((x) => EXISTING.test(x.normal) || x.normal === 'keyword' || (x.mask && /'s$/.test(x.text)))),
   );
 }
 
