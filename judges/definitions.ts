@@ -190,7 +190,7 @@ export const COMMITMENT_KIND_DEFINITIONS = [
     name: 'Symbol exists',
     source: 'appendix H (broken commitment)',
     definition:
-      'A named symbol (function, class, method, parameter, attribute, constant) is added, in the named file or function if one is named ("I\'ll add `max_batch_size` to the constructor signature").',
+      'A symbol (function, class, method, parameter, attribute, constant) is added, in the named file or function if one is named ("I\'ll add `max_batch_size` to the constructor signature"). The symbol may be named earlier and referred to by a description or a pronoun ("the orientation fix is in", "they\'re in").',
   },
   {
     id: 'exported',
@@ -203,20 +203,22 @@ export const COMMITMENT_KIND_DEFINITIONS = [
     id: 'untouched_symbol',
     name: 'Symbol untouched',
     source: 'section 6.4 (role division)',
-    definition: 'The agent\'s own patch changes no line inside a named function, method or class ("I won\'t touch `Session.close()`").',
+    definition:
+      'The agent\'s own patch changes no line inside a named function, method or class ("I won\'t touch `Session.close()`"), or inside one referred to (the partner\'s announced function: "I won\'t modify your function"); for a function\'s existing parameters, it removes or renames none of them ("the existing keyword arguments are unchanged").',
   },
   {
     id: 'untouched_lines',
     name: 'Lines untouched',
     source: 'section 6.4 (resource division)',
-    definition: 'The agent\'s own patch removes no line and inserts nothing inside a named line range of the original file ("I will NOT edit lines 68–84").',
+    definition:
+      'The agent\'s own patch removes no line and inserts nothing inside a line range of the original file, named ("I will NOT edit lines 68–84") or referred to (the range the partner announced: "I stayed out of your lines").',
   },
   {
     id: 'placement',
     name: 'Call or guard placed',
     source: 'section 6.3 (commitment), appendix H (timing dependency)',
     definition:
-      'A call or a guard sits at the stated place: inside a named function, first in it, or before or after a named call ("I will add bypass check … happens FIRST in get()").',
+      'A call or a guard sits at the stated place: inside a named function, first in it, or before or after a call named in code or in words ("I will add bypass check … happens FIRST in get()", "the first statement after taking the lock").',
   },
   {
     id: 'accepted_request',

@@ -7,6 +7,22 @@
 // promise whose target names no code is left to the symptom judge.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { CommitmentKind } from '../definitions.ts';
+import {
+  conversationMentions,
+  describedCode,
+  describingWords,
+  meansFunctions,
+  namesParameterList,
+  packageModule,
+  parameterScope,
+  partnerCode,
+  partnerRanges,
+  partnerWork,
+  PARAMETER_NOUN,
+  previousCode,
+  type ConversationMentions,
+  type Reference,
+} from './commitment-references.ts';
 import { isConditional, messageSentences, stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
 
 export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
@@ -26,9 +42,18 @@ export interface Target {
   anchor?: string;
   /** placement of a guard: words its condition contains ("bypass" for "the bypass check"). */
   guard?: string[];
-  /** exported: the module (file or package) it is exported from. */
+  /** placement: words naming the anchor where no code does ("after taking the lock": lock). */
+  anchorWords?: string[];
+  /** exported: the module (file or package) it is exported from; PACKAGE: the package of the code's file. */
   module?: string;
+  /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
+  parameters?: boolean;
+  /** A target named by reference, resolved through the conversation (commitment-references.ts). */
+  refers?: Reference;
 }
+
+/** "exported from the package": the module is the package of the file the code is in. */
+const PACKAGE = '<package>';
 
 export interface Commitment {
   messageId: number;
@@ -51,9 +76,13 @@ const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|importable|p
 const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 const CALL = /^(?:call|invoke|apply|run)$/;
 const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
+/** Verbs of a function that tests a condition: "`acquire()` will test `self._closed`". */
+const CHECK_VERB = /^(?:checks?|tests?|guards?|validates?|verif(?:y|ies))$/;
 const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out)$/;
 const CONSTRUCTOR = /^(?:constructor|__init__|init|initializer|initialiser)$/;
-const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|via)$/;
+const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|below|above|beneath|under|beside|via)$/;
+/** Places relative to other code: "below `flush()`" places code next to flush, not in it. */
+const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
 const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Words that are not code even in backticks. */
@@ -98,9 +127,14 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const verbs = sentence.verbs.filter((v) => v.index > verb.index);
   const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.start ?? sentence.terms.length;
   const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
+  // "Both will be exported so your CLI can call them": the next clause is not the object.
+  if (terms[0] && terms[0].clause !== verb.clause && /^(?:so|and|but|because|since|while|then)$/.test(terms[0].normal)) return { object: [], place: [] };
   // "a call to `X`" names what is called, not where.
   const end = terms.findIndex(
-    (t, i) => i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause),
+    (t, i) =>
+      // "exported from `pkg`": no object, only a place.
+      (i === 0 && /^(?:from|into|via|inside|within)$/.test(t.normal)) ||
+      (i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause)),
   );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
 }
@@ -112,11 +146,7 @@ function placeFunction(place: readonly Term[]): string | undefined {
   for (let i = 0; i < place.length; i++) {
     const t = place[i]!;
     const previous = place[i - 1]?.normal ?? '';
-    if (
-      t.mask?.kind === 'code' &&
-      !/^(?:before|after)$/.test(previous) &&
-      (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
-    ) {
+    if (t.mask?.kind === 'code' && !RELATIVE.test(previous) && (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))) {
       const name = symbolsIn(t.mask.text)[0];
       if (name) return name.replace(/^.*[.:]/, '');
     }
@@ -125,20 +155,55 @@ function placeFunction(place: readonly Term[]): string | undefined {
   return undefined;
 }
 
+/** The verb that says what happens: "export" in "get exported", else the phrase's lemma. */
+function headLemma(sentence: Sentence, verb: VerbPhrase): string {
+  if (!/^(?:get|be|is|become|have|has)$/.test(verb.lemma)) return verb.lemma;
+  // "haven't modified": the tagger may leave the participle out of the verb phrase.
+  const next = sentence.terms.slice(verb.index + 1).find((t) => t.text !== '' && !t.tags.has('Adverb') && !/^(?:not|never)$/.test(t.normal));
+  const head = /^(?:have|has)$/.test(verb.lemma) ? (/ed$/.test(next?.normal ?? '') ? next!.normal : '') : (sentence.terms[verb.index]?.normal ?? '');
+  const roots = [head.replace(/ed$/, ''), head.replace(/d$/, ''), head.replace(/([a-z])\1ed$/, '$1'), head.replace(/ied$/, 'y')];
+  return roots.find((r) => [CREATE, EXPORT, TOUCH, MAKE, CALL, LEAVE].some((pattern) => pattern.test(r))) ?? verb.lemma;
+}
+
+/**
+ * Where in its function code is said to sit: first, or before or after an anchor named by code or by
+ * words ("the first statement after taking the lock" is after the lock, not first in the function).
+ */
+function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords'> {
+  const first = terms.some((t) => FIRST_WORD.test(t.normal));
+  const relative = terms.findIndex((t) => /^(?:before|after|once)$/.test(t.normal));
+  if (relative >= 0) {
+    // "once the lock is held": after it.
+    const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
+    const anchor = codeOf(terms.slice(relative + 1, relative + 3))[0];
+    const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
+    const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
+    // "first, before the lookup": first says more.
+    if ((anchor || anchorWords.length) && !(first && position === 'before')) return { position, ...(anchor ? { anchor } : { anchorWords }) };
+  }
+  return first ? { position: 'first' } : {};
+}
+
 function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const { object, place } = regionOf(sentence, verb);
   const files = fileMasks(sentence);
   const all = [...object, ...place];
-  const lemma = verb.lemma;
+  const lemma = headLemma(sentence, verb);
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched =
-    (verb.negative && TOUCH.test(lemma)) ||
-    (/^(?:stay|keep)$/.test(lemma) && /^(?:away|out|clear)$/.test(object[0]?.normal ?? '')) ||
+    (verb.negative && (TOUCH.test(lemma) || (/^(?:go|come|get)$/.test(lemma) && all.some((t) => /^(?:near|into|close)$/.test(t.normal))))) ||
+    // "I kept the existing parameters of `render()`".
+    (LEAVE.test(lemma) && namesParameterList(all)) ||
+    // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
+    (/^(?:stay|keep)$/.test(lemma) &&
+      [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
     (LEAVE.test(lemma) &&
       (lemma === 'avoid' ||
         all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
         /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
   if (untouched) {
+    // "leave the existing parameters of `__init__` as they are": its signature, not its body.
+    if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
     if (lineMask && !codeOf(object).length) {
       const lines = lineRange(lineMask.mask!.text);
       return lines ? { kind: 'untouched_lines', names: [], files, lines } : undefined;
@@ -147,23 +212,29 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
     if (names.length) return { kind: 'untouched_symbol', names, files };
     // "I won't edit slug.py": the whole file (a bare path, no symbol).
     const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
-    return objectFiles.length ? { kind: 'untouched_symbol', names: [], files: objectFiles } : undefined;
+    if (objectFiles.length) return { kind: 'untouched_symbol', names: [], files: objectFiles };
+    // "I stayed out of your lines": the partner's announced work.
+    const refers = partnerWork(all);
+    return refers ? { kind: 'untouched_lines', names: [], files, refers } : undefined;
   }
   if (verb.negative) return undefined;
-  const objectNames = codeOf(object);
+  // "adding an EXIF orientation fix to `load()`: `ImageOps.exif_transpose(img)` …": the code after the colon is the object.
+  const apposed = codeOf(object).length ? [] : apposition(sentence, verb);
+  const objectNames = apposed.length ? apposed.flatMap((t) => symbolsIn(t.mask!.text)) : codeOf(object);
   // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
   const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
     const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
-    return names.length ? { kind: 'exported', names, files, module: moduleAfter(place) ?? files[0] } : undefined;
+    const module = moduleAfter(place) ?? importedFrom(sentence) ?? files[0];
+    if (names.length) return { kind: 'exported', names, files, module };
+    const described = describedBefore(sentence, verb, object);
+    return described ? { kind: 'exported', names: [], files, module, refers: described } : undefined;
   }
   const where = placeFunction(place);
-  const first = all.some((t) => FIRST_WORD.test(t.normal));
-  const relative = place.findIndex((t) => /^(?:before|after)$/.test(t.normal));
-  const anchor = relative >= 0 ? codeOf(place.slice(relative + 1, relative + 3))[0] : undefined;
-  const position = first ? ('first' as const) : anchor ? (place[relative]!.normal as 'before' | 'after') : undefined;
+  const at = positionIn(all);
+  const position = at.position;
   if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
     const words = object
       .filter(
@@ -173,38 +244,126 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
           (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')),
       )
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
-    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, position, anchor } : undefined;
+    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, ...at } : undefined;
   }
-  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal));
+  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal)) || apposed.some((t) => /\w\(.+\)$/.test(t.mask!.text));
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
-    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, position, anchor };
+    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
   }
   if (CREATE.test(lemma) && objectNames.length) {
     const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
     const scope = where && (parameter || where === '__init__') ? where : undefined;
     return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
   }
+  // "Added the registry functions": code named before, by its description.
+  const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
+  return described ? { kind: 'exists', names: [], files, refers: described } : undefined;
+}
+
+/** The existing parameters of a function, named in the sentence or to be resolved through the conversation. */
+function parameterList(files: string[], scope: string | undefined, sentence: Sentence): Target {
+  return {
+    kind: 'untouched_symbol',
+    names: [],
+    files,
+    parameters: true,
+    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: constructorIn(sentence.terms) } }),
+  };
+}
+
+/**
+ * The function a sentence about parameters is about: a function named after "of", "to", "in"
+ * ("the `flush_every` parameter of `__init__`"), else any function it names, else the constructor.
+ */
+function parameterOwner(terms: readonly Term[]): string | undefined {
+  const functionLike = (t: Term) =>
+    t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
+  const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
+  const named = placed ?? terms.find((t) => functionLike(t));
+  return (named && functionLike(named)) ?? constructorIn(terms);
+}
+
+/** The code listed right after a colon that follows the verb, before any other person's clause. */
+function apposition(sentence: Sentence, verb: VerbPhrase): Term[] {
+  const terms = sentence.terms.filter((t, i) => i > verb.index && t.text !== '');
+  const start = terms.findIndex((t, i) => i > 0 && /:/.test(terms[i - 1]!.post) && t.mask?.kind === 'code');
+  if (start < 0 || sentence.verbs.some((v) => v.index > verb.index && v.index < sentence.terms.indexOf(terms[start]!) && v.subject !== 'none')) return [];
+  const run: Term[] = [];
+  for (const t of terms.slice(start)) {
+    if (t.mask?.kind === 'code') run.push(t);
+    else if (!/^(?:and|or)$/.test(t.normal)) break;
+  }
+  return run;
+}
+
+/** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */
+function constructorIn(terms: readonly Term[]): string | undefined {
+  return terms.some((t) => CONSTRUCTOR.test(t.normal) || (t.mask?.kind === 'code' && /^[A-Z]\w*\(/.test(t.mask.text))) ? '__init__' : undefined;
+}
+
+/** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
+function importedFrom(sentence: Sentence): string | undefined {
+  for (const m of sentence.masks) {
+    const python = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1];
+    if (python) return python;
+    // `import { x } from 'textkit'`: the package's entry module; a relative specifier names a file next to it.
+    const js = /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1];
+    if (js) return js.startsWith('.') ? undefined : PACKAGE;
+  }
   return undefined;
+}
+
+/**
+ * A described object or subject ("the registry functions", "the EXIF step"): its describing words,
+ * from the verb's object, else from the subject before the verb (the clause before, when this one
+ * goes on with "and"). None for the partner's code or a pronoun.
+ */
+function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): Reference | undefined {
+  const phrase = (terms: readonly Term[]): Reference | undefined => {
+    if (terms.some((t) => /^(?:your|their|his|her|yours)$/.test(t.normal) || t.mask)) return undefined;
+    if (terms.length > 0 && terms.every((t) => /^(?:both|they|them|these|those|it|all|each|either)$/.test(t.normal))) return { to: 'previous' };
+    const words = describingWords(terms);
+    return words.length ? { to: 'described', words, functions: meansFunctions(terms) } : undefined;
+  };
+  const nouns = object.filter((t) => !LOCATION.test(t.normal));
+  if (nouns.length) return phrase(nouns);
+  let clause = verb.clause;
+  let before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === clause && t.text !== '');
+  while (clause > 0 && (before.length === 0 || (before.length === 1 && /^(?:and|but|also)$/.test(before[0]!.normal)))) {
+    clause--;
+    const previous = sentence.terms.filter((t, i) => i < verb.start && t.clause === clause && t.text !== '');
+    const verbAt = previous.findIndex((t) => t.tags.has('Verb'));
+    before = verbAt < 0 ? previous : previous.slice(0, verbAt);
+  }
+  return phrase(before.filter((t) => !/^(?:done|and|but|also)$/.test(t.normal)));
 }
 
 /** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
 function moduleAfter(terms: readonly Term[]): string | undefined {
-  return terms.find(
+  const named = terms.find(
     (t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
   )?.mask?.text;
+  if (named) return named;
+  // "from the package", "from the crate root".
+  const packageWord = terms.findIndex(
+    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
+  );
+  return packageWord >= 0 ? PACKAGE : undefined;
 }
 
 /** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
 function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause);
   const names = codeOf(before);
-  if (names.length === 0) return undefined;
   const files = fileMasks(sentence);
   const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
+  // "The registry functions were added": the subject describes code named before.
+  const refers = names.length === 0 && (EXPORT.test(verb.lemma) || CREATE.test(verb.lemma)) ? describedBefore(sentence, verb, []) : undefined;
+  if (names.length === 0 && !refers) return undefined;
   if (EXPORT.test(verb.lemma)) {
-    return { kind: 'exported', names, files, module: moduleAfter(after) ?? files[0] };
+    return { kind: 'exported', names, files, module: moduleAfter(after) ?? importedFrom(sentence) ?? files[0], ...(refers && { refers }) };
   }
-  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files } : undefined;
+  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files, ...(refers && { refers }) } : undefined;
 }
 
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
@@ -221,31 +380,43 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const files = fileMasks(sentence);
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
-  const guardAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
-  const guardIsSubject = sentence.terms.slice(0, guardAt).every((t) => !t.tags.has('Verb') && !t.tags.has('Pronoun'));
-  const subjectCode = sentence.terms
-    .slice(0, Math.max(0, guardAt))
-    .filter((t) => t.mask?.kind === 'code')
-    .at(-1);
+  const checkerAt = sentence.terms.findIndex((t) => CHECK_VERB.test(t.normal) && t.tags.has('Verb'));
+  const guardAt = checkerAt >= 0 ? checkerAt : sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  // The guard's clause up to the guard: no person does it ("in `acquire()` the closed check will be …").
+  const lead = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.clause === sentence.terms[guardAt]?.clause);
+  const guardIsSubject = lead.every((t, i) => !t.tags.has('Pronoun') && (!t.tags.has('Verb') || i === lead.length - 1));
+  const subjectCode = lead.filter((t) => t.mask?.kind === 'code').at(-1);
   const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
   const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
-  if (guardAt > 0 && checker && /^(?:checks|guards|validates)$/.test(sentence.terms[guardAt]!.normal)) {
+  const between = subjectCode ? lead.slice(lead.indexOf(subjectCode) + 1) : [];
+  if (
+    guardAt > 0 &&
+    checker &&
+    CHECK_VERB.test(sentence.terms[guardAt]!.normal) &&
+    between.every((t) => t.tags.has('Adverb') || t.tags.has('Modal') || t.tags.has('Auxiliary') || /^(?:will|now|also|then|first)$/.test(t.normal))
+  ) {
     // "`request()` now checks `self._closed` first": the function is the subject, the condition its object.
     const words = after
       .filter((t) => t.mask?.kind === 'code')
       .slice(0, 1)
       .flatMap((t) => namesIn(t.mask!.text))
       .filter((w) => w.length >= 3 && w !== 'self');
-    const first = after.some((t) => FIRST_WORD.test(t.normal));
-    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...(first && { position: 'first' as const }) });
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...positionIn(after) });
   } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
     // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
-    const scope = placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean);
-    const words = sentence.terms
-      .slice(0, guardAt)
-      .filter((t) => t.text !== '' && !t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective') || t.mask))
+    const scope =
+      placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean) ?? placeFunction(lead);
+    const words = lead
+      .filter(
+        (t) =>
+          t.text !== '' &&
+          !t.tags.has('Determiner') &&
+          !LOCATION.test(t.normal) &&
+          (t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb') || t.mask),
+      )
+      .filter((t) => !(t.mask && functionName(t) === scope))
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
-    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, position: 'first' });
+    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...positionIn(after) });
   }
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   let previous: string[] = [];
@@ -267,7 +438,8 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       continue;
     }
     const names = continued ? previous : codeOf(terms.slice(0, firstWord));
-    if (names.length === 0) continue;
+    // "`render()`'s arguments are unchanged" is about its parameters (parameterListTargets), not its body.
+    if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
     previous = names;
     const rest = terms.slice(continued ? 1 : firstWord);
     const words = rest.map((t) => t.normal);
@@ -293,17 +465,93 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
+const CHANGE_WORD = /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered|reordered|dropped)$/;
+
+/** "The current parameters stay as they are", "signature otherwise unchanged", "none of its existing arguments gets renamed". */
+function parameterListTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t, i) => PARAMETER_NOUN.test(t.normal) && namesParameterList(terms.slice(Math.max(0, i - 3), i + 1)));
+  if (at < 0) return [];
+  const before = terms.slice(Math.max(0, at - 5), at);
+  const after = terms.slice(at + 1, at + 8);
+  const words = after.map((t) => t.normal);
+  const unchanged =
+    words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+    /\bas (?:before|it was|they were|it is|they are)\b|\bas[ -]is\b/i.test(span(after)) ||
+    ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => CHANGE_WORD.test(w)));
+  // "`render()`'s arguments": the owner before the noun.
+  const owner = terms.slice(Math.max(0, at - 3), at).find((t) => t.mask?.kind === 'code' && /'s$/.test(t.text));
+  return unchanged ? [parameterList(fileMasks(sentence), placeFunction(after) ?? functionName(owner), sentence)] : [];
+}
+
+const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
+
+/**
+ * Clauses whose subject names code by reference: "the existing keyword arguments are unchanged",
+ * "no existing keyword argument changed", "your lines are untouched", "the EXIF step is in",
+ * "the registry functions are exported".
+ */
+function referringSubjectTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const files = fileMasks(sentence);
+  for (const clause of new Set(sentence.terms.map((t) => t.clause))) {
+    // Contractions keep their verb as a term without text ("They're": they, are).
+    const terms = sentence.terms.filter((t) => t.clause === clause && (t.text !== '' || t.normal !== ''));
+    const verbAt = terms.findIndex((t) => t.tags.has('Verb'));
+    if (verbAt <= 0) continue;
+    const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
+    // "They're in", "Both will be exported": the code the sender named last.
+    const pronoun = subject.length > 0 && subject.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
+    if (
+      subject.length === 0 ||
+      subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no|nothing|none)$/.test(t.normal) && !pronoun))
+    )
+      continue;
+    const rest = terms.slice(verbAt);
+    // "will be exported", "'ll be in": the state after the modal.
+    const words = rest.map((t) => t.normal).filter((w, i, all) => !(i === 0 && /^(?:will|shall)$/.test(w) && /^(?:be|get|stay|go|land)$/.test(all[1] ?? '')));
+    const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));
+    const unchanged =
+      (negated && words.some((w) => /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered)$/.test(w))) ||
+      words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+      /\bas (?:before|it was|they were)\b/i.test(span(rest));
+    if (unchanged) {
+      const refers = namesParameterList(subject) ? undefined : partnerWork(subject);
+      if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
+      continue;
+    }
+    if (negated || !(STATE_VERB.test(words[0] ?? '') || /^(?:be|get)$/.test(words[0] ?? '')) || subject.some((t) => /^(?:your|their)$/.test(t.normal)))
+      continue;
+    const described = describingWords(subject);
+    if (described.length === 0 && !pronoun) continue;
+    const refers: Reference = pronoun ? { to: 'previous' } : { to: 'described', words: described, functions: meansFunctions(subject) };
+    const state = stateWord(words) ?? '';
+    if (words.some((w) => EXPORTED_WORD.test(w) && w !== 'public'))
+      targets.push({ kind: 'exported', names: [], files, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0], refers });
+    else if (PRESENT.test(state) || (/^(?:goes|go|went|lands?|landed)$/.test(words[0]!) && /^(?:in|into)$/.test(words[1] ?? '')))
+      targets.push({ kind: 'exists', names: [], files, refers });
+  }
+  return targets;
+}
+
+/** The text of terms, masks restored. */
+const span = (terms: readonly Term[]) => terms.map((t) => t.mask?.text ?? t.text).join(' ');
+
 /** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */
 function untouchedPhrases(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   sentence.terms.forEach((t, i) => {
-    const next = sentence.terms.slice(i + 1, i + 4);
+    const next = sentence.terms.slice(i + 1, i + 6);
     const negated =
       /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
     if (!negated) return;
-    const code = next.slice(1).find((x) => x.mask && x.mask.kind !== 'lines');
-    const lines = next.slice(1).find((x) => x.mask?.kind === 'lines');
-    if (lines) {
+    // What is left alone follows within a few words ("no edits to `X`"); the partner's work may take more ("no changes to your section").
+    const code = next.slice(1, 3).find((x) => x.mask && x.mask.kind !== 'lines');
+    const lines = next.slice(1, 3).find((x) => x.mask?.kind === 'lines');
+    if (namesParameterList(next)) {
+      const scope = placeFunction(next);
+      targets.push(parameterList(fileMasks(sentence), scope, sentence));
+    } else if (lines) {
       const range = lineRange(lines.mask!.text);
       if (range) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), lines: range });
     } else if (code?.mask?.kind === 'code') {
@@ -311,6 +559,10 @@ function untouchedPhrases(sentence: Sentence): Target[] {
       if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
     } else if (code?.mask?.kind === 'file') {
       targets.push({ kind: 'untouched_symbol', names: [], files: [code.mask.text] });
+    } else {
+      // "no edits to your lines", "without touching your code".
+      const refers = partnerWork(next.slice(1));
+      if (refers) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), refers });
     }
   });
   return targets;
@@ -413,26 +665,13 @@ function guardPlacementTargets(sentence: Sentence): Target[] {
     .filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
   const shown = terms[at + 1]?.mask?.kind === 'code' && /^\s*if\b/.test(terms[at + 1]!.mask!.text) ? [terms[at + 1]!] : [];
   const words = [...described, ...shown].flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal])).filter((w) => w.length >= 3);
-  const verbAt = at + 1 + shown.length;
-  if (!words.length || !SITS.test(terms[verbAt]?.normal ?? '')) return [];
-  const rest = terms.slice(verbAt + 1);
+  // "The guard sits … in `Allow()`", "the closed check in `acquire()` comes right after …".
+  const rest = terms.slice(at + 1 + shown.length).filter((t) => t.clause === terms[at]!.clause);
+  const verbAt = rest.findIndex((t) => t.tags.has('Verb'));
+  if (!words.length || verbAt < 0 || !SITS.test(rest[verbAt]!.normal)) return [];
   const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
   if (scopeAt < 0) return [];
-  const first = rest.slice(0, scopeAt).some((t) => FIRST_WORD.test(t.normal));
-  const relative = rest.findIndex((t, i) => i < scopeAt && /^(?:before|after)$/.test(t.normal));
-  const anchor = relative >= 0 ? codeOf(rest.slice(relative + 1, relative + 3))[0] : undefined;
-  const position = first ? ('first' as const) : anchor ? (rest[relative]!.normal as 'before' | 'after') : undefined;
-  return [
-    {
-      kind: 'placement',
-      names: [],
-      guard: words,
-      files: fileMasks(sentence),
-      scope: functionName(rest[scopeAt]),
-      ...(position && { position }),
-      ...(anchor && { anchor }),
-    },
-  ];
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...positionIn(rest.slice(verbAt)) }];
 }
 
 /**
@@ -467,7 +706,9 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
-    ...untouchedPhrases(sentence),
+    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence)]),
+    // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
+    ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
     ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
   ]) {
@@ -475,7 +716,7 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
       found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   }
   for (const verb of sentence.verbs) {
-    const stance = stanceOf(sentence, verb);
+    const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
     const target =
       verb.subject === 'other'
         ? stance === 'did'
@@ -489,6 +730,16 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   return found;
+}
+
+/** "I'll add `X` and keep clear of …": a verb joined by "and" with no subject of its own shares the sender's stance. */
+function coordinatedStance(sentence: Sentence, verb: VerbPhrase): ReturnType<typeof stanceOf> | undefined {
+  if (verb.subject !== 'none' || stanceOf(sentence, verb) !== 'none') return undefined;
+  const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && !t.tags.has('Adverb'));
+  if (!/^(?:and|or|then)$/.test(before.at(-1)?.normal ?? '')) return undefined;
+  const lead = sentence.verbs.filter((v) => v.index < verb.start && v.subject === 'first').at(-1);
+  const stance = lead && stanceOf(sentence, lead);
+  return stance === 'will' || stance === 'doing' || stance === 'did' ? stance : undefined;
 }
 
 /** A request of the partner's with a checkable target ("Please export `LRUCache` from __init__.py"). */
@@ -514,15 +765,47 @@ const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
+/** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
+function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions): Target[] {
+  const { refers, ...base } = target;
+  let resolved: Target[] = [base];
+  if (refers?.to === 'partner_work') {
+    const ranges = partnerRanges(mentions, agent, at).map((r): Target => ({ kind: 'untouched_lines', names: [], files: r.files, lines: r.lines }));
+    const names = refers.only === 'all' ? [...new Set(partnerCode(mentions, agent, at).map((c) => c.name))] : [];
+    resolved = [...ranges, ...(names.length ? [{ kind: 'untouched_symbol', names, files: base.files } as Target] : [])];
+  } else if (refers?.to === 'parameters') {
+    const scope = parameterScope(mentions, agent, at) ?? refers.fallback;
+    resolved = scope ? [{ ...base, scope }] : [];
+  } else if (refers?.to === 'previous' || refers?.to === 'described') {
+    const code = refers.to === 'previous' ? previousCode(mentions, agent, at) : describedCode(mentions, agent, at, refers.words, refers.functions);
+    const names = [...new Set(code.map((c) => c.name))];
+    // The files the code was named with, where its sentence named them.
+    const files = base.files.length ? base.files : [...new Set(code.filter((c) => c.filesNamed).flatMap((c) => c.files))];
+    resolved = names.length ? [{ ...base, names, files }] : [];
+  }
+  return resolved.flatMap((t) => {
+    if (t.module !== PACKAGE) return [t];
+    // The package of the file the code lives in: named in the sentence, else where the sender last said it was.
+    const file = t.files[0] ?? mentions.code.filter((c) => c.agent === agent && c.at < at && t.names.includes(c.name) && c.files.length).at(-1)?.files[0];
+    const module = file ? packageModule(file) : undefined;
+    return module ? [{ ...t, module }] : [];
+  });
+}
+
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
   const commitments: Commitment[] = [];
   const analysed = conversation.map((m) => messageSentences(m.message));
+  const mentions = conversationMentions(conversation, analysed, symbolsIn, parameterOwner);
+  const known = (messageId: number, target: Target) =>
+    commitments.some((c) => c.messageId === messageId && JSON.stringify(c.target) === JSON.stringify(target));
   conversation.forEach((message, i) => {
-    for (const sentence of analysed[i]!) {
+    analysed[i]!.forEach((sentence, s) => {
       for (const { kind, target } of sentenceCommitments(sentence)) {
-        commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target });
+        for (const resolved of resolve(target, message.from, i * 1000 + s, mentions)) {
+          if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });
+        }
       }
-    }
+    });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
     if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
@@ -533,8 +816,8 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     if (!request) return;
     const requestIndex = conversation.indexOf(request);
     for (const sentence of analysed[requestIndex]!) {
-      for (const target of requestTargets(sentence)) {
-        if (commitments.some((c) => c.messageId === message.id && JSON.stringify(c.target) === JSON.stringify(target))) continue;
+      for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
+        if (known(message.id, target)) continue;
         commitments.push({
           messageId: message.id,
           agent: message.from,

@@ -9,7 +9,19 @@
 import { isTestPath } from '../../resolver/test-files.ts';
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
 import { patchFiles, pathMatches } from '../patch-lines.ts';
-import { addedLinesNaming, callsIn, codeOf, definitionsIn, exportListed, guardsIn, inFiles, lineText, usagesIn, type FileCode } from '../code/patch-code.ts';
+import {
+  addedLinesNaming,
+  callsIn,
+  codeOf,
+  definitionsIn,
+  exportListed,
+  guardsIn,
+  inFiles,
+  lineText,
+  usagesIn,
+  type FileCode,
+  type HunkCode,
+} from '../code/patch-code.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
 
 const TESTED_MERGES = new Set(['clean', 'union', 'llm']);
@@ -45,6 +57,12 @@ function describeTarget(code: CodeUnderCheck): string {
 interface Finding {
   missing: string;
   evidence: Evidence[];
+}
+
+/** Whether a line the code shows (added or context) names `name`. */
+function shownLinesNaming(files: readonly FileCode[], name: string): boolean {
+  const pattern = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+  return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l) => pattern.test(l))));
 }
 
 const lastName = (name: string) => name.replace(/^.*[.:]/, '');
@@ -104,8 +122,8 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       ],
     };
   }
-  // A name used on an added line may be defined outside the hunks (a parameter whose signature is not shown).
-  if (definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0) return undefined;
+  // A name on a shown line may be defined outside the hunks (a parameter whose signature is not shown, a method above the hunk).
+  if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short)) return undefined;
   return absent(c, code, name);
 }
 
@@ -193,6 +211,37 @@ function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string)
           };
         }
       }
+    }
+  }
+  return undefined;
+}
+
+/** "The existing keyword arguments are unchanged": each parameter the function had is still in its signature, in the agent's own patch. */
+function checkParametersKept(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const scope = c.target.scope!;
+  const signature = (side: 'before' | 'after', h: HunkCode) =>
+    h[side]?.definitions.find((d) => d.kind === 'function' && sameFunction(d.name, scope) && d.parameters);
+  for (const file of inFiles(code.byAgent.get(c.agent) ?? [], c.target.files)) {
+    for (const h of file.hunks) {
+      const old = signature('before', h);
+      const now = signature('after', h);
+      const gone = old && now ? old.parameters!.filter((p) => !now.parameters!.includes(p)) : [];
+      if (!old || !now || gone.length === 0) continue;
+      return {
+        missing: `${scope}(${gone.join(', ')})`,
+        evidence: [
+          {
+            kind: 'absence',
+            source: 'patch',
+            agent: c.agent,
+            file: file.path,
+            text: gone.join(', '),
+            note: `${c.agent}'s patch removes ${gone.map((p) => `\`${p}\``).join(', ')} from the parameters of \`${now.name}\` (${file.path}:${now.line})`,
+          },
+          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, 'old', old.line).trim() },
+          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, 'new', now.line).trim() },
+        ],
+      };
     }
   }
   return undefined;
@@ -317,11 +366,15 @@ function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefine
       ],
     };
   }
-  if (t.anchor && (t.position === 'before' || t.position === 'after')) {
-    const anchors = callsIn(files).filter(
-      (a) => a.name === lastName(t.anchor!) && inScope.some((x) => x.path === a.path && x.scope.join('.') === a.scope.join('.')),
-    );
+  if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
     const x = inScope[0]!;
+    const sameScope = (a: { path: string; scope: string[]; line: number }) => a.path === x.path && a.scope.join('.') === x.scope.join('.') && a.line !== x.line;
+    // An anchor named in words ("after taking the lock") is the first call or name in the function that contains one of them.
+    const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
+    const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
+    const anchors = t.anchor
+      ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a))
+      : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
     const a = anchors[0];
     if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
       return {
@@ -331,7 +384,7 @@ function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefine
             kind: 'absence',
             source,
             text: what,
-            note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} \`${t.anchor}\` (line ${a.line})`,
+            note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} ${t.anchor ? `\`${t.anchor}\`` : `the ${words.join(' ')}`} (line ${a.line})`,
           },
           codeQuote(source, x),
         ],
@@ -356,6 +409,10 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
         .map((n) => checkExported(c, code, n))
         .filter((f): f is Finding => f !== undefined);
     case 'untouched_symbol': {
+      if (t.parameters) {
+        const f = t.scope ? checkParametersKept(c, code) : undefined;
+        return f ? [f] : [];
+      }
       if (t.names.length === 0) {
         const f = checkUntouchedFile(c, code);
         return f ? [f] : [];
@@ -377,8 +434,9 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
 function describe(c: Commitment, findings: Finding[]): string {
   const verb = c.request ? `accepted ${c.request.agent}'s request` : c.kind === 'promise' ? 'promised' : 'claimed';
   const t = c.target;
-  const what =
-    t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
+  const what = t.parameters
+    ? `that the existing parameters of \`${t.scope}\` stay, but its patch removes ${findings.map((f) => `\`${f.evidence[0]?.text}\``).join(', ')}`
+    : t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
       ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
       : t.kind === 'exported'
         ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`

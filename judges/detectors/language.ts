@@ -154,7 +154,8 @@ interface RawTerm {
 function toTerms(raw: RawTerm[], masks: Mask[]): Term[] {
   return raw.map((t) => {
     const normal = (t.machine ?? t.normal ?? t.text).toLowerCase();
-    const mask = masks.find((m) => m.placeholder === t.text.replace(/[^\w]/g, ''));
+    // "`render()`'s": the placeholder with a possessive.
+    const mask = masks.find((m) => m.placeholder === t.text.replace(/'s$/, '').replace(/[^\w]/g, ''));
     return { text: t.text, normal, tags: new Set(t.tags), clause: 0, post: t.post, ...(mask && { mask }) };
   });
 }
@@ -219,7 +220,7 @@ interface RawVerb {
 function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhrase[] } {
   const doc = model()(masked);
   // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
-  doc.match('^/^[a-z]+ing$/').tag('Gerund');
+  doc.match('^/^(?!(?:no|some|any|every)thing$|string$|during$)[a-z]+ing$/').tag('Gerund');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);
   const terms = toTerms(raw, masks);
   markClauses(terms);

@@ -20,7 +20,11 @@ const QUESTION_WORD = /^(?:which|what|where|when|how|who|whom|whose|why|whether)
 const INVERTED = /^(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|may|might|have|has|must|am)$/;
 /** Requests that wait for an answer without an imperative: "I need your confirmation", "waiting for your decision". */
 const WAITING =
-  /\b(?:need|needs|waiting for|wait for|awaiting|blocked on|depends on)\b[^.?!]*\b(?:your|you to)\b[^.?!]*\b(?:answer|reply|decision|confirmation|confirm|input|go-ahead|ok|okay|approval|response|call|choice|preference)\b/i;
+  /\b(?:need|needs|waiting (?:for|on)|wait (?:for|on)|awaiting|blocked on|depends on|would like|'d like|appreciate)\b[^.?!]*\b(?:your|you to|from you|you could|you can)\b[^.?!]*\b(?:answer|reply|decision|confirmation|confirm|input|go-ahead|ok|okay|approval|response|call|choice|preference|opinion|thoughts|tell|say|let me know)\b|\b(?:need|needs|waiting (?:for|on)|awaiting)\b[^.?!]*\b(?:answer|reply|decision|confirmation|input|go-ahead|approval|response|call|choice)\b[^.?!]*\bfrom you\b|\b(?:need|want) to know (?:whether|if|which|what|where|when|how)\b/i;
+/** Asking by other means than a question: "Any objection to …", "Your call: …", "…, right". */
+const ASKING_OPENER =
+  /^\W*(?:any (?:objections?|concerns?|thoughts|preference|opinion|issues?) (?:to|on|about|with|if)|mind if|ok(?:ay)? (?:to|with|if)|your call|your choice|up to you)\b/i;
+const TAG_QUESTION = /,\s*(?:right|correct|yes|no|ok|okay|yeah)\W*$/i;
 /** "Let me know if you need anything" invites, it does not ask. */
 const OPEN_INVITATION = /\blet (?:me|us) know if (?:you (?:need|have|want|run into|see)|there(?:'s| is| are)|anything)\b|\bfeel free\b/i;
 
@@ -35,6 +39,9 @@ function isCourtesy(s: Sentence): boolean {
 
 /** Interrogative by structure, with or without a question mark. */
 function isInterrogative(s: Sentence): boolean {
+  if (ASKING_OPENER.test(s.text.replace(/^[\s>*_-]+/, ''))) return true;
+  // "Quick check - you're not editing `__init__.py`, right": a statement about the partner, tagged for confirmation.
+  if (TAG_QUESTION.test(s.text) && s.verbs.some((v) => v.subject === 'second')) return true;
   const terms = s.terms.filter((t) => t.text !== '' && !/^(?:so|and|also|then|quick|question|one|more|btw|ok|okay|but)$/.test(t.normal));
   const [first, second] = terms;
   if (!first) return false;
@@ -61,7 +68,8 @@ function isReplyRequest(s: Sentence): boolean {
     if (!requested || !REPLY_VERB.test(v.lemma) || v.negative) continue;
     if (v.lemma === 'let' && !/^(?:me|us)$/.test(s.terms[v.index + 1]?.normal ?? '')) continue;
     if (v.lemma === 'let' && s.terms[v.index + 2]?.normal !== 'know') continue;
-    const before = s.terms.slice(0, v.start).filter((t) => t.text !== '');
+    // A leading condition ("If you're editing the same file, tell me now") is its own clause.
+    const before = s.terms.slice(0, v.start).filter((t) => t.text !== '' && t.clause === s.terms[v.start]!.clause);
     const imperative = before.every(
       (t) => /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|quickly|ok|okay)$/.test(t.normal) || t.tags.has('Adverb'),
     );

@@ -379,4 +379,94 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     const pub = newFile('src/lib.rs', ['pub fn parse_config() {}']);
     expect(await judge(input(rust, { agent1: pub }, pub))).toEqual([]);
   });
+
+  it("resolves a range named by reference to the partner's announced range", async () => {
+    const messages = conversation(
+      ['agent1', "I'm taking src/textkit/wrap.py lines 28-41, the body of `wrap_lines()`."],
+      ['agent2', "OK. I'll add `hyphenate()` after it and keep clear of the lines you claimed."],
+      ['agent2', 'Done, and I stayed out of your lines.'],
+    );
+    const inside = diff(
+      'src/textkit/wrap.py',
+      39,
+      39,
+      ['     if current:', '+        current = current.strip()', '         lines.append(current)'],
+      'def wrap_lines(text):',
+    );
+    const labels = await judge(input(messages, { agent2: inside }, inside));
+    expect(labels.map((l) => l.messageId)).toEqual([2, 3]);
+    expect(labels[1]!.description).toBe('agent2 claimed to leave lines 28-41 untouched, but its patch changes them');
+    // Code added below the range keeps the promise.
+    const below = diff('src/textkit/wrap.py', 42, 42, ['     return lines', '+', '+def hyphenate(word):', '+    return word']);
+    expect(await judge(input(messages, { agent2: below }, below))).toEqual([]);
+  });
+
+  it("finds a function's existing parameters, promised by reference, renamed in the agent's own patch", async () => {
+    const messages = conversation(
+      ['agent1', "I'm adding a `retries` keyword to `fetch_json()` in httpkit/client.py. The current parameters stay as they are."],
+      ['agent1', 'Retries are in. Signature otherwise unchanged.'],
+    );
+    const renamed = diff('httpkit/client.py', 6, 6, [
+      '-def fetch_json(url, timeout=10, headers=None):',
+      '+def fetch_json(url, timeout_s=10, headers=None, retries=0):',
+      '     request = urllib.request.Request(url, headers=headers or {})',
+    ]);
+    const labels = await judge(input(messages, { agent1: renamed }, renamed));
+    expect(labels.map((l) => [l.messageId, l.description])).toEqual([
+      [1, 'agent1 claimed that the existing parameters of `fetch_json` stay, but its patch removes `timeout`'],
+      [2, 'agent1 claimed that the existing parameters of `fetch_json` stay, but its patch removes `timeout`'],
+    ]);
+    const added = diff('httpkit/client.py', 6, 6, [
+      '-def fetch_json(url, timeout=10, headers=None):',
+      '+def fetch_json(url, timeout=10, headers=None, retries=0):',
+      '     request = urllib.request.Request(url, headers=headers or {})',
+    ]);
+    expect(await judge(input(messages, { agent1: added }, added))).toEqual([]);
+  });
+
+  it('places a guard relative to a call named in words ("the first statement after taking the lock")', async () => {
+    const messages = conversation(['agent1', 'In `acquire()` the closed check will be the first statement after taking the lock.']);
+    const before = diff(
+      'pool/pool.py',
+      13,
+      13,
+      [
+        '     def acquire(self):',
+        '+        if self._closed:',
+        '+            raise RuntimeError("closed")',
+        '         with self._lock:',
+        '             return self._items.pop()',
+      ],
+      'class Pool:',
+    );
+    const [label] = await judge(input(messages, { agent1: before }, before));
+    expect(label!.evidence.find((e) => e.kind === 'absence')).toMatchObject({ note: 'a check on closed (pool/pool.py:14) comes before the lock (line 16)' });
+    const after = diff(
+      'pool/pool.py',
+      13,
+      13,
+      [
+        '     def acquire(self):',
+        '         with self._lock:',
+        '+            if self._closed:',
+        '+                raise RuntimeError("closed")',
+        '             return self._items.pop()',
+      ],
+      'class Pool:',
+    );
+    expect(await judge(input(messages, { agent1: after }, after))).toEqual([]);
+  });
+
+  it('resolves code described in words or by a pronoun to the code the sender named before', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent2', "I'll write the slug helpers in a new src/slug.ts: `slugify()` and `deslugify()`. Both get exported from the package index."],
+        ['agent2', 'The slug helpers are done and exported from the package.'],
+      ),
+    );
+    expect(found.filter((c) => c.target.kind === 'exported').map((c) => [c.messageId, c.target.names, c.target.module])).toEqual([
+      [1, ['slugify', 'deslugify'], 'src/index.ts'],
+      [2, ['slugify', 'deslugify'], 'src/index.ts'],
+    ]);
+  });
 });

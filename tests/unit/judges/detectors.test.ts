@@ -89,6 +89,19 @@ describe('questions with no reply', () => {
     expect(questionsIn('Should we bump the version in setup.py or leave that')).toEqual(['Should we bump the version in setup.py or leave that']);
     expect(questionsIn('Let me know which file you take.')).toEqual(['Let me know which file you take.']);
     expect(questionsIn("What I'll do: add the helper to utils.py.")).toEqual([]);
+    // Asking without a question's form: an objection invited, a decision awaited, a conditional request, a tag question.
+    for (const asked of [
+      'Any objection to me moving `parse()` into utils.py',
+      'Need a decision from you on whether we keep the v1 endpoint.',
+      'Your call: keep the old flag or drop it.',
+      'Waiting on your answer about the timeout default before I go on.',
+      "I need to know whether you're renaming `Batcher`.",
+      "If you're editing the same file, tell me now.",
+      "Quick check - you're not editing `__init__.py`, right",
+    ])
+      expect(questionsIn(asked), asked).toEqual([asked]);
+    for (const told of ['Let me know if you need anything.', 'Feel free to ping me.', 'Please insert your code after the marker.'])
+      expect(questionsIn(told), told).toEqual([]);
   });
 
   it('only counts a reply sent after the question reached the partner', () => {
