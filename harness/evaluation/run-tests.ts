@@ -33,9 +33,14 @@ export interface TestRunOptions {
   maxOutputBytes?: number;
   /** Results of earlier runs on the same inputs; absent: every run is a fresh one. */
   cache?: TestCache;
+  /**
+   * Keep test sandboxes started ahead for the next tasks (a run's evaluations; the run removes the
+   * spares at its end). Default false: nothing outlives the evaluation.
+   */
+  keepWarm?: boolean;
 }
 
-const DEFAULT_MAX_OUTPUT = 256 * 1024;
+export const DEFAULT_MAX_OUTPUT = 256 * 1024;
 
 /** A started test sandbox for one feature, waiting for the code to test. */
 export class FeatureTests {
@@ -60,15 +65,20 @@ export class FeatureTests {
 
   /** Runs the tests on `patch`, stores the result in the cache; the sandbox is removed. */
   async run(patch: string): Promise<TestRun> {
-    const result = testRun(await this.pending.run(patch), this.options.timeoutMs);
-    if (reusable(result)) this.options.cache?.put(await testCacheKey(this.feature, patch, this.options), result);
-    return result;
+    return keptTestRun(this.feature, patch, this.options, await this.pending.run(patch));
   }
 
   /** Removes the sandbox without running anything (the merge left nothing to test, or the cache answered). */
   async discard(): Promise<void> {
     await this.pending.discard();
   }
+}
+
+/** What a run of the runner means; stored in the cache when it may be reused. */
+export async function keptTestRun(feature: Feature, patch: string, options: TestRunOptions, raw: RawTestRun): Promise<TestRun> {
+  const result = testRun(raw, options.timeoutMs);
+  if (reusable(result)) options.cache?.put(await testCacheKey(feature, patch, options), result);
+  return result;
 }
 
 function testRun(raw: RawTestRun, timeoutMs: number): TestRun {
