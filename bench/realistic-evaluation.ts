@@ -268,6 +268,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     if (floor === 0) floor = (await rawTestSeconds(setup, ours)) / engineCores;
     const [before, beforeS] = await seconds(() => harness(setup, concurrency, perFeature));
     const [theirs, theirsS] = await seconds(() => upstream(setup, concurrency));
+    console.error(`realistic N=${concurrency}: floor ${floor.toFixed(1)} s, harness ${oursS.toFixed(1)} s, per feature ${beforeS.toFixed(1)} s, upstream ${theirsS.toFixed(1)} s`);
     reference ??= verdicts(before);
     if (!same(verdicts(ours), reference) || !same(verdicts(before), reference)) differing++;
     worst = Math.max(worst, oursS / floor);
@@ -292,7 +293,19 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
     measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
-    columns: ['N', 'floor s', 'harness s', 'vs floor', 'per feature s', 'vs floor', 'upstream s', 'vs floor', 'engine CPU s (harness)', 'same verdicts', 'upstream verdicts'],
+    columns: [
+      'N',
+      'floor s',
+      'harness s',
+      'vs floor',
+      'per feature s',
+      'vs floor',
+      'upstream s',
+      'vs floor',
+      'engine CPU s (harness)',
+      'same verdicts',
+      'upstream verdicts',
+    ],
     rows,
     target: {
       text: `harness within ${TARGET}x of the floor at every N, and faster than upstream's procedure`,
@@ -302,7 +315,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     notes: [
       costs
         ? `Engine CPU (dockerd + containerd + shims, from /proc; least of 3 rounds): ${costs.startMs.toFixed(0)} ms per test container created and started, ${costs.execMs.toFixed(1)} ms per docker exec. The harness's evaluation uses no exec; upstream's uses 12 per pair.`
-        : 'Engine CPU not measured: the engine\'s processes are not visible from here (another PID namespace).',
+        : "Engine CPU not measured: the engine's processes are not visible from here (another PID namespace).",
       `${passedFeatures} of ${pairs.length * 2} feature evaluations pass; verdicts ${differing === 0 ? 'identical across procedures and concurrencies' : `differ in ${differing} concurrency level(s)`}. "upstream verdicts" differs where its naive merge conflicts and ours unions (a method difference, not a timing one).`,
       `Engine CPU of the harness column counts dockerd and containerd; shims that exit with their containers take their share with them. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (other engineers' test runs share the machine: noisy).`,
     ],

@@ -38,7 +38,9 @@ describe('features tested one after another in one container', () => {
     const sequence = await slot.startTestSequence!(spec(run));
     // Feature 1's code: its own tests pass, feature 2's fail, whatever ran before them.
     const runs = await sequence.run([testsOf(f2), testsOf(f1), testsOf(f2)], gold1);
-    const alone = await Promise.all([f2, f1].map((feature) => runFeatureTests(feature!, gold1, { slot, image, run, limits: DEFAULT_LIMITS, timeoutMs: 300_000 })));
+    const alone = await Promise.all(
+      [f2, f1].map((feature) => runFeatureTests(feature!, gold1, { slot, image, run, limits: DEFAULT_LIMITS, timeoutMs: 300_000 })),
+    );
     expect(runs.map((r) => r.exitCode)).toEqual([alone[0]!.exitCode, alone[1]!.exitCode, alone[0]!.exitCode]);
     expect(runs[1]!.exitCode).toBe(0);
     expect(runs[0]!.exitCode).not.toBe(0);
@@ -75,7 +77,12 @@ describe('warm test containers', () => {
     for (let i = 0; i < 100 && (await containersOf(run)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     const spares = await containersOf(run);
     expect(spares).toHaveLength(1);
-    expect(spares[0]!.Labels).toMatchObject({ 'coop-bench': 'true', 'coop-bench.run': run, 'coop-bench.host': hostname(), 'coop-bench.pid': String(process.pid) });
+    expect(spares[0]!.Labels).toMatchObject({
+      'coop-bench': 'true',
+      'coop-bench.run': run,
+      'coop-bench.host': hostname(),
+      'coop-bench.pid': String(process.pid),
+    });
     expect(spares[0]!.State).toBe('running');
 
     // The next task takes the spare (and a new spare starts); an unused one goes back.
