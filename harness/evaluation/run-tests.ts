@@ -3,7 +3,7 @@
 // the code to test exists (while the merge runs). Here: what the run means (parsing) and the cache.
 import { readFileSync } from 'node:fs';
 import type { Feature } from '../../tasks/types.ts';
-import type { BackendSlot, ContainerLimits, PendingTestRun, RawTestRun, SandboxImage } from '../sandbox/types.ts';
+import type { BackendSlot, ContainerLimits, PendingTestRun, RawTestRun, SandboxImage, TestSequenceSpec } from '../sandbox/types.ts';
 import { failureCause, parseTestCounts, type TestCounts } from './parse-results.ts';
 import { testCacheKey, type TestCache } from './test-cache.ts';
 
@@ -40,7 +40,20 @@ export interface TestRunOptions {
   keepWarm?: boolean;
 }
 
-export const DEFAULT_MAX_OUTPUT = 256 * 1024;
+const DEFAULT_MAX_OUTPUT = 256 * 1024;
+
+/** What a test sandbox is started with, whatever it will test. */
+export function sandboxSpec(options: TestRunOptions): TestSequenceSpec {
+  return {
+    image: options.image,
+    run: options.run,
+    task: options.task,
+    limits: options.limits,
+    timeoutMs: options.timeoutMs,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
+    keepWarm: options.keepWarm,
+  };
+}
 
 /** A started test sandbox for one feature, waiting for the code to test. */
 export class FeatureTests {
@@ -51,15 +64,7 @@ export class FeatureTests {
   ) {}
 
   static async start(feature: Feature, options: TestRunOptions): Promise<FeatureTests> {
-    const pending = await options.slot.startTestRun({
-      image: options.image,
-      run: options.run,
-      task: options.task,
-      limits: options.limits,
-      timeoutMs: options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
-      testsPatch: readFileSync(feature.testsPatchPath),
-    });
+    const pending = await options.slot.startTestRun({ ...sandboxSpec(options), testsPatch: readFileSync(feature.testsPatchPath) });
     return new FeatureTests(pending, feature, options);
   }
 

@@ -7,7 +7,7 @@
 // A cluster gives each sandbox cores of its own: one per feature. docs/performance.md measures it.
 import type { Feature } from '../../tasks/types.ts';
 import type { BackendSlot } from '../sandbox/types.ts';
-import { FeatureTests, cachedTestRun, keptTestRun, DEFAULT_MAX_OUTPUT, type TestRun, type TestRunOptions } from './run-tests.ts';
+import { FeatureTests, cachedTestRun, keptTestRun, sandboxSpec, type TestRun, type TestRunOptions } from './run-tests.ts';
 import { readFile } from 'node:fs/promises';
 
 /** `features` in `width` groups of consecutive features, sizes differing by one at most. */
@@ -70,15 +70,7 @@ export async function startTests(features: Feature[], options: TestRunOptions): 
     };
   }
   if (!slot.startTestSequence) throw new Error('this backend runs one feature per test sandbox');
-  const pending = await slot.startTestSequence({
-    image: options.image,
-    run: options.run,
-    task: options.task,
-    limits: options.limits,
-    timeoutMs: options.timeoutMs,
-    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
-    keepWarm: options.keepWarm,
-  });
+  const pending = await slot.startTestSequence(sandboxSpec(options));
   return {
     async run(patch) {
       const cached = await Promise.all(features.map((feature) => cachedTestRun(feature, patch, options)));
