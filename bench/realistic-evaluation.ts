@@ -268,7 +268,9 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     if (floor === 0) floor = (await rawTestSeconds(setup, ours)) / engineCores;
     const [before, beforeS] = await seconds(() => harness(setup, concurrency, perFeature));
     const [theirs, theirsS] = await seconds(() => upstream(setup, concurrency));
-    console.error(`realistic N=${concurrency}: floor ${floor.toFixed(1)} s, harness ${oursS.toFixed(1)} s, per feature ${beforeS.toFixed(1)} s, upstream ${theirsS.toFixed(1)} s`);
+    console.error(
+      `realistic N=${concurrency}: floor ${floor.toFixed(1)} s, harness ${oursS.toFixed(1)} s, per feature ${beforeS.toFixed(1)} s, upstream ${theirsS.toFixed(1)} s`,
+    );
     reference ??= verdicts(before);
     if (!same(verdicts(ours), reference) || !same(verdicts(before), reference)) differing++;
     worst = Math.max(worst, oursS / floor);
