@@ -50,7 +50,7 @@ interface Expected {
 }
 
 /** Splits a container's output into its runs' outputs at the markers, each bounded on its own. */
-class RunOutputs extends Writable {
+export class RunOutputs extends Writable {
   private expected?: Expected;
   private carry = Buffer.alloc(0);
 
@@ -80,7 +80,8 @@ class RunOutputs extends Writable {
         return;
       }
       sink.write(data.subarray(0, at));
-      const exitCode = Number(data.subarray(at + prefix.length, end).toString('latin1'));
+      const status = data.subarray(at + prefix.length, end).toString('latin1');
+      const exitCode = /^\d+$/.test(status) ? Number(status) : undefined;
       const finished = this.expected;
       this.expected = undefined;
       finished.done(exitCode);
