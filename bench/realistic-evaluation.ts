@@ -28,7 +28,7 @@ import { RUNNER, TestContainer } from '../harness/sandbox/docker/test-run.ts';
 import { containerLabels } from '../harness/sandbox/labels.ts';
 import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo, type SandboxBackend } from '../harness/sandbox/types.ts';
 import { WORKSPACE } from '../tasks/prompts.ts';
-import { engineCostMs, engineCpuSeconds, engineVisible } from './engine-cpu.ts';
+import { engineCostMs, engineCpu, engineVisible } from './engine-cpu.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { REALISTIC_REPO_MB, realisticPool } from './realistic-pool.ts';
 import { ratio, type BenchTable } from './table.ts';
@@ -262,9 +262,9 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   let reference: boolean[][] | undefined;
   let differing = 0;
   for (const concurrency of CONCURRENCIES) {
-    const engineBefore = engineCpuSeconds();
+    const engine = engineCpu();
     const [ours, oursS] = await seconds(() => harness(setup, concurrency, (slot) => slot));
-    const oursEngine = engineCpuSeconds() - engineBefore;
+    const oursEngine = engine.since();
     if (floor === 0) floor = (await rawTestSeconds(setup, ours)) / engineCores;
     const [before, beforeS] = await seconds(() => harness(setup, concurrency, perFeature));
     const [theirs, theirsS] = await seconds(() => upstream(setup, concurrency));
