@@ -13,6 +13,7 @@ import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
 import { endToEnd } from './end-to-end.ts';
 import { cpuCosts } from './cpu-costs.ts';
+import { realisticEvaluation } from './realistic-evaluation.ts';
 import { formatTable, type BenchTable } from './table.ts';
 
 const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>> = {
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>>
   merge: mergeTimes,
   e2e: endToEnd,
   cpu: cpuCosts,
+  realistic: realisticEvaluation,
 };
 
 function selected(argv: string[]): string[] {

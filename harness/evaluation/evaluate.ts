@@ -1,12 +1,14 @@
 // The evaluation stage: agents' patches -> the merge cascade (resolver/cascade.ts), each stage's
 // code tested with every feature's hidden tests as its gate needs -> the result's verdicts.
-// The test containers for the first code are created and started while the merge runs, so that
-// the merge costs no time on top of the tests; they are skipped when the cache is expected to answer.
+// The test sandboxes for the first code are started while the merge runs, so that the merge costs
+// no time on top of the tests; they are skipped when the cache is expected to answer. How many
+// sandboxes, each running which features one after another: test-groups.ts.
 import type { Feature } from '../../tasks/types.ts';
 import type { EvaluationResult, FeatureEvaluation } from '../run/types.ts';
 import type { BaseRepo } from '../sandbox/types.ts';
 import { runCascade, type ResolverModel } from '../../resolver/index.ts';
-import { FeatureTests, cachedTestRun, runFeatureTests, type TestRunOptions } from './run-tests.ts';
+import { cachedTestRun, type TestRun, type TestRunOptions } from './run-tests.ts';
+import { enterTesting, splitFeatures, startTests, type StartedTests } from './test-groups.ts';
 
 export interface MergeStageOptions {
   /** The small model of the LLM stage; undefined: the stage is skipped and recorded as such. */
@@ -34,28 +36,26 @@ function notRun(feature: Feature, cause: string): FeatureEvaluation {
   return { feature: feature.id, passed: false, exitCode: null, timedOut: false, cause, output: '', durationMs: 0 };
 }
 
-type Started = Promise<FeatureTests>;
+type Started = Promise<StartedTests>;
 
 async function discard(started: Started | undefined): Promise<void> {
   await started?.then(
-    (container) => container.discard(),
+    (tests) => tests.discard(),
     () => undefined,
   );
 }
 
-/** Every feature's tests on `patch`, in containers started beforehand when given. */
-function testPatch(features: Feature[], patch: string, tests: TestRunOptions, started: (Started | undefined)[]): Promise<FeatureEvaluation[]> {
-  return Promise.all(
-    features.map(async (feature, i) => {
-      const cached = await cachedTestRun(feature, patch, tests);
-      if (cached) {
-        await discard(started[i]);
-        return { feature: feature.id, ...cached };
-      }
-      const run = started[i] ? (await started[i]).run(patch) : runFeatureTests(feature, patch, tests);
-      return { feature: feature.id, ...(await run) };
-    }),
-  );
+/** Every feature's tests on `patch`: in the sandboxes started ahead (one per group), else in new ones. */
+async function testPatch(groups: Feature[][], patch: string, tests: TestRunOptions, started: Started[]): Promise<FeatureEvaluation[]> {
+  const runGroup = async (group: Feature[], ahead: Started | undefined): Promise<TestRun[]> => {
+    if (!ahead) {
+      const hits = await Promise.all(group.map((feature) => cachedTestRun(feature, patch, tests)));
+      if (hits.every(Boolean)) return hits as TestRun[];
+    }
+    return (await (ahead ?? startTests(group, tests))).run(patch);
+  };
+  const runs = await Promise.all(groups.map((group, g) => runGroup(group, started[g])));
+  return groups.flatMap((group, g) => group.map((feature, i) => ({ feature: feature.id, ...runs[g]![i]! })));
 }
 
 async function expectCacheHits(input: EvaluationInput): Promise<boolean> {
@@ -66,9 +66,11 @@ async function expectCacheHits(input: EvaluationInput): Promise<boolean> {
 }
 
 export async function evaluatePatches(input: EvaluationInput): Promise<EvaluationResult> {
-  let started = (await expectCacheHits(input)) ? [] : input.features.map((feature) => FeatureTests.start(feature, input.tests));
-  // Awaited later; a failed start is reported when its container is used.
-  for (const container of started) container.catch(() => undefined);
+  const testing = await enterTesting(input.tests.slot, input.features.length);
+  const groups = splitFeatures(input.features, testing.width);
+  let started = (await expectCacheHits(input)) ? [] : groups.map((group) => startTests(group, input.tests));
+  // Awaited later; a failed start is reported when its sandbox is used.
+  for (const tests of started) tests.catch(() => undefined);
   const passed = (evaluations: FeatureEvaluation[]) => evaluations.every((e) => e.passed);
   try {
     const cascade = await runCascade<FeatureEvaluation[]>(
@@ -78,10 +80,10 @@ export async function evaluatePatches(input: EvaluationInput): Promise<Evaluatio
         contextLines: input.merge.contextLines,
         probes: input.merge.orderProbe ?? true,
         test: async (patch) => {
-          // The first code tested gets the containers started ahead.
+          // The first code tested gets the sandboxes started ahead.
           const ahead = started;
           started = [];
-          const verdict = await testPatch(input.features, patch, input.tests, ahead);
+          const verdict = await testPatch(groups, patch, input.tests, ahead);
           return { passed: passed(verdict), verdict };
         },
       },
@@ -91,6 +93,7 @@ export async function evaluatePatches(input: EvaluationInput): Promise<Evaluatio
       final?.tested?.verdict ?? input.features.map((feature) => notRun(feature, `merge ${merge.status}: ${merge.reason ?? 'no merged code to test'}`));
     return { merge, attempts, evaluations, bothPassed: passed(evaluations) };
   } finally {
+    testing.done();
     await Promise.all(started.map(discard));
   }
 }

@@ -3,7 +3,7 @@
 // the code to test exists (while the merge runs). Here: what the run means (parsing) and the cache.
 import { readFileSync } from 'node:fs';
 import type { Feature } from '../../tasks/types.ts';
-import type { BackendSlot, ContainerLimits, PendingTestRun, RawTestRun, SandboxImage } from '../sandbox/types.ts';
+import type { BackendSlot, ContainerLimits, PendingTestRun, RawTestRun, SandboxImage, TestSequenceSpec } from '../sandbox/types.ts';
 import { failureCause, parseTestCounts, type TestCounts } from './parse-results.ts';
 import { testCacheKey, type TestCache } from './test-cache.ts';
 
@@ -33,9 +33,27 @@ export interface TestRunOptions {
   maxOutputBytes?: number;
   /** Results of earlier runs on the same inputs; absent: every run is a fresh one. */
   cache?: TestCache;
+  /**
+   * Keep test sandboxes started ahead for the next tasks (a run's evaluations; the run removes the
+   * spares at its end). Default false: nothing outlives the evaluation.
+   */
+  keepWarm?: boolean;
 }
 
 const DEFAULT_MAX_OUTPUT = 256 * 1024;
+
+/** What a test sandbox is started with, whatever it will test. */
+export function sandboxSpec(options: TestRunOptions): TestSequenceSpec {
+  return {
+    image: options.image,
+    run: options.run,
+    task: options.task,
+    limits: options.limits,
+    timeoutMs: options.timeoutMs,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
+    keepWarm: options.keepWarm,
+  };
+}
 
 /** A started test sandbox for one feature, waiting for the code to test. */
 export class FeatureTests {
@@ -46,29 +64,26 @@ export class FeatureTests {
   ) {}
 
   static async start(feature: Feature, options: TestRunOptions): Promise<FeatureTests> {
-    const pending = await options.slot.startTestRun({
-      image: options.image,
-      run: options.run,
-      task: options.task,
-      limits: options.limits,
-      timeoutMs: options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
-      testsPatch: readFileSync(feature.testsPatchPath),
-    });
+    const pending = await options.slot.startTestRun({ ...sandboxSpec(options), testsPatch: readFileSync(feature.testsPatchPath) });
     return new FeatureTests(pending, feature, options);
   }
 
   /** Runs the tests on `patch`, stores the result in the cache; the sandbox is removed. */
   async run(patch: string): Promise<TestRun> {
-    const result = testRun(await this.pending.run(patch), this.options.timeoutMs);
-    if (reusable(result)) this.options.cache?.put(await testCacheKey(this.feature, patch, this.options), result);
-    return result;
+    return keptTestRun(this.feature, patch, this.options, await this.pending.run(patch));
   }
 
   /** Removes the sandbox without running anything (the merge left nothing to test, or the cache answered). */
   async discard(): Promise<void> {
     await this.pending.discard();
   }
+}
+
+/** What a run of the runner means; stored in the cache when it may be reused. */
+export async function keptTestRun(feature: Feature, patch: string, options: TestRunOptions, raw: RawTestRun): Promise<TestRun> {
+  const result = testRun(raw, options.timeoutMs);
+  if (reusable(result)) options.cache?.put(await testCacheKey(feature, patch, options), result);
+  return result;
 }
 
 function testRun(raw: RawTestRun, timeoutMs: number): TestRun {

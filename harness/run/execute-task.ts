@@ -193,7 +193,16 @@ export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise
     features: team.flatMap((a) => a.features),
     patches: agents.map((a) => a.patch),
     base,
-    tests: { slot: env.slot, image, run: env.runName, task: env.taskId, limits: env.limits, timeoutMs: env.testTimeoutMs, cache: env.testCache },
+    tests: {
+      slot: env.slot,
+      image,
+      run: env.runName,
+      task: env.taskId,
+      limits: env.limits,
+      timeoutMs: env.testTimeoutMs,
+      cache: env.testCache,
+      keepWarm: true,
+    },
     merge: env.merge,
   });
   return { ...evaluation, image: image.name, dockerHost: env.slot.where, baseRev: base.rev, agents };

@@ -71,7 +71,7 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
         features: task.features.map((id) => findFeature(task.pool, id)),
         patches: store.agents(row.id).map((a) => a.patch),
         base,
-        tests: { slot, image, run: options.name, task: row.id, limits: options.limits, timeoutMs: options.testTimeoutMs, cache },
+        tests: { slot, image, run: options.name, task: row.id, limits: options.limits, timeoutMs: options.testTimeoutMs, cache, keepWarm: true },
         merge: options.merge,
         previousMergedPatch: store.mergedPatch(row.id),
       });

@@ -189,6 +189,8 @@ export async function runTasks<T extends RunnerTask>(tasks: T[], stages: TaskSta
     await Promise.all(tasks.map((task) => limit(() => runOne(task).catch((error) => stopOnFatal(error, task)))));
   } finally {
     interrupt.dispose();
+    // Test sandboxes started ahead for tasks that did not come.
+    if (!controller.signal.aborted) await backend.removeSpares?.().catch((error) => progress.log(`removing spare sandboxes: ${errorMessage(error)}`));
   }
   if (stopped) {
     progress.stop();

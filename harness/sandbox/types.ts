@@ -133,6 +133,28 @@ export interface PendingTestRun {
   discard(): Promise<void>;
 }
 
+/** A test sandbox started before it knows which features' tests it will run (see startTestSequence). */
+export interface TestSequenceSpec extends Omit<TestRunSpec, 'testsPatch'> {
+  /**
+   * Taking this sandbox starts another like it for a later task (same image, limits and run), so
+   * that no task waits for a start; the run removes what is left with removeSpares at its end.
+   */
+  keepWarm?: boolean;
+}
+
+/**
+ * A test sandbox that runs several features' tests on the same code one after another: for each
+ * tests patch, in order, `runner.sh tests.patch [patch.patch]` as PendingTestRun does, the
+ * repository reset to its base commit before each run after the first (as CooperBench's
+ * evaluation does in its one container per pair). A run that the time limit stops does not stop
+ * the next: it gets a fresh sandbox. `run` removes the sandbox(es) once done; `discard` hands an
+ * unused one back.
+ */
+export interface PendingTestSequence {
+  run(testsPatches: Buffer[], patch: string): Promise<RawTestRun[]>;
+  discard(): Promise<void>;
+}
+
 /** A share of the backend a task runs on from start to end (a Docker engine; the cluster). */
 export interface BackendSlot {
   /** Where the task ran, as results record it; a re-evaluation asks for it again. */
@@ -142,6 +164,14 @@ export interface BackendSlot {
   baseRepo(image: SandboxImage, run: string): Promise<BaseRepo>;
   startAgentSandbox(spec: AgentSandboxSpec): Promise<AgentSandbox>;
   startTestRun(spec: TestRunSpec): Promise<PendingTestRun>;
+  /**
+   * CPUs that the slot's test sandboxes share (a Docker engine's), so that the evaluation can
+   * choose between one sandbox per feature and one for all of a task's features. Absent: the
+   * backend spreads sandboxes over machines (a cluster), one per feature is always right.
+   */
+  sharedCores?(): Promise<number>;
+  /** Backends that can run several features' tests in one sandbox (with sharedCores). */
+  startTestSequence?(spec: TestSequenceSpec): Promise<PendingTestSequence>;
 }
 
 export interface SandboxBackend {
@@ -172,6 +202,8 @@ export interface SandboxBackend {
   removeSandboxes(leftovers: Leftover[]): Promise<number>;
   /** Stops creating sandboxes and removes every one this process created and has not removed (SIGINT). */
   removeOwn(): Promise<number>;
+  /** Removes the sandboxes started ahead for tasks that did not come (TestSequenceSpec.keepWarm): the end of a run. */
+  removeSpares?(): Promise<void>;
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
   isInfrastructureError(error: unknown): boolean;
   /** `coop-bench images push`: for backends that build images, tags and pushes the pools' images to `registry`. */

@@ -15,6 +15,7 @@ import { DockerSandbox } from './sandbox.ts';
 import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
 import { startTestContainer } from './test-run.ts';
+import { WarmTestContainers } from './warm-tests.ts';
 
 /** Engines whose bind mounts are folders of this machine. */
 function isLocal(engine: Engine): boolean {
@@ -26,7 +27,8 @@ function isLocal(engine: Engine): boolean {
   }
 }
 
-function slotOn(engine: Engine, options: BackendOptions): BackendSlot {
+function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainers): BackendSlot {
+  let cores: Promise<number> | undefined;
   return {
     where: engine.host,
     prepareImage: (pool, _run, log) => poolImage(engine, pool, { image: options.image, log }),
@@ -46,14 +48,18 @@ function slotOn(engine: Engine, options: BackendOptions): BackendSlot {
         binds: [...teamBinds, ...mounts],
       });
     },
-    startTestRun: (spec) => startTestContainer({ engine, name: spec.image.name, id: spec.image.id }, spec),
+    startTestRun: (spec) => startTestContainer(engine, spec),
+    // The engine's CPUs (those of its machine, or of its VM), asked once.
+    sharedCores: () => (cores ??= engine.docker.info().then((info: { NCPU?: number }) => Math.max(1, info.NCPU ?? 1))),
+    startTestSequence: (spec) => warm.startSequence(engine, spec),
   };
 }
 
 export async function createDockerBackend(options: BackendOptions): Promise<SandboxBackend> {
   const engines = enginesAt(options.dockerHosts);
   const scheduler = new EngineScheduler(engines);
-  const slots = new Map<string, { engine: Engine; slot: BackendSlot }>(engines.map((engine) => [engine.host, { engine, slot: slotOn(engine, options) }]));
+  const warm = new WarmTestContainers();
+  const slots = new Map<string, { engine: Engine; slot: BackendSlot }>(engines.map((engine) => [engine.host, { engine, slot: slotOn(engine, options, warm) }]));
   const engineOf = (slot: BackendSlot) => slots.get(slot.where)!.engine;
   return {
     name: 'docker',
@@ -77,6 +83,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
     },
     removeSandboxes: (leftovers) => removeContainers(leftovers.map((leftover) => ({ ...leftover, engine: slots.get(leftover.where)!.engine }))),
     removeOwn: removeTrackedContainers,
+    removeSpares: () => warm.removeSpares(),
     isInfrastructureError: isEngineError,
     pushImages: (pools, registry, log) => pushPoolImages(engines[0], pools, registry, log),
     doctorChecks: dockerChecks,

@@ -1,0 +1,94 @@
+// Several features' tests in one test container, one after another (how a task's tests run when
+// other tasks' tests share the engine's cores), and test containers kept warm for a run's next
+// tasks: the same verdicts as a container per feature, a time limit that stops one feature's tests
+// does not stop the next, and the spares carry the run's labels and go at the run's end.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { loadPool } from '../../tasks/pools.ts';
+import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
+import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { DEFAULT_LIMITS, type SandboxBackend } from '../../harness/sandbox/types.ts';
+import { createBackend } from '../../harness/sandbox/registry.ts';
+import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
+import { SHIPPED_POOLS } from '../../harness/paths.ts';
+import { containersOf, tempDir } from '../helpers/cli.ts';
+import { uniqueRun } from '../helpers/run-db.ts';
+
+const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
+const [f1, f2] = pool.features;
+const gold1 = readFileSync(f1!.patchPath, 'utf8');
+const testsOf = (feature: typeof f1) => readFileSync(feature!.testsPatchPath);
+let image: PoolImage;
+let backend: SandboxBackend;
+
+beforeAll(async () => {
+  image = await poolImage(engineAt(), pool);
+  backend = await createBackend('docker', { log: () => undefined });
+});
+
+const spec = (run: string, timeoutMs = 300_000) => ({ image, run, limits: DEFAULT_LIMITS, timeoutMs, maxOutputBytes: 256 * 1024 });
+
+describe('features tested one after another in one container', () => {
+  it('gives each feature the verdict and exit code it gets in a container of its own', async () => {
+    const run = uniqueRun('sequence');
+    const slot = backend.acquire();
+    const sequence = await slot.startTestSequence!(spec(run));
+    // Feature 1's code: its own tests pass, feature 2's fail, whatever ran before them.
+    const runs = await sequence.run([testsOf(f2), testsOf(f1), testsOf(f2)], gold1);
+    const alone = await Promise.all(
+      [f2, f1].map((feature) => runFeatureTests(feature!, gold1, { slot, image, run, limits: DEFAULT_LIMITS, timeoutMs: 300_000 })),
+    );
+    expect(runs.map((r) => r.exitCode)).toEqual([alone[0]!.exitCode, alone[1]!.exitCode, alone[0]!.exitCode]);
+    expect(runs[1]!.exitCode).toBe(0);
+    expect(runs[0]!.exitCode).not.toBe(0);
+    expect(runs[1]!.output).toMatch(/passed/);
+    // Each run's output is its own: no marker, nothing of the run before.
+    expect(runs[1]!.output).not.toMatch(/failed/);
+    expect(await containersOf(run)).toEqual([]);
+  });
+
+  it('a feature whose tests outlast the limit times out; the next one still runs, in a fresh container', async () => {
+    const run = uniqueRun('sequence-timeout');
+    const slot = backend.acquire();
+    const work = tempDir('sequence-hang');
+    await execa('cp', ['-a', `${(await slot.baseRepo(image, run)).dir}/.`, work]);
+    const init = join(work, 'tabulite', '__init__.py');
+    writeFileSync(init, `${readFileSync(init, 'utf8')}\nwhile True:\n    pass\n`);
+    const hang = (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
+    const sequence = await slot.startTestSequence!(spec(run, 4000));
+    const [slow, next] = await sequence.run([testsOf(f1), testsOf(f1)], hang);
+    expect(slow).toMatchObject({ exitCode: null, timedOut: true });
+    expect(next).toMatchObject({ exitCode: null, timedOut: true });
+    expect(await containersOf(run)).toEqual([]);
+  });
+});
+
+describe('warm test containers', () => {
+  it('a run takes a started container, leaves a spare with its labels, and removes spares at its end', async () => {
+    const run = uniqueRun('warm');
+    const slot = backend.acquire();
+    const taken = await slot.startTestSequence!({ ...spec(run), keepWarm: true });
+    const [result] = await taken.run([testsOf(f1)], gold1);
+    expect(result!.exitCode).toBe(0);
+    // The spare starts in the background; wait for it to be there.
+    for (let i = 0; i < 100 && (await containersOf(run)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const spares = await containersOf(run);
+    expect(spares).toHaveLength(1);
+    expect(spares[0]!.Labels).toMatchObject({
+      'coop-bench': 'true',
+      'coop-bench.run': run,
+      'coop-bench.host': hostname(),
+      'coop-bench.pid': String(process.pid),
+    });
+    expect(spares[0]!.State).toBe('running');
+
+    // The next task takes the spare (and a new spare starts); an unused one goes back.
+    const next = await slot.startTestSequence!({ ...spec(run), keepWarm: true });
+    await next.discard();
+    await backend.removeSpares!();
+    expect(await containersOf(run)).toEqual([]);
+  });
+});
