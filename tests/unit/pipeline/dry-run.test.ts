@@ -30,6 +30,8 @@ const options = (extra: Partial<RunOptions> = {}): RunOptions => ({
   concurrency: 1,
   backend: { name: 'local' },
   force: false,
+  noCache: false,
+  oracleInContainer: false,
   dryRun: true,
   limits: DEFAULT_LIMITS,
   testTimeoutMs: 120_000,
