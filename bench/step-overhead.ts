@@ -26,7 +26,7 @@ import { WORKSPACE } from '../tasks/prompts.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { median, ms, percentile, ratio, type BenchTable } from './table.ts';
 
-const COMMANDS = ['ls -la', 'git status --short', 'cat src/parser.js', 'grep -rn "function" src | head -40', "sed -n '1,60p' src/index.js"];
+export const COMMANDS = ['ls -la', 'git status --short', 'cat src/parser.js', 'grep -rn "function" src | head -40', "sed -n '1,60p' src/index.js"];
 const ROUNDS = 12;
 const TARGET = 1.2;
 

@@ -30,7 +30,8 @@ afterAll(async () => {
   await removeLabelledContainers([engineAt()], RUN);
 });
 
-const start = (execChannel: boolean) => DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(RUN, 'agent'), limits: DEFAULT_LIMITS }, { execChannel });
+const start = (execChannel: boolean) =>
+  DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(RUN, 'agent'), limits: DEFAULT_LIMITS }, { execChannel });
 
 async function withSandbox(execChannel: boolean, body: (sandbox: DockerSandbox) => Promise<void>): Promise<void> {
   const sandbox = await start(execChannel);
@@ -136,9 +137,14 @@ describe('exec channel', () => {
       const channel = await ExecChannel.open(sandbox.container);
       try {
         const [stdout, stderr] = [new Collect(), new Collect()];
-        const script = 'head -c 30000000 /dev/urandom > /tmp/r; for i in $(seq 0 255); do printf "\\\\$(printf %o $i)"; done > /tmp/bytes; cat /tmp/r; cat /tmp/bytes >&2; cat /tmp/r >&2';
+        const script =
+          'head -c 30000000 /dev/urandom > /tmp/r; for i in $(seq 0 255); do printf "\\\\$(printf %o $i)"; done > /tmp/bytes; cat /tmp/r; cat /tmp/bytes >&2; cat /tmp/r >&2';
         expect(await channel.run({ argv: ['bash', '-c', script], stdout, stderr })).toBe(0);
-        const hashes = await new DockerSandbox(sandbox.container, { execChannel: false }).exec(['bash', '-c', 'sha256sum /tmp/r; cat /tmp/bytes /tmp/r | sha256sum']);
+        const hashes = await new DockerSandbox(sandbox.container, { execChannel: false }).exec([
+          'bash',
+          '-c',
+          'sha256sum /tmp/r; cat /tmp/bytes /tmp/r | sha256sum',
+        ]);
         const [r, both] = hashes.stdout.split('\n').map((line) => line.split(' ')[0]);
         expect(stdout.bytes.length).toBe(30_000_000);
         expect(sha(stdout.bytes)).toBe(r);
