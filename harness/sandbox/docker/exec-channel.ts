@@ -65,16 +65,19 @@ export class PayloadReader extends WritableStream {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    const text = chunk.toString('latin1');
-    if (this.waiter) this.take(text);
-    // Only the ready marker and an unexpected message can come with nobody waiting: kept, bounded.
-    else if (this.pending.reduce((n, t) => n + t.length, text.length) < 64 * 1024) this.pending.push(text);
-    else this.fail(new ExecChannelError('unexpected output with no command in flight'));
+    this.take(chunk.toString('latin1'));
     done();
   }
 
   private take(text: string): void {
-    while (text.length > 0 && this.waiter) {
+    if (text.length === 0 || this.failure) return;
+    if (!this.waiter) {
+      // Only what follows a marker in the same chunk (or an unexpected message) comes with nobody waiting: kept, bounded.
+      if (this.pending.reduce((n, t) => n + t.length, text.length) > 64 * 1024) this.fail(new ExecChannelError('unexpected output with no command in flight'));
+      else this.pending.push(text);
+      return;
+    }
+    for (;;) {
       if (this.marker !== null) {
         const end = text.indexOf('\n');
         this.marker += end < 0 ? text : text.slice(0, end);
@@ -86,8 +89,7 @@ export class PayloadReader extends WritableStream {
         this.marker = null;
         this.waiter = undefined;
         resolve(marker);
-        if (text.length > 0) this.pending.push(text);
-        return;
+        return this.take(text);
       }
       const end = text.indexOf('\n');
       const payload = this.carry + (end < 0 ? text : text.slice(0, end));
@@ -100,6 +102,7 @@ export class PayloadReader extends WritableStream {
       if (this.carry) return this.fail(new ExecChannelError('truncated payload'));
       this.marker = '';
       text = text.slice(end + 1);
+      if (text.length === 0) return;
     }
   }
 }
