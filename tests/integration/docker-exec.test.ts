@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { engineAt, requireEngine } from '../../harness/sandbox/docker/engine.ts';
 import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
 import { DockerSandbox } from '../../harness/sandbox/docker/sandbox.ts';
@@ -17,6 +16,7 @@ import { containerLabels } from '../../harness/sandbox/labels.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
+import { ByteSink } from '../helpers/byte-sink.ts';
 
 const RUN = uniqueRun('docker-exec');
 let image: PoolImage;
@@ -117,18 +117,6 @@ describe.each([
   });
 });
 
-/** Collects what a channel decodes, byte for byte. */
-class Collect extends Writable {
-  readonly chunks: Buffer[] = [];
-  override _write(chunk: Buffer, _: BufferEncoding, done: () => void): void {
-    this.chunks.push(chunk);
-    done();
-  }
-  get bytes(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
-}
-
 const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 describe('exec channel', () => {
@@ -136,7 +124,7 @@ describe('exec channel', () => {
     await withSandbox(true, async (sandbox) => {
       const channel = await ExecChannel.open(sandbox.container);
       try {
-        const [stdout, stderr] = [new Collect(), new Collect()];
+        const [stdout, stderr] = [new ByteSink(), new ByteSink()];
         const script =
           'head -c 30000000 /dev/urandom > /tmp/r; for i in $(seq 0 255); do printf "\\\\$(printf %o $i)"; done > /tmp/bytes; cat /tmp/r; cat /tmp/bytes >&2; cat /tmp/r >&2';
         expect(await channel.run({ argv: ['bash', '-c', script], stdout, stderr })).toBe(0);
@@ -151,8 +139,8 @@ describe('exec channel', () => {
         expect(stderr.bytes.subarray(0, 256)).toEqual(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
         expect(sha(stderr.bytes)).toBe(both);
         // The channel goes on to the next command.
-        const next = new Collect();
-        expect(await channel.run({ argv: ['printf', 'again'], stdout: next, stderr: new Collect() })).toBe(0);
+        const next = new ByteSink();
+        expect(await channel.run({ argv: ['printf', 'again'], stdout: next, stderr: new ByteSink() })).toBe(0);
         expect(next.bytes.toString()).toBe('again');
       } finally {
         channel.close();

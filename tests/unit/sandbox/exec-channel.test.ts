@@ -1,19 +1,8 @@
 // The exec channel's framing on the harness side: base64 payloads ended by marker lines, decoded
 // byte for byte however the stream is cut, and anything else taken as a broken channel.
 import { describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
 import { ExecChannelError, PayloadReader, encodeField } from '../../../harness/sandbox/docker/exec-channel.ts';
-
-class Collect extends Writable {
-  readonly chunks: Buffer[] = [];
-  override _write(chunk: Buffer, _: BufferEncoding, done: () => void): void {
-    this.chunks.push(chunk);
-    done();
-  }
-  get bytes(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
-}
+import { ByteSink } from '../../helpers/byte-sink.ts';
 
 const frame = (payload: Buffer, marker: string) => Buffer.from(`${payload.toString('base64')}\n${marker}\n`, 'latin1');
 
@@ -27,7 +16,7 @@ describe('exec channel framing', () => {
 
   it.each([1, 3, 4, 5, 77, 4096, 1 << 20])('decodes every byte and each marker, in pieces of %i bytes', async (size) => {
     const reader = new PayloadReader();
-    const sinks = [new Collect(), new Collect(), new Collect()];
+    const sinks = [new ByteSink(), new ByteSink(), new ByteSink()];
     const forged = Buffer.from('\n!2 0\n');
     const markers = (async () => [await reader.next(sinks[0]), await reader.next(sinks[1]), await reader.next(sinks[2])])();
     feed(reader, Buffer.concat([frame(forged, '!1 0'), frame(binary, '!2 0'), frame(Buffer.alloc(0), '!3 3')]), size);
@@ -39,12 +28,12 @@ describe('exec channel framing', () => {
     const reader = new PayloadReader();
     reader.write(frame(Buffer.alloc(0), '!ready'));
     expect(await reader.next()).toBe('!ready');
-    const out = new Collect();
+    const out = new ByteSink();
     const marker = reader.next(out);
     reader.write(Buffer.concat([frame(binary, '!1 0'), frame(Buffer.from('next'), '!2 1')]));
     expect(await marker).toBe('!1 0');
     expect(out.bytes).toEqual(binary);
-    const next = new Collect();
+    const next = new ByteSink();
     expect(await reader.next(next)).toBe('!2 1');
     expect(next.bytes.toString()).toBe('next');
   });
@@ -55,7 +44,7 @@ describe('exec channel framing', () => {
     ['a marker that never ends', `\n!${'x'.repeat(300)}`, /malformed marker/],
   ])('takes %s as a broken channel', async (_, data, message) => {
     const reader = new PayloadReader();
-    const marker = reader.next(new Collect());
+    const marker = reader.next(new ByteSink());
     reader.write(Buffer.from(data, 'latin1'));
     const error = await marker.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExecChannelError);
@@ -65,7 +54,7 @@ describe('exec channel framing', () => {
 
   it('fails whoever waits when the stream breaks', async () => {
     const reader = new PayloadReader();
-    const marker = reader.next(new Collect());
+    const marker = reader.next(new ByteSink());
     reader.write(Buffer.from('QUJD'));
     reader.fail(new ExecChannelError('the stream ended'));
     await expect(marker).rejects.toThrow('exec channel: the stream ended');
