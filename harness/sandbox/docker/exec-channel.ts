@@ -140,20 +140,23 @@ export class ExecChannel {
     container.modem.demuxStream(stream, out, err);
     const channel = new ExecChannel(stream, out, err);
     let timer: NodeJS.Timeout | undefined;
+    const slow = new ExecChannelError(`no answer within ${OPEN_TIMEOUT_MS} ms`);
     try {
       const marker = await Promise.race([
         out.next(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new ExecChannelError(`no answer within ${OPEN_TIMEOUT_MS} ms`)), OPEN_TIMEOUT_MS);
+          timer = setTimeout(() => reject(slow), OPEN_TIMEOUT_MS);
         }),
       ]);
       if (marker.startsWith('!unavailable')) throw new ExecChannelUnavailable(`exec channel: ${marker.slice(1)}`);
       if (marker !== '!ready') throw new ExecChannelError(`unexpected greeting ${JSON.stringify(marker)}`);
       return channel;
     } catch (error) {
-      // bash missing: the exec's stream ends at once; the image cannot run the server.
       channel.close();
-      throw error instanceof ExecChannelError && !(await isRunning(container)) ? error : asUnavailable(error);
+      // A slow start (a loaded machine) or a stopped container says nothing about the image; a
+      // server that ended without a greeting in a running container (no bash) does.
+      if (error === slow || error instanceof ExecChannelUnavailable || !(await isRunning(container))) throw error;
+      throw new ExecChannelUnavailable(`exec channel: the server did not start (${(error as Error).message})`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -205,11 +208,6 @@ async function isRunning(container: Docker.Container): Promise<boolean> {
     (info) => info.State.Running,
     () => false,
   );
-}
-
-function asUnavailable(error: unknown): Error {
-  if (error instanceof ExecChannelUnavailable) return error;
-  return new ExecChannelUnavailable(`exec channel: the server did not start (${error instanceof Error ? error.message : String(error)})`, { cause: error });
 }
 
 /** COOP_BENCH_EXEC_CHANNEL=off turns the channel off (every command its own `docker exec`, as before): for comparison. */
