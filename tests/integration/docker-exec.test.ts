@@ -172,8 +172,17 @@ describe('exec channel', () => {
       expect(await sandbox.exec(['echo', 'after'])).toMatchObject({ exitCode: 0, stdout: 'after\n' });
       expect(await servers(sandbox)).toHaveLength(1);
 
-      setTimeout(() => void killServers(sandbox), 700);
-      const result = await sandbox.exec(['bash', '-c', 'echo run >> /tmp/runs; sleep 2; echo finished; exit 4']);
+      // The server dies while the command waits (its start seen through a docker exec of its own).
+      const direct = new DockerSandbox(sandbox.container, { execChannel: false });
+      const killer = (async () => {
+        await direct.exec(['bash', '-c', 'until [ -e /tmp/runs ]; do sleep 0.1; done'], { timeoutMs: 60_000 });
+        await killServers(sandbox);
+        await direct.exec(['touch', '/tmp/killed']);
+      })();
+      const result = await sandbox.exec(['bash', '-c', 'echo run >> /tmp/runs; until [ -e /tmp/killed ]; do sleep 0.1; done; echo finished; exit 4'], {
+        timeoutMs: 60_000,
+      });
+      await killer;
       expect(result).toMatchObject({ exitCode: 4, stdout: 'finished\n', timedOut: false });
       // It ran again, whole, by docker exec: the first run's result was never complete.
       expect((await sandbox.exec(['cat', '/tmp/runs'])).stdout).toBe('run\nrun\n');

@@ -107,6 +107,12 @@ type Ending<T> = { value: T } | { hostTimedOut: true };
  */
 function untilDeadline<T>(ending: Promise<T>, deadlineMs: number, signal: AbortSignal | undefined, stop: () => void): Promise<Ending<T>> {
   return new Promise((resolve, reject) => {
+    // Stopped while the command was being sent: its listener would never fire.
+    if (signal?.aborted) {
+      stop();
+      reject(signal.reason);
+      return;
+    }
     const timer = setTimeout(() => {
       settle();
       stop();
