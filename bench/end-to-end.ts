@@ -16,23 +16,30 @@ import { startFakeOpenAI } from '../tests/fakes/openai-server.ts';
 import { scriptedAgents } from '../tests/helpers/scripted-agents.ts';
 import { CLI } from '../tests/helpers/cli.ts';
 import { busyCores, finishedChildrenCpu, machineCpu } from './cpu.ts';
+import { EngineCpuWindow } from './engine-processes.ts';
 import type { BenchFixture } from './fixture.ts';
 import { type BenchTable } from './table.ts';
 
 export const MODEL_LATENCY_MS = 1000;
 export const STEPS = 20;
 const TARGET = 0.9;
-/** Concurrency, and how many pairs (each under how many teams) are run at it: at least two waves above 1. */
+/**
+ * Concurrency, and how many pairs (each under how many teams) are run at it: at least two waves
+ * above 1. Concurrency 16 runs again with a `docker exec` per command (the exec channel off), to
+ * compare in the same run.
+ */
 const LEVELS = [
-  { concurrency: 1, pairs: 3, teams: 1 },
-  { concurrency: 4, pairs: 8, teams: 1 },
-  { concurrency: 16, pairs: 15, teams: 3 },
+  { concurrency: 1, pairs: 3, teams: 1, execChannel: true },
+  { concurrency: 4, pairs: 8, teams: 1, execChannel: true },
+  { concurrency: 16, pairs: 15, teams: 3, execChannel: true },
+  { concurrency: 16, pairs: 15, teams: 3, execChannel: false },
 ];
 
 const run = promisify(execFile);
 
 interface LevelResult {
   concurrency: number;
+  execChannel: boolean;
   tasks: number;
   done: number;
   passed: number;
@@ -44,6 +51,9 @@ interface LevelResult {
   busyCores: number;
   backgroundCores: number;
   harnessCpuPerPair: number;
+  /** Engine CPU (dockerd, containerd, shims, from /proc) per agent step, and per second in the 3 s before. */
+  engineMsPerStep: number;
+  backgroundEngineMsPerS: number;
 }
 
 async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: (typeof LEVELS)[number]): Promise<LevelResult> {
@@ -55,15 +65,18 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
   const subset = join(runsDir, `subset-c${level.concurrency}.json`);
   writeFileSync(subset, JSON.stringify({ name: `bench-c${level.concurrency}`, tasks: [{ repo: pool.repo, task_id: pool.taskId, pairs }] }));
   const models = Array.from({ length: level.teams }, (_, i) => `openai:fake-${String.fromCharCode(97 + i)}@${url}`);
-  const name = `bench-e2e-c${level.concurrency}`;
+  const name = `bench-e2e-c${level.concurrency}${level.execChannel ? '' : '-docker-exec'}`;
 
   // What the machine does without us (other users of this machine), just before.
   const idleBefore = machineCpu();
+  const engineBefore = new EngineCpuWindow();
   await sleep(3000);
   const backgroundCores = busyCores(idleBefore, machineCpu(), cpus().length);
+  const backgroundEngineMsPerS = (engineBefore.stop() * 1000) / 3;
 
   const cpuBefore = machineCpu();
   const childCpuBefore = finishedChildrenCpu();
+  const engine = new EngineCpuWindow();
   const started = performance.now();
   await run(
     'node',
@@ -92,13 +105,14 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
       runsDir,
     ],
     {
-      env: { ...process.env, OPENAI_API_KEY: 'bench-key' },
+      env: { ...process.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_EXEC_CHANNEL: level.execChannel ? 'on' : 'off' },
       maxBuffer: 64 * 1024 * 1024,
     },
   ).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`coop-bench run failed at concurrency ${level.concurrency}: ${error.stderr ?? ''}${error.stdout ?? ''}`);
   });
   const wallS = (performance.now() - started) / 1000;
+  const engineS = engine.stop();
   const harnessCpu = finishedChildrenCpu() - childCpuBefore;
   const busy = busyCores(cpuBefore, machineCpu(), cpus().length);
 
@@ -119,6 +133,7 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
     const { meanTest } = db.prepare('SELECT AVG(duration_ms) AS meanTest FROM evaluations WHERE exit_code IS NOT NULL').get() as { meanTest: number | null };
     return {
       concurrency: level.concurrency,
+      execChannel: level.execChannel,
       tasks: tasks.length,
       done: tasks.filter((t) => t.status === 'done').length,
       passed: tasks.filter((t) => t.both_passed === 1).length,
@@ -130,6 +145,8 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
       busyCores: busy,
       backgroundCores,
       harnessCpuPerPair: harnessCpu / tasks.length,
+      engineMsPerStep: (engineS * 1000) / calls,
+      backgroundEngineMsPerS,
     };
   } finally {
     db.close();
@@ -148,6 +165,7 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
       const perHour = (seconds: number) => ((r.tasks / seconds) * 3600).toFixed(0);
       return [
         r.concurrency,
+        r.execChannel ? 'channel' : 'docker exec',
         `${r.done}/${r.tasks}`,
         r.callsPerAgent.toFixed(1),
         r.meanTaskS.toFixed(1),
@@ -160,16 +178,20 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
         `${((idealS / r.wallS) * 100).toFixed(0)}%`,
         `${r.busyCores.toFixed(2)} (${r.backgroundCores.toFixed(2)})`,
         r.harnessCpuPerPair.toFixed(2),
+        `${r.engineMsPerStep.toFixed(0)} (${r.backgroundEngineMsPerS.toFixed(0)}/s)`,
       ];
     });
-    const top = results.at(-1)!;
-    const efficiency = (Math.ceil(top.tasks / top.concurrency) * idealPairSeconds) / top.windowS;
+    const top = results.find((r) => r.concurrency === 16 && r.execChannel)!;
+    const ofIdeal = (r: LevelResult) => (Math.ceil(r.tasks / r.concurrency) * idealPairSeconds) / r.windowS;
+    const efficiency = ofIdeal(top);
+    const withoutChannel = results.find((r) => r.concurrency === 16 && !r.execChannel)!;
     return {
       id: 'end_to_end',
       title: `4. End to end: pairs per hour, fake model (${MODEL_LATENCY_MS / 1000} s per call, ${STEPS} calls per agent), ${fixture.pool.repo} Coop`,
-      measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal: N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair.`,
+      measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal: N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair. exec: agents' commands through the exec channel (the default) or a \`docker exec\` each (COOP_BENCH_EXEC_CHANNEL=off). engine CPU: dockerd, containerd and shims (with the runc they reap) from /proc, per model call (one agent step) of the run; in brackets: ms per second in the 3 s before (other users of the engine).`,
       columns: [
         'c',
+        'exec',
         'done/N',
         'calls/agent',
         'pair s',
@@ -182,10 +204,12 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
         'of ideal (wall)',
         'busy cores (before)',
         'harness CPU s/pair',
+        'engine CPU ms/step (before)',
       ],
       rows,
       target: { text: `pairs per hour >= ${TARGET * 100}% of the ideal at concurrency 16 (task window)`, value: efficiency, met: efficiency >= TARGET },
       notes: [
+        `At concurrency 16: ${(efficiency * 100).toFixed(0)}% of the ideal with the exec channel, ${(ofIdeal(withoutChannel) * 100).toFixed(0)}% with a docker exec per command; engine CPU ${top.engineMsPerStep.toFixed(0)} vs ${withoutChannel.engineMsPerStep.toFixed(0)} ms per step.`,
         `${cpus().length} cores; pairs pass or fail as their gold patches merge (argkit unions mostly fail the tests): the tests run either way, only time is measured here.`,
       ],
     };

@@ -8,6 +8,7 @@ import { removeLabelledContainers } from '../harness/sandbox/docker/containers.t
 import { PROJECT_ROOT } from '../harness/paths.ts';
 import { BENCH_RUN, benchFixture, type BenchFixture } from './fixture.ts';
 import { stepOverhead } from './step-overhead.ts';
+import { execPaths } from './exec-paths.ts';
 import { evaluationOverhead } from './evaluation.ts';
 import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
@@ -18,6 +19,7 @@ import { formatTable, type BenchTable } from './table.ts';
 
 const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>> = {
   steps: stepOverhead,
+  exec: execPaths,
   eval: evaluationOverhead,
   messages: messageLatency,
   merge: mergeTimes,

@@ -1,6 +1,8 @@
 // `--backend docker` (the default): Docker engines, the local one or those named by --docker-host.
 // A task runs on one engine from start to end (the engine with the fewest tasks running); pool
-// images are built there on first use; agents and tests run in containers without network.
+// images are built there on first use; agents and tests run in containers without network. Agents'
+// commands go through a persistent exec channel per container (COOP_BENCH_EXEC_CHANNEL=off: a
+// `docker exec` each).
 import type { Pool } from '../../../tasks/types.ts';
 import { UserError } from '../../errors.ts';
 import { containerLabels } from '../labels.ts';
@@ -12,6 +14,7 @@ import { enginesAt, isEngineError, requireEngine, type Engine } from './engine.t
 import { poolImage, readyEngines } from './images.ts';
 import { pushPoolImages } from './push.ts';
 import { DockerSandbox } from './sandbox.ts';
+import { execChannelWanted } from './exec-channel.ts';
 import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
 import { startTestContainer } from './test-run.ts';
@@ -29,6 +32,7 @@ function isLocal(engine: Engine): boolean {
 
 function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainers): BackendSlot {
   let cores: Promise<number> | undefined;
+  const execChannel = execChannelWanted();
   return {
     where: engine.host,
     prepareImage: (pool, _run, log) => poolImage(engine, pool, { image: options.image, log }),
@@ -41,12 +45,16 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
           `the Docker engine at ${engine.host} is not on this machine: it cannot mount this machine's folders (--git, agent CLIs); run them on a local engine`,
         );
       }
-      return DockerSandbox.start(engine, {
-        image: spec.image.id,
-        labels: containerLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }),
-        limits: spec.limits,
-        binds: [...teamBinds, ...mounts],
-      });
+      return DockerSandbox.start(
+        engine,
+        {
+          image: spec.image.id,
+          labels: containerLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }),
+          limits: spec.limits,
+          binds: [...teamBinds, ...mounts],
+        },
+        { execChannel },
+      );
     },
     startTestRun: (spec) => startTestContainer(engine, spec),
     // The engine's CPUs (those of its machine, or of its VM), asked once.

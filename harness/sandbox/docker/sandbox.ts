@@ -8,6 +8,7 @@ import { pack as tarPack, extract as tarExtract } from 'tar-stream';
 import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
 import { BoundedSink } from '../output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
+import { ExecChannelError, ExecChannelUnavailable, ExecChannels, type ExecChannel } from './exec-channel.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
 
@@ -26,6 +27,8 @@ export interface ContainerSpec {
 }
 
 const IDLE = ['tail', '-f', '/dev/null'];
+/** How long a container being killed may still report itself running. */
+const KILL_SETTLE_MS = 250;
 
 export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
   return trackCreation(engine, (docker) =>
@@ -90,14 +93,69 @@ function tarOfHostFile(path: string, file: HostFile): PassThrough {
   return out;
 }
 
+export interface SandboxOptions {
+  /** Commands through a persistent exec channel (exec-channel.ts) rather than a `docker exec` each; default true. */
+  execChannel?: boolean;
+}
+
+/** What waiting for a command's end gave: its end, or the host-side deadline. */
+type Ending<T> = { value: T } | { hostTimedOut: true };
+
+/**
+ * Waits for `ending` until the host-side deadline (the backstop for a process that escaped its group
+ * and holds the output open) or the signal; `stop` is called when either comes first.
+ */
+function untilDeadline<T>(ending: Promise<T>, deadlineMs: number, signal: AbortSignal | undefined, stop: () => void): Promise<Ending<T>> {
+  return new Promise((resolve, reject) => {
+    // Stopped while the command was being sent: its listener would never fire.
+    if (signal?.aborted) {
+      stop();
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      settle();
+      stop();
+      resolve({ hostTimedOut: true });
+    }, deadlineMs);
+    const abort = () => {
+      settle();
+      stop();
+      reject(signal!.reason);
+    };
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    ending.then(
+      (value) => {
+        settle();
+        resolve({ value });
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
+}
+
 export class DockerSandbox implements AgentSandbox {
-  constructor(readonly container: Docker.Container) {}
+  private readonly channels: ExecChannels;
+
+  constructor(
+    readonly container: Docker.Container,
+    options: SandboxOptions = {},
+  ) {
+    this.channels = new ExecChannels(container, options.execChannel ?? true);
+  }
 
   get id(): string {
     return this.container.id;
   }
 
-  static async start(engine: Engine, spec: ContainerSpec): Promise<DockerSandbox> {
+  static async start(engine: Engine, spec: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     const container = await createContainer(engine, spec);
     try {
       await container.start();
@@ -105,7 +163,12 @@ export class DockerSandbox implements AgentSandbox {
       await removeContainer(container);
       throw error;
     }
-    return new DockerSandbox(container);
+    return new DockerSandbox(container, options);
+  }
+
+  /** Why commands here go through `docker exec` rather than the exec channel, if they do. */
+  get execChannelOff(): string | undefined {
+    return this.channels.disabledBecause;
   }
 
   /**
@@ -120,20 +183,65 @@ export class DockerSandbox implements AgentSandbox {
       if (isEngineError(error)) await this.failIfStopped();
       throw error;
     }
-    if (result.exitCode !== 0) await this.failIfStopped();
+    if (result.exitCode !== 0) await this.failIfStopped(result.exitCode);
     return result;
   }
 
-  private async failIfStopped(): Promise<void> {
-    const state = await this.container.inspect().then(
-      (info) => info.State,
-      () => undefined,
-    );
+  /**
+   * Throws ContainerStoppedError when the container no longer runs. A container being killed
+   * reports itself running for a moment after its processes died: when what happened looks like a
+   * kill (`exitCode` 126 and up, or none: a broken stream), it is asked once more, a moment later.
+   */
+  private async failIfStopped(exitCode?: number): Promise<void> {
+    const stateNow = () =>
+      this.container.inspect().then(
+        (info) => info.State,
+        () => undefined,
+      );
+    let state = await stateNow();
+    if (state?.Running && (exitCode === undefined || exitCode >= 126)) {
+      await new Promise((resolve) => setTimeout(resolve, KILL_SETTLE_MS));
+      state = await stateNow();
+    }
     if (state?.Running) return;
     throw new ContainerStoppedError(state ? `exit code ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}` : 'removed');
   }
 
+  /**
+   * Through a channel when there is one, else (no channel, an event stream to follow, a channel that
+   * broke or was refused) through a `docker exec` of its own. A command whose channel broke while it
+   * ran is run again by `docker exec`: its result is never lost, and a channel's failure is never
+   * the agent's.
+   */
   private async execBounded(cmd: string[], options: ExecOptions): Promise<ExecResult> {
+    options.signal?.throwIfAborted();
+    const channel = options.onStdout ? undefined : await this.channels.take();
+    if (!channel) return this.execDirect(cmd, options);
+    try {
+      const result = await this.execThrough(channel, cmd, options);
+      this.channels.giveBack(channel);
+      return result;
+    } catch (error) {
+      if (error instanceof ExecChannelUnavailable) this.channels.unavailable(channel, error.message);
+      else if (error instanceof ExecChannelError) this.channels.broke(channel);
+      else throw error;
+      await this.failIfStopped();
+      return this.execDirect(cmd, options);
+    }
+  }
+
+  private async execThrough(channel: ExecChannel, cmd: string[], options: ExecOptions): Promise<ExecResult> {
+    const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const seconds = limitSeconds(options.timeoutMs);
+    const stdout = new BoundedSink(max);
+    const stderr = new BoundedSink(max);
+    const ending = channel.run({ argv: boundedCommand(cmd, seconds), cwd: options.cwd, env: options.env, stdout, stderr });
+    // A channel whose command is stuck or abandoned serves no other: closed.
+    const outcome = await untilDeadline(ending, seconds * 1000 + EXEC_GRACE_MS, options.signal, () => channel.close());
+    return finished(outcome, stdout, stderr);
+  }
+
+  private async execDirect(cmd: string[], options: ExecOptions): Promise<ExecResult> {
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const seconds = limitSeconds(options.timeoutMs);
     options.signal?.throwIfAborted();
@@ -161,43 +269,14 @@ export class DockerSandbox implements AgentSandbox {
         : stdout,
       stderr,
     );
-
-    // The host-side deadline is the backstop for a process that escaped the group and holds the output open.
-    let hostTimedOut = false;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => {
-          hostTimedOut = true;
-          stream.destroy();
-          resolve();
-        },
-        seconds * 1000 + EXEC_GRACE_MS,
-      );
-      const abort = () => {
-        clearTimeout(timer);
-        stream.destroy();
-        reject(options.signal!.reason);
-      };
-      options.signal?.addEventListener('abort', abort, { once: true });
-      const settle = (settleWith: () => void) => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', abort);
-        settleWith();
-      };
-      stream.on('end', () => settle(resolve));
-      stream.on('close', () => settle(resolve));
-      stream.on('error', (error) => settle(() => (hostTimedOut ? resolve() : reject(error))));
+    const streamEnd = new Promise<void>((resolve, reject) => {
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', reject);
     });
-    const info = hostTimedOut ? undefined : await exec.inspect();
-    const exitCode = info?.ExitCode ?? 137;
-    return {
-      exitCode,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      // timeout(1) with -s KILL exits 137 when it fired.
-      timedOut: hostTimedOut || exitCode === 137,
-      truncated: stdout.truncated || stderr.truncated,
-    };
+    const outcome = await untilDeadline(streamEnd, seconds * 1000 + EXEC_GRACE_MS, options.signal, () => stream.destroy());
+    const info = 'hostTimedOut' in outcome ? undefined : await exec.inspect();
+    return finished('hostTimedOut' in outcome ? outcome : { value: info?.ExitCode ?? 137 }, stdout, stderr);
   }
 
   async readFile(path: string, maxBytes = 16 * 1024 * 1024): Promise<string> {
@@ -235,8 +314,22 @@ export class DockerSandbox implements AgentSandbox {
   }
 
   async remove(): Promise<void> {
+    this.channels.closeAll();
     await removeContainer(this.container);
   }
+}
+
+/** A command's result from how it ended; timeout(1) with -s KILL exits 137 when it fired. */
+function finished(outcome: Ending<number>, stdout: BoundedSink, stderr: BoundedSink): ExecResult {
+  const hostTimedOut = 'hostTimedOut' in outcome;
+  const exitCode = hostTimedOut ? 137 : outcome.value;
+  return {
+    exitCode,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    timedOut: hostTimedOut || exitCode === 137,
+    truncated: stdout.truncated || stderr.truncated,
+  };
 }
 
 /**

@@ -1,0 +1,54 @@
+// The server end of the exec channel: a bash script (pool images guarantee bash and coreutils, not
+// node or python) started once per container by one `docker exec` and kept for the container's life.
+//
+// Requests arrive on its stdin, one at a time, as lines: an id, the working folder (empty: the
+// container's), the number of environment entries and each `NAME=value`, the number of arguments
+// and each argument. Every field is one line with each byte outside [A-Za-z0-9 ._/=:,+-] written
+// as \xHH, decoded by bash's own printf (no process per field). Arguments are the bounded run's
+// full argv (bounded-run.ts): the channel adds no process discipline of its own.
+//
+// For each request it runs the command in a subshell with stdin from /dev/null, its stdout through
+// `base64 -w 0` to the server's stdout and its stderr through `base64 -w 0` to the server's stderr,
+// each followed by "\n!<id> <exit status>\n" (stderr: "\n!<id>\n") once the encoder has seen the end
+// of its stream. Base64 carries any bytes and can never contain a marker, so a command cannot
+// forge the end of its own output. Anything else the server might print (bash's own warnings) goes
+// to /dev/null, so the two streams hold only payloads and markers.
+//
+// "!ready" (an empty payload, then the marker) says it started; when base64 is missing it answers
+// "!unavailable" instead, at start or for a request (an agent may delete it), and runs nothing: the
+// harness then uses `docker exec` for that command, which is then run exactly once.
+
+export const EXEC_CHANNEL_SERVER = `
+exec 4>&2 2>/dev/null
+if [ "$SHLVL" = 1 ]; then unset SHLVL; else export SHLVL=$((SHLVL - 1)); fi
+b64=$(command -v base64)
+if [ -z "$b64" ]; then printf '\\n!unavailable base64\\n'; exit 0; fi
+home=$PWD
+printf '\\n!ready\\n'
+field() { IFS= read -r line || exit 0; printf -v "$1" '%b' "$line"; }
+while IFS= read -r id; do
+  field cwd
+  field n
+  envs=()
+  for ((i = 0; i < n; i++)); do field entry; envs+=("$entry"); done
+  field n
+  args=()
+  for ((i = 0; i < n; i++)); do field entry; args+=("$entry"); done
+  if [ ! -x "$b64" ]; then
+    printf '\\n!%s unavailable\\n' "$id"
+    printf '\\n!%s\\n' "$id" >&4
+    continue
+  fi
+  {
+    (
+      cd -- "\${cwd:-$home}" || exit 126
+      if [ "\${#envs[@]}" -gt 0 ]; then export "\${envs[@]}"; fi
+      exec "\${args[@]}"
+    ) </dev/null 2>&1 1>&3 3>&- 4>&- | "$b64" -w 0 >&4
+    exit "\${PIPESTATUS[0]}"
+  } 3>&1 | "$b64" -w 0
+  status=\${PIPESTATUS[0]}
+  printf '\\n!%s %s\\n' "$id" "$status"
+  printf '\\n!%s\\n' "$id" >&4
+done
+`;
