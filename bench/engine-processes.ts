@@ -62,3 +62,17 @@ export class EngineCpuWindow {
 export function engineVisible(): boolean {
   return engineCpuByPid().size > 0;
 }
+
+/** Engine CPU ms per repetition of `operation`; `after` clears what it made, outside the window; least of `rounds`. */
+export async function engineCostMs<T>(rounds: number, times: number, operation: () => Promise<T>, after: (made: T[]) => Promise<void>): Promise<number> {
+  let least = Infinity;
+  for (let round = 0; round < rounds; round++) {
+    const made: T[] = [];
+    const window = new EngineCpuWindow();
+    for (let i = 0; i < times; i++) made.push(await operation());
+    const spent = window.stop();
+    await after(made);
+    least = Math.min(least, (spent * 1000) / times);
+  }
+  return least;
+}

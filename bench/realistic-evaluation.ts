@@ -28,7 +28,7 @@ import { RUNNER, TestContainer } from '../harness/sandbox/docker/test-run.ts';
 import { containerLabels } from '../harness/sandbox/labels.ts';
 import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo, type SandboxBackend } from '../harness/sandbox/types.ts';
 import { WORKSPACE } from '../tasks/prompts.ts';
-import { engineCostMs, engineCpu, engineVisible } from './engine-cpu.ts';
+import { EngineCpuWindow, engineCostMs, engineVisible } from './engine-processes.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { REALISTIC_REPO_MB, realisticPool } from './realistic-pool.ts';
 import { ratio, type BenchTable } from './table.ts';
@@ -270,9 +270,9 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     // A different procedure goes first at each N: a machine whose load changes favours none.
     const procedures = [
       async () => {
-        const engine = engineCpu();
+        const engine = new EngineCpuWindow();
         [ours, timings.ours] = await seconds(() => harness(setup, concurrency, (slot) => slot));
-        timings.oursEngine = engine.since();
+        timings.oursEngine = engine.stop();
       },
       async () => void ([before, timings.before] = await seconds(() => harness(setup, concurrency, perFeature))),
       async () => void ([theirs, timings.theirs] = await seconds(() => upstream(setup, concurrency))),
