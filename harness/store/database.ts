@@ -9,11 +9,12 @@
 // store is refused, never read as an older run nor rewritten. A crash (kill -9) leaves the WAL,
 // which SQLite replays on the next open. Readers open read-only and never write a schema.
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { UserError } from '../errors.ts';
 import { migrations } from './schema.ts';
 import { storageFailure } from './storage-errors.ts';
+import { probeRunLock } from './run-lock.ts';
 
 /** read: report and other readers; write: commands that add to an existing run; create: `run` and `import`. */
 export type Access = 'read' | 'write' | 'create';
@@ -22,6 +23,8 @@ export type Access = 'read' | 'write' | 'create';
 const WAL_HEADER_BYTES = 32;
 
 const handles = new WeakMap<object, Database.Database>();
+/** Read-only handles that found no run.db-wal and run.db-shm, by the folder they are in. */
+const readersThatMadeWal = new WeakMap<Database.Database, string>();
 
 /** The database of a store (for harness/store's own modules). */
 export function sqlOf(store: object): Database.Database {
@@ -90,6 +93,7 @@ function openFailure(error: unknown, path: string, dir: string, access: Access):
 /** Opens run.db at `path` (in folder `dir`) for `access`; one line (a UserError) when it cannot. */
 export function openDatabase(path: string, dir: string, access: Access): Database.Database {
   const walLost = walHoldsNothing(path);
+  const walAbsent = !existsSync(`${path}-wal`) && !existsSync(`${path}-shm`);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: access === 'read', fileMustExist: access !== 'create' });
@@ -113,7 +117,10 @@ export function openDatabase(path: string, dir: string, access: Access): Databas
     }
     // A reader of a store written by an older coop-bench brings its schema up to date first.
     if (access === 'read') {
-      if (version === migrations.length) return db;
+      if (version === migrations.length) {
+        if (walAbsent) readersThatMadeWal.set(db, dir);
+        return db;
+      }
       db.close();
       return openDatabase(path, dir, 'write');
     }
@@ -136,6 +143,27 @@ export function closeDatabase(db: Database.Database): void {
   try {
     if (!db.readonly) db.prepare('UPDATE store_state SET writer_opened_at = NULL').run();
   } finally {
+    const name = db.name;
     db.close();
+    const dir = readersThatMadeWal.get(db);
+    if (dir !== undefined) removeReaderFiles(name, dir);
+  }
+}
+
+/**
+ * A read-only open of a WAL database makes an empty run.db-wal and run.db-shm (SQLite needs them to
+ * read) and, being read-only, cannot remove them on close as a writer's close does. A reader that
+ * found neither removes them again while no run can be using them (the run's lock is free, or the
+ * store has none), so `report` leaves a run folder as it found it.
+ */
+function removeReaderFiles(path: string, dir: string): void {
+  if (!walHoldsNothing(path)) return;
+  const lock = probeRunLock(dir);
+  if (lock.state === 'held' || lock.state === 'unreadable') return;
+  try {
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
+  } finally {
+    if (lock.state === 'free') lock.lock.release();
   }
 }
