@@ -267,7 +267,11 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     } catch {
       // The store stays as the last committed write left it.
     }
-    store.close();
+    try {
+      store.close();
+    } catch {
+      // Clearing its open marker did not fit even after the WAL was emptied (docs/reliability.md, known limits).
+    }
     throw new UserError(
       `run ${options.name} stopped: ${stopped.error.message}: ${(stopped.error as StorageError).remedy} and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
     );

@@ -141,7 +141,11 @@ export function openDatabase(path: string, dir: string, access: Access): Databas
 export function closeDatabase(db: Database.Database): void {
   if (!db.open) return;
   try {
-    if (!db.readonly) db.prepare('UPDATE store_state SET writer_opened_at = NULL').run();
+    if (!db.readonly) {
+      // Emptying the WAL first frees its space: on a full disk the marker's clearing then still fits.
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.prepare('UPDATE store_state SET writer_opened_at = NULL').run();
+    }
   } finally {
     const name = db.name;
     db.close();
