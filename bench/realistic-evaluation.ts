@@ -226,7 +226,12 @@ async function engineCosts(image: PoolImage): Promise<{ startMs: number; execMs:
     () => TestContainer.start(image.engine, spec),
     (made) => Promise.all(made.map((c) => c.remove())).then(() => undefined),
   );
-  const sandbox = await DockerSandbox.start(image.engine, { image: image.id, labels: containerLabels(BENCH_RUN, 'test'), limits: DEFAULT_LIMITS });
+  // A `docker exec` each, as upstream's procedure does (the agents' exec channel would avoid them).
+  const sandbox = await DockerSandbox.start(
+    image.engine,
+    { image: image.id, labels: containerLabels(BENCH_RUN, 'test'), limits: DEFAULT_LIMITS },
+    { execChannel: false },
+  );
   try {
     const execMs = await engineCostMs(
       3,
