@@ -568,22 +568,58 @@ function untouchedPhrases(sentence: Sentence): Target[] {
   return targets;
 }
 
-/** A plan's noun phrase for new code: "size.go: new exported func `ParseSize()`", "a new `tick()` method in batcher.py". */
+/** Nouns that name a kind of definition: "a `tick()` method", "a new helper `parseIso()`". */
+const DEFINITION_NOUN =
+  /^(?:helper|helpers|function|functions|func|fn|method|methods|class|struct|type|interface|enum|trait|field|fields|attribute|attr|property|constant|variable|parameter|param|argument|arg|kwarg|keyword|option|setting|decorator|wrapper|constructor)$/;
+const PARAMETER_KIND = /^(?:parameter|param|argument|arg|kwarg|keyword|option)$/;
+const MEMBER_KIND = /^(?:field|fields|attribute|attr|property|method|methods)$/;
+/** Determiners that introduce something not there before: one does not say "a `parse()`" of existing code. */
+const INTRODUCING = /^(?:a|an|new|another)$/;
+/** Words inside such a noun phrase that say only what the new code is like. */
+const PHRASE_WORD = /^(?:new|exported|public|private|optional|trailing|small|tiny|separate|dedicated|single|multi-line|module-level|top-level|static|internal|extra|additional)$/;
+
+/**
+ * New code introduced by an indefinite noun phrase in the sender's own plan or report: "a new `tick()`
+ * method in batcher.py", "a `select_columns()` helper", "a `delimiter` parameter on `read_rows()`"
+ * (a parameter of that function), "a `filters` field on `Prompt`" (a member of that class), "size.go:
+ * new exported func `ParseSize()`". A code word followed by another noun describes that noun ("a
+ * `disabled` bypass"), and code after "of", "like", "such as" is an example, not a definition.
+ */
 function newCodeTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
-  sentence.terms.forEach((t, i) => {
-    if (t.normal !== 'new' || sentence.verbs.some((v) => v.clause === t.clause && v.index < i)) return;
-    const phrase = sentence.terms.slice(i + 1, i + 5).filter((x) => x.clause === t.clause);
-    const code = phrase.find((x) => x.mask?.kind === 'code');
-    if (!code) return;
-    const names = symbolsIn(code.mask!.text);
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const files = fileMasks(sentence);
+  terms.forEach((t, i) => {
+    if (!INTRODUCING.test(t.normal) || (i > 0 && INTRODUCING.test(terms[i - 1]!.normal))) return;
+    if (/^(?:like|as|of|than|your|their)$/.test(terms[i - 1]?.normal ?? '')) return;
+    // The phrase: describing words and at most one kind noun, then the code (or the code, then its kind noun).
+    let j = i + 1;
+    let kind: string | undefined;
+    while (j < terms.length && j <= i + 4 && !terms[j]!.mask) {
+      const w = terms[j]!.normal;
+      if (DEFINITION_NOUN.test(w) && !kind) kind = w;
+      else if (!(PHRASE_WORD.test(w) || (terms[j]!.tags.has('Adjective') && !terms[j]!.tags.has('Verb')))) return;
+      j++;
+    }
+    const code = terms[j];
+    if (code?.mask?.kind !== 'code' || code.clause !== t.clause) return;
+    const next = terms[j + 1];
+    if (!kind && next && DEFINITION_NOUN.test(next.normal)) {
+      kind = next.normal;
+      j++;
+    } else if (!kind && next && next.tags.has('Noun') && !next.mask && !/^(?:and|or|plus|in|on|to|for|at|below|above|after|before)$/.test(next.normal)) return;
+    const names = symbolsIn(code.mask.text);
     if (names.length === 0) return;
-    const exported = phrase.some((x) => /^(?:exported|public)$/.test(x.normal));
-    targets.push(
-      exported
-        ? { kind: 'exported', names, files: fileMasks(sentence), module: fileMasks(sentence)[0] }
-        : { kind: 'exists', names, files: fileMasks(sentence) },
-    );
+    // "… on `read_rows()`", "… to the `prompt` decorator", "… on `Editor.__init__`": what it belongs to.
+    const at = terms[j + 1];
+    const ownerTerm = at && /^(?:on|to|for|of|in|into|inside)$/.test(at.normal) ? terms.slice(j + 2, j + 4).find((x) => x.mask) : undefined;
+    const owner = ownerTerm?.mask?.kind === 'code' ? symbolsIn(ownerTerm.mask.text)[0] : undefined;
+    // "a public method" of a class is visible from the class, not exported from the module.
+    const exported = terms.slice(i, j).some((x) => x.normal === 'exported' || (x.normal === 'public' && !(kind && MEMBER_KIND.test(kind))));
+    if (exported) targets.push({ kind: 'exported', names, files, module: files[0] });
+    else if (owner && kind && PARAMETER_KIND.test(kind)) targets.push({ kind: 'exists', names, files, scope: owner.replace(/^.*[.:]/, '') });
+    else if (owner && kind && MEMBER_KIND.test(kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${n.replace(/^.*[.:]/, '')}`), files });
+    else targets.push({ kind: 'exists', names, files });
   });
   return targets;
 }
@@ -710,7 +746,7 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
-    ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
+    ...(!asked && (stated === 'promise' || sentence.listItem || ownWork(sentence)) ? newCodeTargets(sentence) : []),
   ]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))
       found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
@@ -730,6 +766,11 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   return found;
+}
+
+/** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */
+function ownWork(sentence: Sentence): boolean {
+  return sentence.verbs.some((v) => (v.subject === 'first' || v.subject === 'none') && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
 }
 
 /** "I'll add `X` and keep clear of …": a verb joined by "and" with no subject of its own shares the sender's stance. */
@@ -829,7 +870,10 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
       }
     }
   });
-  return commitments;
+  // A symbol promised to be exported is promised to exist: the export says more, and is the one checked.
+  const exportedIn = (c: Commitment) =>
+    commitments.filter((x) => x.messageId === c.messageId && x.target.kind === 'exported' && !x.request).flatMap((x) => x.target.names);
+  return commitments.filter((c) => c.target.kind !== 'exists' || c.request || c.target.scope || !c.target.names.length || !c.target.names.every((n) => exportedIn(c).includes(n)));
 }
 
 const WITHDRAWAL =

@@ -171,6 +171,9 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
       ],
     };
   }
+  // A promised export is a promise that the symbol exists: missing from the files named, it is broken as such.
+  const missing = c.target.files.length ? checkExists(c, code, name) : undefined;
+  if (missing) return missing;
   // Defined outside the patches: broken when the module's changes show no export of it, or a
   // promised export never touched the module (a claim about an unchanged module may be old news).
   const moduleChanged = module !== undefined && moduleFiles.length > 0;
