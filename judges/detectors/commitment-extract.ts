@@ -46,6 +46,8 @@ export interface Target {
   anchorWords?: string[];
   /** exported: the module (file or package) it is exported from; PACKAGE: the package of the code's file. */
   module?: string;
+  /** placement of a new definition next to another ("`tick()` below `flush()`"): `anchor` is a definition, not a call. */
+  definition?: boolean;
   /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
   parameters?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */
@@ -155,6 +157,17 @@ function placeFunction(place: readonly Term[]): string | undefined {
   return undefined;
 }
 
+/** "at its top", "in its body": the function the sentence named last before the verb. */
+function possessiveFunction(sentence: Sentence, verb: VerbPhrase, place: readonly Term[]): string | undefined {
+  if (!place.some((t) => t.normal === 'its')) return undefined;
+  return sentence.terms
+    .slice(0, verb.start)
+    .filter((t) => t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+    .map((t) => functionName(t))
+    .filter(Boolean)
+    .at(-1);
+}
+
 /** The verb that says what happens: "export" in "get exported", else the phrase's lemma. */
 function headLemma(sentence: Sentence, verb: VerbPhrase): string {
   if (!/^(?:get|be|is|become|have|has)$/.test(verb.lemma)) return verb.lemma;
@@ -232,10 +245,11 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
     const described = describedBefore(sentence, verb, object);
     return described ? { kind: 'exported', names: [], files, module, refers: described } : undefined;
   }
-  const where = placeFunction(place);
+  const where = placeFunction(place) ?? possessiveFunction(sentence, verb, place);
   const at = positionIn(all);
   const position = at.position;
-  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
+  // "adding a `disabled` bypass": code that skips the rest of the function is a guard too.
+  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal) || t.normal === 'bypass') && (where || position)) {
     const words = object
       .filter(
         (t) =>
@@ -751,6 +765,9 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))
       found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
   }
+  for (const target of definitionOrderTargets(sentence, found.map((f) => f.target))) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
+  }
   for (const verb of sentence.verbs) {
     const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
     const target =
@@ -765,6 +782,38 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     const kind = stance === 'did' ? 'claim' : 'promise';
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
+  return found;
+}
+
+/** Where a new definition goes relative to another: "below", "after", "under" it, "above", "before" it, "between" two. */
+const DEFINITION_ORDER: Record<string, 'before' | 'after'> = { below: 'after', after: 'after', under: 'after', beneath: 'after', between: 'after', above: 'before', before: 'before' };
+
+/**
+ * New definitions the sentence places next to existing ones: "a new `tick()` method below `flush()`",
+ * "`tick()` goes into batcher.py after `flush()`", "between `image_to_base64` and `describe`". The
+ * relative word follows the new name in the same stretch of words, before any other verb.
+ */
+function definitionOrderTargets(sentence: Sentence, targets: readonly Target[]): Target[] {
+  const created = new Set(targets.filter((t) => t.kind === 'exists' && !t.scope).flatMap((t) => t.names));
+  if (created.size === 0) return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const found: Target[] = [];
+  terms.forEach((t, i) => {
+    const name = t.mask?.kind === 'code' ? symbolsIn(t.mask.text).find((n) => created.has(n)) : undefined;
+    if (!name) return;
+    for (let j = i + 1; j < Math.min(terms.length, i + 10); j++) {
+      const x = terms[j]!;
+      if (x.mask?.kind === 'code' || (x.tags.has('Verb') && !SITS.test(x.normal) && !/^(?:lands?|will|be)$/.test(x.normal))) return;
+      const position = DEFINITION_ORDER[x.normal];
+      if (!position) continue;
+      const anchorTerm = terms.slice(j + 1, j + 3).find((y) => y.mask);
+      const anchor = anchorTerm?.mask?.kind === 'code' ? symbolsIn(anchorTerm.mask.text)[0] : undefined;
+      // "AFTER line 28, i.e. between `a` and `b`": a line number is not a definition; read on.
+      if (!anchor || anchor === name) continue;
+      found.push({ kind: 'placement', names: [name], files: fileMasks(sentence), position, anchor, definition: true });
+      return;
+    }
+  });
   return found;
 }
 
