@@ -435,7 +435,9 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   let previous: string[] = [];
   for (const clause of clauses) {
-    const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    const clauseTerms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
+    const terms = /^(?:the|my|our)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
@@ -455,7 +457,9 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     // "`render()`'s arguments are unchanged" is about its parameters (parameterListTargets), not its body.
     if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
     previous = names;
-    const rest = terms.slice(continued ? 1 : firstWord);
+    // "`config=` support landed", "the `tick()` method is in": the noun the code names is part of the subject.
+    const head = !continued && (DEFINITION_NOUN.test(terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
+    const rest = terms.slice(continued ? 1 : firstWord + head);
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');
@@ -752,7 +756,9 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
-  const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
+  const asked = sentence.verbs.some(
+    (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
+  );
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
@@ -815,6 +821,13 @@ function definitionOrderTargets(sentence: Sentence, targets: readonly Target[]):
     }
   });
   return found;
+}
+
+/** A verb in a subordinate clause ("as you named it", "so your CLI can call them") tells, it does not ask. */
+function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
+  return sentence.terms
+    .slice(0, verb.start)
+    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever)$/.test(t.normal));
 }
 
 /** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */
@@ -919,10 +932,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
       }
     }
   });
-  // A symbol promised to be exported is promised to exist: the export says more, and is the one checked.
-  const exportedIn = (c: Commitment) =>
-    commitments.filter((x) => x.messageId === c.messageId && x.target.kind === 'exported' && !x.request).flatMap((x) => x.target.names);
-  return commitments.filter((c) => c.target.kind !== 'exists' || c.request || c.target.scope || !c.target.names.length || !c.target.names.every((n) => exportedIn(c).includes(n)));
+  return commitments;
 }
 
 const WITHDRAWAL =
