@@ -437,7 +437,8 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   for (const clause of clauses) {
     const clauseTerms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
     // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
-    const terms = /^(?:the|my|our)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
+    // "…, and `retry_count` support landed": a new subject after the conjunction.
+    const terms = /^(?:the|my|our|and|but)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
@@ -588,8 +589,8 @@ function untouchedPhrases(sentence: Sentence): Target[] {
 
 /** Nouns that name a kind of definition: "a `tick()` method", "a new helper `parseIso()`". */
 const DEFINITION_NOUN =
-  /^(?:helper|helpers|function|functions|func|fn|method|methods|class|struct|type|interface|enum|trait|field|fields|attribute|attr|property|constant|variable|parameter|param|argument|arg|kwarg|keyword|option|setting|decorator|wrapper|constructor)$/;
-const PARAMETER_KIND = /^(?:parameter|param|argument|arg|kwarg|keyword|option)$/;
+  /^(?:helper|helpers|function|functions|func|fn|method|methods|class|struct|type|interface|enum|trait|field|fields|attribute|attr|property|constant|variable|parameter|param|argument|arg|kwarg|keyword|option|flag|setting|decorator|wrapper|constructor)$/;
+const PARAMETER_KIND = /^(?:parameter|param|argument|arg|kwarg|keyword|option|flag)$/;
 const MEMBER_KIND = /^(?:field|fields|attribute|attr|property|method|methods)$/;
 /** Determiners that introduce something not there before: one does not say "a `parse()`" of existing code. */
 const INTRODUCING = /^(?:a|an|new|another)$/;
@@ -755,7 +756,7 @@ function newFileTargets(sentence: Sentence): Target[] {
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
-  const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
+  const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(
     (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
   );
@@ -766,10 +767,15 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
-    ...(!asked && (stated === 'promise' || sentence.listItem || ownWork(sentence)) ? newCodeTargets(sentence) : []),
   ]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))
       found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  }
+  // New code in the sender's plan ("I'm handling X: a `deadline` argument on …") or report ("Took X: a `Timer` class").
+  const own = ownWork(sentence);
+  if (!asked && (stated === 'promise' || sentence.listItem || own)) {
+    const kind = stated === 'promise' || sentence.listItem || own !== 'did' ? 'promise' : 'claim';
+    for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   for (const target of definitionOrderTargets(sentence, found.map((f) => f.target))) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
@@ -831,8 +837,9 @@ function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
 }
 
 /** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */
-function ownWork(sentence: Sentence): boolean {
-  return sentence.verbs.some((v) => (v.subject === 'first' || v.subject === 'none') && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
+function ownWork(sentence: Sentence): 'will' | 'did' | undefined {
+  const stances = sentence.verbs.filter((v) => v.subject === 'first' || v.subject === 'none').map((v) => stanceOf(sentence, v));
+  return stances.some((s) => s === 'will' || s === 'doing') ? 'will' : stances.includes('did') ? 'did' : undefined;
 }
 
 /** "I'll add `X` and keep clear of …": a verb joined by "and" with no subject of its own shares the sender's stance. */
