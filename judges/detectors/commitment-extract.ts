@@ -94,6 +94,9 @@ const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|n
 function symbolsIn(code: string): string[] {
   const trimmed = code.trim();
   if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
+  // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`.
+  const typed = /^([a-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
+  if (typed) return [typed[1]!];
   const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
@@ -281,7 +284,7 @@ function parameterList(files: string[], scope: string | undefined, sentence: Sen
     names: [],
     files,
     parameters: true,
-    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: constructorIn(sentence.terms) } }),
+    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: parameterOwner(sentence.terms.filter((t) => t.text !== '')) } }),
   };
 }
 
@@ -294,7 +297,9 @@ function parameterOwner(terms: readonly Term[]): string | undefined {
     t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
   const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
   const named = placed ?? terms.find((t) => functionLike(t));
-  return (named && functionLike(named)) ?? constructorIn(terms);
+  // "options to `NewLimiter`": a bare name that parameters are added to is a function too.
+  const bare = terms.find((t, i) => /^(?:of|to|on|into)$/.test(terms[i - 1]?.normal ?? '') && functionName(t) !== undefined);
+  return (named && functionLike(named)) ?? constructorIn(terms) ?? functionName(bare);
 }
 
 /** The code listed right after a colon that follows the verb, before any other person's clause. */

@@ -559,4 +559,15 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
     expect(labels.map((l) => l.messageId)).toEqual([1]);
     expect(labels[0]!.description).toContain('Decode');
   });
+
+  it('reads "keeping the existing arguments" as the signature of the function the sentence adds to, and a Go parameter by its name', () => {
+    const found = extractCommitments(
+      conversation(['agent1', "I'll add a trailing `hooks ...Hook` to `NewServer` in server/server.go, keeping the existing parameters as they are."]),
+    );
+    expect(found.map((c) => [c.target.kind, c.target.names, c.target.scope, c.target.parameters])).toEqual([
+      ['untouched_symbol', [], 'NewServer', true],
+      ['exists', ['hooks'], undefined, undefined],
+      ['exists', ['hooks'], 'NewServer', undefined],
+    ]);
+  });
 });
