@@ -863,6 +863,8 @@ function requestTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   for (const verb of sentence.verbs) {
     if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
+    // "I'm taking lines 28-41 to add a `break_long_words` option": the purpose of the requester's own plan.
+    if (sentence.terms[verb.start - 1]?.normal === 'to' && sentence.verbs.some((v) => v.index < verb.start && v.subject === 'first')) continue;
     const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
     const asked = before.every(
       (t) =>
@@ -930,6 +932,8 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
       .find((m) => m.from !== message.from && m.to.includes(message.from));
     if (!request) return;
     const requestIndex = conversation.indexOf(request);
+    // An acceptance answers the message it follows: once the agent has written after the request, it answered there.
+    if (conversation.slice(requestIndex + 1, i).some((m) => m.from === message.from)) return;
     for (const sentence of analysed[requestIndex]!) {
       for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
         if (known(message.id, target)) continue;

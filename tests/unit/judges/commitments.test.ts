@@ -570,4 +570,19 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
       ['exists', ['hooks'], 'NewServer', undefined],
     ]);
   });
+
+  it('takes an acceptance as answering the message it follows, and a plan\'s purpose as no request', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent2', "I'm taking `render()` in page.py to add a `theme` parameter."],
+        ['agent1', 'OK, I will stay in layout.py.'],
+        ['agent2', 'Please export `Theme` from themes/__init__.py.'],
+        ['agent1', 'Sure, will do.'],
+        ['agent1', 'Done with the layout work.'],
+      ),
+    );
+    expect(found.filter((c) => c.request).map((c) => [c.messageId, c.request!.messageId, c.target.kind, c.target.names])).toEqual([
+      [4, 3, 'exported', ['Theme']],
+    ]);
+  });
 });
