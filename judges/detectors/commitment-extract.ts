@@ -405,10 +405,28 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const lead = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.clause === sentence.terms[guardAt]?.clause);
   const guardIsSubject = lead.every((t, i) => !t.tags.has('Pronoun') && (!t.tags.has('Verb') || i === lead.length - 1));
   const subjectCode = lead.filter((t) => t.mask?.kind === 'code').at(-1);
-  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
+  // "I'm making `release()` …: right after taking the lock, the first thing it does is check `self._closed`": "it" is the function named before.
+  const pronounChecker =
+    !subjectCode && lead.some((t) => t.normal === 'it')
+      ? sentence.terms
+          .slice(0, guardAt)
+          .filter((t) => t.clause < sentence.terms[guardAt]!.clause && t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+          .map((t) => functionName(t))
+          .at(-1)
+      : undefined;
+  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : pronounChecker;
   const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
   const between = subjectCode ? lead.slice(lead.indexOf(subjectCode) + 1) : [];
-  if (
+  if (pronounChecker && guardAt > 0 && CHECK_VERB.test(sentence.terms[guardAt]!.normal)) {
+    // Where it checks is said around the clause ("right after taking the lock, the first thing it does").
+    const words = after
+      .filter((t) => t.mask?.kind === 'code')
+      .slice(0, 1)
+      .flatMap((t) => namesIn(t.mask!.text))
+      .filter((w) => w.length >= 3 && w !== 'self');
+    const clauseTerms = sentence.terms.filter((t) => t.clause >= sentence.terms[guardAt]!.clause - 1 && t.text !== '');
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: pronounChecker, ...positionIn(clauseTerms) });
+  } else if (
     guardAt > 0 &&
     checker &&
     CHECK_VERB.test(sentence.terms[guardAt]!.normal) &&
@@ -782,9 +800,6 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     const kind = stated === 'promise' || sentence.listItem || own !== 'did' ? 'promise' : 'claim';
     for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
-  for (const target of definitionOrderTargets(sentence, found.map((f) => f.target))) {
-    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
-  }
   for (const verb of sentence.verbs) {
     const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
     const target =
@@ -798,6 +813,9 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
+  }
+  for (const target of definitionOrderTargets(sentence, found.map((f) => f.target))) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
   }
   return found;
 }

@@ -585,4 +585,17 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
       [4, 3, 'exported', ['Theme']],
     ]);
   });
+
+  it('reads "the first thing it does" as the function named before, and reads on past "i.e."', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent1', "I'm changing `pop()` in stack.py to refuse a frozen stack: once the mutex is held, the first thing it does is check `self._frozen`."],
+        ['agent2', 'I will add `peek()` as a new method after line 40, i.e. between `push()` and `pop()`.'],
+      ),
+    );
+    expect(found.filter((c) => c.target.kind === 'placement').map((c) => [c.messageId, c.target])).toEqual([
+      [1, { kind: 'placement', names: [], guard: ['_frozen'], files: ['stack.py'], scope: 'pop', position: 'after', anchorWords: ['mutex'] }],
+      [2, { kind: 'placement', names: ['peek'], files: [], position: 'after', anchor: 'push', definition: true }],
+    ]);
+  });
 });
