@@ -812,12 +812,29 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
           : undefined;
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
-    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
+    // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.
+    const added = target.kind === 'exported' && CREATE.test(headLemma(sentence, verb)) ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }] : [];
+    for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
+  }
+  for (const target of ownCodeTargets(sentence)) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });
   }
   for (const target of definitionOrderTargets(sentence, found.map((f) => f.target))) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
   }
   return found;
+}
+
+/**
+ * The sender's own function, named as such: "my `render_cached()` in views/cache.py calls it" says it
+ * is there. Only in a statement (no question, condition or request) and only for a function, so that
+ * "my `--strict` run" names nothing defined.
+ */
+function ownCodeTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  return terms
+    .filter((t, i) => /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') && t.mask?.kind === 'code' && /^[A-Za-z_$][\w$.]*\(\)$/.test(t.mask.text.trim()))
+    .map((t) => ({ kind: 'exists', names: symbolsIn(t.mask!.text), files: fileMasks(sentence) }));
 }
 
 /** Where a new definition goes relative to another: "below", "after", "under" it, "above", "before" it, "between" two. */

@@ -598,4 +598,19 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
       [2, { kind: 'placement', names: ['peek'], files: [], position: 'after', anchor: 'push', definition: true }],
     ]);
   });
+
+  it('reads "add X, exported" as two promises, and "my `f()`" as the sender\'s code that is there', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent1', 'I will add `clamp(value, lo, hi)` to mathx/core.js, exported from the module.'],
+        ['agent2', 'Thanks: my `scale()` in mathx/scale.js calls it with the bounds.'],
+        ['agent2', 'Did my `--strict` run pass for you?'],
+      ),
+    );
+    expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names])).toEqual([
+      [1, 'promise', 'exported', ['clamp']],
+      [1, 'promise', 'exists', ['clamp']],
+      [2, 'claim', 'exists', ['scale']],
+    ]);
+  });
 });
