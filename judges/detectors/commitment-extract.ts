@@ -618,7 +618,8 @@ const MEMBER_KIND = /^(?:field|fields|attribute|attr|property|method|methods)$/;
 /** Determiners that introduce something not there before: one does not say "a `parse()`" of existing code. */
 const INTRODUCING = /^(?:a|an|new|another)$/;
 /** Words inside such a noun phrase that say only what the new code is like. */
-const PHRASE_WORD = /^(?:new|exported|public|private|optional|trailing|small|tiny|separate|dedicated|single|multi-line|module-level|top-level|static|internal|extra|additional)$/;
+const PHRASE_WORD =
+  /^(?:new|exported|public|private|optional|trailing|small|tiny|separate|dedicated|single|multi-line|module-level|top-level|static|internal|extra|additional)$/;
 
 /**
  * New code introduced by an indefinite noun phrase in the sender's own plan or report: "a new `tick()`
@@ -813,13 +814,19 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
     // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.
-    const added = target.kind === 'exported' && CREATE.test(headLemma(sentence, verb)) ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }] : [];
+    const added =
+      target.kind === 'exported' && CREATE.test(headLemma(sentence, verb))
+        ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
+        : [];
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
   }
   for (const target of ownCodeTargets(sentence)) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });
   }
-  for (const target of definitionOrderTargets(sentence, found.map((f) => f.target))) {
+  for (const target of definitionOrderTargets(
+    sentence,
+    found.map((f) => f.target),
+  )) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
   }
   return found;
@@ -838,7 +845,15 @@ function ownCodeTargets(sentence: Sentence): Target[] {
 }
 
 /** Where a new definition goes relative to another: "below", "after", "under" it, "above", "before" it, "between" two. */
-const DEFINITION_ORDER: Record<string, 'before' | 'after'> = { below: 'after', after: 'after', under: 'after', beneath: 'after', between: 'after', above: 'before', before: 'before' };
+const DEFINITION_ORDER: Record<string, 'before' | 'after'> = {
+  below: 'after',
+  after: 'after',
+  under: 'after',
+  beneath: 'after',
+  between: 'after',
+  above: 'before',
+  before: 'before',
+};
 
 /**
  * New definitions the sentence places next to existing ones: "a new `tick()` method below `flush()`",

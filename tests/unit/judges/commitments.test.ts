@@ -512,21 +512,21 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
     const messages = conversation(['agent1', 'I will put a new `drain()` method in queue.py, right below `close()`.']);
     const [placed] = extractCommitments(messages).filter((c) => c.target.kind === 'placement');
     expect(placed!.target).toMatchObject({ names: ['drain'], position: 'after', anchor: 'close', definition: true });
-    const below = diff('queue.py', 10, 10, [
-      '     def close(self):',
-      '         self._closed = True',
-      '+',
-      '+    def drain(self):',
-      '+        return list(self._items)',
-    ], 'class Queue:');
+    const below = diff(
+      'queue.py',
+      10,
+      10,
+      ['     def close(self):', '         self._closed = True', '+', '+    def drain(self):', '+        return list(self._items)'],
+      'class Queue:',
+    );
     expect(await judge(input(messages, { agent1: below }, below))).toEqual([]);
-    const above = diff('queue.py', 10, 10, [
-      '+    def drain(self):',
-      '+        return list(self._items)',
-      '+',
-      '     def close(self):',
-      '         self._closed = True',
-    ], 'class Queue:');
+    const above = diff(
+      'queue.py',
+      10,
+      10,
+      ['+    def drain(self):', '+        return list(self._items)', '+', '     def close(self):', '         self._closed = True'],
+      'class Queue:',
+    );
     const [label] = await judge(input(messages, { agent1: above }, above));
     expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: '`drain` (queue.py:10) is defined before `close` (line 13)' });
   });
@@ -535,24 +535,25 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
     const messages = conversation(['agent1', "I'm changing `Send()` in mailer.go, adding a `paused` bypass at its top."]);
     const [guard] = extractCommitments(messages);
     expect(guard!.target).toMatchObject({ kind: 'placement', guard: ['paused', 'bypass'], scope: 'Send', position: 'first' });
-    const patch = diff('mailer.go', 5, 5, [
-      ' \tsent int',
-      '+\tpaused bool',
-      ' }',
-      ' ',
-      ' func (m *Mailer) Send(to string) error {',
-      '+\tif m.paused {',
-      '+\t\treturn nil',
-      '+\t}',
-      ' \tm.sent++',
-    ], 'type Mailer struct {');
+    const patch = diff(
+      'mailer.go',
+      5,
+      5,
+      [' \tsent int', '+\tpaused bool', ' }', ' ', ' func (m *Mailer) Send(to string) error {', '+\tif m.paused {', '+\t\treturn nil', '+\t}', ' \tm.sent++'],
+      'type Mailer struct {',
+    );
     expect(await judge(input(messages, { agent1: patch }, patch))).toEqual([]);
   });
 
   it('checks that a promised export exists at all in the file it names', async () => {
     const messages = conversation(['agent1', 'I will add `Encode()` and `Decode()` to codec/codec.go. Both will be exported.']);
     const patch = [
-      diff('codec/codec.go', 3, 3, [' import "strings"', '+', '+func Encode(s string) string { return strings.ToUpper(s) }', '+func decode(s string) string { return s }']),
+      diff('codec/codec.go', 3, 3, [
+        ' import "strings"',
+        '+',
+        '+func Encode(s string) string { return strings.ToUpper(s) }',
+        '+func decode(s string) string { return s }',
+      ]),
       newFile('cmd/main.go', ['package main', '', 'func main() { println(codec.Decode("x")) }']),
     ].join('');
     const labels = await judge(input(messages, { agent1: patch }, patch));
@@ -571,7 +572,7 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
     ]);
   });
 
-  it('takes an acceptance as answering the message it follows, and a plan\'s purpose as no request', () => {
+  it("takes an acceptance as answering the message it follows, and a plan's purpose as no request", () => {
     const found = extractCommitments(
       conversation(
         ['agent2', "I'm taking `render()` in page.py to add a `theme` parameter."],
