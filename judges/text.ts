@@ -30,7 +30,8 @@ export interface Sentence {
 /** Sentences and list items: split after . ! ? followed by a space, and at line breaks (a "2. " numbering is no end). */
 export function sentences(text: string): Sentence[] {
   const result: Sentence[] = [];
-  const pattern = /(?:^[ \t]*\d+[.)][ \t]+)?[^\n]*?(?:[.!?](?=\s)|\n|$)/gm;
+  // "i.e.", "e.g.", "etc.", "vs." end no sentence.
+  const pattern = /(?:^[ \t]*\d+[.)][ \t]+)?[^\n]*?(?:(?<!\b(?:i\.e|e\.g|etc|vs|cf))[.!?](?=\s)|\n|$)/gim;
   for (const match of text.matchAll(pattern)) {
     if (match[0] === '' && match.index >= text.length) break;
     const raw = match[0];

@@ -264,7 +264,9 @@ export function outline(piece: Piece): Outline | undefined {
   const visit = (node: Node, scope: string[], bodies: { body: Node | null }[]) => {
     const kind = kinds[node.type];
     // A hunk that starts in `New()` and goes on to `func (l *Limiter) Allow()`: the enclosing function has ended.
-    if (kind === 'function' && piece.scopeIsFunction && node.parent?.id === tree.rootNode.id) outer = [];
+    // In Go every function is declared at the top level, so one after `type Limiter struct {` is outside it too.
+    const topLevelFunction = /^(?:function|method)_declaration$/.test(node.type) && piece.language === 'go';
+    if (kind === 'function' && (piece.scopeIsFunction || topLevelFunction) && node.parent?.id === tree.rootNode.id) outer = [];
     let inner = scope;
     let innerBodies = bodies;
     if (kind) {

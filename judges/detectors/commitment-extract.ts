@@ -46,6 +46,8 @@ export interface Target {
   anchorWords?: string[];
   /** exported: the module (file or package) it is exported from; PACKAGE: the package of the code's file. */
   module?: string;
+  /** placement of a new definition next to another ("`tick()` below `flush()`"): `anchor` is a definition, not a call. */
+  definition?: boolean;
   /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
   parameters?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */
@@ -92,6 +94,9 @@ const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|n
 function symbolsIn(code: string): string[] {
   const trimmed = code.trim();
   if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
+  // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`.
+  const typed = /^([a-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
+  if (typed) return [typed[1]!];
   const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
@@ -153,6 +158,17 @@ function placeFunction(place: readonly Term[]): string | undefined {
     if (CONSTRUCTOR.test(t.normal)) return '__init__';
   }
   return undefined;
+}
+
+/** "at its top", "in its body": the function the sentence named last before the verb. */
+function possessiveFunction(sentence: Sentence, verb: VerbPhrase, place: readonly Term[]): string | undefined {
+  if (!place.some((t) => t.normal === 'its')) return undefined;
+  return sentence.terms
+    .slice(0, verb.start)
+    .filter((t) => t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+    .map((t) => functionName(t))
+    .filter(Boolean)
+    .at(-1);
 }
 
 /** The verb that says what happens: "export" in "get exported", else the phrase's lemma. */
@@ -232,10 +248,11 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
     const described = describedBefore(sentence, verb, object);
     return described ? { kind: 'exported', names: [], files, module, refers: described } : undefined;
   }
-  const where = placeFunction(place);
+  const where = placeFunction(place) ?? possessiveFunction(sentence, verb, place);
   const at = positionIn(all);
   const position = at.position;
-  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal)) && (where || position)) {
+  // "adding a `disabled` bypass": code that skips the rest of the function is a guard too.
+  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal) || t.normal === 'bypass') && (where || position)) {
     const words = object
       .filter(
         (t) =>
@@ -267,7 +284,7 @@ function parameterList(files: string[], scope: string | undefined, sentence: Sen
     names: [],
     files,
     parameters: true,
-    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: constructorIn(sentence.terms) } }),
+    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: parameterOwner(sentence.terms.filter((t) => t.text !== '')) } }),
   };
 }
 
@@ -280,7 +297,9 @@ function parameterOwner(terms: readonly Term[]): string | undefined {
     t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
   const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
   const named = placed ?? terms.find((t) => functionLike(t));
-  return (named && functionLike(named)) ?? constructorIn(terms);
+  // "options to `NewLimiter`": a bare name that parameters are added to is a function too.
+  const bare = terms.find((t, i) => /^(?:of|to|on|into)$/.test(terms[i - 1]?.normal ?? '') && functionName(t) !== undefined);
+  return (named && functionLike(named)) ?? constructorIn(terms) ?? functionName(bare);
 }
 
 /** The code listed right after a colon that follows the verb, before any other person's clause. */
@@ -386,10 +405,28 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const lead = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.clause === sentence.terms[guardAt]?.clause);
   const guardIsSubject = lead.every((t, i) => !t.tags.has('Pronoun') && (!t.tags.has('Verb') || i === lead.length - 1));
   const subjectCode = lead.filter((t) => t.mask?.kind === 'code').at(-1);
-  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : undefined;
+  // "I'm making `release()` …: right after taking the lock, the first thing it does is check `self._closed`": "it" is the function named before.
+  const pronounChecker =
+    !subjectCode && lead.some((t) => t.normal === 'it')
+      ? sentence.terms
+          .slice(0, guardAt)
+          .filter((t) => t.clause < sentence.terms[guardAt]!.clause && t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+          .map((t) => functionName(t))
+          .at(-1)
+      : undefined;
+  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : pronounChecker;
   const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
   const between = subjectCode ? lead.slice(lead.indexOf(subjectCode) + 1) : [];
-  if (
+  if (pronounChecker && guardAt > 0 && CHECK_VERB.test(sentence.terms[guardAt]!.normal)) {
+    // Where it checks is said around the clause ("right after taking the lock, the first thing it does").
+    const words = after
+      .filter((t) => t.mask?.kind === 'code')
+      .slice(0, 1)
+      .flatMap((t) => namesIn(t.mask!.text))
+      .filter((w) => w.length >= 3 && w !== 'self');
+    const clauseTerms = sentence.terms.filter((t) => t.clause >= sentence.terms[guardAt]!.clause - 1 && t.text !== '');
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: pronounChecker, ...positionIn(clauseTerms) });
+  } else if (
     guardAt > 0 &&
     checker &&
     CHECK_VERB.test(sentence.terms[guardAt]!.normal) &&
@@ -421,7 +458,10 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   let previous: string[] = [];
   for (const clause of clauses) {
-    const terms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    const clauseTerms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
+    // "…, and `retry_count` support landed": a new subject after the conjunction.
+    const terms = /^(?:the|my|our|and|but)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
@@ -441,7 +481,9 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     // "`render()`'s arguments are unchanged" is about its parameters (parameterListTargets), not its body.
     if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
     previous = names;
-    const rest = terms.slice(continued ? 1 : firstWord);
+    // "`config=` support landed", "the `tick()` method is in": the noun the code names is part of the subject.
+    const head = !continued && (DEFINITION_NOUN.test(terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
+    const rest = terms.slice(continued ? 1 : firstWord + head);
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');
@@ -568,22 +610,59 @@ function untouchedPhrases(sentence: Sentence): Target[] {
   return targets;
 }
 
-/** A plan's noun phrase for new code: "size.go: new exported func `ParseSize()`", "a new `tick()` method in batcher.py". */
+/** Nouns that name a kind of definition: "a `tick()` method", "a new helper `parseIso()`". */
+const DEFINITION_NOUN =
+  /^(?:helper|helpers|function|functions|func|fn|method|methods|class|struct|type|interface|enum|trait|field|fields|attribute|attr|property|constant|variable|parameter|param|argument|arg|kwarg|keyword|option|flag|setting|decorator|wrapper|constructor)$/;
+const PARAMETER_KIND = /^(?:parameter|param|argument|arg|kwarg|keyword|option|flag)$/;
+const MEMBER_KIND = /^(?:field|fields|attribute|attr|property|method|methods)$/;
+/** Determiners that introduce something not there before: one does not say "a `parse()`" of existing code. */
+const INTRODUCING = /^(?:a|an|new|another)$/;
+/** Words inside such a noun phrase that say only what the new code is like. */
+const PHRASE_WORD =
+  /^(?:new|exported|public|private|optional|trailing|small|tiny|separate|dedicated|single|multi-line|module-level|top-level|static|internal|extra|additional)$/;
+
+/**
+ * New code introduced by an indefinite noun phrase in the sender's own plan or report: "a new `tick()`
+ * method in batcher.py", "a `select_columns()` helper", "a `delimiter` parameter on `read_rows()`"
+ * (a parameter of that function), "a `filters` field on `Prompt`" (a member of that class), "size.go:
+ * new exported func `ParseSize()`". A code word followed by another noun describes that noun ("a
+ * `disabled` bypass"), and code after "of", "like", "such as" is an example, not a definition.
+ */
 function newCodeTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
-  sentence.terms.forEach((t, i) => {
-    if (t.normal !== 'new' || sentence.verbs.some((v) => v.clause === t.clause && v.index < i)) return;
-    const phrase = sentence.terms.slice(i + 1, i + 5).filter((x) => x.clause === t.clause);
-    const code = phrase.find((x) => x.mask?.kind === 'code');
-    if (!code) return;
-    const names = symbolsIn(code.mask!.text);
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const files = fileMasks(sentence);
+  terms.forEach((t, i) => {
+    if (!INTRODUCING.test(t.normal) || (i > 0 && INTRODUCING.test(terms[i - 1]!.normal))) return;
+    if (/^(?:like|as|of|than|your|their)$/.test(terms[i - 1]?.normal ?? '')) return;
+    // The phrase: describing words and at most one kind noun, then the code (or the code, then its kind noun).
+    let j = i + 1;
+    let kind: string | undefined;
+    while (j < terms.length && j <= i + 4 && !terms[j]!.mask) {
+      const w = terms[j]!.normal;
+      if (DEFINITION_NOUN.test(w) && !kind) kind = w;
+      else if (!(PHRASE_WORD.test(w) || (terms[j]!.tags.has('Adjective') && !terms[j]!.tags.has('Verb')))) return;
+      j++;
+    }
+    const code = terms[j];
+    if (code?.mask?.kind !== 'code' || code.clause !== t.clause) return;
+    const next = terms[j + 1];
+    if (!kind && next && DEFINITION_NOUN.test(next.normal)) {
+      kind = next.normal;
+      j++;
+    } else if (!kind && next && next.tags.has('Noun') && !next.mask && !/^(?:and|or|plus|in|on|to|for|at|below|above|after|before)$/.test(next.normal)) return;
+    const names = symbolsIn(code.mask.text);
     if (names.length === 0) return;
-    const exported = phrase.some((x) => /^(?:exported|public)$/.test(x.normal));
-    targets.push(
-      exported
-        ? { kind: 'exported', names, files: fileMasks(sentence), module: fileMasks(sentence)[0] }
-        : { kind: 'exists', names, files: fileMasks(sentence) },
-    );
+    // "… on `read_rows()`", "… to the `prompt` decorator", "… on `Editor.__init__`": what it belongs to.
+    const at = terms[j + 1];
+    const ownerTerm = at && /^(?:on|to|for|of|in|into|inside)$/.test(at.normal) ? terms.slice(j + 2, j + 4).find((x) => x.mask) : undefined;
+    const owner = ownerTerm?.mask?.kind === 'code' ? symbolsIn(ownerTerm.mask.text)[0] : undefined;
+    // "a public method" of a class is visible from the class, not exported from the module.
+    const exported = terms.slice(i, j).some((x) => x.normal === 'exported' || (x.normal === 'public' && !(kind && MEMBER_KIND.test(kind))));
+    if (exported) targets.push({ kind: 'exported', names, files, module: files[0] });
+    else if (owner && kind && PARAMETER_KIND.test(kind)) targets.push({ kind: 'exists', names, files, scope: owner.replace(/^.*[.:]/, '') });
+    else if (owner && kind && MEMBER_KIND.test(kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${n.replace(/^.*[.:]/, '')}`), files });
+    else targets.push({ kind: 'exists', names, files });
   });
   return targets;
 }
@@ -701,8 +780,10 @@ function newFileTargets(sentence: Sentence): Target[] {
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
-  const stated = sentence.verbs.some((v) => v.tense === 'future' || stanceOf(sentence, v) === 'will') ? 'promise' : 'claim';
-  const asked = sentence.verbs.some((v) => v.subject === 'second' || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'));
+  const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
+  const asked = sentence.verbs.some(
+    (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
+  );
   const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
@@ -710,10 +791,15 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
-    ...(stated === 'promise' || sentence.listItem ? newCodeTargets(sentence) : []),
   ]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))
       found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+  }
+  // New code in the sender's plan ("I'm handling X: a `deadline` argument on …") or report ("Took X: a `Timer` class").
+  const own = ownWork(sentence);
+  if (!asked && (stated === 'promise' || sentence.listItem || own)) {
+    const kind = stated === 'promise' || sentence.listItem || own !== 'did' ? 'promise' : 'claim';
+    for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   for (const verb of sentence.verbs) {
     const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
@@ -727,9 +813,88 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
           : undefined;
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
-    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
+    // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.
+    const added =
+      target.kind === 'exported' && CREATE.test(headLemma(sentence, verb))
+        ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
+        : [];
+    for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
+  }
+  for (const target of ownCodeTargets(sentence)) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });
+  }
+  for (const target of definitionOrderTargets(
+    sentence,
+    found.map((f) => f.target),
+  )) {
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
   }
   return found;
+}
+
+/**
+ * The sender's own function, named as such: "my `render_cached()` in views/cache.py calls it" says it
+ * is there. Only in a statement (no question, condition or request) and only for a function, so that
+ * "my `--strict` run" names nothing defined.
+ */
+function ownCodeTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  return terms
+    .filter((t, i) => /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') && t.mask?.kind === 'code' && /^[A-Za-z_$][\w$.]*\(\)$/.test(t.mask.text.trim()))
+    .map((t) => ({ kind: 'exists', names: symbolsIn(t.mask!.text), files: fileMasks(sentence) }));
+}
+
+/** Where a new definition goes relative to another: "below", "after", "under" it, "above", "before" it, "between" two. */
+const DEFINITION_ORDER: Record<string, 'before' | 'after'> = {
+  below: 'after',
+  after: 'after',
+  under: 'after',
+  beneath: 'after',
+  between: 'after',
+  above: 'before',
+  before: 'before',
+};
+
+/**
+ * New definitions the sentence places next to existing ones: "a new `tick()` method below `flush()`",
+ * "`tick()` goes into batcher.py after `flush()`", "between `image_to_base64` and `describe`". The
+ * relative word follows the new name in the same stretch of words, before any other verb.
+ */
+function definitionOrderTargets(sentence: Sentence, targets: readonly Target[]): Target[] {
+  const created = new Set(targets.filter((t) => t.kind === 'exists' && !t.scope).flatMap((t) => t.names));
+  if (created.size === 0) return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const found: Target[] = [];
+  terms.forEach((t, i) => {
+    const name = t.mask?.kind === 'code' ? symbolsIn(t.mask.text).find((n) => created.has(n)) : undefined;
+    if (!name) return;
+    for (let j = i + 1; j < Math.min(terms.length, i + 10); j++) {
+      const x = terms[j]!;
+      if (x.mask?.kind === 'code' || (x.tags.has('Verb') && !SITS.test(x.normal) && !/^(?:lands?|will|be)$/.test(x.normal))) return;
+      const position = DEFINITION_ORDER[x.normal];
+      if (!position) continue;
+      const anchorTerm = terms.slice(j + 1, j + 3).find((y) => y.mask);
+      const anchor = anchorTerm?.mask?.kind === 'code' ? symbolsIn(anchorTerm.mask.text)[0] : undefined;
+      // "AFTER line 28, i.e. between `a` and `b`": a line number is not a definition; read on.
+      if (!anchor || anchor === name) continue;
+      found.push({ kind: 'placement', names: [name], files: fileMasks(sentence), position, anchor, definition: true });
+      return;
+    }
+  });
+  return found;
+}
+
+/** A verb in a subordinate clause ("as you named it", "so your CLI can call them") tells, it does not ask. */
+function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
+  return sentence.terms
+    .slice(0, verb.start)
+    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever)$/.test(t.normal));
+}
+
+/** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */
+function ownWork(sentence: Sentence): 'will' | 'did' | undefined {
+  const stances = sentence.verbs.filter((v) => v.subject === 'first' || v.subject === 'none').map((v) => stanceOf(sentence, v));
+  return stances.some((s) => s === 'will' || s === 'doing') ? 'will' : stances.includes('did') ? 'did' : undefined;
 }
 
 /** "I'll add `X` and keep clear of …": a verb joined by "and" with no subject of its own shares the sender's stance. */
@@ -748,6 +913,8 @@ function requestTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   for (const verb of sentence.verbs) {
     if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
+    // "I'm taking lines 28-41 to add a `break_long_words` option": the purpose of the requester's own plan.
+    if (sentence.terms[verb.start - 1]?.normal === 'to' && sentence.verbs.some((v) => v.index < verb.start && v.subject === 'first')) continue;
     const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
     const asked = before.every(
       (t) =>
@@ -815,6 +982,8 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
       .find((m) => m.from !== message.from && m.to.includes(message.from));
     if (!request) return;
     const requestIndex = conversation.indexOf(request);
+    // An acceptance answers the message it follows: once the agent has written after the request, it answered there.
+    if (conversation.slice(requestIndex + 1, i).some((m) => m.from === message.from)) return;
     for (const sentence of analysed[requestIndex]!) {
       for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
         if (known(message.id, target)) continue;

@@ -171,6 +171,9 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
       ],
     };
   }
+  // A promised export is a promise that the symbol exists: missing from the files named, it is broken as such.
+  const missing = c.target.files.length ? checkExists(c, code, name) : undefined;
+  if (missing) return missing;
   // Defined outside the patches: broken when the module's changes show no export of it, or a
   // promised export never touched the module (a claim about an unchanged module may be old news).
   const moduleChanged = module !== undefined && moduleFiles.length > 0;
@@ -317,8 +320,32 @@ function checkUntouchedLines(c: Commitment, code: CodeUnderCheck, input: JudgeIn
   return undefined;
 }
 
+/** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
+function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const t = c.target;
+  const definitions = definitionsIn(inFiles(code.files, t.files)).filter((d) => d.kind !== 'parameter');
+  const defined = definitions.find((d) => d.name === lastName(t.names[0]!));
+  const anchor = defined && definitions.find((d) => d.name === lastName(t.anchor!) && d.path === defined.path && d.scope.join('.') === defined.scope.join('.'));
+  if (!defined || !anchor || (t.position === 'before' ? defined.line < anchor.line : defined.line > anchor.line)) return undefined;
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const what = `\`${defined.name}\` ${t.position} \`${anchor.name}\``;
+  return {
+    missing: what,
+    evidence: [
+      {
+        kind: 'absence',
+        source,
+        text: what,
+        note: `\`${defined.name}\` (${defined.path}:${defined.line}) is defined ${t.position === 'before' ? 'after' : 'before'} \`${anchor.name}\` (line ${anchor.line})`,
+      },
+      codeQuote(source, defined),
+    ],
+  };
+}
+
 function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
   const t = c.target;
+  if (t.definition) return checkDefinitionOrder(c, code);
   const files = inFiles(code.files, t.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;

@@ -109,7 +109,10 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
     })
     .replace(LINE_REFERENCE, (m) => swap('lines', m))
     .replace(FILE_PATH, (m) => swap('file', m))
-    .replace(CODE_NAME, (m) => (/^Zq[a-z]+$/.test(m) ? m : swap('code', m)));
+    // "i.e." and "e.g." are abbreviations, not dotted names.
+    .replace(CODE_NAME, (m) => (/^Zq[a-z]+$|^(?:i\.e|e\.g)$/i.test(m) ? m : swap('code', m)))
+    // "`retries`/`backoff`": both, as two nouns the tagger can tell apart.
+    .replace(/\b(Zq[a-z]+)\s*\/\s*(?=Zq[a-z]+\b)/g, '$1 and ');
   return { masked, masks };
 }
 

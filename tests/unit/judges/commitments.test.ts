@@ -470,3 +470,148 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     ]);
   });
 });
+
+describe('commitments: new code, placement of definitions, subjects (issue 17)', () => {
+  it('reads an indefinite noun phrase in the sender’s plan as new code, with the function or class it belongs to', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent1', "I'm handling timeouts: a `deadline` argument on `fetch_page()` and a `Timer` class in net/timer.py."],
+        ['agent1', 'Taking the export format: a `columns` field on `Report` plus a small `to_csv()` helper.'],
+        ['agent2', 'Your fixtures use values like `a=1`, so I kept a `disabled` toggle out of it.'],
+        ['agent2', 'Could you add a `reset()` helper to cache.py?'],
+        ['agent1', "I'm adding a public `flush()` method to `Writer`."],
+      ),
+    );
+    expect(found.map((c) => [c.messageId, c.target.kind, c.target.names, c.target.scope])).toEqual([
+      [1, 'exists', ['deadline'], 'fetch_page'],
+      [1, 'exists', ['Timer'], undefined],
+      [2, 'exists', ['Report.columns'], undefined],
+      [2, 'exists', ['to_csv'], undefined],
+      [5, 'exists', ['Writer.flush'], undefined],
+      [5, 'exists', ['flush'], undefined],
+    ]);
+  });
+
+  it('treats `a`/`b` as two names, and a partner named in a subordinate clause as no request', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent1', "I'm adding `width`/`height` to `Canvas.__init__`."],
+        ['agent1', 'Planning a new units.go for `ParseUnit(s string) Unit`, exactly as you suggested.'],
+        ['agent1', 'The `verbose` flag is in, and `retry_count` support landed.'],
+      ),
+    );
+    expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names])).toEqual([
+      [1, 'promise', 'exists', ['width', 'height']],
+      [2, 'promise', 'exists', ['ParseUnit']],
+      [3, 'claim', 'exists', ['verbose']],
+      [3, 'claim', 'exists', ['retry_count']],
+    ]);
+  });
+
+  it('places a new definition next to another, and checks the order on the merged code', async () => {
+    const messages = conversation(['agent1', 'I will put a new `drain()` method in queue.py, right below `close()`.']);
+    const [placed] = extractCommitments(messages).filter((c) => c.target.kind === 'placement');
+    expect(placed!.target).toMatchObject({ names: ['drain'], position: 'after', anchor: 'close', definition: true });
+    const below = diff(
+      'queue.py',
+      10,
+      10,
+      ['     def close(self):', '         self._closed = True', '+', '+    def drain(self):', '+        return list(self._items)'],
+      'class Queue:',
+    );
+    expect(await judge(input(messages, { agent1: below }, below))).toEqual([]);
+    const above = diff(
+      'queue.py',
+      10,
+      10,
+      ['+    def drain(self):', '+        return list(self._items)', '+', '     def close(self):', '         self._closed = True'],
+      'class Queue:',
+    );
+    const [label] = await judge(input(messages, { agent1: above }, above));
+    expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: '`drain` (queue.py:10) is defined before `close` (line 13)' });
+  });
+
+  it('reads a bypass "at its top" as a guard first in the function named before, and finds it in a Go method after a struct', async () => {
+    const messages = conversation(['agent1', "I'm changing `Send()` in mailer.go, adding a `paused` bypass at its top."]);
+    const [guard] = extractCommitments(messages);
+    expect(guard!.target).toMatchObject({ kind: 'placement', guard: ['paused', 'bypass'], scope: 'Send', position: 'first' });
+    const patch = diff(
+      'mailer.go',
+      5,
+      5,
+      [' \tsent int', '+\tpaused bool', ' }', ' ', ' func (m *Mailer) Send(to string) error {', '+\tif m.paused {', '+\t\treturn nil', '+\t}', ' \tm.sent++'],
+      'type Mailer struct {',
+    );
+    expect(await judge(input(messages, { agent1: patch }, patch))).toEqual([]);
+  });
+
+  it('checks that a promised export exists at all in the file it names', async () => {
+    const messages = conversation(['agent1', 'I will add `Encode()` and `Decode()` to codec/codec.go. Both will be exported.']);
+    const patch = [
+      diff('codec/codec.go', 3, 3, [
+        ' import "strings"',
+        '+',
+        '+func Encode(s string) string { return strings.ToUpper(s) }',
+        '+func decode(s string) string { return s }',
+      ]),
+      newFile('cmd/main.go', ['package main', '', 'func main() { println(codec.Decode("x")) }']),
+    ].join('');
+    const labels = await judge(input(messages, { agent1: patch }, patch));
+    expect(labels.map((l) => l.messageId)).toEqual([1]);
+    expect(labels[0]!.description).toContain('Decode');
+  });
+
+  it('reads "keeping the existing arguments" as the signature of the function the sentence adds to, and a Go parameter by its name', () => {
+    const found = extractCommitments(
+      conversation(['agent1', "I'll add a trailing `hooks ...Hook` to `NewServer` in server/server.go, keeping the existing parameters as they are."]),
+    );
+    expect(found.map((c) => [c.target.kind, c.target.names, c.target.scope, c.target.parameters])).toEqual([
+      ['untouched_symbol', [], 'NewServer', true],
+      ['exists', ['hooks'], undefined, undefined],
+      ['exists', ['hooks'], 'NewServer', undefined],
+    ]);
+  });
+
+  it("takes an acceptance as answering the message it follows, and a plan's purpose as no request", () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent2', "I'm taking `render()` in page.py to add a `theme` parameter."],
+        ['agent1', 'OK, I will stay in layout.py.'],
+        ['agent2', 'Please export `Theme` from themes/__init__.py.'],
+        ['agent1', 'Sure, will do.'],
+        ['agent1', 'Done with the layout work.'],
+      ),
+    );
+    expect(found.filter((c) => c.request).map((c) => [c.messageId, c.request!.messageId, c.target.kind, c.target.names])).toEqual([
+      [4, 3, 'exported', ['Theme']],
+    ]);
+  });
+
+  it('reads "the first thing it does" as the function named before, and reads on past "i.e."', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent1', "I'm changing `pop()` in stack.py to refuse a frozen stack: once the mutex is held, the first thing it does is check `self._frozen`."],
+        ['agent2', 'I will add `peek()` as a new method after line 40, i.e. between `push()` and `pop()`.'],
+      ),
+    );
+    expect(found.filter((c) => c.target.kind === 'placement').map((c) => [c.messageId, c.target])).toEqual([
+      [1, { kind: 'placement', names: [], guard: ['_frozen'], files: ['stack.py'], scope: 'pop', position: 'after', anchorWords: ['mutex'] }],
+      [2, { kind: 'placement', names: ['peek'], files: [], position: 'after', anchor: 'push', definition: true }],
+    ]);
+  });
+
+  it('reads "add X, exported" as two promises, and "my `f()`" as the sender\'s code that is there', () => {
+    const found = extractCommitments(
+      conversation(
+        ['agent1', 'I will add `clamp(value, lo, hi)` to mathx/core.js, exported from the module.'],
+        ['agent2', 'Thanks: my `scale()` in mathx/scale.js calls it with the bounds.'],
+        ['agent2', 'Did my `--strict` run pass for you?'],
+      ),
+    );
+    expect(found.map((c) => [c.messageId, c.kind, c.target.kind, c.target.names])).toEqual([
+      [1, 'promise', 'exported', ['clamp']],
+      [1, 'promise', 'exists', ['clamp']],
+      [2, 'claim', 'exists', ['scale']],
+    ]);
+  });
+});
