@@ -76,7 +76,6 @@ export async function execPaths({ image }: BenchFixture): Promise<BenchTable> {
       costs.channel.shimS > 0
         ? `spends ${ratio(costs.direct.shimS / costs.channel.shimS)} as much CPU on a docker exec as on a command through the channel`
         : `spends ${perExec(costs.direct.shimS, costs.direct)} ms of CPU per docker exec, and less than one 10 ms tick of /proc on all ${costs.channel.execs} commands through the channel`;
-    costs.channel.shimS > 0 ? `${ratio(costs.direct.shimS / costs.channel.shimS)} as much CPU` : 'CPU (none measurable: under one 10 ms tick)';
     return {
       id: 'exec_paths',
       title: '1b. The bash tool through the exec channel vs a docker exec per command',
