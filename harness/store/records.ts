@@ -77,15 +77,20 @@ export interface StoredModelCall {
   latencyMs: number;
 }
 
-export interface TaskRecord {
+/** What names a task, as both readers (a task's record, the whole run's log) give it. */
+export interface TaskIdentity {
   id: number;
   key: string;
   models: string[];
   setting: 'coop' | 'solo';
+  /** '' or an ablation, e.g. `no-messaging`, `git`. */
   variant: string;
   repo: string;
   taskId: number;
   features: number[];
+}
+
+export interface TaskRecord extends TaskIdentity {
   status: TaskRow['status'];
   error: string | null;
   bothPassed: boolean | null;

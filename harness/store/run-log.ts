@@ -8,21 +8,12 @@ import { sqlOf } from './database.ts';
 import { ANY_JSON, NUMBER_LIST, STRING_LIST, fromTaskKey, jsonColumn, oneOf, orDamaged, parseRow } from './columns.ts';
 import { attemptRowsByTask, parseAttempts, type StoredAttempt } from './merge-attempts.ts';
 import { labelsByTask, type StoredLabel } from './judge-results.ts';
-import { naiveWasClean } from './records.ts';
+import { naiveWasClean, type TaskIdentity } from './records.ts';
 import { cachedEvaluationsByTask, type CacheCount } from './test-cache.ts';
 import { AGENT_STATUSES, type AgentStatus } from '../agents/types.ts';
 import { MERGE_STATUSES } from '../../resolver/index.ts';
 
-export interface LoggedTask {
-  id: number;
-  key: string;
-  models: string[];
-  setting: 'coop' | 'solo';
-  /** '' or an ablation, e.g. `no-messaging`, `git`. */
-  variant: string;
-  repo: string;
-  taskId: number;
-  features: number[];
+export interface LoggedTask extends TaskIdentity {
   /** `error` for a task with a damaged row, whatever its stored status. */
   status: TaskStatus;
   /** The stored error, or the damaged row's line. */
