@@ -176,7 +176,7 @@ describe('coop-bench eval of a run made before merge attempts were stored', () =
     ]);
     const result = await coopBench(['eval', '--name', 'legacy', '--runs-dir', runs]);
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.stderr).toMatch(/evaluated coop oracle tabulite_task\/task1 f2_f3: not both \(merge union\)/);
+    expect(result.stderr).toMatch(/evaluated coop oracle tabulite_task\/task1 f2_f3: not both \(f2 fail, f3 fail; merge union\)/);
     expect(result.stdout).toMatch(/oracle\s+coop\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+0\s+0\/1\/0\/0\/0\s+0\/1/);
     const db = new Database(join(runs, 'legacy', 'run.db'), { readonly: true });
     try {
