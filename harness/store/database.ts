@@ -23,6 +23,20 @@ export type Access = 'read' | 'write' | 'create';
 const WAL_HEADER_BYTES = 32;
 
 const handles = new WeakMap<object, Database.Database>();
+/** Writers not closed yet: a process that ends without closing one (an error after opening) closes it on exit. */
+const openWriters = new Set<Database.Database>();
+// Otherwise better-sqlite3's own teardown closes it without clearing the open marker: SQLite then
+// removes the WAL after copying it into run.db, and the next open takes the store for one whose WAL was lost.
+process.on('exit', () => {
+  for (const db of openWriters) {
+    try {
+      closeDatabase(db);
+    } catch {
+      // Nothing more can be done while exiting; the WAL it leaves is replayed by the next open.
+    }
+  }
+});
+
 /** Read-only handles that found no run.db-wal and run.db-shm, by the folder they are in. */
 const readersThatMadeWal = new WeakMap<Database.Database, string>();
 
@@ -130,6 +144,7 @@ export function openDatabase(path: string, dir: string, access: Access): Databas
     db.prepare('UPDATE store_state SET writer_opened_at = ?').run(new Date().toISOString());
     // In run.db itself before anything else is written: a lost WAL is then told from a clean close.
     db.pragma('wal_checkpoint(FULL)');
+    openWriters.add(db);
     return db;
   } catch (error) {
     db.close();
@@ -139,6 +154,7 @@ export function openDatabase(path: string, dir: string, access: Access): Databas
 
 /** Clears the open marker of a writer (the close then checkpoints and removes the WAL) and closes. */
 export function closeDatabase(db: Database.Database): void {
+  openWriters.delete(db);
   if (!db.open) return;
   try {
     if (!db.readonly) {

@@ -124,7 +124,26 @@ describe('--backend kubernetes: refusals and interruption', () => {
     const run = 'kube-interrupted';
     const child = execa(
       'node',
-      [CLI, ...kube(['run', '--models', 'oracle', '--pool', 'tabulite_task', '--setting', 'coop', '--name', run, '--runs-dir', runs, '--concurrency', '2'])],
+      // In agent pods, so that there are agent pods to interrupt; the resume makes its patches without them.
+      [
+        CLI,
+        ...kube([
+          'run',
+          '--models',
+          'oracle',
+          '--oracle-in-container',
+          '--pool',
+          'tabulite_task',
+          '--setting',
+          'coop',
+          '--name',
+          run,
+          '--runs-dir',
+          runs,
+          '--concurrency',
+          '2',
+        ]),
+      ],
       { reject: false, all: true, env },
     );
     const agents = () => fake.objects('pods', NAMESPACE, runLabel(run)).filter((pod) => pod.metadata.labels['coop-bench.role'] === 'agent');
