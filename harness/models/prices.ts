@@ -40,6 +40,17 @@ export const CACHE_WRITE_1H_RATE = 2;
  * the prompt may use 272k. Claude: cache writes 1.25x (5 minutes) or 2x (1 hour) the input price,
  * cache reads 0.1x.
  */
+/** Sonnet 4 and 4.5 are priced alike, with the same window and output limit. */
+const SONNET_4: ModelPrice = {
+  inputPerMillion: 3,
+  outputPerMillion: 15,
+  cachedInputPerMillion: 0.3,
+  cacheWritePerMillion: 3.75,
+  cacheWrite1hPerMillion: 6,
+  contextWindow: 200_000,
+  maxOutputTokens: 64_000,
+};
+
 export const DEFAULT_PRICES: PriceTable = {
   'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
   'gpt-5-mini': {
@@ -74,24 +85,8 @@ export const DEFAULT_PRICES: PriceTable = {
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
   },
-  'claude-sonnet-4-5': {
-    inputPerMillion: 3,
-    outputPerMillion: 15,
-    cachedInputPerMillion: 0.3,
-    cacheWritePerMillion: 3.75,
-    cacheWrite1hPerMillion: 6,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-  },
-  'claude-sonnet-4': {
-    inputPerMillion: 3,
-    outputPerMillion: 15,
-    cachedInputPerMillion: 0.3,
-    cacheWritePerMillion: 3.75,
-    cacheWrite1hPerMillion: 6,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-  },
+  'claude-sonnet-4-5': SONNET_4,
+  'claude-sonnet-4': SONNET_4,
   'claude-opus-4-5': {
     inputPerMillion: 5,
     outputPerMillion: 25,

@@ -39,3 +39,14 @@ export class BoundedSink extends Writable {
     return `${head}\n[... ${omitted} bytes omitted ...]\n${this.tail.toString('utf8')}`;
   }
 }
+
+/** `sink`, with every chunk also handed to `onChunk` first (a caller streaming a command's output). */
+export function observed(sink: Writable, onChunk?: (chunk: Buffer) => void): Writable {
+  if (!onChunk) return sink;
+  return new Writable({
+    write: (chunk: Buffer, _, done) => {
+      onChunk(chunk);
+      sink.write(chunk, done);
+    },
+  });
+}

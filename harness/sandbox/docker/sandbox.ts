@@ -6,7 +6,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
 import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
-import { BoundedSink } from '../output.ts';
+import { BoundedSink, observed } from '../output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
 import { ExecChannelError, ExecChannelUnavailable, ExecChannels, type ExecChannel } from './exec-channel.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
@@ -256,19 +256,7 @@ export class DockerSandbox implements AgentSandbox {
     const stream = await exec.start({ hijack: true, stdin: false });
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
-    const onStdout = options.onStdout;
-    this.container.modem.demuxStream(
-      stream,
-      onStdout
-        ? new Writable({
-            write: (chunk: Buffer, _, done) => {
-              onStdout(chunk);
-              stdout.write(chunk, done);
-            },
-          })
-        : stdout,
-      stderr,
-    );
+    this.container.modem.demuxStream(stream, observed(stdout, options.onStdout), stderr);
     const streamEnd = new Promise<void>((resolve, reject) => {
       stream.on('end', resolve);
       stream.on('close', resolve);

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import type { V1Pod } from '@kubernetes/client-node';
-import { BoundedSink } from '../output.ts';
+import { BoundedSink, observed } from '../output.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ExecOptions, ExecResult, HostFile } from '../types.ts';
 import { KubernetesError, type Cluster } from './cluster.ts';
@@ -82,18 +82,10 @@ export class PodSandbox implements AgentSandbox {
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
-    const onStdout = options.onStdout;
     let exitCode: number | null;
     try {
       exitCode = await execInPod(this.cluster, this.id, inContext(boundedCommand(cmd, seconds, input !== undefined), options), {
-        stdout: onStdout
-          ? new Writable({
-              write: (chunk: Buffer, _, done) => {
-                onStdout(chunk);
-                stdout.write(chunk, done);
-              },
-            })
-          : stdout,
+        stdout: observed(stdout, options.onStdout),
         stderr,
         stdin: input,
         deadlineMs: seconds * 1000 + EXEC_GRACE_MS,

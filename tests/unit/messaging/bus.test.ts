@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MessageBus, MessageRejected, formatIncoming } from '../../../harness/messaging/bus.ts';
 import { conversationOf } from '../../../harness/store/messages.ts';
 import { openStoreFixture, type StoreFixture } from './store-fixture.ts';
@@ -160,10 +160,22 @@ describe('waiting for a message', () => {
     expect(await waiting).toBe(false);
   });
 
-  it('times out with false', async () => {
-    const started = performance.now();
-    expect(await bus.mailbox(task, 'agent2', ['agent1']).wait(50)).toBe(false);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+  it('times out with false, at its deadline and not before', async () => {
+    vi.useFakeTimers();
+    try {
+      let outcome: boolean | undefined;
+      const waiting = bus
+        .mailbox(task, 'agent2', ['agent1'])
+        .wait(50)
+        .then((v) => (outcome = v));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(outcome).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects with the abort reason, also when aborted before waiting', async () => {
