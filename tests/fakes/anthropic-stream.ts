@@ -1,12 +1,16 @@
 // A fake Anthropic Messages API with streaming, as Claude Code speaks it (POST /v1/messages with
 // `stream: true`, answered with server-sent events). Each test scripts the assistant's turns with a
-// handler; every request is recorded. What the real API rejects, this rejects too (sources below:
-// docs.anthropic.com/en/api — Messages, Streaming Messages, Errors, Versioning; tool use guide).
+// handler; every request is recorded. What the real API rejects, this rejects too: the headers
+// below (docs.anthropic.com/en/api — Errors, Versioning), the body by the same rules as the
+// non-streaming fake (contracts/anthropic-messages.ts, with their sources).
 //
 //   const server = await startFakeAnthropicStream((request) => ({ toolUses: [{ name: 'Bash', input: { command: 'ls' } }] }));
 //   // ANTHROPIC_BASE_URL=server.url
 import type { SseEvent, StreamReply, StreamRequest, StreamServer } from './stream-server.ts';
-import { startStreamServer } from './stream-server.ts';
+import { rejectionReply, startStreamServer } from './stream-server.ts';
+import { checkMessagesRequest } from './contracts/anthropic-messages.ts';
+import { ANTHROPIC_MODELS, limitsOf } from './contracts/limits.ts';
+import { anthropicRejection } from './contracts/rejection.ts';
 
 export interface AssistantTurn {
   text?: string;
@@ -18,49 +22,6 @@ export type AnthropicTurnHandler = (request: StreamRequest) => AssistantTurn | P
 
 let messages = 0;
 let toolUses = 0;
-
-/** Errors: `{type: "error", error: {type, message}}` with the documented type per status. */
-export function anthropicError(status: number, message: string): StreamReply {
-  const type =
-    status === 401
-      ? 'authentication_error'
-      : status === 404
-        ? 'not_found_error'
-        : status === 429
-          ? 'rate_limit_error'
-          : status >= 500
-            ? 'api_error'
-            : 'invalid_request_error';
-  return { status, json: { type: 'error', error: { type, message } } };
-}
-
-type Block = { type: string; id?: string; tool_use_id?: string };
-
-/** What the Messages API refuses in a request body; undefined when it is valid. */
-export function messagesRequestProblem(body: any): string | undefined {
-  if (typeof body?.model !== 'string' || body.model === '') return 'model: Field required';
-  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required (an integer >= 1)';
-  if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
-  if (body.messages[0].role !== 'user') return 'messages: first message must use the "user" role';
-  // Tool use guide: every tool_use must be answered by a tool_result in the very next (user)
-  // message, and a tool_result must answer a tool_use of the message just before it.
-  for (let i = 0; i < body.messages.length; i++) {
-    const message = body.messages[i];
-    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${i}.role: must be "user" or "assistant"`;
-    const blocks: Block[] = Array.isArray(message.content) ? message.content : [];
-    const previous: Block[] = i > 0 && Array.isArray(body.messages[i - 1].content) ? body.messages[i - 1].content : [];
-    const asked = previous.filter((b) => b.type === 'tool_use').map((b) => b.id);
-    const answered = blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
-    for (const id of answered)
-      if (!asked.includes(id))
-        return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
-    if (message.role === 'user' && asked.length > 0) {
-      const missing = asked.filter((id) => !answered.includes(id));
-      if (missing.length) return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`;
-    }
-  }
-  return undefined;
-}
 
 function messageOf(turn: AssistantTurn, model: string) {
   const content = [
@@ -121,15 +82,19 @@ export function messageEvents(message: ReturnType<typeof messageOf>): SseEvent[]
 }
 
 export async function startFakeAnthropicStream(handler: AnthropicTurnHandler): Promise<StreamServer> {
+  const refuse = (status: number, message: string) => rejectionReply(anthropicRejection(status, message));
   const route = async (request: StreamRequest): Promise<StreamReply> => {
     if (request.method !== 'POST' || !['/v1/messages', '/v1/messages/count_tokens'].includes(request.path))
-      return anthropicError(404, `Not found: ${request.method} ${request.path}`);
-    // Errors: a missing key is 401 authentication_error; Versioning: the header is required.
-    if (!request.headers['x-api-key']) return anthropicError(401, 'x-api-key header is required');
-    if (!request.headers['anthropic-version']) return anthropicError(400, 'anthropic-version: header is required');
+      return refuse(404, `Not found: ${request.method} ${request.path}`);
+    // Errors: no key is a 401. An API key goes in x-api-key; the SDKs also send one as
+    // `Authorization: Bearer` (the TS SDK's authToken, which Claude Code uses for some setups).
+    if (!request.headers['x-api-key'] && !/^Bearer \S+/.test(String(request.headers.authorization ?? ''))) {
+      return refuse(401, 'x-api-key header is required');
+    }
+    if (!request.headers['anthropic-version']) return refuse(400, 'anthropic-version: header is required');
     if (request.path === '/v1/messages/count_tokens') return { json: { input_tokens: 10 } };
-    const problem = messagesRequestProblem(request.body);
-    if (problem) return anthropicError(400, problem);
+    const rejection = checkMessagesRequest(request.body, limitsOf(ANTHROPIC_MODELS, request.body?.model));
+    if (rejection) return rejectionReply(rejection);
     const message = messageOf(await handler(request), request.body.model);
     return request.body.stream === true ? { events: messageEvents(message) } : { json: message };
   };

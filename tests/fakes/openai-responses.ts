@@ -1,13 +1,16 @@
 // A fake OpenAI Responses API with streaming, as Codex CLI speaks it (POST /v1/responses with
 // `stream: true` and `store: false`, answered with server-sent events). Each test scripts the
 // model's turns with a handler; every request is recorded. What the real API rejects, this rejects
-// too (sources: platform.openai.com/docs/api-reference/responses — Create, Streaming events;
-// the function calling guide; the openai SDK's types in node_modules/openai/resources/responses).
+// too, by the same rules as the non-streaming fake (contracts/openai-responses.ts, with their
+// sources; events: platform.openai.com/docs/api-reference/responses — Streaming events).
 //
 //   const server = await startFakeResponses((request) => ({ calls: [{ name: 'exec_command', arguments: { cmd: 'ls' } }] }));
 //   // base_url = `${server.url}/v1`
-import type { SseEvent, StreamReply, StreamRequest, StreamServer } from './stream-server.ts';
-import { startStreamServer } from './stream-server.ts';
+import type { SseEvent, StreamRequest, StreamServer } from './stream-server.ts';
+import { rejectionReply, startStreamServer } from './stream-server.ts';
+import { checkResponsesRequest, ReasoningLedger } from './contracts/openai-responses.ts';
+import { OPENAI_MODELS, limitsOf } from './contracts/limits.ts';
+import { openaiRejection } from './contracts/rejection.ts';
 
 export interface ResponseTurn {
   text?: string;
@@ -20,28 +23,6 @@ export type ResponseTurnHandler = (request: StreamRequest) => ResponseTurn | Pro
 
 let responses = 0;
 let items = 0;
-
-/** Errors: `{error: {message, type, param, code}}`. */
-export function openaiError(status: number, message: string, param: string | null = null): StreamReply {
-  return {
-    status,
-    json: { error: { message, type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error', param, code: null } },
-  };
-}
-
-/** What the Responses API refuses in a request body; undefined when it is valid. */
-export function responsesRequestProblem(body: any): { message: string; param: string } | undefined {
-  if (typeof body?.model !== 'string' || body.model === '') return { message: "Missing required parameter: 'model'.", param: 'model' };
-  if (typeof body.input !== 'string' && !Array.isArray(body.input))
-    return { message: "Invalid type for 'input': expected a string or an array of input items.", param: 'input' };
-  if (Array.isArray(body.input) && !body.previous_response_id) {
-    // Without a stored previous response, each tool output must answer a call given in the input.
-    const calls = new Set(body.input.filter((i: any) => i?.type === 'function_call' || i?.type === 'custom_tool_call').map((i: any) => i.call_id));
-    const orphan = body.input.find((i: any) => (i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output') && !calls.has(i.call_id));
-    if (orphan) return { message: `No tool call found for function call output with call_id ${orphan.call_id}.`, param: 'input' };
-  }
-  return undefined;
-}
 
 function responseOf(turn: ResponseTurn, model: string) {
   const output: Record<string, unknown>[] = [
@@ -120,16 +101,22 @@ export function responseEvents(response: ReturnType<typeof responseOf>): SseEven
 }
 
 export async function startFakeResponses(handler: ResponseTurnHandler): Promise<StreamServer> {
+  // This fake hands out no reasoning items, so any that come back are refused as unknown.
+  const ledger = new ReasoningLedger();
   return startStreamServer(async (request) => {
-    if (request.method !== 'POST' || request.path !== '/v1/responses') return openaiError(404, `Invalid URL (${request.method} ${request.path})`);
+    if (request.method !== 'POST' || request.path !== '/v1/responses') {
+      return rejectionReply(openaiRejection(404, `Invalid URL (${request.method} ${request.path})`));
+    }
     if (!/^Bearer \S+/.test(String(request.headers.authorization ?? ''))) {
-      return openaiError(
-        401,
-        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+      return rejectionReply(
+        openaiRejection(
+          401,
+          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+        ),
       );
     }
-    const problem = responsesRequestProblem(request.body);
-    if (problem) return openaiError(400, problem.message, problem.param);
+    const rejection = checkResponsesRequest(request.body, limitsOf(OPENAI_MODELS, request.body?.model), ledger);
+    if (rejection) return rejectionReply(rejection);
     const response = responseOf(await handler(request), request.body.model);
     return request.body.stream === true ? { events: responseEvents(response) } : { json: response };
   });

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
+import type { Rejection } from './contracts/rejection.ts';
 
 export interface StreamRequest {
   method: string;
@@ -28,6 +29,9 @@ export interface StreamReply {
   /** Server-sent events, written one by one (text/event-stream). */
   events?: SseEvent[];
 }
+
+/** A refusal by a contract (contracts/*.ts) as this server's reply. */
+export const rejectionReply = (rejection: Rejection): StreamReply => ({ status: rejection.status, json: rejection.body });
 
 export type StreamRoute = (request: StreamRequest) => StreamReply | Promise<StreamReply>;
 

@@ -41,13 +41,22 @@ export function messagesPromptTokens(body: any): number {
 
 export function checkMessagesRequest(body: any, limits: ModelLimits | undefined): Rejection | undefined {
   const reject = (message: string) => anthropicRejection(400, message);
-  if (typeof body?.max_tokens !== 'number') return reject('max_tokens: Field required');
+  // Messages API reference: model and max_tokens (an integer, at least 1) are required, and
+  // messages alternate user/assistant from a user turn (a request opening with an assistant turn
+  // or with a "system" role message is a 400: github.com/lobehub/lobehub/issues/1601,
+  // github.com/tonyljx/TextWordExplain/issues/2).
+  if (typeof body?.model !== 'string' || body.model === '') return reject('model: Field required');
+  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return reject('max_tokens: Field required (an integer >= 1)');
+  if (!Array.isArray(body.messages) || body.messages.length === 0) return reject('messages: at least one message is required');
+  const badRole = body.messages.findIndex((m: Message) => m?.role !== 'user' && m?.role !== 'assistant');
+  if (badRole !== -1) return reject(`messages.${badRole}.role: Input should be 'user' or 'assistant'`);
+  if (body.messages[0].role !== 'user') return reject('messages: first message must use the "user" role');
   if (limits && body.max_tokens > limits.maxOutput) {
     // The models overview lists each model's output limit; larger requests are refused.
     return reject(`max_tokens: ${body.max_tokens} > ${limits.maxOutput}, which is the maximum allowed number of output tokens for ${body.model}`);
   }
   if (body.temperature !== undefined && !(body.temperature >= 0 && body.temperature <= 1)) return reject('temperature: range: 0..1');
-  const messages: Message[] = Array.isArray(body.messages) ? body.messages : [];
+  const messages: Message[] = body.messages;
   const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
   if (body.tool_choice !== undefined && !hasTools) return reject('tool_choice may only be specified while providing tools.');
 

@@ -65,8 +65,16 @@ export function responsesPromptTokens(body: { input?: unknown; instructions?: un
 }
 
 export function checkResponsesRequest(body: any, limits: ModelLimits | undefined, ledger: ReasoningLedger): Rejection | undefined {
-  const items: InputItem[] = typeof body?.input === 'string' ? [{ role: 'user' }] : Array.isArray(body?.input) ? body.input : [];
-  const store = body?.store !== false; // the API's default is to store
+  // API reference, "Create a model response": model is required; input is a string or a list of items.
+  if (typeof body?.model !== 'string' || body.model === '')
+    return openaiRejection(400, "Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  if (typeof body.input !== 'string' && !Array.isArray(body.input)) {
+    return openaiRejection(400, "Invalid type for 'input': expected a string or an array of input items.", 'input', 'invalid_type');
+  }
+  const items: InputItem[] = typeof body.input === 'string' ? [{ role: 'user' }] : body.input;
+  const store = body.store !== false; // the API's default is to store
+  // With previous_response_id the calls being answered live in the stored response, not the input.
+  const continues = typeof body.previous_response_id === 'string';
   if (body.tool_choice !== undefined && !(Array.isArray(body.tools) && body.tools.length > 0)) {
     return openaiRejection(400, "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
   }
@@ -79,18 +87,18 @@ export function checkResponsesRequest(body: any, limits: ModelLimits | undefined
       if (problem) return problem;
       // A reasoning item goes with the output item that followed it (github.com/coder/mux/pull/59).
       const next = items[i + 1];
-      if (!next || !(next.type === 'function_call' || next.role === 'assistant' || next.type === 'reasoning')) {
+      if (!next || !(next.type === 'function_call' || next.type === 'custom_tool_call' || next.role === 'assistant' || next.type === 'reasoning')) {
         return openaiRejection(400, `Item '${item.id}' of type 'reasoning' was provided without its required following item.`, 'input');
       }
-    } else if (item.type === 'function_call') {
+    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       const reasoning = ledger.reasoningFor(item.id);
       if (reasoning && !items.slice(0, i).some((earlier) => earlier.type === 'reasoning' && earlier.id === reasoning)) {
-        return openaiRejection(400, `Item '${item.id}' of type 'function_call' was provided without its required 'reasoning' item: '${reasoning}'.`, 'input');
+        return openaiRejection(400, `Item '${item.id}' of type '${item.type}' was provided without its required 'reasoning' item: '${reasoning}'.`, 'input');
       }
       calls.add(String(item.call_id));
-    } else if (item.type === 'function_call_output') {
-      // github.com/continuedev/continue/issues/10092
-      if (!calls.has(String(item.call_id))) {
+    } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
+      // github.com/continuedev/continue/issues/10092; custom tools (Codex's apply_patch) pair the same way
+      if (!continues && !calls.has(String(item.call_id))) {
         return openaiRejection(400, `No tool call found for function call output with call_id ${item.call_id}.`, 'input');
       }
       answered.add(String(item.call_id));

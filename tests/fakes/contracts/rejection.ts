@@ -21,19 +21,18 @@ export function vllmRejection(status: number, message: string): Rejection {
   return { status, body: { error: { message, type, param: null, code: status } } };
 }
 
+/** Anthropic's error types by HTTP status (docs "Errors"); other 5xx are `api_error`, other 4xx `invalid_request_error`. */
+const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
 /** Anthropic's error body (docs "Errors"): `{type: "error", error: {type, message}}`. */
 export function anthropicRejection(status: number, message: string): Rejection {
-  const type =
-    status === 404
-      ? 'not_found_error'
-      : status === 413
-        ? 'request_too_large'
-        : status === 429
-          ? 'rate_limit_error'
-          : status === 529
-            ? 'overloaded_error'
-            : status >= 500
-              ? 'api_error'
-              : 'invalid_request_error';
+  const type = ANTHROPIC_ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
   return { status, body: { type: 'error', error: { type, message } } };
 }
