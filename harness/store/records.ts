@@ -1,6 +1,6 @@
 // One task as later stages read it (judges, reports): everything stored about it, parsed.
 import { z } from 'zod';
-import type { RunStore, TaskRow } from './run-store.ts';
+import { taskRow, type RunStore, type TaskRow } from './run-store.ts';
 import { sqlOf } from './database.ts';
 import { attemptsOf, type StoredAttempt } from './merge-attempts.ts';
 import { conversationOf, type ConversationMessage } from './messages.ts';
@@ -201,8 +201,9 @@ const modelCallRow = z
 /** Everything stored about one task, parsed; a DamagedRowError naming the first damaged row. */
 export function loadTaskRecord(store: RunStore, taskId: number): TaskRecord {
   const db = sqlOf(store);
-  const row = db.prepare('SELECT * FROM tasks WHERE id = ?').get(taskId) as TaskRow | undefined;
-  if (!row) throw new Error(`run ${store.name} has no task ${taskId}`);
+  const found = db.prepare('SELECT * FROM tasks WHERE id = ?').get(taskId);
+  if (!found) throw new Error(`run ${store.name} has no task ${taskId}`);
+  const row = taskRow(found);
   const where = (table: string) => ({ table, of: `task ${row.key}` });
   const rows = (table: string, order: string) => db.prepare(`SELECT * FROM ${table} WHERE task = ? ORDER BY ${order}`).all(taskId);
   const mergeFound = db.prepare('SELECT * FROM merges WHERE task = ?').get(taskId);

@@ -3,7 +3,7 @@
 // costs its task (reported as an error naming the row) or its label, never the reader; each is
 // one line in `damaged`. Per-task pages read their details with loadTaskRecord.
 import { z } from 'zod';
-import type { RunStore, TaskErrorKind, TaskStatus } from './run-store.ts';
+import { salvagedTaskRow, taskRow, type RunStore, type TaskErrorKind, type TaskStatus } from './run-store.ts';
 import { sqlOf } from './database.ts';
 import { ANY_JSON, NUMBER_LIST, STRING_LIST, fromTaskKey, jsonColumn, oneOf, orDamaged, parseRow } from './columns.ts';
 import { attemptRowsByTask, parseAttempts, type StoredAttempt } from './merge-attempts.ts';
@@ -76,14 +76,17 @@ export function readRunLog(store: RunStore): RunLog {
             SUM(cache_write_tokens + cache_write_1h_tokens) AS cacheWriteTokens, SUM(output_tokens) AS outputTokens, SUM(cost_usd) AS costUsd
      FROM model_calls GROUP BY task`,
   );
-  const tasks = store.tasks();
+  const costs = 'that task is reported as an error';
+  const taskRows = (db.prepare('SELECT * FROM tasks ORDER BY id').all() as Record<string, unknown>[]).map((raw) =>
+    orDamaged(() => taskRow(raw), salvagedTaskRow(raw), damaged, costs),
+  );
+  const tasks = taskRows.map((row) => row.value);
   const keys = new Map(tasks.map((t) => [t.id, t.key]));
   const testRuns = cachedEvaluationsByTask(store);
   const labels = labelsByTask(store, (id) => keys.get(id) ?? `#${id}`, labelDamage);
 
-  const logged = tasks.map((t): LoggedTask => {
+  const logged = taskRows.map(({ value: t, damage: rowDamage }): LoggedTask => {
     const place = (table: string) => ({ table, of: `task ${t.key}` });
-    const costs = 'that task is reported as an error';
     const read = <T>(get: () => T, fallback: T) => orDamaged(get, fallback, damaged, costs);
     const models = read(() => jsonColumn(t.models, STRING_LIST, { ...place('tasks'), column: 'models' }), fromTaskKey(t.key).models);
     const features = read(() => jsonColumn(t.features, NUMBER_LIST, { ...place('tasks'), column: 'features' }), fromTaskKey(t.key).features);
@@ -94,7 +97,7 @@ export function readRunLog(store: RunStore): RunLog {
       [],
     );
     const taskAttempts = read(() => parseAttempts(attempts.get(t.id) ?? [], place('merge_attempts')), []);
-    const damage = [models, features, mergeStatus, endings, taskAttempts].find((r) => r.damage)?.damage;
+    const damage = rowDamage ?? [models, features, mergeStatus, endings, taskAttempts].find((r) => r.damage)?.damage;
     const { task: _, ...taskUsage } = usage.get(t.id)?.[0] ?? { task: t.id, ...NO_USAGE };
     return {
       id: t.id,

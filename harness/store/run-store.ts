@@ -1,9 +1,11 @@
 // runs/<name>/run.db: tasks and everything they produced. A task's results are written in one
 // transaction, so a crash leaves either a finished task or one that will be run again.
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { attachDatabase, closeDatabase, openDatabase } from './database.ts';
+import { parseRow, type RowPlace } from './columns.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
 import type { AgentResult, TaskResult } from '../run/types.ts';
@@ -14,33 +16,60 @@ import { lockRun, type RunLock } from './run-lock.ts';
 import { saveAttempts } from './merge-attempts.ts';
 import { MERGE_STATUSES } from '../../resolver/index.ts';
 
-export type TaskStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
+export const TASK_STATUSES = ['pending', 'running', 'done', 'error', 'interrupted'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** Why a task did not finish (it is left out of the rates, and run again on resume). */
-export type TaskErrorKind = 'infrastructure' | 'harness' | 'interrupted';
+export const TASK_ERROR_KINDS = ['infrastructure', 'harness', 'interrupted'] as const;
+export type TaskErrorKind = (typeof TASK_ERROR_KINDS)[number];
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
-export interface TaskRow {
-  id: number;
-  key: string;
-  models: string;
-  setting: 'coop' | 'solo';
-  variant: string;
-  repo: string;
-  task_id: number;
-  features: string;
-  pool_dir: string;
-  image: string | null;
-  base_rev: string | null;
-  docker_host: string | null;
-  status: TaskStatus;
-  error: string | null;
-  error_kind: TaskErrorKind | null;
+const text = z.string();
+const optionalText = z.string().nullable();
+/** A row of `tasks`. Its JSON columns (models, features) stay text: readers parse them with their own fallbacks. */
+const TASK_ROW = z.object({
+  id: z.number().int(),
+  key: text,
+  models: text,
+  setting: z.enum(['coop', 'solo']),
+  variant: text,
+  repo: text,
+  task_id: z.number().int(),
+  features: text,
+  pool_dir: text,
+  image: optionalText,
+  base_rev: optionalText,
+  docker_host: optionalText,
+  status: z.enum(TASK_STATUSES),
+  error: optionalText,
+  error_kind: z.enum(TASK_ERROR_KINDS).nullable(),
   /** Hash of the agent configuration the task ran with (null before it ran). */
-  agent_config: string | null;
-  both_passed: number | null;
-  started_at: string | null;
-  finished_at: string | null;
-  attempts: number;
+  agent_config: optionalText,
+  both_passed: z.union([z.literal(0), z.literal(1)]).nullable(),
+  started_at: optionalText,
+  finished_at: optionalText,
+  attempts: z.number().int().nonnegative(),
+});
+export type TaskRow = z.output<typeof TASK_ROW>;
+
+const placeOf = (raw: unknown): RowPlace => ({ table: 'tasks', of: `task ${String((raw as { key?: unknown } | undefined)?.key)}` });
+
+/** A `tasks` row as read from SQLite, checked; a DamagedRowError naming its first bad column otherwise. */
+export const taskRow = (raw: unknown): TaskRow => parseRow(TASK_ROW, raw, placeOf(raw));
+
+/**
+ * What readers show of a task whose row is damaged: each column that is still valid, a neutral
+ * value for the others. The damage itself is reported by the caller (the task counts as an error).
+ */
+export function salvagedTaskRow(raw: Record<string, unknown>): TaskRow {
+  const neutral: Omit<TaskRow, 'id' | 'key'> = {
+    ...{ models: '', setting: 'coop', variant: '', repo: '', task_id: 0, features: '', pool_dir: '', image: null, base_rev: null, docker_host: null },
+    ...{ status: 'error', error: null, error_kind: null, agent_config: null, both_passed: null, started_at: null, finished_at: null, attempts: 0 },
+  };
+  const valid = Object.entries(TASK_ROW.shape).flatMap(([column, schema]) => {
+    const parsed = schema.safeParse(raw[column]);
+    return parsed.success ? [[column, parsed.data]] : [];
+  });
+  return { ...neutral, id: Number(raw.id), key: String(raw.key), ...Object.fromEntries(valid) };
 }
 
 export interface AgentRow {
@@ -168,7 +197,7 @@ export class RunStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT(key) DO NOTHING`,
       )
       .run(key, JSON.stringify(task.models), task.setting, task.variant, task.pool.repo, task.pool.taskId, JSON.stringify(task.features), task.pool.dir);
-    return this.db.prepare('SELECT * FROM tasks WHERE key = ?').get(key) as TaskRow;
+    return taskRow(this.db.prepare('SELECT * FROM tasks WHERE key = ?').get(key));
   }
 
   /**
@@ -329,7 +358,7 @@ export class RunStore {
   }
 
   tasks(): TaskRow[] {
-    return this.db.prepare('SELECT * FROM tasks ORDER BY id').all() as TaskRow[];
+    return this.db.prepare('SELECT * FROM tasks ORDER BY id').all().map(taskRow);
   }
 
   agents(taskId: number): AgentRow[] {

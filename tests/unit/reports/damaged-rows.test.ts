@@ -1,4 +1,4 @@
-// A run.db whose JSON columns are damaged (a disk error, a hand edit): `report` names each damaged
+// A run.db whose columns are damaged (a disk error, a hand edit): `report` names each damaged
 // row in one line and still writes the report, the damaged task counted as an error, never dropped,
 // and exits 1 saying so in its last line, so that scripts notice.
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { coopBench, tempDir } from '../../helpers/cli.ts';
 import { buildRun } from './helpers/fixture-run.ts';
 
 const runs = tempDir('damaged-rows');
-const tasks = [1, 2, 3, 4, 5, 6, 7].map((f) => ({
+const tasks = [1, 2, 3, 4, 5, 6, 7, 9].map((f) => ({
   models: ['m'],
   setting: 'coop' as const,
   features: [f, 8],
@@ -27,6 +27,7 @@ db.exec(`
   UPDATE merges SET files = '[{"path": 1}]' WHERE task = 5;
   UPDATE merge_attempts SET tests = 'null]' WHERE task = 6;
   UPDATE judge_labels SET evidence = '[' WHERE task = 7;
+  UPDATE tasks SET attempts = 'several' WHERE id = 8;
 `);
 db.close();
 const key = (f: number) => `m|coop|demo_task/task1|f${f}_f8`;
@@ -38,6 +39,7 @@ describe('report on a run.db with damaged rows', () => {
     // What follows "not valid JSON" is JSON.parse's own wording, which changes between Node versions.
     const lines = result.stderr.split('\n').map((line) => line.replace(/not valid JSON \(.*\): /, 'not valid JSON (...): '));
     expect(lines).toEqual([
+      `coop-bench: run.db has a damaged row: tasks.attempts of task ${key(9)} is not valid (Invalid input: expected number, received string): that task is reported as an error`,
       `coop-bench: run.db has a damaged row: tasks.features of task ${key(1)} is not valid JSON (...): that task is reported as an error`,
       `coop-bench: run.db has a damaged row: tasks.models of task ${key(2)} is not valid JSON (...): that task is reported as an error`,
       `coop-bench: run.db has a damaged row: merge_attempts.tests of task ${key(6)} is not valid JSON (...): that task is reported as an error`,
@@ -46,7 +48,7 @@ describe('report on a run.db with damaged rows', () => {
       `coop-bench: run.db has a damaged row: agents.features of task ${key(3)} is not valid JSON (...): its page is left out of the report`,
       `coop-bench: run.db has a damaged row: merges.timings of task ${key(4)} is not valid JSON (...): its page is left out of the report`,
       `coop-bench: run.db has a damaged row: merges.files.0.path of task ${key(5)} is not valid (Invalid input: expected string, received number): its page is left out of the report`,
-      `coop-bench: the report is written, but run.db has 8 damaged row(s) (above): exit code 1`,
+      `coop-bench: the report is written, but run.db has 9 damaged row(s) (above): exit code 1`,
     ]);
     expect(result.stdout).toBe(`report: ${join(runs, 'damaged', 'report.html')}`);
   });
@@ -63,6 +65,7 @@ describe('report on a run.db with damaged rows', () => {
       [key(5), 'done'],
       [key(6), 'error'],
       [key(7), 'done'],
+      [key(9), 'error'],
     ]);
     expect(report.tasks[0].error).toMatch(/^run\.db has a damaged row: tasks\.features of task /);
   });
