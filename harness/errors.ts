@@ -9,6 +9,17 @@ export class UserError extends Error {
   }
 }
 
+/** A failure every later task would meet too: the run stops where it can be resumed, saying what to fix. */
+export class RunStopError extends UserError {
+  constructor(
+    message: string,
+    /** What the user can do about it, e.g. `free space (or fix the device)`. */
+    readonly remedy: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Keeps the first and last `max / 2` characters: logs and stored outputs stay bounded. */
 export function boundText(text: string, max: number): string {
   if (text.length <= max) return text;

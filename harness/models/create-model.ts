@@ -2,6 +2,7 @@
 import { AnthropicModel } from './anthropic-model.ts';
 import { OpenAIModel } from './openai-model.ts';
 import { OpenAIResponsesModel } from './openai-responses.ts';
+import { retirementWarning } from './retirements.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
 import type { Model } from './types.ts';
 
@@ -20,15 +21,20 @@ export function checkModelSpecs(specs: string[], options: ModelOptions = {}): vo
   for (const spec of specs) resolveChecked(spec, options);
 }
 
-const warnedUnpriced = new Set<string>();
+const warned = new Set<string>();
 
 function resolveChecked(spec: string, options: ModelOptions): ResolvedModel {
   const resolved = resolveModel(spec, options);
-  if (!resolved.price && !warnedUnpriced.has(resolved.model)) {
-    warnedUnpriced.add(resolved.model);
-    (options.warn ?? console.warn)(
-      `warning: no price for model ${resolved.model}: its calls count as $0 (add it to a price file given with --prices or COOP_BENCH_PRICES)`,
-    );
+  const warnings = [
+    resolved.price
+      ? undefined
+      : `warning: no price for model ${resolved.model}: its calls count as $0 (add it to a price file given with --prices or COOP_BENCH_PRICES)`,
+    retirementWarning(resolved.model),
+  ];
+  for (const warning of warnings) {
+    if (warning === undefined || warned.has(warning)) continue;
+    warned.add(warning);
+    (options.warn ?? console.warn)(warning);
   }
   return resolved;
 }

@@ -4,14 +4,18 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ResolvedModel } from './resolve.ts';
 
-export type ModelErrorKind = 'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'context_too_long' | 'request';
+export type ModelErrorKind = 'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'not_found' | 'context_too_long' | 'request';
 
 /**
  * Failures that say nothing about the agent: the service could not be reached or kept failing after
- * the retries, or refused the key. The others (a prompt too long, a request refused for what the
- * conversation holds) happen because of what the model wrote: the agent loop handles them.
+ * the retries, refused the key, or does not serve the model (404: a typo, no access, a retired
+ * model). The others (a prompt too long, a request refused for what the conversation holds) happen
+ * because of what the model wrote: the agent loop handles them.
  */
-export const INFRASTRUCTURE_KINDS: readonly ModelErrorKind[] = ['timeout', 'connection', 'rate_limit', 'server', 'auth'];
+export const INFRASTRUCTURE_KINDS: readonly ModelErrorKind[] = ['timeout', 'connection', 'rate_limit', 'server', 'auth', 'not_found'];
+
+/** Failures every later call with the same model and key meets too: a run stops on the first. */
+export const CONFIGURATION_KINDS: readonly ModelErrorKind[] = ['auth', 'not_found'];
 
 export class ModelError extends Error {
   constructor(
@@ -57,15 +61,8 @@ export function toModelError(error: unknown, call: CallContext): unknown {
   if ((error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) && typeof error.status === 'number') {
     const status = error.status;
     const detail = redact(providerMessage(error), call.apiKey);
-    if (status === 401 || status === 403) {
-      return new ModelError(`${where}: the API key was rejected (${status}): check ${call.keyVariable} (environment or ./.env)`, 'auth', status);
-    }
-    if (status === 429) {
-      return new ModelError(`${where}: rate limited (429) after ${attempts}: ${detail}; lower the concurrency or retry later`, 'rate_limit', status);
-    }
-    if (status >= 500) {
-      return new ModelError(`${where}: server error ${status} after ${attempts}: ${detail}; the provider is failing, retry later`, 'server', status);
-    }
+    const failure = statusFailure(status, where, detail, call.keyVariable, ` after ${attempts}`);
+    if (failure) return failure;
     if (status === 413 || CONTEXT_TOO_LONG.test(detail) || providerCode(error) === 'context_length_exceeded') {
       return new ModelError(
         `${where}: the conversation does not fit the context window (${status}): ${detail}`,
@@ -77,6 +74,31 @@ export function toModelError(error: unknown, call: CallContext): unknown {
     return new ModelError(`${where}: request rejected (${status}): ${detail}`, 'request', status);
   }
   return error;
+}
+
+/**
+ * The failures an HTTP status alone tells, alike for the built-in agent and the CLI agents' proxy.
+ * A 404 is the model (OpenAI `model_not_found`, Anthropic `not_found_error` "model: ...", vLLM
+ * NotFoundError) or an endpoint the harness got wrong: never the agent's doing.
+ */
+export function statusFailure(status: number, where: string, detail: string, keyVariable: string, afterAttempts = ''): ModelError | undefined {
+  if (status === 401 || status === 403) {
+    return new ModelError(`${where}: the API key was rejected (${status}): check ${keyVariable} (environment or ./.env)`, 'auth', status);
+  }
+  if (status === 404) {
+    return new ModelError(
+      `${where}: not found (404): ${detail}; check the model name (a model its provider retired is no longer served: harness/models/README.md)`,
+      'not_found',
+      status,
+    );
+  }
+  if (status === 429) {
+    return new ModelError(`${where}: rate limited (429)${afterAttempts}: ${detail}; lower the concurrency or retry later`, 'rate_limit', status);
+  }
+  if (status === 408 || status >= 500) {
+    return new ModelError(`${where}: server error ${status}${afterAttempts}: ${detail}; the provider is failing, retry later`, 'server', status);
+  }
+  return undefined;
 }
 
 export interface OverflowFigures {

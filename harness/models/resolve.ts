@@ -43,7 +43,7 @@ export interface ModelOptions extends SettingsSource {
   openaiApi?: 'chat' | 'responses';
   /** Lifetime of Anthropic prompt cache entries (default 5m). */
   cacheTtl?: CacheTtl;
-  /** Where the "no price for this model" warning goes (default: console.warn). */
+  /** Where the warnings about a model go (no price for it, its retirement; default: console.warn). */
   warn?: (message: string) => void;
 }
 

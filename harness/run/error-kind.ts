@@ -4,8 +4,8 @@
 // agents' own failures (the model's 4xx, a conversation over the window, a limit) end the agent,
 // and the task is scored with the patch it has. Anything else is the harness's bug: also excluded
 // from the rates, and counted and shown as such.
-import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
-import { UserError } from '../errors.ts';
+import { CONFIGURATION_KINDS, INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
+import { RunStopError, UserError } from '../errors.ts';
 import type { TaskErrorKind } from '../store/run-store.ts';
 
 /** `isSandboxError`: the sandbox backend's own test (SandboxBackend.isInfrastructureError). */
@@ -15,4 +15,15 @@ export function taskErrorKind(error: unknown, isSandboxError: (error: unknown) =
     if (isSandboxError(cause) || cause instanceof UserError) return 'infrastructure';
   }
   return 'harness';
+}
+
+/**
+ * A model call refused for the key or the model itself (401/403, 404): every task using that model
+ * would fail the same way, so the run stops on the first, its finished tasks kept.
+ */
+export function modelConfigurationFailure(error: unknown): RunStopError | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ModelError && CONFIGURATION_KINDS.includes(cause.kind)) return new RunStopError(cause.message, 'fix the key or the model name');
+  }
+  return undefined;
 }

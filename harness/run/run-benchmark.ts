@@ -14,15 +14,15 @@ import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
 import { cachedEvaluationsByTask, storeTestCache, testCacheSize } from '../store/test-cache.ts';
 import { cacheSummaryLine, testVerdicts, totalCount } from './cache-marks.ts';
-import { storageFailure, type StorageError } from '../store/storage-errors.ts';
+import { storageFailure } from '../store/storage-errors.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
-import { UserError, errorMessage } from '../errors.ts';
-import { taskErrorKind } from './error-kind.ts';
+import { UserError, errorMessage, type RunStopError } from '../errors.ts';
+import { modelConfigurationFailure, taskErrorKind } from './error-kind.ts';
 
 export interface RunOptions {
   name: string;
@@ -235,9 +235,10 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       store.markError(id, errorMessage(error), kind);
       return ` [${kind}: not scored; run again to retry]`;
     },
-    // The run folder cannot take writes (a full disk...): every task would fail the same way, so the
-    // run stops as on Ctrl-C, its finished tasks kept, and says why in one line.
-    fatal: (error) => storageFailure(error, store.dir),
+    // The run folder cannot take writes (a full disk...), or the model service refuses the key or
+    // the model: every task would fail the same way, so the run stops as on Ctrl-C, its finished
+    // tasks kept, and says why in one line.
+    fatal: (error) => storageFailure(error, store.dir) ?? modelConfigurationFailure(error),
     after: options.afterTask ? ({ id }) => options.afterTask!(store, id) : undefined,
     interrupted(running, signal, counts) {
       for (const { id } of running) store.markError(id, `interrupted by ${signal}`, 'interrupted');
@@ -273,7 +274,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       // Clearing its open marker did not fit even after the WAL was emptied (docs/reliability.md, known limits).
     }
     throw new UserError(
-      `run ${options.name} stopped: ${stopped.error.message}: ${(stopped.error as StorageError).remedy} and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
+      `run ${options.name} stopped: ${stopped.error.message}: ${(stopped.error as RunStopError).remedy} and run the same command again to resume; ${counts.done} of ${counts.total} tasks are finished and stored`,
     );
   }
   if (interrupted) return 130;

@@ -2,7 +2,7 @@
 // failing device, a damaged file) is no task's failure: every later access fails the same way. It
 // is one line naming the cause and what to do, and the run stops where it can be resumed once the
 // cause is fixed.
-import { UserError, errorMessage } from '../errors.ts';
+import { RunStopError, errorMessage } from '../errors.ts';
 
 const FIX_DEVICE = 'free space (or fix the device)';
 const RESTORE = 'restore run.db from a copy, or move the run folder away and start the run afresh';
@@ -35,14 +35,13 @@ const CAUSES: Cause[] = [
   },
 ];
 
-export class StorageError extends UserError {
+export class StorageError extends RunStopError {
   constructor(
     message: string,
     readonly code: string,
-    /** What the user can do about it, e.g. `free space (or fix the device)`. */
-    readonly remedy: string,
+    remedy: string,
   ) {
-    super(message);
+    super(message, remedy);
   }
 }
 

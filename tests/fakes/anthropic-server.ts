@@ -85,7 +85,13 @@ export async function startFakeAnthropic(
   const server = await startScriptedServer(
     {
       isScripted: isMessages,
-      check: (r) => checkMessagesRequest(r.body, limitsOf(table, r.body?.model)),
+      check: (r) => {
+        // Errors docs: a model the API does not serve (a typo, no access, a retired model) is a
+        // 404 not_found_error, `model: <id>`. The fake serves the models of its table.
+        const limits = limitsOf(table, r.body?.model);
+        if (!limits && typeof r.body?.model === 'string') return anthropicRejection(404, `model: ${r.body.model}`);
+        return checkMessagesRequest(r.body, limits);
+      },
       render: (turn, r) => render(turn, r, limitsOf(table, r.body?.model), cache),
       otherRoute: (r) => anthropicErrorReply(404, `fake anthropic server: no route ${r.method} ${r.path}`),
       unscripted: anthropicErrorReply(500, 'fake anthropic server: no scripted reply'),

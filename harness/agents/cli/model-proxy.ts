@@ -4,7 +4,7 @@
 // recorded as the built-in agent's are; the step limit is enforced here, for any CLI.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
-import { ModelError, costUsd, type Provider, type Usage } from '../../models/index.ts';
+import { ModelError, costUsd, statusFailure, type Provider, type Usage } from '../../models/index.ts';
 import type { ResolvedModel } from '../../models/resolve.ts';
 import { errorMessage } from '../../errors.ts';
 import { TokenCounter } from './usage.ts';
@@ -72,14 +72,12 @@ function upstreamURL(provider: Provider, baseURL: string, pathAndQuery: string):
 
 /** A failing provider is infrastructure (the task runs again on resume), as for the built-in agent. */
 function failureOf(status: number, model: ResolvedModel, detail: string): ModelError | undefined {
-  const where = `model ${model.model} at ${new URL(model.baseURL).host}`;
-  const text = detail.split(model.apiKey).join('[key]').slice(0, 300);
-  if (status === 401 || status === 403)
-    return new ModelError(`${where}: the API key was rejected (${status}): check ${model.keyVariable} (environment or ./.env)`, 'auth', status);
-  if (status === 429) return new ModelError(`${where}: rate limited (429): ${text}; lower the concurrency or retry later`, 'rate_limit', status);
-  if (status === 408 || status >= 500)
-    return new ModelError(`${where}: server error ${status}: ${text}; the provider is failing, retry later`, 'server', status);
-  return undefined;
+  return statusFailure(
+    status,
+    `model ${model.model} at ${new URL(model.baseURL).host}`,
+    detail.split(model.apiKey).join('[key]').slice(0, 300),
+    model.keyVariable,
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {

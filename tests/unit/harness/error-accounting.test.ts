@@ -23,6 +23,7 @@ describe('taskErrorKind', () => {
     expect(taskErrorKind(new ModelError('503 after 7 attempts', 'server', 503), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new ModelError('rate limited', 'rate_limit', 429), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new ModelError('cannot connect', 'connection'), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(new ModelError('model: claude-x: not found (404)', 'not_found', 404), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 }), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new Error("agent1's container stopped", { cause: new ContainerStoppedError('exit code 137') }), isEngineError)).toBe('infrastructure');
   });

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createModel, ModelError, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
+import { createModel, INFRASTRUCTURE_KINDS, ModelError, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
+import { retirementWarning } from '../../../harness/models/retirements.ts';
 import { anthropicErrorReply, hangReply, messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
 import { ANTHROPIC_TEST_KEY, bashTool, cleanupDirs, tempDir } from './helpers.ts';
 
@@ -207,6 +208,31 @@ describe('Anthropic models through the SDK', () => {
     expect(rejected.message).toContain('check ANTHROPIC_API_KEY (environment or ./.env)');
     expect(await failure(model.complete({ messages: [ask] }))).toMatchObject({ kind: 'context_too_long', status: 400 });
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("calls a model the API does not serve (a typo, a retired model) not found: the service's doing, never the agent's", async () => {
+    const model = createModel('anthropic:claude-sonnet-9', {
+      env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url },
+      cwd: await tempDir(),
+      warn: () => undefined,
+    });
+    const error = await failure(model.complete({ messages: [ask] }));
+    expect(error).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(INFRASTRUCTURE_KINDS).toContain(error.kind);
+    expect(error.message).toBe(
+      `model claude-sonnet-9 at ${host()}: not found (404): model: claude-sonnet-9; check the model name (a model its provider retired is no longer served: harness/models/README.md)`,
+    );
+  });
+
+  it('warns at the start of a run about a model that retires within 60 days or has retired', () => {
+    expect(retirementWarning('claude-sonnet-4-5', new Date('2026-11-26T12:00:00Z'))).toBe(
+      "warning: model claude-sonnet-4-5 retires on 2026-11-30 (in 4 days): after that its calls answer 404 and a run using it stops; name a current model (e.g. anthropic:<model>), knowing results then differ from the paper's",
+    );
+    expect(retirementWarning('claude-sonnet-4-5-20250929', new Date('2026-12-01T00:00:00Z'))).toMatch(
+      /^warning: model claude-sonnet-4-5-20250929 was retired on 2026-11-30: /,
+    );
+    expect(retirementWarning('claude-sonnet-4-5', new Date('2026-08-01T00:00:00Z'))).toBeUndefined();
+    expect(retirementWarning('claude-sonnet-5-5')).toBeUndefined();
   });
 
   it('talks to a server named in the spec without a key', async () => {

@@ -122,7 +122,7 @@ describe('the fake Responses API refuses what the real one refuses', () => {
       tools: [bashTool],
     });
     await expect(withoutContent).rejects.toMatchObject({
-      kind: 'request',
+      kind: 'not_found',
       status: 404,
       message: expect.stringContaining('Items are not persisted when `store` is set to false'),
     });

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
 import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
 import { createLocalBackend, type LocalBackend } from '../../fakes/local-backend.ts';
 import { oraclePairs, type OraclePairs } from '../../helpers/oracle-pairs.ts';
+import { startFakeAnthropic } from '../../fakes/anthropic-server.ts';
 import { queryRun, tempDir } from '../../helpers/cli.ts';
 
 const GOLDEN = join(import.meta.dirname, '..', '..', 'golden', 'oracle-pairs.json');
@@ -204,5 +205,32 @@ describe('the core pipeline on the local test backend', () => {
     ]);
     expect(queryRun(runs, 'broken', 'SELECT status, error_kind FROM tasks')).toEqual([{ status: 'error', error_kind: 'harness' }]);
     expect(printed.out()).toMatch(/oracle\s+coop\s+1\s+0\s+0\/0 \(-\)\s+1 \(harness 1\)/);
+  });
+
+  it('a model the service does not serve (404) stops the run on the first call, in one line, every task kept for the resume and none scored', async () => {
+    const anthropic = await startFakeAnthropic();
+    try {
+      const printed = capture();
+      const run = runBenchmark(
+        {
+          ...options('retired'),
+          models: ['anthropic:claude-sonnet-9'],
+          settings: ['coop'],
+          modelOptions: { env: { ANTHROPIC_API_KEY: 'sk-ant-test-key-1', ANTHROPIC_BASE_URL: anthropic.url }, contextWindow: 200_000, warn: () => undefined },
+        },
+        { createBackend: async () => backend, io },
+      );
+      await expect(run).rejects.toThrow(
+        /^run retired stopped: model claude-sonnet-9 at 127\.0\.0\.1:\d+: not found \(404\): model: claude-sonnet-9; check the model name .*: fix the key or the model name and run the same command again to resume; 0 of \d+ tasks are finished and stored$/,
+      );
+      expect(printed.lines().filter((line) => line.startsWith('stopping: '))).toHaveLength(1);
+      const rows = queryRun<{ status: string; both_passed: number | null }>(runs, 'retired', 'SELECT status, both_passed FROM tasks');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((row) => row.status !== 'done' && row.both_passed === null)).toBe(true);
+      // At most the first calls already in flight: 2 tasks at a time, 2 agents each.
+      expect(anthropic.requests.length).toBeLessThanOrEqual(4);
+    } finally {
+      await anthropic.close();
+    }
   });
 });
