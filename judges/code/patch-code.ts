@@ -56,7 +56,9 @@ export function fileCode(file: PatchFile): FileCode {
       const scopeIsFunction = contextIsFunction(hunk.context);
       return {
         hunk,
-        before: hunk.old.lines.length ? outline({ language, lines: hunk.old.lines, start: hunk.old.start, scope, scopeIsFunction, initModule, context: hunk.context }) : undefined,
+        before: hunk.old.lines.length
+          ? outline({ language, lines: hunk.old.lines, start: hunk.old.start, scope, scopeIsFunction, initModule, context: hunk.context })
+          : undefined,
         after: outline({ language, lines: hunk.new.lines, start: hunk.new.start, scope, scopeIsFunction, initModule, context: hunk.context }),
       };
     }),
