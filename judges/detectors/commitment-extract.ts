@@ -23,7 +23,7 @@ import {
   type ConversationMentions,
   type Reference,
 } from './commitment-references.ts';
-import { isConditional, messageSentences, stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
+import { isConditional, messageSentences, stanceOf, type Mask, type Sentence, type Term, type VerbPhrase } from './language.ts';
 
 export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
 
@@ -52,6 +52,8 @@ export interface Target {
   parameters?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */
   refers?: Reference;
+  /** untouched_lines written as bare numbers: a line range only if it repeats one named before. */
+  repeats?: boolean;
 }
 
 /** "exported from the package": the module is the package of the file the code is in. */
@@ -118,6 +120,12 @@ function lineRange(text: string): [number, number] | undefined {
   const numbers = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
   if (numbers.length === 0) return undefined;
   return [Math.min(...numbers), Math.max(...numbers)];
+}
+
+/** A line range left untouched, from a line mask. */
+function untouchedRange(mask: Mask, files: string[]): Target | undefined {
+  const lines = lineRange(mask.text);
+  return lines ? { kind: 'untouched_lines', names: [], files, lines, ...(mask.bare && { repeats: true }) } : undefined;
 }
 
 interface Region {
@@ -220,10 +228,7 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   if (untouched) {
     // "leave the existing parameters of `__init__` as they are": its signature, not its body.
     if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
-    if (lineMask && !codeOf(object).length) {
-      const lines = lineRange(lineMask.mask!.text);
-      return lines ? { kind: 'untouched_lines', names: [], files, lines } : undefined;
-    }
+    if (lineMask && !codeOf(object).length) return untouchedRange(lineMask.mask!, files);
     const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
     if (names.length) return { kind: 'untouched_symbol', names, files };
     // "I won't edit slug.py": the whole file (a bare path, no symbol).
@@ -397,7 +402,8 @@ function stateWord(words: readonly string[]): string | undefined {
 /** Claims and promises whose subject is code: "`FormatSize` stays as it is", "`ParseSize` is done and exported". */
 function codeSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
-  const files = fileMasks(sentence);
+  const allFiles = fileMasks(sentence);
+  const files = allFiles;
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
   const checkerAt = sentence.terms.findIndex((t) => CHECK_VERB.test(t.normal) && t.tags.has('Verb'));
   const guardAt = checkerAt >= 0 ? checkerAt : sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
@@ -456,9 +462,16 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
     if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...positionIn(after) });
   }
   const clauses = new Set(sentence.terms.map((t) => t.clause));
+  // "`offset` is in and `Kind` is exported from src/lib.rs": a file named in a clause with its own code subject is that clause's.
+  const clauseFiles = (clause: number) => sentence.terms.filter((t) => t.clause === clause && t.mask?.kind === 'file').map((t) => t.mask!.text);
+  const subjectClauses = [...clauses].filter(
+    (c) => sentence.terms.find((t) => t.clause === c && t.text !== '' && !/^(?:and|but|or|also)$/.test(t.normal))?.mask?.kind === 'code',
+  );
+  const sharedFiles = [...clauses].filter((c) => !subjectClauses.includes(c)).flatMap(clauseFiles);
   let previous: string[] = [];
   for (const clause of clauses) {
     const clauseTerms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    const files = subjectClauses.length > 1 ? (clauseFiles(clause).length ? clauseFiles(clause) : sharedFiles) : allFiles;
     // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
     // "…, and `retry_count` support landed": a new subject after the conjunction.
     const terms = /^(?:the|my|our|and|but)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
@@ -471,13 +484,23 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       previous.length > 0 &&
       (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
     if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
+    const subject = continued ? [] : terms.slice(0, firstWord);
+    // "`parse_headers()` / lines 18–27 is yours": what the sender gives the partner, it leaves alone.
+    const given = stateWord(terms.slice(firstWord).map((t) => t.normal)) === 'yours' && /^(?:is|are|'s)$/.test(terms[firstWord]!.normal);
+    const ranges = subject.filter((t) => t.mask?.kind === 'lines');
     // "lines 24–28 untouched": a line range as the subject.
-    const range = !continued && terms.slice(0, firstWord).length === 1 && terms[0]!.mask?.kind === 'lines' ? lineRange(terms[0]!.mask.text) : undefined;
-    if (range && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))) {
-      targets.push({ kind: 'untouched_lines', names: [], files, lines: range });
+    if (ranges.length && (given || (subject.length === 1 && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))))) {
+      for (const t of ranges) {
+        const range = untouchedRange(t.mask!, files);
+        if (range) targets.push(range);
+      }
       continue;
     }
-    const names = continued ? previous : codeOf(terms.slice(0, firstWord));
+    const names = continued ? previous : codeOf(subject);
+    if (given && names.length) {
+      targets.push({ kind: 'untouched_symbol', names, files });
+      continue;
+    }
     // "`render()`'s arguments are unchanged" is about its parameters (parameterListTargets), not its body.
     if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
     previous = names;
@@ -594,8 +617,8 @@ function untouchedPhrases(sentence: Sentence): Target[] {
       const scope = placeFunction(next);
       targets.push(parameterList(fileMasks(sentence), scope, sentence));
     } else if (lines) {
-      const range = lineRange(lines.mask!.text);
-      if (range) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), lines: range });
+      const range = untouchedRange(lines.mask!, fileMasks(sentence));
+      if (range) targets.push(range);
     } else if (code?.mask?.kind === 'code') {
       const names = symbolsIn(code.mask.text);
       if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
@@ -934,7 +957,9 @@ const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
 function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions): Target[] {
-  const { refers, ...base } = target;
+  const { refers, repeats, ...base } = target;
+  // "keep clear of 10-19": bare numbers are lines when a range with those numbers was named before.
+  if (repeats && !mentions.ranges.some((r) => r.at < at && r.lines[0] === base.lines![0] && r.lines[1] === base.lines![1])) return [];
   let resolved: Target[] = [base];
   if (refers?.to === 'partner_work') {
     const ranges = partnerRanges(mentions, agent, at).map((r): Target => ({ kind: 'untouched_lines', names: [], files: r.files, lines: r.lines }));

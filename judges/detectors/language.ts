@@ -28,6 +28,8 @@ export interface Mask {
   /** The original text (backticks removed for inline code). */
   text: string;
   placeholder: string;
+  /** A line range written as bare numbers ("keep clear of 10-19"): lines only where it repeats a range named as lines. */
+  bare?: boolean;
 }
 
 export type Person = 'first' | 'second' | 'other' | 'none';
@@ -79,6 +81,8 @@ export interface Sentence {
 }
 
 const CODE_SPAN = /`([^`\n]+)`/g;
+/** Two numbers joined by a dash, not part of a version, date, path or percentage ("10-19", "40–53"). */
+const BARE_RANGE = /(?<![\w.$/:#-])\d+\s?[-–—]\s?\d+(?![\w%/:-]|\.\d)/g;
 /** Code-shaped names: snake_case, dunder, camelCase, dotted or called `name()`. */
 const CODE_NAME =
   /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|_+[A-Za-z]\w*|[a-z]+[A-Z]\w*|[A-Z]\w*[a-z][A-Z]\w*)(?![\w$])/g;
@@ -97,9 +101,9 @@ function placeholderName(i: number): string {
 export function maskCode(original: string): { masked: string; masks: Mask[] } {
   const masks: Mask[] = [];
   const text = original.replace(/[’‘]/g, "'");
-  const swap = (kind: MaskKind, original: string) => {
+  const swap = (kind: MaskKind, original: string, bare = false) => {
     const placeholder = placeholderName(masks.length);
-    masks.push({ kind, text: original, placeholder });
+    masks.push({ kind, text: original, placeholder, ...(bare && { bare }) });
     return placeholder;
   };
   const masked = text
@@ -108,6 +112,7 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
       return swap(new RegExp(`^${FILE_PATH.source}$`, 'i').test(trimmed) ? 'file' : 'code', trimmed);
     })
     .replace(LINE_REFERENCE, (m) => swap('lines', m))
+    .replace(BARE_RANGE, (m) => swap('lines', m, true))
     .replace(FILE_PATH, (m) => swap('file', m))
     // "i.e." and "e.g." are abbreviations, not dotted names.
     .replace(CODE_NAME, (m) => (/^Zq[a-z]+$|^(?:i\.e|e\.g)$/i.test(m) ? m : swap('code', m)))
