@@ -97,12 +97,27 @@ function symbolsIn(code: string): string[] {
   const trimmed = code.trim();
   if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
   // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`.
-  const typed = /^([a-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
+  const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
   if (typed) return [typed[1]!];
   const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
   return [...new Set(defined)];
+}
+
+/** A guard written out as code: `if self._closed: raise …`, `if (!req.user) return deny(res);`, `assert n > 0`. */
+const GUARD_CODE = /^\s*(?:if|assert|unless|guard)\b/;
+
+/** The names a guard snippet's condition tests: inside its parentheses, else up to the `:` or `{` that opens its body. */
+function conditionNames(code: string): string[] {
+  const rest = code.replace(GUARD_CODE, '').trim();
+  let condition = rest;
+  if (rest.startsWith('(')) {
+    let depth = 0;
+    const end = [...rest].findIndex((c) => (depth += c === '(' ? 1 : c === ')' ? -1 : 0) === 0);
+    condition = rest.slice(0, end + 1);
+  } else condition = rest.split(/[:{]/)[0]!;
+  return namesIn(condition);
 }
 
 /** Every name in a code snippet (`if self._closed` gives `_closed`): what a guard's condition tests. */
@@ -199,7 +214,9 @@ function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' 
   if (relative >= 0) {
     // "once the lock is held": after it.
     const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
-    const anchor = codeOf(terms.slice(relative + 1, relative + 3))[0];
+    // "before the call to `self._write(chunk)`": the code the call names.
+    const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
+    const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
     const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
     // "first, before the lookup": first says more.
@@ -258,6 +275,9 @@ function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
   const position = at.position;
   // "adding a `disabled` bypass": code that skips the rest of the function is a guard too.
   if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal) || t.normal === 'bypass') && (where || position)) {
+    // "an auth guard to `handle()`: `if (!req.user) return deny(res);`": the condition shown says what it tests.
+    const shown = apposed.find((t) => GUARD_CODE.test(t.mask!.text));
+    if (shown) return { kind: 'placement', names: [], guard: conditionNames(shown.mask!.text), files, scope: where, ...at };
     const words = object
       .filter(
         (t) =>
@@ -406,20 +426,16 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
   const files = allFiles;
   // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
   const checkerAt = sentence.terms.findIndex((t) => CHECK_VERB.test(t.normal) && t.tags.has('Verb'));
-  const guardAt = checkerAt >= 0 ? checkerAt : sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  const nounAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  // "`if self._closed: raise …` as the first thing `flush()` does": the guard written out.
+  const shownAt = sentence.terms.findIndex((t) => t.mask?.kind === 'code' && GUARD_CODE.test(t.mask.text));
+  const guardAt = checkerAt >= 0 ? checkerAt : nounAt >= 0 ? nounAt : shownAt;
   // The guard's clause up to the guard: no person does it ("in `acquire()` the closed check will be …").
   const lead = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.clause === sentence.terms[guardAt]?.clause);
   const guardIsSubject = lead.every((t, i) => !t.tags.has('Pronoun') && (!t.tags.has('Verb') || i === lead.length - 1));
   const subjectCode = lead.filter((t) => t.mask?.kind === 'code').at(-1);
   // "I'm making `release()` …: right after taking the lock, the first thing it does is check `self._closed`": "it" is the function named before.
-  const pronounChecker =
-    !subjectCode && lead.some((t) => t.normal === 'it')
-      ? sentence.terms
-          .slice(0, guardAt)
-          .filter((t) => t.clause < sentence.terms[guardAt]!.clause && t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
-          .map((t) => functionName(t))
-          .at(-1)
-      : undefined;
+  const pronounChecker = !subjectCode && lead.some((t) => t.normal === 'it') ? functionBefore(sentence, guardAt) : undefined;
   const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : pronounChecker;
   const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
   const between = subjectCode ? lead.slice(lead.indexOf(subjectCode) + 1) : [];
@@ -445,11 +461,20 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       .flatMap((t) => namesIn(t.mask!.text))
       .filter((w) => w.length >= 3 && w !== 'self');
     if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...positionIn(after) });
-  } else if (guardAt > 0 && guardIsSubject && after.some((t) => FIRST_WORD.test(t.normal))) {
-    // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does".
-    const scope =
-      placeFunction(after) ?? after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)).find(Boolean) ?? placeFunction(lead);
-    const words = lead
+  } else if (guardAt > 0 && guardIsSubject && (after.some((t) => FIRST_WORD.test(t.normal)) || positionIn(after).anchor)) {
+    // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does",
+    // "the `max_bytes` check runs before the call to `self._write(chunk)`" (in the function named before).
+    const at = positionIn(after);
+    const scope = [
+      placeFunction(after),
+      ...after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)),
+      // "… the first thing it does": the function named before.
+      after.some((t) => t.normal === 'it') ? functionBefore(sentence, guardAt) : undefined,
+      placeFunction(lead.filter((t) => !t.mask || /\(\)$/.test(t.mask.text.trim()))),
+      placeFunction(sentence.terms.slice(0, guardAt).filter((t) => t.clause < sentence.terms[guardAt]!.clause)),
+    ].find((name) => name && name !== at.anchor?.replace(/^.*[.:]/, ''));
+    const shown = guardAt === shownAt ? conditionNames(sentence.terms[guardAt]!.mask!.text) : [];
+    const described = lead
       .filter(
         (t) =>
           t.text !== '' &&
@@ -459,7 +484,8 @@ function codeSubjectTargets(sentence: Sentence): Target[] {
       )
       .filter((t) => !(t.mask && functionName(t) === scope))
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
-    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...positionIn(after) });
+    const words = [...shown, ...described];
+    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...at });
   }
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   // "`offset` is in and `Kind` is exported from src/lib.rs": a file named in a clause with its own code subject is that clause's.
@@ -695,6 +721,15 @@ const CALLING = /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|a
 const FROM_PLACE = /^(?:from|in|inside|within)$/;
 /** A place verb a guard's claim uses: "the guard `if l.disabled` sits in `Allow()`". */
 const SITS = /^(?:sits|sit|is|lives|live|goes|go|runs|run|happens|happen|comes|come|stays)$/;
+
+/** The function named last in the clauses before the one at `index`: what "it" refers to ("… `next_job()` …: the check is the first thing it does"). */
+function functionBefore(sentence: Sentence, index: number): string | undefined {
+  return sentence.terms
+    .slice(0, index)
+    .filter((t) => t.clause < sentence.terms[index]!.clause && t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+    .map((t) => functionName(t))
+    .at(-1);
+}
 
 /** The function a code term names, when the sentence means a function there (`get()`, `Cache.get`, `parseDuration`). */
 function functionName(term: Term | undefined): string | undefined {
@@ -935,7 +970,8 @@ function requestTargets(sentence: Sentence): Target[] {
   if (isConditional(sentence)) return [];
   const targets: Target[] = [];
   for (const verb of sentence.verbs) {
-    if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none') continue;
+    // "I'll add `X` … and export it": a verb joined to the requester's own plan is not a request.
+    if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none' || coordinatedStance(sentence, verb)) continue;
     // "I'm taking lines 28-41 to add a `break_long_words` option": the purpose of the requester's own plan.
     if (sentence.terms[verb.start - 1]?.normal === 'to' && sentence.verbs.some((v) => v.index < verb.start && v.subject === 'first')) continue;
     const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
@@ -984,6 +1020,26 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
   });
 }
 
+/**
+ * What a target leaves unsaid, from the sender's earlier commitments on the same code: "The auth check
+ * sits at the top of `handle()`" after "`if (!req.user) return deny(res);` as its first statement" is
+ * that guard (the names its condition tests count too); "`load_profile` is done and exported" is
+ * exported from the module promised before.
+ */
+function withEarlier(target: Target, agent: string, earlier: readonly Commitment[]): Target {
+  const own = earlier.filter((c) => c.agent === agent);
+  if (target.guard && target.scope) {
+    const before = own.filter((c) => c.target.guard && c.target.scope === target.scope).flatMap((c) => c.target.guard!);
+    return before.length ? { ...target, guard: [...new Set([...before, ...target.guard])] } : target;
+  }
+  if (target.kind === 'exported' && !target.module) {
+    const module = own.filter((c) => c.target.kind === 'exported' && c.target.module && c.target.names.some((n) => target.names.includes(n))).at(-1)
+      ?.target.module;
+    return module ? { ...target, module } : target;
+  }
+  return target;
+}
+
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
   const commitments: Commitment[] = [];
   const analysed = conversation.map((m) => messageSentences(m.message));
@@ -993,7 +1049,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
   conversation.forEach((message, i) => {
     analysed[i]!.forEach((sentence, s) => {
       for (const { kind, target } of sentenceCommitments(sentence)) {
-        for (const resolved of resolve(target, message.from, i * 1000 + s, mentions)) {
+        for (const resolved of resolve(target, message.from, i * 1000 + s, mentions).map((t) => withEarlier(t, message.from, commitments))) {
           if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });
         }
       }

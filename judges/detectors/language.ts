@@ -5,7 +5,7 @@
 // is swapped for a placeholder noun first, so the tagger sees "I'll add Zqa to Zqb" and the
 // detectors still get the code back from `masks`.
 import type nlpType from 'compromise';
-import { FILE_PATH, LINE_REFERENCE } from './mentions.ts';
+import { BARE_RANGE, FILE_PATH, LINE_REFERENCE } from './mentions.ts';
 import { proseOf, sentences } from '../text.ts';
 
 type Nlp = typeof nlpType;
@@ -81,8 +81,6 @@ export interface Sentence {
 }
 
 const CODE_SPAN = /`([^`\n]+)`/g;
-/** Two numbers joined by a dash, not part of a version, date, path or percentage ("10-19", "40–53"). */
-const BARE_RANGE = /(?<![\w.$/:#-])\d+\s?[-–—]\s?\d+(?![\w%/:-]|\.\d)/g;
 /** Code-shaped names: snake_case, dunder, camelCase, dotted or called `name()`. */
 const CODE_NAME =
   /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|_+[A-Za-z]\w*|[a-z]+[A-Z]\w*|[A-Z]\w*[a-z][A-Z]\w*)(?![\w$])/g;
