@@ -174,7 +174,13 @@ function placeFunction(place: readonly Term[]): string | undefined {
   for (let i = 0; i < place.length; i++) {
     const t = place[i]!;
     const previous = place[i - 1]?.normal ?? '';
-    if (t.mask?.kind === 'code' && !RELATIVE.test(previous) && (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))) {
+    // A guard written out (`if self._closed: …`) is what sits there, not where.
+    if (
+      t.mask?.kind === 'code' &&
+      !GUARD_CODE.test(t.mask.text) &&
+      !RELATIVE.test(previous) &&
+      (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
+    ) {
       const name = symbolsIn(t.mask.text)[0];
       if (name) return name.replace(/^.*[.:]/, '');
     }
