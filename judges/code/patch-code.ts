@@ -56,8 +56,10 @@ export function fileCode(file: PatchFile): FileCode {
       const scopeIsFunction = contextIsFunction(hunk.context);
       return {
         hunk,
-        before: hunk.old.lines.length ? outline({ language, lines: hunk.old.lines, start: hunk.old.start, scope, scopeIsFunction, initModule }) : undefined,
-        after: outline({ language, lines: hunk.new.lines, start: hunk.new.start, scope, scopeIsFunction, initModule }),
+        before: hunk.old.lines.length
+          ? outline({ language, lines: hunk.old.lines, start: hunk.old.start, scope, scopeIsFunction, initModule, context: hunk.context })
+          : undefined,
+        after: outline({ language, lines: hunk.new.lines, start: hunk.new.start, scope, scopeIsFunction, initModule, context: hunk.context }),
       };
     }),
   };

@@ -4,7 +4,7 @@
 // recovers from the code cut off around a hunk and still yields the definitions, calls and `if`s
 // inside it. `outline` turns a piece into those facts, with file line numbers.
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
 export type CodeLanguage = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust';
 
@@ -103,6 +103,11 @@ export interface Outline {
   usages: Usage[];
   /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
   exportList: Set<string>;
+  /**
+   * The definition the hunk's context line opens (`func (p *Pool) Get() … {`, `impl Options {`), when the
+   * piece parses better inside it: its name and the last line of the piece still inside it.
+   */
+  context?: { name: string; kind: DefinitionKind; endLine: number };
 }
 
 const DEFINITIONS: Record<'python' | 'js' | 'go' | 'rust', Record<string, DefinitionKind>> = {
@@ -243,6 +248,60 @@ export interface Piece {
   scopeIsFunction?: boolean;
   /** Whether it is a package's `__init__.py`, whose imports are its exports. */
   initModule?: boolean;
+  /** The hunk's context line: the line that opens the definition the piece starts in (git's function context). */
+  context?: string;
+}
+
+/** Syntax errors in a tree: error and missing nodes. */
+function errorCount(node: Node): number {
+  let count = node.type === 'ERROR' || node.isMissing ? 1 : 0;
+  if (node.hasError) for (const child of node.children) if (child) count += errorCount(child);
+  return count;
+}
+
+/** An opener of an unnamed function inside a class-like container, per language family (the piece may start inside a method). */
+const METHOD_OPENER: Partial<Record<'js' | 'rust', { container: RegExp; opener: string }>> = {
+  js: { container: /\bclass\b/, opener: '__piece() {' },
+  rust: { container: /\b(?:impl|trait)\b/, opener: 'fn __piece() {' },
+};
+
+interface ParsedPiece {
+  tree: Tree;
+  /** Lines put before the piece: its context line, then possibly an unnamed method's opener. */
+  shift: number;
+  inContext: boolean;
+}
+
+/**
+ * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
+ * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
+ * closing braces of its container end nothing. Read after its context line (the line that opens the
+ * container), and inside an unnamed method when the container is a class or impl (the piece may
+ * start in the middle of a method), it parses as it stands in the file: the reading with the fewest
+ * syntax errors is kept, the piece alone on a tie.
+ */
+function parsePiece(parser: Parser, piece: Piece, source: string): ParsedPiece | undefined {
+  const plain = parser.parse(source);
+  if (!plain) return undefined;
+  const context = piece.context?.trim() ?? '';
+  const readings: { prefix: string[]; inContext: boolean }[] = [{ prefix: [], inContext: false }];
+  if (piece.language !== 'python' && /\{$/.test(context)) {
+    readings.push({ prefix: [context], inContext: true });
+    const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
+    if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
+  }
+  let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
+  let fewest = errorCount(plain.rootNode);
+  for (const reading of readings.slice(1)) {
+    const tree = parser.parse([...reading.prefix, source].join('\n'));
+    const errors = tree ? errorCount(tree.rootNode) : Infinity;
+    if (tree && errors < fewest) {
+      best.tree.delete();
+      best = { tree, shift: reading.prefix.length, inContext: true };
+      fewest = errors;
+    } else tree?.delete();
+  }
+  return best;
 }
 
 /** Definitions, calls, guards and names used in a piece of code; undefined if its grammar is not loaded. */
@@ -253,9 +312,10 @@ export function outline(piece: Piece): Outline | undefined {
   const source = dedent(piece.lines);
   const quotes = piece.language === 'python' ? /"{3}|'{3}/.exec(source) : null;
   const insideString = quotes !== null && source.split(quotes[0]).length % 2 === 0;
-  const tree = parser.parse(insideString ? `${quotes![0]}\n${source}` : source);
-  if (!tree) return undefined;
-  const shift = insideString ? 1 : 0;
+  const parsed = parsePiece(parser, piece, insideString ? `${quotes![0]}\n${source}` : source);
+  if (!parsed) return undefined;
+  const { tree, inContext } = parsed;
+  const shift = parsed.shift + (insideString ? 1 : 0);
   const kinds = DEFINITIONS[family(piece.language)];
   const result: Outline = { definitions: [], calls: [], guards: [], usages: [], exportList: new Set() };
   let outer = piece.scope ?? [];
@@ -269,8 +329,24 @@ export function outline(piece: Piece): Outline | undefined {
     if (kind === 'function' && (piece.scopeIsFunction || topLevelFunction) && node.parent?.id === tree.rootNode.id) outer = [];
     let inner = scope;
     let innerBodies = bodies;
+    const name = kind ? nameOf(node) : undefined;
+    if (kind && inContext && node.startPosition.row === 1 && parsed.shift === 2) {
+      // The unnamed method put around the piece's start: not a definition of the file.
+      collectFacts(node, piece, [...outer, ...scope], bodies, result, lineOf);
+      for (const child of node.namedChildren) if (child) visit(child, scope, [...bodies, { body: null }]);
+      return;
+    }
+    if (kind && name && inContext && node.startPosition.row === 0) {
+      // The context line's definition starts above the piece: its start, parameters and first statement are not shown.
+      result.context = { name, kind, endLine: piece.start + node.endPosition.row - shift };
+      // Read inside its context line, the piece names its enclosing definition itself.
+      outer = [];
+      collectFacts(node, piece, [name], bodies, result, lineOf);
+      const body = kind === 'function' ? [...bodies, { body: null }] : bodies;
+      for (const child of node.namedChildren) if (child) visit(child, [name], body);
+      return;
+    }
     if (kind) {
-      const name = nameOf(node);
       if (name) {
         const definition: Definition = {
           name,

@@ -154,6 +154,8 @@ export function conversationMentions(
         const others =
           terms.slice(Math.max(0, i - 3), i).some((x) => SECOND_PERSON.test(x.normal) || /^(?:partner|their|his|her)$/.test(x.normal)) ||
           clause.some((x) => /^(?:yours|theirs)$/.test(x.normal));
+        // A bare range ("10-19") names lines only by repeating one named before: it announces none.
+        if (t.mask.kind === 'lines' && t.mask.bare) return;
         if (t.mask.kind === 'lines') {
           const lines = lineRangeOf(t.mask.text);
           // A range the sender works on: not the partner's ("your lines 40-50"), not one it stays out of.

@@ -194,7 +194,11 @@ function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string)
         ['old', h.before],
       ] as const) {
         const changed = h.hunk[side].changed;
-        const definition = outline?.definitions.find((d) => d.name === short && [...changed].some((l) => (l > d.line && l <= d.endLine) || l === d.line));
+        // The definition the hunk starts inside (its context line): from the piece's first line to where it ends.
+        const context = outline?.context?.name === short ? { line: h.hunk[side].start - 1, endLine: outline.context.endLine } : undefined;
+        const definition = [...(outline?.definitions.filter((d) => d.name === short) ?? []), ...(context ? [context] : [])].find((d) =>
+          [...changed].some((l) => (l > d.line && l <= d.endLine) || l === d.line),
+        );
         const line = definition && [...changed].find((l) => (l > definition.line && l <= definition.endLine) || l === definition.line);
         if (definition && line !== undefined) {
           const text = lineText(file, side, line).trim();

@@ -5,7 +5,7 @@
 // is swapped for a placeholder noun first, so the tagger sees "I'll add Zqa to Zqb" and the
 // detectors still get the code back from `masks`.
 import type nlpType from 'compromise';
-import { FILE_PATH, LINE_REFERENCE } from './mentions.ts';
+import { BARE_RANGE, FILE_PATH, LINE_REFERENCE } from './mentions.ts';
 import { proseOf, sentences } from '../text.ts';
 
 type Nlp = typeof nlpType;
@@ -28,6 +28,8 @@ export interface Mask {
   /** The original text (backticks removed for inline code). */
   text: string;
   placeholder: string;
+  /** A line range written as bare numbers ("keep clear of 10-19"): lines only where it repeats a range named as lines. */
+  bare?: boolean;
 }
 
 export type Person = 'first' | 'second' | 'other' | 'none';
@@ -97,9 +99,9 @@ function placeholderName(i: number): string {
 export function maskCode(original: string): { masked: string; masks: Mask[] } {
   const masks: Mask[] = [];
   const text = original.replace(/[’‘]/g, "'");
-  const swap = (kind: MaskKind, original: string) => {
+  const swap = (kind: MaskKind, original: string, bare = false) => {
     const placeholder = placeholderName(masks.length);
-    masks.push({ kind, text: original, placeholder });
+    masks.push({ kind, text: original, placeholder, ...(bare && { bare }) });
     return placeholder;
   };
   const masked = text
@@ -108,6 +110,7 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
       return swap(new RegExp(`^${FILE_PATH.source}$`, 'i').test(trimmed) ? 'file' : 'code', trimmed);
     })
     .replace(LINE_REFERENCE, (m) => swap('lines', m))
+    .replace(BARE_RANGE, (m) => swap('lines', m, true))
     .replace(FILE_PATH, (m) => swap('file', m))
     // "i.e." and "e.g." are abbreviations, not dotted names.
     .replace(CODE_NAME, (m) => (/^Zq[a-z]+$|^(?:i\.e|e\.g)$/i.test(m) ? m : swap('code', m)))
@@ -169,7 +172,14 @@ const CLAUSE_CONJUNCTION = /^(?:and|but|or|so|then|unless|if|because|while|when|
 function markClauses(terms: Term[]): void {
   let clause = 0;
   terms.forEach((t, i) => {
-    if (i > 0 && t.tags.has('Conjunction') && CLAUSE_CONJUNCTION.test(t.text) && terms[i - 1]!.clause === clause && startsClause(terms, i + 1)) clause++;
+    if (
+      i > 0 &&
+      t.tags.has('Conjunction') &&
+      CLAUSE_CONJUNCTION.test(t.text) &&
+      terms[i - 1]!.clause === clause &&
+      (startsClause(terms, i + 1) || joinsClauses(terms, i, clause))
+    )
+      clause++;
     t.clause = clause;
     if (/[,;:—–]|\s-\s/.test(t.post)) clause++;
   });
@@ -183,6 +193,24 @@ function startsClause(terms: Term[], from: number): boolean {
     return t.tags.has('Verb') || t.tags.has('Pronoun') || t.tags.has('Condition') || CLAUSE_CONJUNCTION.test(t.normal);
   }
   return false;
+}
+
+/**
+ * "`offset` is in and `Kind` is exported": after a clause that has its verb, "and" before a subject
+ * with a verb of its own starts a clause ("`a` and `b` are exported" shares one verb: no clause).
+ */
+function joinsClauses(terms: Term[], at: number, clause: number): boolean {
+  if (!terms.slice(0, at).some((t) => t.clause === clause && t.tags.has('Verb'))) return false;
+  let i = at + 1;
+  while (
+    i < terms.length &&
+    i <= at + 4 &&
+    !terms[i]!.tags.has('Verb') &&
+    (terms[i]!.tags.has('Determiner') || terms[i]!.tags.has('Adjective') || terms[i]!.tags.has('Noun')) &&
+    !terms[i]!.tags.has('Pronoun')
+  )
+    i++;
+  return i > at + 1 && terms[i]?.tags.has('Verb') === true;
 }
 
 function tenseOf(form: string, tense: string): VerbPhrase['tense'] {
@@ -220,6 +248,12 @@ interface RawVerb {
   terms?: RawTerm[];
 }
 
+/** The dictionary form of one verb ("keep" for "kept"). */
+function infinitiveOf(word: string): string {
+  const verb = (model()(word).verbs().json() as RawVerb[])[0]?.verb;
+  return (verb?.infinitive || word).toLowerCase();
+}
+
 function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhrase[] } {
   const doc = model()(masked);
   // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
@@ -241,13 +275,14 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
     const index = heads.at(-1) ?? begin;
     const g = v.verb?.grammar ?? {};
     const form = g.form ?? '';
-    // One word: compromise sometimes folds the next word in ("change that").
-    const lemma =
-      (v.verb?.infinitive || v.verb?.root || v.text)
-        .toLowerCase()
-        .replace(/[^a-z' -]/g, '')
-        .trim()
-        .split(/\s+/)[0] ?? '';
+    // One word: compromise sometimes folds the next word in ("change that"), and then leaves a
+    // past form as it is ("kept clear"): the first word alone gets its own dictionary form.
+    const words = (v.verb?.infinitive || v.verb?.root || v.text)
+      .toLowerCase()
+      .replace(/[^a-z' -]/g, '')
+      .trim()
+      .split(/\s+/);
+    const lemma = words.length > 1 ? infinitiveOf(words[0]!) : (words[0] ?? '');
     verbs.push({
       lemma,
       form,

@@ -97,11 +97,21 @@ export interface MentionCounts {
   filePathMentions: number;
 }
 
+/** Two numbers joined by a dash, not part of a version, date, path or percentage ("10-19", "40–53"). */
+export const BARE_RANGE = /(?<![\w.$/:#-])\d+\s?[-–—]\s?\d+(?![\w%/:-]|\.\d)/g;
+
+const numbersOf = (range: string) => [...range.matchAll(/\d+/g)].map((m) => m[0]).join('-');
+
 export function countMentions(messages: readonly { message: string }[]): MentionCounts {
   let lines = 0;
   let files = 0;
+  // "keep clear of 10-19" after "lines 10-19": bare numbers that repeat a range named as lines are lines too.
+  const named = new Set<string>();
   for (const m of messages) {
-    lines += lineNumberMentions(m.message).length;
+    const references = lineNumberMentions(m.message);
+    const repeated = [...m.message.replace(LINE_REFERENCE, ' ').matchAll(BARE_RANGE)].filter((r) => named.has(numbersOf(r[0])));
+    for (const r of references) named.add(numbersOf(r));
+    lines += references.length + repeated.length;
     files += filePathMentions(m.message).length;
   }
   return { lineNumberMentions: lines, filePathMentions: files };

@@ -615,3 +615,118 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
     ]);
   });
 });
+
+describe('commitments: wordings of ranges, guards and acceptances, and hunks cut out of a body (independent-train-3)', () => {
+  const targets = (...messages: [from: string, text: string][]) =>
+    extractCommitments(conversation(...messages))
+      .filter((c) => c.messageId === messages.length)
+      .map((c) => ({ request: c.request?.messageId, ...c.target }));
+
+  it('reads each wording of an untouched line range as the same range', () => {
+    for (const said of [
+      "I'll leave lines 40-53 alone.",
+      "I won't edit lines 40-53.",
+      'I kept clear of lines 40–53.',
+      "I'm keeping clear of lines 40-53.",
+      '`evict()` / lines 40–53 is yours.',
+      'Lines 40-53 are all yours, I stay out of them.',
+    ])
+      expect(targets(['agent1', said]), said).toEqual([{ request: undefined, kind: 'untouched_lines', names: [], files: [], lines: [40, 53] }]);
+  });
+
+  it('reads bare numbers as a line range only when they repeat a range named before', () => {
+    const announced: [string, string] = ['agent2', "I'm editing store.py lines 40-53."];
+    for (const said of ["I'll keep clear of 40-53.", 'Done; 40–53 untouched.', "I'll leave 40-53 alone."]) {
+      expect(targets(announced, ['agent1', said]), said).toEqual([expect.objectContaining({ kind: 'untouched_lines', lines: [40, 53] })]);
+      expect(targets(['agent1', said]), said).toEqual([]);
+    }
+  });
+
+  it('reads each wording of a guard first in a function, or before a call, as the same placement', () => {
+    const first = { kind: 'placement', guard: ['_closed'], scope: 'flush', position: 'first' };
+    for (const said of [
+      "I'll refuse work after close: `if self._closed: raise Closed()` as the first thing `flush()` does.",
+      "In `flush()` I'm adding a guard: `if self._closed: raise Closed()` as its first statement.",
+      "I'm making `flush()` refuse work after close: the `self._closed` check is the first thing it does.",
+      'The `self._closed` check is the first statement of `flush()`.',
+    ])
+      expect(targets(['agent1', said]), said).toEqual([expect.objectContaining(first)]);
+    const before = { kind: 'placement', guard: ['max_bytes'], scope: 'append', position: 'before', anchor: '_write' };
+    for (const said of [
+      "I'll put the size limit in `append()`: the `max_bytes` check runs before the call to `self._write(chunk)`.",
+      'In `append()`, the `max_bytes` check comes before the call to `self._write(chunk)`.',
+      'In `append()` the `max_bytes` check runs before `self._write(chunk)`.',
+    ])
+      expect(targets(['agent1', said]), said).toEqual([expect.objectContaining(before)]);
+    // Named again in words, the guard is the one the sender showed before.
+    expect(
+      targets(
+        ['agent1', "I'm adding an auth guard to `handle()`: `if (!req.user) return deny(res);` as its first statement."],
+        ['agent1', 'The auth check sits at the top of `handle()` now.'],
+      ),
+    ).toEqual([expect.objectContaining({ kind: 'placement', guard: ['req', 'user', 'auth'], scope: 'handle', position: 'first' })]);
+  });
+
+  it('reads each acceptance of a request as a promise of what was asked', () => {
+    const asked: [string, string] = ['agent2', 'Could you add a `MaxIdle int` field to `PoolConfig` in pool/config.go?'];
+    for (const said of ['Sure, will do.', "Yes, I'll do that.", 'OK, will do.', 'Will do.', 'Sure thing, on it.'])
+      expect(targets(asked, ['agent1', said]), said).toEqual([{ request: 1, kind: 'exists', names: ['MaxIdle'], files: ['pool/config.go'] }]);
+    // A verb joined to the sender's own plan asks nothing.
+    expect(targets(['agent1', "I'll add `load()` to loader.py and export it from the package so your CLI can import it."], ['agent2', 'Great.'])).toEqual([]);
+  });
+
+  it('reads a hunk inside a Go struct, a TypeScript class or a Rust function as it stands in the file', async () => {
+    const ts = diff(
+      'src/queue.ts',
+      9,
+      15,
+      [
+        '    else this.items.push(item);',
+        '  }',
+        '',
+        '  drain(): T[] {',
+        '-    const out = this.items;',
+        '+    const out = this.items.slice();',
+        '     this.items = [];',
+        '     return out;',
+        '   }',
+      ],
+      'export class Queue<T> {',
+    );
+    const rust = diff(
+      'src/options.rs',
+      10,
+      11,
+      ['         Options {', '             verbose: false,', '+            retries: 0,', '         }', '     }'],
+      'pub fn new() -> Self {',
+    );
+    const go = diff(
+      'pool/pool.go',
+      10,
+      10,
+      [
+        ' \tidle   []*Conn',
+        ' \tclosed bool',
+        '+\tgets   int',
+        ' }',
+        ' ',
+        ' func (p *Pool) Get() (*Conn, error) {',
+        '+\tif p.closed {',
+        '+\t\treturn nil, ErrClosed',
+        '+\t}',
+        ' \tif n := len(p.idle); n > 0 {',
+      ],
+      'type Pool struct {',
+    );
+    const said = conversation(
+      ['agent1', "I won't touch `Queue.drain()`, and I'll leave `Options::new()` untouched."],
+      ['agent1', 'The `p.closed` check is the first statement of `Get()`.'],
+    );
+    const labels = await judge(input(said, { agent1: [ts, rust, go].join('') }, go));
+    expect(labels.map((l) => l.messageId)).toEqual([1]);
+    expect(labels[0]!.evidence.filter((e) => e.kind === 'absence').map((e) => e.kind === 'absence' && e.note)).toEqual([
+      "agent1's patch adds a line inside `drain` (src/queue.ts:18)",
+      "agent1's patch adds a line inside `new` (src/options.rs:13)",
+    ]);
+  });
+});

@@ -1,0 +1,169 @@
+// The code a commitment's sentence names (commitment-extract.ts): what a commitment targets
+// (`Target`), the symbols in a code mask or a guard snippet, the function a place phrase names, and
+// where in it code is said to sit (first, before or after an anchor).
+import type { CommitmentKind } from '../definitions.ts';
+import { describingWords, type Reference } from './commitment-references.ts';
+import type { Mask, Sentence, Term } from './language.ts';
+
+export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
+
+export interface Target {
+  kind: TargetKind;
+  /** Symbols: what must exist, be exported or stay untouched; for a placement, the call or guard. */
+  names: string[];
+  /** Files the sentence names. */
+  files: string[];
+  /** untouched_lines: the range in the original file. */
+  lines?: [number, number];
+  /** exists: the function the symbol belongs to (a parameter); placement: the function it sits in. */
+  scope?: string;
+  /** placement: first in the function, or before or after the call `anchor`. */
+  position?: 'first' | 'before' | 'after';
+  anchor?: string;
+  /** placement of a guard: words its condition contains ("bypass" for "the bypass check"). */
+  guard?: string[];
+  /** placement: words naming the anchor where no code does ("after taking the lock": lock). */
+  anchorWords?: string[];
+  /** exported: the module (file or package) it is exported from; PACKAGE: the package of the code's file. */
+  module?: string;
+  /** placement of a new definition next to another ("`tick()` below `flush()`"): `anchor` is a definition, not a call. */
+  definition?: boolean;
+  /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
+  parameters?: boolean;
+  /** A target named by reference, resolved through the conversation (commitment-references.ts). */
+  refers?: Reference;
+  /** untouched_lines written as bare numbers: a line range only if it repeats one named before. */
+  repeats?: boolean;
+}
+
+/** "exported from the package": the module is the package of the file the code is in. */
+export const PACKAGE = '<package>';
+
+/** Verbs of a function that tests a condition: "`acquire()` will test `self._closed`". */
+export const CHECK_VERB = /^(?:checks?|tests?|guards?|validates?|verif(?:y|ies))$/;
+
+export const GUARD_NOUN = /^(?:check|checks|guard|guards|validation|condition|short-circuit|early-return|bail-out)$/;
+
+export const CONSTRUCTOR = /^(?:constructor|__init__|init|initializer|initialiser)$/;
+
+export const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before|below|above|beneath|under|beside|via)$/;
+
+/** Places relative to other code: "below `flush()`" places code next to flush, not in it. */
+const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
+
+export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+
+/** Words that are not code even in backticks. */
+const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;
+
+/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`). */
+export function symbolsIn(code: string): string[] {
+  const trimmed = code.trim();
+  if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
+  // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`.
+  const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
+  if (typed) return [typed[1]!];
+  const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
+    .map((m) => m[1] ?? m[2]!)
+    .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
+  return [...new Set(defined)];
+}
+
+/** A guard written out as code: `if self._closed: raise …`, `if (!req.user) return deny(res);`, `assert n > 0`. */
+export const GUARD_CODE = /^\s*(?:if|assert|unless|guard)\b/;
+
+/** The names a guard snippet's condition tests: inside its parentheses, else up to the `:` or `{` that opens its body. */
+export function conditionNames(code: string): string[] {
+  const rest = code.replace(GUARD_CODE, '').trim();
+  if (!rest.startsWith('(')) return namesIn(rest.split(/[:{]/)[0]!);
+  let depth = 0;
+  const end = [...rest].findIndex((c) => (depth += c === '(' ? 1 : c === ')' ? -1 : 0) === 0);
+  return namesIn(rest.slice(0, end + 1));
+}
+
+/** Every name in a code snippet (`if self._closed` gives `_closed`): what a guard's condition tests. */
+export function namesIn(code: string): string[] {
+  return [...code.matchAll(/[A-Za-z_$][\w$]*/g)]
+    .map((m) => m[0])
+    .filter((n) => !NOT_CODE.test(n) && !/^(?:if|not|and|or|is|in|return|raise|assert|else|elif)$/.test(n));
+}
+
+export function fileMasks(sentence: Sentence): string[] {
+  return sentence.masks.filter((m) => m.kind === 'file').map((m) => m.text);
+}
+
+function lineRange(text: string): [number, number] | undefined {
+  const numbers = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
+  if (numbers.length === 0) return undefined;
+  return [Math.min(...numbers), Math.max(...numbers)];
+}
+
+/** A line range left untouched, from a line mask. */
+export function untouchedRange(mask: Mask, files: string[]): Target | undefined {
+  const lines = lineRange(mask.text);
+  return lines ? { kind: 'untouched_lines', names: [], files, lines, ...(mask.bare && { repeats: true }) } : undefined;
+}
+
+export const codeOf = (terms: readonly Term[]) => terms.filter((t) => t.mask?.kind === 'code').flatMap((t) => symbolsIn(t.mask!.text));
+
+/** The function a place phrase names: `get()` in "FIRST in get()", `__init__` in "to the constructor". */
+export function placeFunction(place: readonly Term[]): string | undefined {
+  for (let i = 0; i < place.length; i++) {
+    const t = place[i]!;
+    const previous = place[i - 1]?.normal ?? '';
+    // A guard written out (`if self._closed: …`) is what sits there, not where.
+    if (
+      t.mask?.kind === 'code' &&
+      !GUARD_CODE.test(t.mask.text) &&
+      !RELATIVE.test(previous) &&
+      (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
+    ) {
+      const name = symbolsIn(t.mask.text)[0];
+      if (name) return name.replace(/^.*[.:]/, '');
+    }
+    if (CONSTRUCTOR.test(t.normal)) return '__init__';
+  }
+  return undefined;
+}
+
+/**
+ * Where in its function code is said to sit: first, or before or after an anchor named by code or by
+ * words ("the first statement after taking the lock" is after the lock, not first in the function).
+ */
+export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords'> {
+  const first = terms.some((t) => FIRST_WORD.test(t.normal));
+  const relative = terms.findIndex((t) => /^(?:before|after|once)$/.test(t.normal));
+  if (relative >= 0) {
+    // "once the lock is held": after it.
+    const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
+    // "before the call to `self._write(chunk)`": the code the call names.
+    const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
+    const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
+    const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
+    const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
+    // "first, before the lookup": first says more.
+    if ((anchor || anchorWords.length) && !(first && position === 'before')) return { position, ...(anchor ? { anchor } : { anchorWords }) };
+  }
+  return first ? { position: 'first' } : {};
+}
+
+/** The text of terms, masks restored. */
+export const span = (terms: readonly Term[]) => terms.map((t) => t.mask?.text ?? t.text).join(' ');
+
+/** The function named last in the clauses before the one at `index`: what "it" refers to ("… `next_job()` …: the check is the first thing it does"). */
+export function functionBefore(sentence: Sentence, index: number): string | undefined {
+  return sentence.terms
+    .slice(0, index)
+    .filter((t) => t.clause < sentence.terms[index]!.clause && t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+    .map((t) => functionName(t))
+    .at(-1);
+}
+
+/** The function a code term names, when the sentence means a function there (`get()`, `Cache.get`, `parseDuration`). */
+export function functionName(term: Term | undefined): string | undefined {
+  if (term?.mask?.kind !== 'code') return undefined;
+  const name = symbolsIn(term.mask.text)[0];
+  return name && IDENTIFIER.test(term.mask.text.trim()) ? name.replace(/^.*[.:]/, '') : undefined;
+}

@@ -1,0 +1,257 @@
+// Targets read from noun phrases and fixed constructions rather than the clause's verb
+// (commitment-extract.ts): "no edits to `X`", "a new `tick()` method on `Batcher`", "calling it from
+// `parse_line()`", "the guard `if l.disabled` sits in `Allow()`", "`BatchConfig` lives in a new
+// config.py", "my `render_cached()`", "a new `tick()` below `flush()`".
+import { codeOf, fileMasks, functionName, GUARD_NOUN, namesIn, placeFunction, positionIn, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
+import { namesParameterList, partnerWork } from './commitment-references.ts';
+import { parameterList } from './commitment-verbs.ts';
+import type { Sentence } from './language.ts';
+
+/** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */
+export function untouchedPhrases(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  sentence.terms.forEach((t, i) => {
+    const next = sentence.terms.slice(i + 1, i + 6);
+    const negated =
+      /^(?:no|without|not|never|zero)$/.test(t.normal) && /^(?:edits?|changes?|touching|touch|modifying|changing|editing|touches)$/.test(next[0]?.normal ?? '');
+    if (!negated) return;
+    // What is left alone follows within a few words ("no edits to `X`"); the partner's work may take more ("no changes to your section").
+    const code = next.slice(1, 3).find((x) => x.mask && x.mask.kind !== 'lines');
+    const lines = next.slice(1, 3).find((x) => x.mask?.kind === 'lines');
+    if (namesParameterList(next)) {
+      const scope = placeFunction(next);
+      targets.push(parameterList(fileMasks(sentence), scope, sentence));
+    } else if (lines) {
+      const range = untouchedRange(lines.mask!, fileMasks(sentence));
+      if (range) targets.push(range);
+    } else if (code?.mask?.kind === 'code') {
+      const names = symbolsIn(code.mask.text);
+      if (names.length) targets.push({ kind: 'untouched_symbol', names, files: fileMasks(sentence) });
+    } else if (code?.mask?.kind === 'file') {
+      targets.push({ kind: 'untouched_symbol', names: [], files: [code.mask.text] });
+    } else {
+      // "no edits to your lines", "without touching your code".
+      const refers = partnerWork(next.slice(1));
+      if (refers) targets.push({ kind: 'untouched_lines', names: [], files: fileMasks(sentence), refers });
+    }
+  });
+  return targets;
+}
+
+/** Nouns that name a kind of definition: "a `tick()` method", "a new helper `parseIso()`". */
+export const DEFINITION_NOUN =
+  /^(?:helper|helpers|function|functions|func|fn|method|methods|class|struct|type|interface|enum|trait|field|fields|attribute|attr|property|constant|variable|parameter|param|argument|arg|kwarg|keyword|option|flag|setting|decorator|wrapper|constructor)$/;
+
+const PARAMETER_KIND = /^(?:parameter|param|argument|arg|kwarg|keyword|option|flag)$/;
+
+const MEMBER_KIND = /^(?:field|fields|attribute|attr|property|method|methods)$/;
+
+/** Determiners that introduce something not there before: one does not say "a `parse()`" of existing code. */
+const INTRODUCING = /^(?:a|an|new|another)$/;
+
+/** Words inside such a noun phrase that say only what the new code is like. */
+const PHRASE_WORD =
+  /^(?:new|exported|public|private|optional|trailing|small|tiny|separate|dedicated|single|multi-line|module-level|top-level|static|internal|extra|additional)$/;
+
+/**
+ * New code introduced by an indefinite noun phrase in the sender's own plan or report: "a new `tick()`
+ * method in batcher.py", "a `select_columns()` helper", "a `delimiter` parameter on `read_rows()`"
+ * (a parameter of that function), "a `filters` field on `Prompt`" (a member of that class), "size.go:
+ * new exported func `ParseSize()`". A code word followed by another noun describes that noun ("a
+ * `disabled` bypass"), and code after "of", "like", "such as" is an example, not a definition.
+ */
+export function newCodeTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const files = fileMasks(sentence);
+  terms.forEach((t, i) => {
+    if (!INTRODUCING.test(t.normal) || (i > 0 && INTRODUCING.test(terms[i - 1]!.normal))) return;
+    if (/^(?:like|as|of|than|your|their)$/.test(terms[i - 1]?.normal ?? '')) return;
+    // The phrase: describing words and at most one kind noun, then the code (or the code, then its kind noun).
+    let j = i + 1;
+    let kind: string | undefined;
+    while (j < terms.length && j <= i + 4 && !terms[j]!.mask) {
+      const w = terms[j]!.normal;
+      if (DEFINITION_NOUN.test(w) && !kind) kind = w;
+      else if (!(PHRASE_WORD.test(w) || (terms[j]!.tags.has('Adjective') && !terms[j]!.tags.has('Verb')))) return;
+      j++;
+    }
+    const code = terms[j];
+    if (code?.mask?.kind !== 'code' || code.clause !== t.clause) return;
+    const next = terms[j + 1];
+    if (!kind && next && DEFINITION_NOUN.test(next.normal)) {
+      kind = next.normal;
+      j++;
+    } else if (!kind && next && next.tags.has('Noun') && !next.mask && !/^(?:and|or|plus|in|on|to|for|at|below|above|after|before)$/.test(next.normal)) return;
+    const names = symbolsIn(code.mask.text);
+    if (names.length === 0) return;
+    // "… on `read_rows()`", "… to the `prompt` decorator", "… on `Editor.__init__`": what it belongs to.
+    const at = terms[j + 1];
+    const ownerTerm = at && /^(?:on|to|for|of|in|into|inside)$/.test(at.normal) ? terms.slice(j + 2, j + 4).find((x) => x.mask) : undefined;
+    const owner = ownerTerm?.mask?.kind === 'code' ? symbolsIn(ownerTerm.mask.text)[0] : undefined;
+    // "a public method" of a class is visible from the class, not exported from the module.
+    const exported = terms.slice(i, j).some((x) => x.normal === 'exported' || (x.normal === 'public' && !(kind && MEMBER_KIND.test(kind))));
+    if (exported) targets.push({ kind: 'exported', names, files, module: files[0] });
+    else if (owner && kind && PARAMETER_KIND.test(kind)) targets.push({ kind: 'exists', names, files, scope: owner.replace(/^.*[.:]/, '') });
+    else if (owner && kind && MEMBER_KIND.test(kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${n.replace(/^.*[.:]/, '')}`), files });
+    else targets.push({ kind: 'exists', names, files });
+  });
+  return targets;
+}
+
+/** Words that call, apply or run code: "calling it from `parse_line()`", "`handle()` runs `use()`". */
+const CALLING = /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|apply|applies|applying|applied)$/;
+
+const FROM_PLACE = /^(?:from|in|inside|within)$/;
+
+/** A place verb a guard's claim uses: "the guard `if l.disabled` sits in `Allow()`". */
+const SITS = /^(?:sits|sit|is|lives|live|goes|go|runs|run|happens|happen|comes|come|stays)$/;
+
+/**
+ * Where the sender says a call sits, whatever the clause's verb: "calling it from `parse_line()`",
+ * "`parseIsoDuration()`, called from `parseDuration`", "`create_jinja_env()` now calls `apply()`".
+ * "It"/"them" refer to the code named before in the sentence.
+ */
+export function callPlacementTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const files = fileMasks(sentence);
+  const targets: Target[] = [];
+  const push = (names: string[], scope: string | undefined) => {
+    const called = names.map((n) => n.replace(/^.*[.:]/, '')).filter((n) => n !== scope);
+    if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope });
+  };
+  terms.forEach((t, i) => {
+    if (!CALLING.test(t.normal)) return;
+    const next = terms[i + 1];
+    if (t.normal === 'called' && next && FROM_PLACE.test(next.normal)) {
+      // Passive: the code named last before "called" is what is called.
+      const before = terms
+        .slice(0, i)
+        .reverse()
+        .find((x) => x.mask?.kind === 'code');
+      push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[i + 2]));
+      return;
+    }
+    // Active: "calling `X` from `Y`", "calling it from `Y`".
+    const objectAt = next && /^(?:the|a|an|my|our|new)$/.test(next.normal) ? i + 2 : i + 1;
+    const object = terms[objectAt];
+    const names =
+      object?.mask?.kind === 'code'
+        ? symbolsIn(object.mask.text)
+        : object && /^(?:it|them|both|this)$/.test(object.normal)
+          ? codeOf(terms.slice(0, i)).slice(-1)
+          : [];
+    const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
+    if (from >= 0) return push(names, functionName(terms[from + 1]));
+    // Code subject: "`Y()` (now) calls `X`".
+    const subject = terms
+      .slice(Math.max(0, i - 2), i)
+      .reverse()
+      .find((x) => x.mask?.kind === 'code');
+    const between = subject ? terms.slice(terms.indexOf(subject) + 1, i) : [];
+    if (
+      subject &&
+      /\(\)$/.test(subject.mask!.text.trim()) &&
+      /^(?:calls|invokes|applies)$/.test(t.normal) &&
+      between.every((x) => /^(?:now|also|then|already)$/.test(x.normal))
+    ) {
+      push(names, functionName(subject));
+    }
+  });
+  return targets;
+}
+
+/** A guard said to sit in a function, with its condition or what it checks: "The guard `if l.disabled …` sits … in `Allow()`". */
+export function guardPlacementTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  if (at < 0) return [];
+  const described = terms
+    .slice(Math.max(0, at - 2), at)
+    .filter((t) => t.mask?.kind === 'code' || (!t.tags.has('Determiner') && (t.tags.has('Noun') || t.tags.has('Adjective'))));
+  const shown = terms[at + 1]?.mask?.kind === 'code' && /^\s*if\b/.test(terms[at + 1]!.mask!.text) ? [terms[at + 1]!] : [];
+  const words = [...described, ...shown].flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal])).filter((w) => w.length >= 3);
+  // "The guard sits … in `Allow()`", "the closed check in `acquire()` comes right after …".
+  const rest = terms.slice(at + 1 + shown.length).filter((t) => t.clause === terms[at]!.clause);
+  const verbAt = rest.findIndex((t) => t.tags.has('Verb'));
+  if (!words.length || verbAt < 0 || !SITS.test(rest[verbAt]!.normal)) return [];
+  const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
+  if (scopeAt < 0) return [];
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...positionIn(rest.slice(verbAt)) }];
+}
+
+/**
+ * New code placed in a file: "`BatchConfig` lives in a new batchkit/config.py", "In a new words.py:
+ * `STOP_WORDS` and `drop_stop_words()`", "`tick()` goes into batcher.py". The partner's code ("your
+ * `ParseSize`") and called code are not the sender's to add.
+ */
+export function newFileTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const fileAt = terms.findIndex(
+    (t, i) => t.mask?.kind === 'file' && (terms.slice(Math.max(0, i - 2), i).some((x) => x.normal === 'new') || /^\(?new\)?$/.test(terms[i + 1]?.normal ?? '')),
+  );
+  const goesAt = terms.findIndex(
+    (t, i) => /^(?:goes|go|lands|land)$/.test(t.normal) && /^(?:in|into|to)$/.test(terms[i + 1]?.normal ?? '') && terms[i + 2]?.mask?.kind === 'file',
+  );
+  const at = fileAt >= 0 ? fileAt : goesAt >= 0 ? goesAt + 2 : -1;
+  if (at < 0) return [];
+  const names = terms
+    .filter(
+      (t, i) =>
+        t.mask?.kind === 'code' && !/^(?:your|their|his|her|calls?|calling|uses?|using|from|after|before|below|above)$/.test(terms[i - 1]?.normal ?? ''),
+    )
+    .flatMap((t) => symbolsIn(t.mask!.text));
+  return names.length ? [{ kind: 'exists', names: [...new Set(names)], files: [terms[at]!.mask!.text] }] : [];
+}
+
+/**
+ * The sender's own function, named as such: "my `render_cached()` in views/cache.py calls it" says it
+ * is there. Only in a statement (no question, condition or request) and only for a function, so that
+ * "my `--strict` run" names nothing defined.
+ */
+export function ownCodeTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  return terms
+    .filter((t, i) => /^(?:my|our)$/.test(terms[i - 1]?.normal ?? '') && t.mask?.kind === 'code' && /^[A-Za-z_$][\w$.]*\(\)$/.test(t.mask.text.trim()))
+    .map((t) => ({ kind: 'exists', names: symbolsIn(t.mask!.text), files: fileMasks(sentence) }));
+}
+
+/** Where a new definition goes relative to another: "below", "after", "under" it, "above", "before" it, "between" two. */
+const DEFINITION_ORDER: Record<string, 'before' | 'after'> = {
+  below: 'after',
+  after: 'after',
+  under: 'after',
+  beneath: 'after',
+  between: 'after',
+  above: 'before',
+  before: 'before',
+};
+
+/**
+ * New definitions the sentence places next to existing ones: "a new `tick()` method below `flush()`",
+ * "`tick()` goes into batcher.py after `flush()`", "between `image_to_base64` and `describe`". The
+ * relative word follows the new name in the same stretch of words, before any other verb.
+ */
+export function definitionOrderTargets(sentence: Sentence, targets: readonly Target[]): Target[] {
+  const created = new Set(targets.filter((t) => t.kind === 'exists' && !t.scope).flatMap((t) => t.names));
+  if (created.size === 0) return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const found: Target[] = [];
+  terms.forEach((t, i) => {
+    const name = t.mask?.kind === 'code' ? symbolsIn(t.mask.text).find((n) => created.has(n)) : undefined;
+    if (!name) return;
+    for (let j = i + 1; j < Math.min(terms.length, i + 10); j++) {
+      const x = terms[j]!;
+      if (x.mask?.kind === 'code' || (x.tags.has('Verb') && !SITS.test(x.normal) && !/^(?:lands?|will|be)$/.test(x.normal))) return;
+      const position = DEFINITION_ORDER[x.normal];
+      if (!position) continue;
+      const anchorTerm = terms.slice(j + 1, j + 3).find((y) => y.mask);
+      const anchor = anchorTerm?.mask?.kind === 'code' ? symbolsIn(anchorTerm.mask.text)[0] : undefined;
+      // "AFTER line 28, i.e. between `a` and `b`": a line number is not a definition; read on.
+      if (!anchor || anchor === name) continue;
+      found.push({ kind: 'placement', names: [name], files: fileMasks(sentence), position, anchor, definition: true });
+      return;
+    }
+  });
+  return found;
+}

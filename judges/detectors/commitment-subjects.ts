@@ -1,0 +1,242 @@
+// Targets of clauses whose subject is code or names code (commitment-extract.ts): "`X` is done and
+// exported", "lines 24–28 untouched", "`f()` / lines 18–27 is yours", "the `self._closed` check is
+// the first statement of `get()`", "the existing keyword arguments are unchanged", "your lines are
+// untouched".
+import {
+  CHECK_VERB,
+  codeOf,
+  conditionNames,
+  fileMasks,
+  FIRST_WORD,
+  functionBefore,
+  functionName,
+  GUARD_CODE,
+  GUARD_NOUN,
+  LOCATION,
+  namesIn,
+  placeFunction,
+  positionIn,
+  span,
+  type Target,
+  untouchedRange,
+} from './commitment-code.ts';
+import { DEFINITION_NOUN } from './commitment-phrases.ts';
+import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
+import { EXPORTED_WORD, importedFrom, moduleAfter, parameterList } from './commitment-verbs.ts';
+import type { Sentence } from './language.ts';
+
+/** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
+const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
+
+const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
+
+/** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
+function stateWord(words: readonly string[]): string | undefined {
+  return words.find((w) => !/^(?:is|are|was|were|'s|has|have|been|now|already|also|all|both|finally|just)$/.test(w));
+}
+
+/** Claims and promises whose subject is code: "`FormatSize` stays as it is", "`ParseSize` is done and exported". */
+export function codeSubjectTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const allFiles = fileMasks(sentence);
+  const files = allFiles;
+  // "Bypass check is the first statement in `get()`", "the check happens FIRST in `get()`".
+  const checkerAt = sentence.terms.findIndex((t) => CHECK_VERB.test(t.normal) && t.tags.has('Verb'));
+  const nounAt = sentence.terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  // "`if self._closed: raise …` as the first thing `flush()` does": the guard written out.
+  const shownAt = sentence.terms.findIndex((t) => t.mask?.kind === 'code' && GUARD_CODE.test(t.mask.text));
+  const guardAt = checkerAt >= 0 ? checkerAt : nounAt >= 0 ? nounAt : shownAt;
+  // The guard's clause up to the guard: no person does it ("in `acquire()` the closed check will be …").
+  const lead = sentence.terms.slice(0, Math.max(0, guardAt)).filter((t) => t.clause === sentence.terms[guardAt]?.clause);
+  const guardIsSubject = lead.every((t, i) => !t.tags.has('Pronoun') && (!t.tags.has('Verb') || i === lead.length - 1));
+  const subjectCode = lead.filter((t) => t.mask?.kind === 'code').at(-1);
+  // "I'm making `release()` …: right after taking the lock, the first thing it does is check `self._closed`": "it" is the function named before.
+  const pronounChecker = !subjectCode && lead.some((t) => t.normal === 'it') ? functionBefore(sentence, guardAt) : undefined;
+  const checker = subjectCode && /\(\)$/.test(subjectCode.mask!.text.trim()) ? functionName(subjectCode) : pronounChecker;
+  const after = sentence.terms.slice(guardAt + 1).filter((t) => t.text !== '');
+  const between = subjectCode ? lead.slice(lead.indexOf(subjectCode) + 1) : [];
+  if (pronounChecker && guardAt > 0 && CHECK_VERB.test(sentence.terms[guardAt]!.normal)) {
+    // Where it checks is said around the clause ("right after taking the lock, the first thing it does").
+    const words = after
+      .filter((t) => t.mask?.kind === 'code')
+      .slice(0, 1)
+      .flatMap((t) => namesIn(t.mask!.text))
+      .filter((w) => w.length >= 3 && w !== 'self');
+    const clauseTerms = sentence.terms.filter((t) => t.clause >= sentence.terms[guardAt]!.clause - 1 && t.text !== '');
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: pronounChecker, ...positionIn(clauseTerms) });
+  } else if (
+    guardAt > 0 &&
+    checker &&
+    CHECK_VERB.test(sentence.terms[guardAt]!.normal) &&
+    between.every((t) => t.tags.has('Adverb') || t.tags.has('Modal') || t.tags.has('Auxiliary') || /^(?:will|now|also|then|first)$/.test(t.normal))
+  ) {
+    // "`request()` now checks `self._closed` first": the function is the subject, the condition its object.
+    const words = after
+      .filter((t) => t.mask?.kind === 'code')
+      .slice(0, 1)
+      .flatMap((t) => namesIn(t.mask!.text))
+      .filter((w) => w.length >= 3 && w !== 'self');
+    if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...positionIn(after) });
+  } else if (guardAt > 0 && guardIsSubject && (after.some((t) => FIRST_WORD.test(t.normal)) || positionIn(after).anchor)) {
+    // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does",
+    // "the `max_bytes` check runs before the call to `self._write(chunk)`" (in the function named before).
+    const at = positionIn(after);
+    const scope = [
+      placeFunction(after),
+      ...after.map((t) => (t.mask && /\(\)$/.test(t.mask.text) ? functionName(t) : undefined)),
+      // "… the first thing it does": the function named before.
+      after.some((t) => t.normal === 'it') ? functionBefore(sentence, guardAt) : undefined,
+      placeFunction(lead.filter((t) => !t.mask || /\(\)$/.test(t.mask.text.trim()))),
+      placeFunction(sentence.terms.slice(0, guardAt).filter((t) => t.clause < sentence.terms[guardAt]!.clause)),
+    ].find((name) => name && name !== at.anchor?.replace(/^.*[.:]/, ''));
+    const shown = guardAt === shownAt ? conditionNames(sentence.terms[guardAt]!.mask!.text) : [];
+    const described = lead
+      .filter(
+        (t) =>
+          t.text !== '' &&
+          !t.tags.has('Determiner') &&
+          !LOCATION.test(t.normal) &&
+          (t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb') || t.mask),
+      )
+      .filter((t) => !(t.mask && functionName(t) === scope))
+      .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
+    const words = [...shown, ...described];
+    if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...at });
+  }
+  const clauses = new Set(sentence.terms.map((t) => t.clause));
+  // "`offset` is in and `Kind` is exported from src/lib.rs": a file named in a clause with its own code subject is that clause's.
+  const clauseFiles = (clause: number) => sentence.terms.filter((t) => t.clause === clause && t.mask?.kind === 'file').map((t) => t.mask!.text);
+  const subjectClauses = [...clauses].filter(
+    (c) => sentence.terms.find((t) => t.clause === c && t.text !== '' && !/^(?:and|but|or|also)$/.test(t.normal))?.mask?.kind === 'code',
+  );
+  const sharedFiles = [...clauses].filter((c) => !subjectClauses.includes(c)).flatMap(clauseFiles);
+  let previous: string[] = [];
+  for (const clause of clauses) {
+    const clauseTerms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
+    const files = subjectClauses.length > 1 ? (clauseFiles(clause).length ? clauseFiles(clause) : sharedFiles) : allFiles;
+    // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
+    // "…, and `retry_count` support landed": a new subject after the conjunction.
+    const terms = /^(?:the|my|our|and|but)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
+    // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
+    const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
+    // "`X` is done and exported": the clause after "and" keeps the subject.
+    const continued =
+      firstWord === 0 &&
+      /^(?:and|but|also)$/.test(terms[0]?.normal ?? '') &&
+      previous.length > 0 &&
+      (terms[1]?.tags.has('Verb') === true || terms[1]?.tags.has('Adverb') === true);
+    if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
+    const subject = continued ? [] : terms.slice(0, firstWord);
+    // "`parse_headers()` / lines 18–27 is yours": what the sender gives the partner, it leaves alone.
+    const given = stateWord(terms.slice(firstWord).map((t) => t.normal)) === 'yours' && /^(?:is|are|'s)$/.test(terms[firstWord]!.normal);
+    const ranges = subject.filter((t) => t.mask?.kind === 'lines');
+    // "lines 24–28 untouched": a line range as the subject.
+    if (ranges.length && (given || (subject.length === 1 && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))))) {
+      for (const t of ranges) {
+        const range = untouchedRange(t.mask!, files);
+        if (range) targets.push(range);
+      }
+      continue;
+    }
+    const names = continued ? previous : codeOf(subject);
+    if (given && names.length) {
+      targets.push({ kind: 'untouched_symbol', names, files });
+      continue;
+    }
+    // "`render()`'s arguments are unchanged" is about its parameters (parameterListTargets), not its body.
+    if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
+    previous = names;
+    // "`config=` support landed", "the `tick()` method is in": the noun the code names is part of the subject.
+    const head = !continued && (DEFINITION_NOUN.test(terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
+    const rest = terms.slice(continued ? 1 : firstWord + head);
+    const words = rest.map((t) => t.normal);
+    if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
+    const said = rest.map((t) => t.text).join(' ');
+    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as (?:it|they) (?:is|are)|as[ -]is|won't change|will not change|not change)\b/i.test(said)) {
+      targets.push({ kind: 'untouched_symbol', names, files });
+    } else if (
+      words.some((w) => EXPORTED_WORD.test(w)) ||
+      (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))
+    ) {
+      // "`X` is exported", "`X` is importable from `pkg`", "`X` is available from src/index.ts".
+      targets.push({ kind: 'exported', names, files, module: moduleAfter(rest) ?? files[0] });
+    } else if (
+      PRESENT.test(stateWord(words) ?? '') &&
+      (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') ||
+        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))
+    ) {
+      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
+      targets.push({ kind: 'exists', names, files });
+    }
+  }
+  return targets;
+}
+
+const CHANGE_WORD = /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered|reordered|dropped)$/;
+
+/** "The current parameters stay as they are", "signature otherwise unchanged", "none of its existing arguments gets renamed". */
+export function parameterListTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t, i) => PARAMETER_NOUN.test(t.normal) && namesParameterList(terms.slice(Math.max(0, i - 3), i + 1)));
+  if (at < 0) return [];
+  const before = terms.slice(Math.max(0, at - 5), at);
+  const after = terms.slice(at + 1, at + 8);
+  const words = after.map((t) => t.normal);
+  const unchanged =
+    words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+    /\bas (?:before|it was|they were|it is|they are)\b|\bas[ -]is\b/i.test(span(after)) ||
+    ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => CHANGE_WORD.test(w)));
+  // "`render()`'s arguments": the owner before the noun.
+  const owner = terms.slice(Math.max(0, at - 3), at).find((t) => t.mask?.kind === 'code' && /'s$/.test(t.text));
+  return unchanged ? [parameterList(fileMasks(sentence), placeFunction(after) ?? functionName(owner), sentence)] : [];
+}
+
+const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
+
+/**
+ * Clauses whose subject names code by reference: "the existing keyword arguments are unchanged",
+ * "no existing keyword argument changed", "your lines are untouched", "the EXIF step is in",
+ * "the registry functions are exported".
+ */
+export function referringSubjectTargets(sentence: Sentence): Target[] {
+  const targets: Target[] = [];
+  const files = fileMasks(sentence);
+  for (const clause of new Set(sentence.terms.map((t) => t.clause))) {
+    // Contractions keep their verb as a term without text ("They're": they, are).
+    const terms = sentence.terms.filter((t) => t.clause === clause && (t.text !== '' || t.normal !== ''));
+    const verbAt = terms.findIndex((t) => t.tags.has('Verb'));
+    if (verbAt <= 0) continue;
+    const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
+    // "They're in", "Both will be exported": the code the sender named last.
+    const pronoun = subject.length > 0 && subject.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
+    if (
+      subject.length === 0 ||
+      subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no|nothing|none)$/.test(t.normal) && !pronoun))
+    )
+      continue;
+    const rest = terms.slice(verbAt);
+    // "will be exported", "'ll be in": the state after the modal.
+    const words = rest.map((t) => t.normal).filter((w, i, all) => !(i === 0 && /^(?:will|shall)$/.test(w) && /^(?:be|get|stay|go|land)$/.test(all[1] ?? '')));
+    const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));
+    const unchanged =
+      (negated && words.some((w) => /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered)$/.test(w))) ||
+      words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+      /\bas (?:before|it was|they were)\b/i.test(span(rest));
+    if (unchanged) {
+      const refers = namesParameterList(subject) ? undefined : partnerWork(subject);
+      if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
+      continue;
+    }
+    if (negated || !(STATE_VERB.test(words[0] ?? '') || /^(?:be|get)$/.test(words[0] ?? '')) || subject.some((t) => /^(?:your|their)$/.test(t.normal)))
+      continue;
+    const described = describingWords(subject);
+    if (described.length === 0 && !pronoun) continue;
+    const refers: Reference = pronoun ? { to: 'previous' } : { to: 'described', words: described, functions: meansFunctions(subject) };
+    const state = stateWord(words) ?? '';
+    if (words.some((w) => EXPORTED_WORD.test(w) && w !== 'public'))
+      targets.push({ kind: 'exported', names: [], files, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0], refers });
+    else if (PRESENT.test(state) || (/^(?:goes|go|went|lands?|landed)$/.test(words[0]!) && /^(?:in|into)$/.test(words[1] ?? '')))
+      targets.push({ kind: 'exists', names: [], files, refers });
+  }
+  return targets;
+}

@@ -1,0 +1,294 @@
+// Targets of a sentence's verbs (commitment-extract.ts): the verb's lemma decides the kind ("add",
+// "export", "leave … alone", "call"), its object and the place phrase after it the target; passive
+// claims ("`X` was added to utils.py") and references ("the registry functions") included.
+import {
+  codeOf,
+  conditionNames,
+  CONSTRUCTOR,
+  fileMasks,
+  functionName,
+  GUARD_CODE,
+  GUARD_NOUN,
+  LOCATION,
+  namesIn,
+  PACKAGE,
+  placeFunction,
+  positionIn,
+  symbolsIn,
+  type Target,
+  untouchedRange,
+} from './commitment-code.ts';
+import { describingWords, meansFunctions, namesParameterList, partnerWork, type Reference } from './commitment-references.ts';
+import { stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
+
+export const CREATE =
+  /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide)$/;
+
+const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
+
+const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+
+/** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
+const MAKE = /^(?:make|turn|convert|mark|change)$/;
+
+/** Words that say a symbol is visible from its module. */
+export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|importable|public)$/;
+
+const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
+
+const CALL = /^(?:call|invoke|apply|run)$/;
+
+const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
+
+interface Region {
+  /** Terms of the verb's object, up to where its location begins. */
+  object: Term[];
+  /** The rest of the sentence after the object, until another agent's clause. */
+  place: Term[];
+}
+
+/** The verb's object and the place phrase after it, up to a clause with another person's verb. */
+function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
+  const verbs = sentence.verbs.filter((v) => v.index > verb.index);
+  const stop = verbs.find((v) => v.clause !== verb.clause && (v.subject === 'first' || v.subject === 'second'))?.start ?? sentence.terms.length;
+  const terms = sentence.terms.slice(verb.index + 1, stop).filter((t) => t.text !== '');
+  // "Both will be exported so your CLI can call them": the next clause is not the object.
+  if (terms[0] && terms[0].clause !== verb.clause && /^(?:so|and|but|because|since|while|then)$/.test(terms[0].normal)) return { object: [], place: [] };
+  // "a call to `X`" names what is called, not where.
+  const end = terms.findIndex(
+    (t, i) =>
+      // "exported from `pkg`": no object, only a place.
+      (i === 0 && /^(?:from|into|via|inside|within)$/.test(t.normal)) ||
+      (i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause)),
+  );
+  return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
+}
+
+/** "at its top", "in its body": the function the sentence named last before the verb. */
+function possessiveFunction(sentence: Sentence, verb: VerbPhrase, place: readonly Term[]): string | undefined {
+  if (!place.some((t) => t.normal === 'its')) return undefined;
+  return sentence.terms
+    .slice(0, verb.start)
+    .filter((t) => t.mask?.kind === 'code' && /\(\)$/.test(t.mask.text.trim()))
+    .map((t) => functionName(t))
+    .filter(Boolean)
+    .at(-1);
+}
+
+/** The verb that says what happens: "export" in "get exported", else the phrase's lemma. */
+export function headLemma(sentence: Sentence, verb: VerbPhrase): string {
+  if (!/^(?:get|be|is|become|have|has)$/.test(verb.lemma)) return verb.lemma;
+  // "haven't modified": the tagger may leave the participle out of the verb phrase.
+  const next = sentence.terms.slice(verb.index + 1).find((t) => t.text !== '' && !t.tags.has('Adverb') && !/^(?:not|never)$/.test(t.normal));
+  const head = /^(?:have|has)$/.test(verb.lemma) ? (/ed$/.test(next?.normal ?? '') ? next!.normal : '') : (sentence.terms[verb.index]?.normal ?? '');
+  const roots = [head.replace(/ed$/, ''), head.replace(/d$/, ''), head.replace(/([a-z])\1ed$/, '$1'), head.replace(/ied$/, 'y')];
+  return roots.find((r) => [CREATE, EXPORT, TOUCH, MAKE, CALL, LEAVE].some((pattern) => pattern.test(r))) ?? verb.lemma;
+}
+
+export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
+  const { object, place } = regionOf(sentence, verb);
+  const files = fileMasks(sentence);
+  const all = [...object, ...place];
+  const lemma = headLemma(sentence, verb);
+  const lineMask = all.find((t) => t.mask?.kind === 'lines');
+  const untouched =
+    (verb.negative && (TOUCH.test(lemma) || (/^(?:go|come|get)$/.test(lemma) && all.some((t) => /^(?:near|into|close)$/.test(t.normal))))) ||
+    // "I kept the existing parameters of `render()`".
+    (LEAVE.test(lemma) && namesParameterList(all)) ||
+    // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
+    (/^(?:stay|keep)$/.test(lemma) &&
+      [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
+    (LEAVE.test(lemma) &&
+      (lemma === 'avoid' ||
+        all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
+        /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
+  if (untouched) {
+    // "leave the existing parameters of `__init__` as they are": its signature, not its body.
+    if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
+    if (lineMask && !codeOf(object).length) return untouchedRange(lineMask.mask!, files);
+    const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
+    if (names.length) return { kind: 'untouched_symbol', names, files };
+    // "I won't edit slug.py": the whole file (a bare path, no symbol).
+    const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
+    if (objectFiles.length) return { kind: 'untouched_symbol', names: [], files: objectFiles };
+    // "I stayed out of your lines": the partner's announced work.
+    const refers = partnerWork(all);
+    return refers ? { kind: 'untouched_lines', names: [], files, refers } : undefined;
+  }
+  if (verb.negative) return undefined;
+  // "adding an EXIF orientation fix to `load()`: `ImageOps.exif_transpose(img)` …": the code after the colon is the object.
+  const apposed = codeOf(object).length ? [] : apposition(sentence, verb);
+  const objectNames = apposed.length ? apposed.flatMap((t) => symbolsIn(t.mask!.text)) : codeOf(object);
+  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
+  const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
+  if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
+    // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
+    const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
+    const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
+    const module = moduleAfter(place) ?? importedFrom(sentence) ?? files[0];
+    if (names.length) return { kind: 'exported', names, files, module };
+    const described = describedBefore(sentence, verb, object);
+    return described ? { kind: 'exported', names: [], files, module, refers: described } : undefined;
+  }
+  const where = placeFunction(place) ?? possessiveFunction(sentence, verb, place);
+  const at = positionIn(all);
+  const position = at.position;
+  // "adding a `disabled` bypass": code that skips the rest of the function is a guard too.
+  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal) || t.normal === 'bypass') && (where || position)) {
+    // "an auth guard to `handle()`: `if (!req.user) return deny(res);`": the condition shown says what it tests.
+    const shown = apposed.find((t) => GUARD_CODE.test(t.mask!.text));
+    if (shown) return { kind: 'placement', names: [], guard: conditionNames(shown.mask!.text), files, scope: where, ...at };
+    const words = object
+      .filter(
+        (t) =>
+          !GUARD_NOUN.test(t.normal) &&
+          !t.tags.has('Determiner') &&
+          (t.mask?.kind === 'code' || t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb')),
+      )
+      .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
+    return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, ...at } : undefined;
+  }
+  const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal)) || apposed.some((t) => /\w\(.+\)$/.test(t.mask!.text));
+  if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
+    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
+  }
+  if (CREATE.test(lemma) && objectNames.length) {
+    const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
+    const scope = where && (parameter || where === '__init__') ? where : undefined;
+    return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
+  }
+  // "Added the registry functions": code named before, by its description.
+  const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
+  return described ? { kind: 'exists', names: [], files, refers: described } : undefined;
+}
+
+/** The existing parameters of a function, named in the sentence or to be resolved through the conversation. */
+export function parameterList(files: string[], scope: string | undefined, sentence: Sentence): Target {
+  return {
+    kind: 'untouched_symbol',
+    names: [],
+    files,
+    parameters: true,
+    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: parameterOwner(sentence.terms.filter((t) => t.text !== '')) } }),
+  };
+}
+
+/**
+ * The function a sentence about parameters is about: a function named after "of", "to", "in"
+ * ("the `flush_every` parameter of `__init__`"), else any function it names, else the constructor.
+ */
+export function parameterOwner(terms: readonly Term[]): string | undefined {
+  const functionLike = (t: Term) =>
+    t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
+  const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
+  const named = placed ?? terms.find((t) => functionLike(t));
+  // "options to `NewLimiter`": a bare name that parameters are added to is a function too.
+  const bare = terms.find((t, i) => /^(?:of|to|on|into)$/.test(terms[i - 1]?.normal ?? '') && functionName(t) !== undefined);
+  return (named && functionLike(named)) ?? constructorIn(terms) ?? functionName(bare);
+}
+
+/** The code listed right after a colon that follows the verb, before any other person's clause. */
+function apposition(sentence: Sentence, verb: VerbPhrase): Term[] {
+  const terms = sentence.terms.filter((t, i) => i > verb.index && t.text !== '');
+  const start = terms.findIndex((t, i) => i > 0 && /:/.test(terms[i - 1]!.post) && t.mask?.kind === 'code');
+  if (start < 0 || sentence.verbs.some((v) => v.index > verb.index && v.index < sentence.terms.indexOf(terms[start]!) && v.subject !== 'none')) return [];
+  const run: Term[] = [];
+  for (const t of terms.slice(start)) {
+    if (t.mask?.kind === 'code') run.push(t);
+    else if (!/^(?:and|or)$/.test(t.normal)) break;
+  }
+  return run;
+}
+
+/** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */
+function constructorIn(terms: readonly Term[]): string | undefined {
+  return terms.some((t) => CONSTRUCTOR.test(t.normal) || (t.mask?.kind === 'code' && /^[A-Z]\w*\(/.test(t.mask.text))) ? '__init__' : undefined;
+}
+
+/** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
+export function importedFrom(sentence: Sentence): string | undefined {
+  for (const m of sentence.masks) {
+    const python = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1];
+    if (python) return python;
+    // `import { x } from 'textkit'`: the package's entry module; a relative specifier names a file next to it.
+    const js = /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1];
+    if (js) return js.startsWith('.') ? undefined : PACKAGE;
+  }
+  return undefined;
+}
+
+/**
+ * A described object or subject ("the registry functions", "the EXIF step"): its describing words,
+ * from the verb's object, else from the subject before the verb (the clause before, when this one
+ * goes on with "and"). None for the partner's code or a pronoun.
+ */
+function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): Reference | undefined {
+  const phrase = (terms: readonly Term[]): Reference | undefined => {
+    if (terms.some((t) => /^(?:your|their|his|her|yours)$/.test(t.normal) || t.mask)) return undefined;
+    if (terms.length > 0 && terms.every((t) => /^(?:both|they|them|these|those|it|all|each|either)$/.test(t.normal))) return { to: 'previous' };
+    const words = describingWords(terms);
+    return words.length ? { to: 'described', words, functions: meansFunctions(terms) } : undefined;
+  };
+  const nouns = object.filter((t) => !LOCATION.test(t.normal));
+  if (nouns.length) return phrase(nouns);
+  let clause = verb.clause;
+  let before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === clause && t.text !== '');
+  while (clause > 0 && (before.length === 0 || (before.length === 1 && /^(?:and|but|also)$/.test(before[0]!.normal)))) {
+    clause--;
+    const previous = sentence.terms.filter((t, i) => i < verb.start && t.clause === clause && t.text !== '');
+    const verbAt = previous.findIndex((t) => t.tags.has('Verb'));
+    before = verbAt < 0 ? previous : previous.slice(0, verbAt);
+  }
+  return phrase(before.filter((t) => !/^(?:done|and|but|also)$/.test(t.normal)));
+}
+
+/** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
+export function moduleAfter(terms: readonly Term[]): string | undefined {
+  const named = terms.find(
+    (t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
+  )?.mask?.text;
+  if (named) return named;
+  // "from the package", "from the crate root".
+  const packageWord = terms.findIndex(
+    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
+  );
+  return packageWord >= 0 ? PACKAGE : undefined;
+}
+
+/** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */
+export function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | undefined {
+  const before = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause);
+  const names = codeOf(before);
+  const files = fileMasks(sentence);
+  const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
+  // "The registry functions were added": the subject describes code named before.
+  const refers = names.length === 0 && (EXPORT.test(verb.lemma) || CREATE.test(verb.lemma)) ? describedBefore(sentence, verb, []) : undefined;
+  if (names.length === 0 && !refers) return undefined;
+  if (EXPORT.test(verb.lemma)) {
+    return { kind: 'exported', names, files, module: moduleAfter(after) ?? importedFrom(sentence) ?? files[0], ...(refers && { refers }) };
+  }
+  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files, ...(refers && { refers }) } : undefined;
+}
+
+/** A verb in a subordinate clause ("as you named it", "so your CLI can call them") tells, it does not ask. */
+export function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
+  return sentence.terms
+    .slice(0, verb.start)
+    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever)$/.test(t.normal));
+}
+
+/** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */
+export function ownWork(sentence: Sentence): 'will' | 'did' | undefined {
+  const stances = sentence.verbs.filter((v) => v.subject === 'first' || v.subject === 'none').map((v) => stanceOf(sentence, v));
+  return stances.some((s) => s === 'will' || s === 'doing') ? 'will' : stances.includes('did') ? 'did' : undefined;
+}
+
+/** "I'll add `X` and keep clear of …": a verb joined by "and" with no subject of its own shares the sender's stance. */
+export function coordinatedStance(sentence: Sentence, verb: VerbPhrase): ReturnType<typeof stanceOf> | undefined {
+  if (verb.subject !== 'none' || stanceOf(sentence, verb) !== 'none') return undefined;
+  const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && !t.tags.has('Adverb'));
+  if (!/^(?:and|or|then)$/.test(before.at(-1)?.normal ?? '')) return undefined;
+  const lead = sentence.verbs.filter((v) => v.index < verb.start && v.subject === 'first').at(-1);
+  const stance = lead && stanceOf(sentence, lead);
+  return stance === 'will' || stance === 'doing' || stance === 'did' ? stance : undefined;
+}
