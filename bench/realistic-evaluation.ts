@@ -31,6 +31,7 @@ import { WORKSPACE } from '../tasks/prompts.ts';
 import { EngineCpuWindow, engineCostMs, engineVisible } from './engine-processes.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { REALISTIC_REPO_MB, realisticPool } from './realistic-pool.ts';
+import { markedSlot, mergeGitProcesses, timelineTable, type PairMarks } from './realistic-timeline.ts';
 import { ratio, type BenchTable } from './table.ts';
 
 const TARGET = 1.1;
@@ -57,23 +58,36 @@ const seconds = async <T>(action: () => Promise<T>): Promise<[T, number]> => {
   return [value, (performance.now() - started) / 1000];
 };
 
-/** Every pair through evaluatePatches, `concurrency` at a time, on slots of `backend` (adapted by `slotOf`). */
-async function harness(setup: Setup, concurrency: number, slotOf: (slot: BackendSlot) => BackendSlot): Promise<EvaluationResult[]> {
+/**
+ * Every pair through evaluatePatches, `concurrency` at a time, on slots of `backend` (adapted by
+ * `slotOf`); `marks`: each pair's timeline is recorded there (realistic-timeline.ts).
+ */
+async function harness(setup: Setup, concurrency: number, slotOf: (slot: BackendSlot) => BackendSlot, marks?: PairMarks[]): Promise<EvaluationResult[]> {
   const limit = pLimit(concurrency);
   const results = await Promise.all(
-    setup.pairs.map((pair) =>
+    setup.pairs.map((pair, p) =>
       limit(async () => {
         const slot = setup.backend.acquire();
+        const mark: PairMarks = { started: performance.now(), ended: 0, groups: [] };
+        if (marks) marks[p] = mark;
         try {
           return await evaluatePatches({
             features: pair.features,
             patches: pair.patches,
             base: setup.base,
-            tests: { slot: slotOf(slot), image: setup.image, run: BENCH_RUN, limits: DEFAULT_LIMITS, timeoutMs: TIMEOUT_MS, keepWarm: true },
+            tests: {
+              slot: marks ? markedSlot(slotOf(slot), mark) : slotOf(slot),
+              image: setup.image,
+              run: BENCH_RUN,
+              limits: DEFAULT_LIMITS,
+              timeoutMs: TIMEOUT_MS,
+              keepWarm: true,
+            },
             // Upstream tests the merged code once: so does this run (no test of the other union order).
             merge: { orderProbe: false },
           });
         } finally {
+          mark.ended = performance.now();
           setup.backend.release(slot);
         }
       }),
@@ -189,13 +203,14 @@ async function upstream(setup: Setup, concurrency: number): Promise<boolean[][]>
   return Promise.all(setup.pairs.map((pair) => limit(() => upstreamPair(setup.image, pair))));
 }
 
-/** The runner's own wall time for each feature of each pair on the code the harness tested, one at a time in one container. */
-async function rawTestSeconds(setup: Setup, tested: EvaluationResult[]): Promise<number> {
+/** The runner's own wall time (ms) for each feature of each pair on the code the harness tested, one at a time in one container. */
+async function aloneTestMs(setup: Setup, tested: EvaluationResult[]): Promise<number[][]> {
   const sandbox = await DockerSandbox.start(setup.image.engine, { image: setup.image.id, labels: containerLabels(BENCH_RUN, 'test'), limits: DEFAULT_LIMITS });
   try {
-    let total = 0;
+    const times: number[][] = [];
     for (const [p, pair] of setup.pairs.entries()) {
       const patch = tested[p]!.merge.patch;
+      times.push([]);
       if (tested[p]!.evaluations.every((e) => e.exitCode === null && !e.timedOut)) continue;
       await sandbox.writeFile('/patches/merged.patch', patch);
       for (const feature of pair.features) {
@@ -205,10 +220,10 @@ async function rawTestSeconds(setup: Setup, tested: EvaluationResult[]): Promise
           cwd: WORKSPACE,
           timeoutMs: TIMEOUT_MS,
         });
-        total += Number(stdout.trim()) / 1e9;
+        times[p]!.push(Number(stdout.trim()) / 1e6);
       }
     }
-    return total;
+    return times;
   } finally {
     await sandbox.remove();
   }
@@ -245,7 +260,27 @@ async function engineCosts(image: PoolImage): Promise<{ startMs: number; execMs:
   }
 }
 
-export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchTable> {
+/** The merge on this machine, per pair (its stages' timings, the tests they wait for left out). */
+const meanMergeMs = (results: EvaluationResult[]) =>
+  results.reduce((sum, r) => sum + Object.entries(r.merge.timingsMs).reduce((s, [stage, v]) => (stage === 'total' ? s : s + v), 0), 0) / results.length;
+
+/** 6b: one pair at a time, each pair's timeline (realistic-timeline.ts). */
+async function timeline(setup: Setup, aloneMs: number[][]): Promise<BenchTable> {
+  const marks: PairMarks[] = [];
+  const results = await harness(setup, 1, (slot) => slot, marks);
+  const git = await mergeGitProcesses(setup.base, setup.pairs[0]!.patches);
+  const load = `1-minute load average at the end: ${loadavg()[0].toFixed(2)} on ${cpus().length} cores.`;
+  return timelineTable(
+    setup.pairs.map((pair) => pair.label),
+    marks,
+    results,
+    aloneMs,
+    git,
+    load,
+  );
+}
+
+export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchTable[]> {
   const pool = loadPool(realisticPool());
   const image = await poolImage(fixture.image.engine, pool, { log: (line) => console.error(line) });
   const backend = await createDockerBackend({ log: (line) => console.error(line) });
@@ -266,7 +301,8 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   let reference: boolean[][] | undefined;
   let differing = 0;
   // The floor's tests are the merged code the harness tests: one untimed evaluation gives it.
-  const floor = (await rawTestSeconds(setup, await harness(setup, 1, (slot) => slot))) / engineCores;
+  const aloneMs = await aloneTestMs(setup, await harness(setup, 1, (slot) => slot));
+  const floor = aloneMs.flat().reduce((a, b) => a + b, 0) / 1000 / engineCores;
   for (const [n, concurrency] of CONCURRENCIES.entries()) {
     let ours: EvaluationResult[] = [];
     let before: EvaluationResult[] = [];
@@ -301,13 +337,15 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       theirsS.toFixed(1),
       ratio(theirsS / floor),
       oursEngine.toFixed(2),
+      meanMergeMs(ours).toFixed(0),
       same(verdicts(ours), verdicts(before)) ? 'yes' : 'NO',
       same(theirs, verdicts(ours)) ? 'yes' : 'differs',
     ]);
   }
+  const pairTimeline = await timeline(setup, aloneMs);
   const costs = await engineCosts(image);
   const passedFeatures = reference?.flat().filter(Boolean).length ?? 0;
-  return {
+  const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
     measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
@@ -321,6 +359,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       'upstream s',
       'vs floor',
       'engine CPU s (harness)',
+      'merge ms/pair (harness)',
       'same verdicts',
       'upstream verdicts',
     ],
@@ -338,4 +377,5 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       `Engine CPU of the harness column counts dockerd and containerd; shims that exit with their containers take their share with them. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (other engineers' test runs share the machine: noisy).`,
     ],
   };
+  return [table, pairTimeline];
 }
