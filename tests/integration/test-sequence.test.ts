@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { loadPool } from '../../tasks/pools.ts';
 import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
 import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { WarmTestContainers } from '../../harness/sandbox/docker/warm-tests.ts';
 import { DEFAULT_LIMITS, type SandboxBackend } from '../../harness/sandbox/types.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
 import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
@@ -69,12 +70,13 @@ describe('features tested one after another in one container', () => {
 describe('warm test containers', () => {
   it('a run takes a started container, leaves a spare with its labels, and removes spares at its end', async () => {
     const run = uniqueRun('warm');
-    const slot = backend.acquire();
-    const taken = await slot.startTestSequence!({ ...spec(run), keepWarm: true });
+    const warm = new WarmTestContainers();
+    const engine = image.engine;
+    const taken = await warm.startSequence(engine, { ...spec(run), keepWarm: true });
     const [result] = await taken.run([testsOf(f1)], gold1);
     expect(result!.exitCode).toBe(0);
-    // The spare starts in the background; wait for it to be there.
-    for (let i = 0; i < 100 && (await containersOf(run)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    // The spare's start and the used container's removal go on in the background.
+    await warm.settled();
     const spares = await containersOf(run);
     expect(spares).toHaveLength(1);
     expect(spares[0]!.Labels).toMatchObject({
@@ -86,9 +88,9 @@ describe('warm test containers', () => {
     expect(spares[0]!.State).toBe('running');
 
     // The next task takes the spare (and a new spare starts); an unused one goes back.
-    const next = await slot.startTestSequence!({ ...spec(run), keepWarm: true });
+    const next = await warm.startSequence(engine, { ...spec(run), keepWarm: true });
     await next.discard();
-    await backend.removeSpares!();
+    await warm.removeSpares();
     expect(await containersOf(run)).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ const MAX_SPARES = 32;
 export class WarmTestContainers {
   private readonly spares = new Map<string, TestContainer[]>();
   private readonly starting = new Set<Promise<unknown>>();
+  /** Removals under way in the background: removeSpares waits for them. */
+  private readonly removing = new Set<Promise<void>>();
   private closed = false;
 
   /** A started test container; `keepWarm`: one more is started for a later taker. */
@@ -46,10 +48,28 @@ export class WarmTestContainers {
     else spares.push(container);
   }
 
-  /** Removes every spare, after the starts under way. */
+  /**
+   * Removes a container a task is done with. With `background` (a run that calls removeSpares at its
+   * end) the task does not wait for it: the engine's removal takes ~0.1-0.3 s that no test needs.
+   * The container stays tracked until removed, so Ctrl-C and fatal errors still remove it.
+   */
+  private async retire(container: TestContainer, background: boolean): Promise<void> {
+    if (!background) return container.remove();
+    // A failed removal leaves a labelled container: removeOwn or `coop-bench clean` removes it.
+    const removal = container.remove().catch(() => undefined);
+    this.removing.add(removal);
+    void removal.finally(() => this.removing.delete(removal));
+  }
+
+  /** Waits for the starts and removals under way in the background. */
+  async settled(): Promise<void> {
+    while (this.starting.size > 0 || this.removing.size > 0) await Promise.all([...this.starting, ...this.removing]);
+  }
+
+  /** Removes every spare, after the starts and removals under way. */
   async removeSpares(): Promise<void> {
     this.closed = true;
-    while (this.starting.size > 0) await Promise.all([...this.starting]);
+    await this.settled();
     const all = [...this.spares.values()].flat();
     this.spares.clear();
     await Promise.all(all.map((container) => container.remove().catch(() => undefined)));
@@ -58,7 +78,8 @@ export class WarmTestContainers {
 
   /** A sequence of test runs (see PendingTestSequence) in a container from here. */
   async startSequence(engine: Engine, spec: TestSequenceSpec): Promise<PendingTestSequence> {
-    let container = await this.take(engine, spec, spec.keepWarm ?? false);
+    const keepWarm = spec.keepWarm ?? false;
+    let container = await this.take(engine, spec, keepWarm);
     let used = false;
     return {
       run: async (testsPatches, patch) => {
@@ -68,14 +89,14 @@ export class WarmTestContainers {
           for (const testsPatch of testsPatches) {
             // A run that the time limit stopped took the container with it: the next gets another.
             if (!container.ready) {
-              await container.remove();
+              await this.retire(container, keepWarm);
               container = await this.take(engine, spec, false);
             }
             runs.push(await container.run(testsPatch, patch, spec.timeoutMs, spec.maxOutputBytes));
           }
           return runs;
         } finally {
-          await container.remove();
+          await this.retire(container, keepWarm);
         }
       },
       discard: () => (used ? Promise.resolve() : this.giveBack(engine, spec, container)),
