@@ -26,7 +26,7 @@ import { poolImage, type PoolImage } from '../harness/sandbox/docker/images.ts';
 import { DockerSandbox, createContainer, removeContainer } from '../harness/sandbox/docker/sandbox.ts';
 import { RUNNER, TestContainer } from '../harness/sandbox/docker/test-run.ts';
 import { containerLabels } from '../harness/sandbox/labels.ts';
-import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo, type SandboxBackend } from '../harness/sandbox/types.ts';
+import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo, type SandboxBackend, type TestContainerCounts } from '../harness/sandbox/types.ts';
 import { WORKSPACE } from '../tasks/prompts.ts';
 import { EngineCpuWindow, engineCostMs, engineVisible } from './engine-processes.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
@@ -264,6 +264,12 @@ async function engineCosts(image: PoolImage): Promise<{ startMs: number; execMs:
 const meanMergeMs = (results: EvaluationResult[]) =>
   results.reduce((sum, r) => sum + Object.entries(r.merge.timingsMs).reduce((s, [stage, v]) => (stage === 'total' ? s : s + v), 0), 0) / results.length;
 
+/** "started/reused" between two counts; the retirements are added to `retired`. */
+function countsSince(before: TestContainerCounts, after: TestContainerCounts, retired: Record<string, number>): string {
+  for (const [reason, n] of Object.entries(after.retired)) retired[reason] = (retired[reason] ?? 0) + n - (before.retired[reason] ?? 0);
+  return `${after.started - before.started}/${after.reused - before.reused}`;
+}
+
 /** 6b: one pair at a time, each pair's timeline (realistic-timeline.ts). */
 async function timeline(setup: Setup, aloneMs: number[][]): Promise<BenchTable> {
   const marks: PairMarks[] = [];
@@ -300,6 +306,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   let aboveUpstream = 0;
   let reference: boolean[][] | undefined;
   let differing = 0;
+  const retired: Record<string, number> = {};
   // The floor's tests are the merged code the harness tests: one untimed evaluation gives it.
   const aloneMs = await aloneTestMs(setup, await harness(setup, 1, (slot) => slot));
   const floor = aloneMs.flat().reduce((a, b) => a + b, 0) / 1000 / engineCores;
@@ -308,12 +315,15 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     let before: EvaluationResult[] = [];
     let theirs: boolean[][] = [];
     const timings = { ours: 0, before: 0, theirs: 0, oursEngine: 0 };
+    let containers = '';
     // A different procedure goes first at each N: a machine whose load changes favours none.
     const procedures = [
       async () => {
         const engine = new EngineCpuWindow();
+        const counted = setup.backend.testContainerCounts!();
         [ours, timings.ours] = await seconds(() => harness(setup, concurrency, (slot) => slot));
         timings.oursEngine = engine.stop();
+        containers = countsSince(counted, setup.backend.testContainerCounts!(), retired);
       },
       async () => void ([before, timings.before] = await seconds(() => harness(setup, concurrency, perFeature))),
       async () => void ([theirs, timings.theirs] = await seconds(() => upstream(setup, concurrency))),
@@ -338,6 +348,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       ratio(theirsS / floor),
       oursEngine.toFixed(2),
       meanMergeMs(ours).toFixed(0),
+      containers,
       same(verdicts(ours), verdicts(before)) ? 'yes' : 'NO',
       same(theirs, verdicts(ours)) ? 'yes' : 'differs',
     ]);
@@ -360,6 +371,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       'vs floor',
       'engine CPU s (harness)',
       'merge ms/pair (harness)',
+      'test containers started/reused (harness)',
       'same verdicts',
       'upstream verdicts',
     ],
@@ -373,6 +385,12 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       costs
         ? `Engine CPU (dockerd + containerd + shims, from /proc; least of 3 rounds): ${costs.startMs.toFixed(0)} ms per test container created and started, ${costs.execMs.toFixed(1)} ms per docker exec. The harness's evaluation uses no exec; upstream's uses 12 per pair.`
         : "Engine CPU not measured: the engine's processes are not visible from here (another PID namespace).",
+      `Test containers the harness retired instead of taking again (harness/sandbox/docker/as-new.ts), by reason: ${
+        Object.entries(retired)
+          .filter(([, n]) => n > 0)
+          .map(([reason, n]) => `${reason} ${n}`)
+          .join(', ') || 'none'
+      }.`,
       `${passedFeatures} of ${pairs.length * 2} feature evaluations pass; verdicts ${differing === 0 ? 'identical across procedures and concurrencies' : `differ in ${differing} concurrency level(s)`}. "upstream verdicts" differs where its naive merge conflicts and ours unions (a method difference, not a timing one).`,
       `Engine CPU of the harness column counts dockerd and containerd; shims that exit with their containers take their share with them. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (other engineers' test runs share the machine: noisy).`,
     ],
