@@ -3,7 +3,8 @@
 // - floor: every test the evaluation runs, timed alone inside one long-lived container (the
 //   runner's own wall time, nothing else running), summed and divided by the cores;
 // - harness: evaluatePatches on every pair, N at a time, as `run` does (test sandboxes chosen per
-//   task by harness/evaluation/test-groups.ts, warm test containers);
+//   task by harness/evaluation/test-groups.ts, warm test containers, taken again across tasks when
+//   as new; the time includes the end of the run waiting for the checks and removals under way);
 // - one container per feature: the same with the previous procedure (each feature's tests in a
 //   fresh container of its own, in parallel, started while the merge runs);
 // - upstream: CooperBench's procedure (src/cooperbench/eval/sandbox.py test_merged with the Docker
@@ -359,7 +360,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
-    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
+    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
     columns: [
       'N',
       'floor s',

@@ -1,7 +1,7 @@
 // (6b) Where a pair's evaluation time goes, at one pair at a time: the merge on this machine, the wait
 // for a test container after it, the tests (each feature's run as the harness sees it: request on
 // stdin to exit marker, against the same runner timed alone in a used container, the floor's
-// figure), and what comes after the last test (container removal, parsing, the cache). The test
+// figure), and what comes after the last test (parsing, the cache; a removal the task waits for). The test
 // slot is wrapped to see when the code is sent and when each run ends; evaluatePatches is unchanged.
 import { performance } from 'node:perf_hooks';
 import { runCascade } from '../resolver/index.ts';
@@ -92,7 +92,7 @@ export function timelineTable(
     id: 'realistic_timeline',
     title: "6b. Where a pair's evaluation time goes (N = 1)",
     measures:
-      "Per pair, evaluated alone with warm test containers: ms from evaluatePatches called to returned; the merge on this machine (its stage timings); the wait from the merge's end to the code sent to a test container; the tests (code sent to the last run's exit marker); after (the last marker to evaluatePatches returning: container removal, parsing). feature: one feature's run as the harness times it (request on stdin to marker: patches written, reset, runner); alone: the same runner on the same code timed inside a used container with nothing else running (the floor's figure).",
+      "Per pair, evaluated alone with warm test containers: ms from evaluatePatches called to returned; the merge on this machine (its stage timings); the wait from the merge's end to the code sent to a test container; the tests (code sent to the last run's exit marker); after (the last marker to evaluatePatches returning: parsing, the cache, a container removal the task waits for). feature: one feature's run as the harness times it (request on stdin to marker: patches written, reset, runner); alone: the same runner on the same code timed inside a used container with nothing else running (the floor's figure).",
     columns: ['pair', 'containers', 'total ms', 'merge ms', 'wait ms', 'tests ms', 'after ms', 'feature ms (harness)', 'feature ms (alone)', 'harness/alone'],
     rows: [...rows.map((r, p) => line(labels[p]!, r)), line('mean', average as Record<(typeof columns)[number] | 'containers', number>)],
     notes: [
