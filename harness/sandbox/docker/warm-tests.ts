@@ -3,7 +3,7 @@
 // too), so after the first tasks none waits for the engine to create and start a container. A
 // container a task is done with is checked in the background (as-new.ts) and, as new, kept for the
 // next task; otherwise it is removed ("retired"), counted by reason. Results stay those of a fresh
-// container per feature (tests/integration/test-reuse.test.ts). Spares carry the run's labels (not a
+// container per feature (tests/integration/test-sequence.test.ts). Spares carry the run's labels (not a
 // task's: none has taken them yet); Ctrl-C removes them with every tracked container, the end of the
 // run with removeSpares.
 import type { PendingTestSequence, TestContainerCounts, TestSequenceSpec } from '../types.ts';
@@ -91,9 +91,9 @@ export class WarmTestContainers {
     this.background(
       (async () => {
         const reason = await container.check(CHECK_TIMEOUT_MS).catch((): RetireReason => 'check failed');
-        const spares = this.spares.get(kindOf(engine, spec))!;
+        const spares = this.spares.get(kindOf(engine, spec));
         if (reason) this.retire(container, reason);
-        else if (this.closed || spares.length >= MAX_SPARES) await container.remove();
+        else if (this.closed || !spares || spares.length >= MAX_SPARES) await container.remove();
         else spares.push(container);
       })(),
     );
