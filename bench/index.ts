@@ -17,7 +17,7 @@ import { cpuCosts } from './cpu-costs.ts';
 import { realisticEvaluation } from './realistic-evaluation.ts';
 import { formatTable, type BenchTable } from './table.ts';
 
-const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>> = {
+const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable | BenchTable[]>> = {
   steps: stepOverhead,
   exec: execPaths,
   eval: evaluationOverhead,
@@ -67,9 +67,12 @@ async function main(): Promise<void> {
       const startedAt = new Date().toISOString();
       const loadBefore = loadavg()[0];
       const started = performance.now();
-      const table = await BENCHMARKS[name]!(fixture);
-      results.push({ ...table, startedAt, seconds: Math.round((performance.now() - started) / 1000), loadBefore, loadAfter: loadavg()[0] });
-      console.log(`${formatTable(table)}\n`);
+      const tables = [await BENCHMARKS[name]!(fixture)].flat();
+      const seconds = Math.round((performance.now() - started) / 1000);
+      for (const table of tables) {
+        results.push({ ...table, startedAt, seconds, loadBefore, loadAfter: loadavg()[0] });
+        console.log(`${formatTable(table)}\n`);
+      }
     }
   } finally {
     await removeLabelledContainers([engine], BENCH_RUN);

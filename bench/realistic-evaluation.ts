@@ -3,7 +3,8 @@
 // - floor: every test the evaluation runs, timed alone inside one long-lived container (the
 //   runner's own wall time, nothing else running), summed and divided by the cores;
 // - harness: evaluatePatches on every pair, N at a time, as `run` does (test sandboxes chosen per
-//   task by harness/evaluation/test-groups.ts, warm test containers);
+//   task by harness/evaluation/test-groups.ts, warm test containers, taken again across tasks when
+//   as new; the time includes the end of the run waiting for the checks and removals under way);
 // - one container per feature: the same with the previous procedure (each feature's tests in a
 //   fresh container of its own, in parallel, started while the merge runs);
 // - upstream: CooperBench's procedure (src/cooperbench/eval/sandbox.py test_merged with the Docker
@@ -26,11 +27,12 @@ import { poolImage, type PoolImage } from '../harness/sandbox/docker/images.ts';
 import { DockerSandbox, createContainer, removeContainer } from '../harness/sandbox/docker/sandbox.ts';
 import { RUNNER, TestContainer } from '../harness/sandbox/docker/test-run.ts';
 import { containerLabels } from '../harness/sandbox/labels.ts';
-import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo, type SandboxBackend } from '../harness/sandbox/types.ts';
+import { DEFAULT_LIMITS, type BackendSlot, type BaseRepo, type SandboxBackend, type TestContainerCounts } from '../harness/sandbox/types.ts';
 import { WORKSPACE } from '../tasks/prompts.ts';
 import { EngineCpuWindow, engineCostMs, engineVisible } from './engine-processes.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { REALISTIC_REPO_MB, realisticPool } from './realistic-pool.ts';
+import { markedSlot, mergeGitProcesses, timelineTable, type PairMarks } from './realistic-timeline.ts';
 import { ratio, type BenchTable } from './table.ts';
 
 const TARGET = 1.1;
@@ -57,23 +59,36 @@ const seconds = async <T>(action: () => Promise<T>): Promise<[T, number]> => {
   return [value, (performance.now() - started) / 1000];
 };
 
-/** Every pair through evaluatePatches, `concurrency` at a time, on slots of `backend` (adapted by `slotOf`). */
-async function harness(setup: Setup, concurrency: number, slotOf: (slot: BackendSlot) => BackendSlot): Promise<EvaluationResult[]> {
+/**
+ * Every pair through evaluatePatches, `concurrency` at a time, on slots of `backend` (adapted by
+ * `slotOf`); `marks`: each pair's timeline is recorded there (realistic-timeline.ts).
+ */
+async function harness(setup: Setup, concurrency: number, slotOf: (slot: BackendSlot) => BackendSlot, marks?: PairMarks[]): Promise<EvaluationResult[]> {
   const limit = pLimit(concurrency);
   const results = await Promise.all(
-    setup.pairs.map((pair) =>
+    setup.pairs.map((pair, p) =>
       limit(async () => {
         const slot = setup.backend.acquire();
+        const mark: PairMarks = { started: performance.now(), ended: 0, groups: [] };
+        if (marks) marks[p] = mark;
         try {
           return await evaluatePatches({
             features: pair.features,
             patches: pair.patches,
             base: setup.base,
-            tests: { slot: slotOf(slot), image: setup.image, run: BENCH_RUN, limits: DEFAULT_LIMITS, timeoutMs: TIMEOUT_MS, keepWarm: true },
+            tests: {
+              slot: marks ? markedSlot(slotOf(slot), mark) : slotOf(slot),
+              image: setup.image,
+              run: BENCH_RUN,
+              limits: DEFAULT_LIMITS,
+              timeoutMs: TIMEOUT_MS,
+              keepWarm: true,
+            },
             // Upstream tests the merged code once: so does this run (no test of the other union order).
             merge: { orderProbe: false },
           });
         } finally {
+          mark.ended = performance.now();
           setup.backend.release(slot);
         }
       }),
@@ -189,13 +204,14 @@ async function upstream(setup: Setup, concurrency: number): Promise<boolean[][]>
   return Promise.all(setup.pairs.map((pair) => limit(() => upstreamPair(setup.image, pair))));
 }
 
-/** The runner's own wall time for each feature of each pair on the code the harness tested, one at a time in one container. */
-async function rawTestSeconds(setup: Setup, tested: EvaluationResult[]): Promise<number> {
+/** The runner's own wall time (ms) for each feature of each pair on the code the harness tested, one at a time in one container. */
+async function aloneTestMs(setup: Setup, tested: EvaluationResult[]): Promise<number[][]> {
   const sandbox = await DockerSandbox.start(setup.image.engine, { image: setup.image.id, labels: containerLabels(BENCH_RUN, 'test'), limits: DEFAULT_LIMITS });
   try {
-    let total = 0;
+    const times: number[][] = [];
     for (const [p, pair] of setup.pairs.entries()) {
       const patch = tested[p]!.merge.patch;
+      times.push([]);
       if (tested[p]!.evaluations.every((e) => e.exitCode === null && !e.timedOut)) continue;
       await sandbox.writeFile('/patches/merged.patch', patch);
       for (const feature of pair.features) {
@@ -205,10 +221,10 @@ async function rawTestSeconds(setup: Setup, tested: EvaluationResult[]): Promise
           cwd: WORKSPACE,
           timeoutMs: TIMEOUT_MS,
         });
-        total += Number(stdout.trim()) / 1e9;
+        times[p]!.push(Number(stdout.trim()) / 1e6);
       }
     }
-    return total;
+    return times;
   } finally {
     await sandbox.remove();
   }
@@ -245,7 +261,33 @@ async function engineCosts(image: PoolImage): Promise<{ startMs: number; execMs:
   }
 }
 
-export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchTable> {
+/** The merge on this machine, per pair (its stages' timings, the tests they wait for left out). */
+const meanMergeMs = (results: EvaluationResult[]) =>
+  results.reduce((sum, r) => sum + Object.entries(r.merge.timingsMs).reduce((s, [stage, v]) => (stage === 'total' ? s : s + v), 0), 0) / results.length;
+
+/** "started/reused" between two counts; the retirements are added to `retired`. */
+function countsSince(before: TestContainerCounts, after: TestContainerCounts, retired: Record<string, number>): string {
+  for (const [reason, n] of Object.entries(after.retired)) retired[reason] = (retired[reason] ?? 0) + n - (before.retired[reason] ?? 0);
+  return `${after.started - before.started}/${after.reused - before.reused}`;
+}
+
+/** 6b: one pair at a time, each pair's timeline (realistic-timeline.ts). */
+async function timeline(setup: Setup, aloneMs: number[][]): Promise<BenchTable> {
+  const marks: PairMarks[] = [];
+  const results = await harness(setup, 1, (slot) => slot, marks);
+  const git = await mergeGitProcesses(setup.base, setup.pairs[0]!.patches);
+  const load = `1-minute load average at the end: ${loadavg()[0].toFixed(2)} on ${cpus().length} cores.`;
+  return timelineTable(
+    setup.pairs.map((pair) => pair.label),
+    marks,
+    results,
+    aloneMs,
+    git,
+    load,
+  );
+}
+
+export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchTable[]> {
   const pool = loadPool(realisticPool());
   const image = await poolImage(fixture.image.engine, pool, { log: (line) => console.error(line) });
   const backend = await createDockerBackend({ log: (line) => console.error(line) });
@@ -265,19 +307,24 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   let aboveUpstream = 0;
   let reference: boolean[][] | undefined;
   let differing = 0;
+  const retired: Record<string, number> = {};
   // The floor's tests are the merged code the harness tests: one untimed evaluation gives it.
-  const floor = (await rawTestSeconds(setup, await harness(setup, 1, (slot) => slot))) / engineCores;
+  const aloneMs = await aloneTestMs(setup, await harness(setup, 1, (slot) => slot));
+  const floor = aloneMs.flat().reduce((a, b) => a + b, 0) / 1000 / engineCores;
   for (const [n, concurrency] of CONCURRENCIES.entries()) {
     let ours: EvaluationResult[] = [];
     let before: EvaluationResult[] = [];
     let theirs: boolean[][] = [];
     const timings = { ours: 0, before: 0, theirs: 0, oursEngine: 0 };
+    let containers = '';
     // A different procedure goes first at each N: a machine whose load changes favours none.
     const procedures = [
       async () => {
         const engine = new EngineCpuWindow();
+        const counted = setup.backend.testContainerCounts!();
         [ours, timings.ours] = await seconds(() => harness(setup, concurrency, (slot) => slot));
         timings.oursEngine = engine.stop();
+        containers = countsSince(counted, setup.backend.testContainerCounts!(), retired);
       },
       async () => void ([before, timings.before] = await seconds(() => harness(setup, concurrency, perFeature))),
       async () => void ([theirs, timings.theirs] = await seconds(() => upstream(setup, concurrency))),
@@ -301,16 +348,19 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       theirsS.toFixed(1),
       ratio(theirsS / floor),
       oursEngine.toFixed(2),
+      meanMergeMs(ours).toFixed(0),
+      containers,
       same(verdicts(ours), verdicts(before)) ? 'yes' : 'NO',
       same(theirs, verdicts(ours)) ? 'yes' : 'differs',
     ]);
   }
+  const pairTimeline = await timeline(setup, aloneMs);
   const costs = await engineCosts(image);
   const passedFeatures = reference?.flat().filter(Boolean).length ?? 0;
-  return {
+  const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
-    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
+    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
     columns: [
       'N',
       'floor s',
@@ -321,6 +371,8 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       'upstream s',
       'vs floor',
       'engine CPU s (harness)',
+      'merge ms/pair (harness)',
+      'test containers started/reused (harness)',
       'same verdicts',
       'upstream verdicts',
     ],
@@ -334,8 +386,15 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       costs
         ? `Engine CPU (dockerd + containerd + shims, from /proc; least of 3 rounds): ${costs.startMs.toFixed(0)} ms per test container created and started, ${costs.execMs.toFixed(1)} ms per docker exec. The harness's evaluation uses no exec; upstream's uses 12 per pair.`
         : "Engine CPU not measured: the engine's processes are not visible from here (another PID namespace).",
+      `Test containers the harness retired instead of taking again (harness/sandbox/docker/as-new.ts), by reason: ${
+        Object.entries(retired)
+          .filter(([, n]) => n > 0)
+          .map(([reason, n]) => `${reason} ${n}`)
+          .join(', ') || 'none'
+      }.`,
       `${passedFeatures} of ${pairs.length * 2} feature evaluations pass; verdicts ${differing === 0 ? 'identical across procedures and concurrencies' : `differ in ${differing} concurrency level(s)`}. "upstream verdicts" differs where its naive merge conflicts and ours unions (a method difference, not a timing one).`,
       `Engine CPU of the harness column counts dockerd and containerd; shims that exit with their containers take their share with them. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (other engineers' test runs share the machine: noisy).`,
     ],
   };
+  return [table, pairTimeline];
 }

@@ -155,6 +155,15 @@ export interface PendingTestSequence {
   discard(): Promise<void>;
 }
 
+/** Test sandboxes of a backend that takes them again across tasks (Docker's warm test containers). */
+export interface TestContainerCounts {
+  started: number;
+  /** Taken by a task after serving another and passing the check that it is as new. */
+  reused: number;
+  /** Removed instead of taken again, by reason (as-new.ts in the Docker backend). */
+  retired: Record<string, number>;
+}
+
 /** A share of the backend a task runs on from start to end (a Docker engine; the cluster). */
 export interface BackendSlot {
   /** Where the task ran, as results record it; a re-evaluation asks for it again. */
@@ -204,6 +213,8 @@ export interface SandboxBackend {
   removeOwn(): Promise<number>;
   /** Removes the sandboxes started ahead for tasks that did not come (TestSequenceSpec.keepWarm): the end of a run. */
   removeSpares?(): Promise<void>;
+  /** How many test sandboxes were started, reused and retired since this process began. */
+  testContainerCounts?(): TestContainerCounts;
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
   isInfrastructureError(error: unknown): boolean;
   /** `coop-bench images push`: for backends that build images, tags and pushes the pools' images to `registry`. */

@@ -2,6 +2,11 @@
 // other tasks' tests share the engine's cores), and test containers kept warm for a run's next
 // tasks: the same verdicts as a container per feature, a time limit that stops one feature's tests
 // does not stop the next, and the spares carry the run's labels and go at the run's end.
+// Containers taken again across tasks (harness/sandbox/docker/warm-tests.ts, as-new.ts): one whose
+// tests left nothing behind serves the next task with the verdicts a fresh container gives; one
+// whose tests leaked (a process still running, an untracked nested repository `git clean -fdx`
+// skips, a file in /tmp, compiled Python in site-packages) is retired, counted by reason, and the
+// next task gets a fresh container, with the same verdicts as a container of its own.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +15,7 @@ import { join } from 'node:path';
 import { loadPool } from '../../tasks/pools.ts';
 import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
 import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { WarmTestContainers } from '../../harness/sandbox/docker/warm-tests.ts';
 import { DEFAULT_LIMITS, type SandboxBackend } from '../../harness/sandbox/types.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
 import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
@@ -67,28 +73,96 @@ describe('features tested one after another in one container', () => {
 });
 
 describe('warm test containers', () => {
-  it('a run takes a started container, leaves a spare with its labels, and removes spares at its end', async () => {
+  it('a run takes a started container, keeps a spare and the used container with its labels, and removes them at its end', async () => {
     const run = uniqueRun('warm');
-    const slot = backend.acquire();
-    const taken = await slot.startTestSequence!({ ...spec(run), keepWarm: true });
+    const warm = new WarmTestContainers();
+    const engine = image.engine;
+    const taken = await warm.startSequence(engine, { ...spec(run), keepWarm: true });
     const [result] = await taken.run([testsOf(f1)], gold1);
     expect(result!.exitCode).toBe(0);
-    // The spare starts in the background; wait for it to be there.
-    for (let i = 0; i < 100 && (await containersOf(run)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    // The spare's start and the used container's check go on in the background; as new, it is kept.
+    await warm.settled();
     const spares = await containersOf(run);
-    expect(spares).toHaveLength(1);
-    expect(spares[0]!.Labels).toMatchObject({
-      'coop-bench': 'true',
-      'coop-bench.run': run,
-      'coop-bench.host': hostname(),
-      'coop-bench.pid': String(process.pid),
-    });
-    expect(spares[0]!.State).toBe('running');
+    expect(spares).toHaveLength(2);
+    for (const spare of spares) {
+      expect(spare.Labels).toMatchObject({
+        'coop-bench': 'true',
+        'coop-bench.run': run,
+        'coop-bench.host': hostname(),
+        'coop-bench.pid': String(process.pid),
+      });
+      expect(spare.State).toBe('running');
+    }
 
-    // The next task takes the spare (and a new spare starts); an unused one goes back.
-    const next = await slot.startTestSequence!({ ...spec(run), keepWarm: true });
+    // The next task takes one; an unused one goes back.
+    const next = await warm.startSequence(engine, { ...spec(run), keepWarm: true });
     await next.discard();
-    await backend.removeSpares!();
+    await warm.removeSpares();
+    expect(await containersOf(run)).toEqual([]);
+  });
+});
+
+const warmSpec = (run: string) => ({ ...spec(run), keepWarm: true });
+
+/** Feature 1's gold patch with `python` run when the package is imported (by every test). */
+async function goldWith(python: string): Promise<string> {
+  const work = tempDir('reuse-leak');
+  await execa('cp', ['-a', `${(await backend.acquire().baseRepo(image, uniqueRun('reuse-base'))).dir}/.`, work]);
+  await execa('git', ['-c', 'safe.directory=*', 'apply', f1!.patchPath], { cwd: work });
+  const init = join(work, 'tabulite', '__init__.py');
+  writeFileSync(init, `${readFileSync(init, 'utf8')}\n${python}\n`);
+  return (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
+}
+
+/** Each feature's exit code on `patch` in a container of its own (the reference). */
+async function alone(run: string, patch: string): Promise<(number | null)[]> {
+  const slot = backend.acquire();
+  const runs = await Promise.all([f1, f2].map((feature) => runFeatureTests(feature!, patch, { slot, image, run, limits: DEFAULT_LIMITS, timeoutMs: 300_000 })));
+  return runs.map((r) => r.exitCode);
+}
+
+async function sequence(warm: WarmTestContainers, run: string, patch: string): Promise<(number | null)[]> {
+  const taken = await warm.startSequence(image.engine, warmSpec(run));
+  const runs = await taken.run([testsOf(f1), testsOf(f2)], patch);
+  // The check (and the spare's start) go on in the background.
+  await warm.settled();
+  return runs.map((r) => r.exitCode);
+}
+
+describe('test containers taken again across tasks', () => {
+  it('a container whose tests left nothing behind serves the next task, with the same verdicts', async () => {
+    const run = uniqueRun('reuse');
+    const warm = new WarmTestContainers();
+    const reference = await alone(run, gold1);
+    expect(await sequence(warm, run, gold1)).toEqual(reference);
+    expect(warm.testContainerCounts()).toMatchObject({ reused: 0 });
+    expect(warm.testContainerCounts().retired).toEqual({});
+    expect(await sequence(warm, run, gold1)).toEqual(reference);
+    expect(await sequence(warm, run, gold1)).toEqual(reference);
+    // Three tasks, two containers started (the first task's and a spare): a task took one that had
+    // served a task before (which one of the two idle ones a task takes is not fixed).
+    const counts = warm.testContainerCounts();
+    expect(counts.started).toBe(2);
+    expect(counts.retired).toEqual({});
+    expect(counts.reused).toBeGreaterThanOrEqual(1);
+    await warm.removeSpares();
+    expect(await containersOf(run)).toEqual([]);
+  });
+
+  it.each([
+    ['a process still running', 'process', "import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)"],
+    ['an untracked nested repository', 'repository', "import subprocess\nsubprocess.run(['git', 'init', '-q', 'leftover'], check=True)"],
+    ['a file in /tmp', 'folders', "open('/tmp/leftover', 'w').write('left')"],
+    ['compiled Python in site-packages', 'pyc', "open('/usr/lib/python3/dist-packages/leftover.pyc', 'wb').write(b'')"],
+  ])('%s: the container is retired and the next task gets a fresh one', async (_leak, reason, python) => {
+    const run = uniqueRun('reuse-leak');
+    const warm = new WarmTestContainers();
+    const leaky = await goldWith(python);
+    expect(await sequence(warm, run, leaky)).toEqual(await alone(run, leaky));
+    expect(warm.testContainerCounts().retired).toEqual({ [reason]: 1 });
+    expect(await sequence(warm, run, gold1)).toEqual(await alone(run, gold1));
+    expect(warm.testContainerCounts()).toMatchObject({ reused: 0 });
+    await warm.removeSpares();
     expect(await containersOf(run)).toEqual([]);
   });
 });

@@ -92,6 +92,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
     removeSandboxes: (leftovers) => removeContainers(leftovers.map((leftover) => ({ ...leftover, engine: slots.get(leftover.where)!.engine }))),
     removeOwn: removeTrackedContainers,
     removeSpares: () => warm.removeSpares(),
+    testContainerCounts: () => warm.testContainerCounts(),
     isInfrastructureError: isEngineError,
     pushImages: (pools, registry, log) => pushPoolImages(engines[0], pools, registry, log),
     doctorChecks: dockerChecks,

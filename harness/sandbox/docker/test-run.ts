@@ -10,6 +10,7 @@ import { containerLabels } from '../labels.ts';
 import { BoundedSink } from '../output.ts';
 import type { Engine } from './engine.ts';
 import { createContainer, removeContainer } from './sandbox.ts';
+import { CHECK, CHECK_REASONS, type RetireReason } from './as-new.ts';
 
 export const RUNNER = '/usr/local/bin/runner.sh';
 
@@ -21,10 +22,21 @@ export const RUNNER = '/usr/local/bin/runner.sh';
 // its exit code follows its output as "\n<marker> <code>\n", the marker being random per run so that
 // no test output can forge it. Needs /bin/sh, head, git: every image with a runner.sh has them.
 // (No putArchive and no exec: each one costs the engine a helper process.)
-const SERVE = `base=$(git rev-parse HEAD 2>/dev/null)
+// A request "<marker> check 0" asks whether the container is as new (CHECK): exit 0, and the next
+// run is a first run again; else the reason, one word, and the container is not used again.
+const SERVE = `mkdir -p /patches
+base=$(git rev-parse HEAD 2>/dev/null)
+head=$(git symbolic-ref -q HEAD)
+since=$(date '+%Y-%m-%d %H:%M:%S.%N')
+${CHECK}
+snapshot
 runs=0
 while read -r marker tests code; do
-  mkdir -p /patches && head -c "$tests" > /patches/tests.patch && head -c "$code" > /patches/patch.patch || exit 125
+  if [ "$tests" = check ]; then
+    if check </dev/null; then runs=0; printf '\\n%s 0\\n' "$marker"; else printf '\\n%s 1\\n' "$marker"; fi
+    continue
+  fi
+  head -c "$tests" > /patches/tests.patch && head -c "$code" > /patches/patch.patch || exit 125
   if [ "$runs" -gt 0 ] && [ -n "$base" ]; then
     rm -f .git/index.lock .git/refs/heads/.lock
     { git checkout --force "$base" && git reset --hard "$base" && git clean -fdx; } >/dev/null 2>&1
@@ -106,6 +118,7 @@ export class RunOutputs extends Writable {
 export class TestContainer {
   private alive = true;
   private busy = false;
+  private runs = 0;
 
   private constructor(
     private readonly container: Docker.Container,
@@ -150,6 +163,11 @@ export class TestContainer {
     }
   }
 
+  /** Whether it has run tests (then it was checked before it was taken again). */
+  get served(): boolean {
+    return this.runs > 0;
+  }
+
   /** Whether it can take a run: started, not stopped, no run under way. */
   get ready(): boolean {
     return this.alive && !this.busy;
@@ -157,15 +175,30 @@ export class TestContainer {
 
   /** Runs the tests on `patch`. A run the time limit stops leaves the container stopped (not ready). */
   async run(testsPatch: Buffer, patch: string, timeoutMs: number, maxOutputBytes: number): Promise<RawTestRun> {
+    const code = Buffer.from(patch, 'utf8');
+    this.runs++;
+    return this.request((marker) => [Buffer.from(`${marker} ${testsPatch.length} ${code.length}\n`), testsPatch, code], timeoutMs, maxOutputBytes);
+  }
+
+  /** Whether it is as new (as-new.ts): undefined when it is, and its next run is a first run; else why not. */
+  async check(timeoutMs: number): Promise<RetireReason | undefined> {
+    if (!this.ready) return 'stopped';
+    const { exitCode, output } = await this.request((marker) => [Buffer.from(`${marker} check 0\n`)], timeoutMs, 4096);
+    if (exitCode === 0) return undefined;
+    const reason = CHECK_REASONS.find((known) => known === output.trim());
+    return exitCode === 1 && reason ? reason : 'check failed';
+  }
+
+  /** Sends one request (its bytes given the run's marker) and waits for its end. */
+  private async request(bytes: (marker: string) => Buffer[], timeoutMs: number, maxOutputBytes: number): Promise<RawTestRun> {
     if (!this.ready) throw new Error('test container is not ready for a run');
     this.busy = true;
-    const code = Buffer.from(patch, 'utf8');
     const marker = randomBytes(16).toString('hex');
     const sink = new BoundedSink(maxOutputBytes);
     const started = Date.now();
     try {
       const finished = new Promise<number | undefined>((done) => this.outputs.expect({ prefix: Buffer.from(`\n${marker} `), sink, done }));
-      this.stdin.write(Buffer.concat([Buffer.from(`${marker} ${testsPatch.length} ${code.length}\n`), testsPatch, code]));
+      this.stdin.write(Buffer.concat(bytes(marker)));
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
