@@ -28,7 +28,7 @@ const TARGET = 0.9;
  * above 1. Concurrency 16 runs again with a `docker exec` per command (the exec channel off), to
  * compare in the same run.
  */
-const LEVELS = [
+export const LEVELS = [
   { concurrency: 1, pairs: 3, teams: 1, execChannel: true },
   { concurrency: 4, pairs: 8, teams: 1, execChannel: true },
   { concurrency: 16, pairs: 15, teams: 3, execChannel: true },
@@ -37,7 +37,18 @@ const LEVELS = [
 
 const run = promisify(execFile);
 
-interface LevelResult {
+export type Level = (typeof LEVELS)[number];
+
+/** How the breakdown (cpu-breakdown.ts) runs a level: the CLI in an accounting group, containers grouped by role. */
+export interface LevelOptions {
+  /** The command that runs the CLI's argv (default: the argv itself). */
+  command?: (argv: string[]) => [string, string[]];
+  env?: Record<string, string>;
+  /** How often the engine's processes are sampled in /proc. */
+  engineSampleMs?: number;
+}
+
+export interface LevelResult {
   concurrency: number;
   execChannel: boolean;
   tasks: number;
@@ -56,7 +67,7 @@ interface LevelResult {
   backgroundEngineMsPerS: number;
 }
 
-async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: (typeof LEVELS)[number]): Promise<LevelResult> {
+export async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: Level, options: LevelOptions = {}): Promise<LevelResult> {
   const { pool } = fixture;
   const pairs = combinations(
     pool.features.map((f) => f.id),
@@ -69,46 +80,44 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
 
   // What the machine does without us (other users of this machine), just before.
   const idleBefore = machineCpu();
-  const engineBefore = new EngineCpuWindow();
+  const engineBefore = new EngineCpuWindow(undefined, options.engineSampleMs);
   await sleep(3000);
   const backgroundCores = busyCores(idleBefore, machineCpu(), cpus().length);
   const backgroundEngineMsPerS = (engineBefore.stop() * 1000) / 3;
 
   const cpuBefore = machineCpu();
   const childCpuBefore = finishedChildrenCpu();
-  const engine = new EngineCpuWindow();
+  const engine = new EngineCpuWindow(undefined, options.engineSampleMs);
   const started = performance.now();
-  await run(
-    'node',
-    [
-      CLI,
-      'run',
-      '--models',
-      models.join(','),
-      '--context-window',
-      '128000',
-      '--setting',
-      'coop',
-      '--pools',
-      join(pool.dir, '..', '..'),
-      '--pool',
-      pool.repo,
-      '--subset',
-      subset,
-      '--max-steps',
-      String(STEPS),
-      '--concurrency',
-      String(level.concurrency),
-      '--name',
-      name,
-      '--runs-dir',
-      runsDir,
-    ],
-    {
-      env: { ...process.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_EXEC_CHANNEL: level.execChannel ? 'on' : 'off' },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  ).catch((error: { stdout?: string; stderr?: string }) => {
+  const argv = [
+    CLI,
+    'run',
+    '--models',
+    models.join(','),
+    '--context-window',
+    '128000',
+    '--setting',
+    'coop',
+    '--pools',
+    join(pool.dir, '..', '..'),
+    '--pool',
+    pool.repo,
+    '--subset',
+    subset,
+    '--max-steps',
+    String(STEPS),
+    '--concurrency',
+    String(level.concurrency),
+    '--name',
+    name,
+    '--runs-dir',
+    runsDir,
+  ];
+  const [command, args] = options.command?.(['node', ...argv]) ?? ['node', argv];
+  await run(command, args, {
+    env: { ...process.env, ...options.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_EXEC_CHANNEL: level.execChannel ? 'on' : 'off' },
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`coop-bench run failed at concurrency ${level.concurrency}: ${error.stderr ?? ''}${error.stdout ?? ''}`);
   });
   const wallS = (performance.now() - started) / 1000;

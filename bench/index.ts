@@ -14,6 +14,7 @@ import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
 import { endToEnd } from './end-to-end.ts';
 import { cpuCosts } from './cpu-costs.ts';
+import { cpuBreakdown } from './cpu-breakdown.ts';
 import { realisticEvaluation } from './realistic-evaluation.ts';
 import { formatTable, type BenchTable } from './table.ts';
 
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>>
   messages: messageLatency,
   merge: mergeTimes,
   e2e: endToEnd,
+  breakdown: cpuBreakdown,
   cpu: cpuCosts,
   realistic: realisticEvaluation,
 };

@@ -11,6 +11,7 @@ import { trackCreation, untrackContainer } from './containers.ts';
 import { ExecChannelError, ExecChannelUnavailable, ExecChannels, type ExecChannel } from './exec-channel.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
+import { ROLE_LABEL } from '../labels.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -30,7 +31,19 @@ const IDLE = ['tail', '-f', '/dev/null'];
 /** How long a container being killed may still report itself running. */
 const KILL_SETTLE_MS = 250;
 
+/**
+ * COOP_BENCH_CGROUP_PARENT=/group puts each container under /group/<its role> (agent, test,
+ * extract), for an engine with the cgroupfs driver: cgroup v1 cpuacct counts a removed container's
+ * CPU in its parent, so the benchmark that splits a run's CPU (bench/cpu-breakdown.ts) gets every
+ * container's by role, exactly, without sampling.
+ */
+export function cgroupParent(labels: Record<string, string>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const parent = env.COOP_BENCH_CGROUP_PARENT;
+  return parent ? `${parent.replace(/\/+$/, '')}/${labels[ROLE_LABEL] ?? 'other'}` : undefined;
+}
+
 export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
+  const CgroupParent = cgroupParent(spec.labels);
   return trackCreation(engine, (docker) =>
     docker.createContainer({
       Image: spec.image,
@@ -48,6 +61,7 @@ export async function createContainer(engine: Engine, spec: ContainerSpec): Prom
         PidsLimit: spec.limits.pids,
         Binds: spec.binds,
         Init: true,
+        ...(CgroupParent && { CgroupParent }),
       },
     }),
   );
