@@ -86,7 +86,7 @@ export async function cpuBreakdown(fixture: BenchFixture): Promise<BenchTable> {
     const cores = cpus().length;
     const idealS = Math.ceil(n / LEVEL.concurrency) * ((STEPS * MODEL_LATENCY_MS) / 1000);
     const budget = (cores * idealS) / TARGET / n;
-    const ceiling = Math.min(1, (cores * idealS) / n / irreducible);
+    const ceiling = Math.min(1, (cores * idealS) / irreducible);
     const coresFor = (perPair: number) => (perPair * n * TARGET) / idealS;
     const perPair = (s: number) => (s / n).toFixed(2);
     const share = (s: number) => `${((s / measured) * 100).toFixed(0)}%`;
@@ -110,7 +110,7 @@ export async function cpuBreakdown(fixture: BenchFixture): Promise<BenchTable> {
         row('fake model server (its own process)', spent('model')),
         row(`bench process (/proc engine sample every ${SAMPLE_MS / 1000} s, counters)`, bench),
         row('all measured groups', measured),
-        [`whole machine (busy)`, machine.toFixed(1), perPair(machine), share(machine)],
+        ['whole machine busy (other users included)', machine.toFixed(1), perPair(machine), share(machine)],
       ],
       target: {
         text: `the run at ${(TARGET * 100).toFixed(0)}% of the model-latency bound (table 4's target) fits the CPU of ${cores} cores: measured CPU per pair <= ${budget.toFixed(2)} s`,
