@@ -15,6 +15,7 @@ import { mergeTimes } from './merge.ts';
 import { endToEnd } from './end-to-end.ts';
 import { cpuCosts } from './cpu-costs.ts';
 import { cpuBreakdown } from './cpu-breakdown.ts';
+import { lifecycleCost } from './lifecycle-cost.ts';
 import { realisticEvaluation } from './realistic-evaluation.ts';
 import { formatTable, type BenchTable } from './table.ts';
 
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable>>
   e2e: endToEnd,
   breakdown: cpuBreakdown,
   cpu: cpuCosts,
+  lifecycle: lifecycleCost,
   realistic: realisticEvaluation,
 };
 
