@@ -60,8 +60,8 @@ done
  * The main process itself is `tail -f /dev/null` as in every agent container before (started at
  * once, so an agent deleting binaries cannot stop the container); the server runs beside it on the
  * stdin it was given (fd 3: an asynchronous list reads /dev/null). When the server ends (its input
- * closed, or killed) a builtin printf says "!ended" on both streams, so that a command in flight, or
- * the next one, is out of step (the harness then runs it by `docker exec`). Without bash, the
+ * closed, or killed) a builtin printf says "!ended" on both streams: the harness drops the channel,
+ * and a command in flight is out of step (it runs again by `docker exec`). Without bash, the
  * greeting says so.
  */
 export const MAIN_PROCESS = [

@@ -1,5 +1,5 @@
 // The harness end of the exec channel: a long-lived server per container (exec-channel-server.ts:
-// the container's main process on its attached stdio, or a `docker exec` on the exec's) through
+// started with the container on its attached stdio, or by a `docker exec` on the exec's) through
 // which commands run without an exec of their own. Each `docker exec` costs the engine tens of ms
 // of CPU (runc, the shim, dockerd): at concurrency 16 that, not the harness, bounded throughput.
 // A channel runs one command at a time; the sandbox keeps a few and falls back to `docker exec`
@@ -154,8 +154,8 @@ export class ExecChannel {
   }
 
   /**
-   * The channel of a server started on `stream` (an exec's, or the container's own stdio for the
-   * server that is its main process), once it said it is ready; ExecChannelUnavailable when the
+   * The channel of a server started on `stream` (an exec's, or the container's own attached stdio
+   * for the server started with it), once it said it is ready; ExecChannelUnavailable when the
    * image cannot run it.
    */
   static async greet(container: Docker.Container, stream: Duplex): Promise<ExecChannel> {
@@ -253,7 +253,7 @@ export class ExecChannels {
   private off?: string;
   private breaks = 0;
 
-  /** `first`: the channel of the server that is the container's main process, being greeted. */
+  /** `first`: the channel of the server started with the container, being greeted. */
   constructor(
     private readonly container: Docker.Container,
     enabled: boolean,

@@ -26,7 +26,7 @@ export interface ContainerSpec {
   env?: string[];
   /** Keep stdin open until the first attached client closes it (input given after start). */
   stdinOnce?: boolean;
-  /** Keep no log of the main process's output (the exec channel's traffic when it is the server). */
+  /** Keep no log of the container's output (the exec channel's traffic, when its server starts with the container). */
   noLog?: boolean;
 }
 
@@ -162,7 +162,7 @@ function untilDeadline<T>(ending: Promise<T>, deadlineMs: number, signal: AbortS
 export class DockerSandbox implements AgentSandbox {
   private readonly channels: ExecChannels;
 
-  /** `firstChannel`: the channel of the server that is the container's main process (`start`). */
+  /** `firstChannel`: the channel of the server started with the container (`start`). */
   constructor(
     readonly container: Docker.Container,
     options: SandboxOptions = {},
@@ -176,8 +176,8 @@ export class DockerSandbox implements AgentSandbox {
   }
 
   /**
-   * The container `start` creates: one that would only idle (no command of its own) runs the exec
-   * channel's server as its main process instead, on its stdin, unless the channel is off.
+   * The container `start` creates: one that would only idle (no command of its own) starts the exec
+   * channel's server beside its idle process, on its stdin (MAIN_PROCESS), unless the channel is off.
    */
   static containerSpec(spec: ContainerSpec, options: SandboxOptions = {}): ContainerSpec {
     const serverFirst = (options.execChannel ?? true) && !spec.entrypoint && !spec.cmd;
@@ -189,7 +189,7 @@ export class DockerSandbox implements AgentSandbox {
     return DockerSandbox.startCreated(await createContainer(engine, created), created, options);
   }
 
-  /** Starts a container made from `created` (a `containerSpec`), attached first when its main process is the server; removed if it cannot start. */
+  /** Starts a container made from `created` (a `containerSpec`), attached first when it starts the server; removed if it cannot start. */
   static async startCreated(container: Docker.Container, created: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     try {
       const serverFirst = created.entrypoint === MAIN_PROCESS;
