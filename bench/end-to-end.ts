@@ -26,9 +26,9 @@ const TARGET = 0.9;
 /**
  * Concurrency, and how many pairs (each under how many teams) are run at it: at least two waves
  * above 1. Concurrency 16 runs again with a `docker exec` per command (the exec channel off), to
- * compare in the same run.
+ * compare in the same run. COOP_BENCH_E2E_LEVELS chooses some of them by name (levelName).
  */
-const LEVELS = [
+export const LEVELS = [
   { concurrency: 1, pairs: 3, teams: 1, execChannel: true },
   { concurrency: 4, pairs: 8, teams: 1, execChannel: true },
   { concurrency: 16, pairs: 15, teams: 3, execChannel: true },
@@ -37,7 +37,34 @@ const LEVELS = [
 
 const run = promisify(execFile);
 
-interface LevelResult {
+export type Level = (typeof LEVELS)[number];
+
+/** "16", or "16-docker-exec" for the level without the exec channel; also the run's name. */
+export const levelName = (level: Level): string => `${level.concurrency}${level.execChannel ? '' : '-docker-exec'}`;
+
+/** The levels COOP_BENCH_E2E_LEVELS names (e.g. `16` for a short run, `16,16-docker-exec`), in table order; unset: all. */
+export function selectedLevels(env: NodeJS.ProcessEnv = process.env): Level[] {
+  const names = (env.COOP_BENCH_E2E_LEVELS ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0) return LEVELS;
+  const known = LEVELS.map(levelName);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length) throw new Error(`COOP_BENCH_E2E_LEVELS: unknown level ${unknown.join(', ')}; it takes a list of: ${known.join(', ')}`);
+  return LEVELS.filter((level) => names.includes(levelName(level)));
+}
+
+/** How the breakdown (cpu-breakdown.ts) runs a level: the CLI in an accounting group, containers grouped by role. */
+export interface LevelOptions {
+  /** The command that runs the CLI's argv (default: the argv itself). */
+  command?: (argv: string[]) => [string, string[]];
+  env?: Record<string, string>;
+  /** How often the engine's processes are sampled in /proc. */
+  engineSampleMs?: number;
+}
+
+export interface LevelResult {
   concurrency: number;
   execChannel: boolean;
   tasks: number;
@@ -56,7 +83,7 @@ interface LevelResult {
   backgroundEngineMsPerS: number;
 }
 
-async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: (typeof LEVELS)[number]): Promise<LevelResult> {
+export async function runLevel(fixture: BenchFixture, url: string, runsDir: string, level: Level, options: LevelOptions = {}): Promise<LevelResult> {
   const { pool } = fixture;
   const pairs = combinations(
     pool.features.map((f) => f.id),
@@ -65,50 +92,48 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
   const subset = join(runsDir, `subset-c${level.concurrency}.json`);
   writeFileSync(subset, JSON.stringify({ name: `bench-c${level.concurrency}`, tasks: [{ repo: pool.repo, task_id: pool.taskId, pairs }] }));
   const models = Array.from({ length: level.teams }, (_, i) => `openai:fake-${String.fromCharCode(97 + i)}@${url}`);
-  const name = `bench-e2e-c${level.concurrency}${level.execChannel ? '' : '-docker-exec'}`;
+  const name = `bench-e2e-c${levelName(level)}`;
 
   // What the machine does without us (other users of this machine), just before.
   const idleBefore = machineCpu();
-  const engineBefore = new EngineCpuWindow();
+  const engineBefore = new EngineCpuWindow(undefined, options.engineSampleMs);
   await sleep(3000);
   const backgroundCores = busyCores(idleBefore, machineCpu(), cpus().length);
   const backgroundEngineMsPerS = (engineBefore.stop() * 1000) / 3;
 
   const cpuBefore = machineCpu();
   const childCpuBefore = finishedChildrenCpu();
-  const engine = new EngineCpuWindow();
+  const engine = new EngineCpuWindow(undefined, options.engineSampleMs);
   const started = performance.now();
-  await run(
-    'node',
-    [
-      CLI,
-      'run',
-      '--models',
-      models.join(','),
-      '--context-window',
-      '128000',
-      '--setting',
-      'coop',
-      '--pools',
-      join(pool.dir, '..', '..'),
-      '--pool',
-      pool.repo,
-      '--subset',
-      subset,
-      '--max-steps',
-      String(STEPS),
-      '--concurrency',
-      String(level.concurrency),
-      '--name',
-      name,
-      '--runs-dir',
-      runsDir,
-    ],
-    {
-      env: { ...process.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_EXEC_CHANNEL: level.execChannel ? 'on' : 'off' },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  ).catch((error: { stdout?: string; stderr?: string }) => {
+  const argv = [
+    CLI,
+    'run',
+    '--models',
+    models.join(','),
+    '--context-window',
+    '128000',
+    '--setting',
+    'coop',
+    '--pools',
+    join(pool.dir, '..', '..'),
+    '--pool',
+    pool.repo,
+    '--subset',
+    subset,
+    '--max-steps',
+    String(STEPS),
+    '--concurrency',
+    String(level.concurrency),
+    '--name',
+    name,
+    '--runs-dir',
+    runsDir,
+  ];
+  const [command, args] = options.command?.(['node', ...argv]) ?? ['node', argv];
+  await run(command, args, {
+    env: { ...process.env, ...options.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_EXEC_CHANNEL: level.execChannel ? 'on' : 'off' },
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`coop-bench run failed at concurrency ${level.concurrency}: ${error.stderr ?? ''}${error.stdout ?? ''}`);
   });
   const wallS = (performance.now() - started) / 1000;
@@ -154,11 +179,12 @@ async function runLevel(fixture: BenchFixture, url: string, runsDir: string, lev
 }
 
 export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
+  const levels = selectedLevels();
   const runsDir = mkdtempSync(join(tmpdir(), 'coop-bench-bench-e2e-'));
   const server = await startFakeOpenAI({ handler: scriptedAgents(fixture.pool, 'openai', undefined, { steps: STEPS, delayMs: MODEL_LATENCY_MS }) });
   try {
     const results: LevelResult[] = [];
-    for (const level of LEVELS) results.push(await runLevel(fixture, server.url, runsDir, level));
+    for (const level of levels) results.push(await runLevel(fixture, server.url, runsDir, level));
     const idealPairSeconds = (STEPS * MODEL_LATENCY_MS) / 1000;
     const rows = results.map((r) => {
       const idealS = Math.ceil(r.tasks / r.concurrency) * idealPairSeconds;
@@ -181,10 +207,9 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
         `${r.engineMsPerStep.toFixed(0)} (${r.backgroundEngineMsPerS.toFixed(0)}/s)`,
       ];
     });
-    const top = results.find((r) => r.concurrency === 16 && r.execChannel)!;
+    const top = results.find((r) => r.concurrency === 16 && r.execChannel);
     const ofIdeal = (r: LevelResult) => (Math.ceil(r.tasks / r.concurrency) * idealPairSeconds) / r.windowS;
-    const efficiency = ofIdeal(top);
-    const withoutChannel = results.find((r) => r.concurrency === 16 && !r.execChannel)!;
+    const withoutChannel = results.find((r) => r.concurrency === 16 && !r.execChannel);
     return {
       id: 'end_to_end',
       title: `4. End to end: pairs per hour, fake model (${MODEL_LATENCY_MS / 1000} s per call, ${STEPS} calls per agent), ${fixture.pool.repo} Coop`,
@@ -207,9 +232,16 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
         'engine CPU ms/step (before)',
       ],
       rows,
-      target: { text: `pairs per hour >= ${TARGET * 100}% of the ideal at concurrency 16 (task window)`, value: efficiency, met: efficiency >= TARGET },
+      // The target is held at concurrency 16 with the channel: not judged when COOP_BENCH_E2E_LEVELS left it out.
+      ...(top && {
+        target: { text: `pairs per hour >= ${TARGET * 100}% of the ideal at concurrency 16 (task window)`, value: ofIdeal(top), met: ofIdeal(top) >= TARGET },
+      }),
       notes: [
-        `At concurrency 16: ${(efficiency * 100).toFixed(0)}% of the ideal with the exec channel, ${(ofIdeal(withoutChannel) * 100).toFixed(0)}% with a docker exec per command; engine CPU ${top.engineMsPerStep.toFixed(0)} vs ${withoutChannel.engineMsPerStep.toFixed(0)} ms per step.`,
+        ...(top && withoutChannel
+          ? [
+              `At concurrency 16: ${(ofIdeal(top) * 100).toFixed(0)}% of the ideal with the exec channel, ${(ofIdeal(withoutChannel) * 100).toFixed(0)}% with a docker exec per command; engine CPU ${top.engineMsPerStep.toFixed(0)} vs ${withoutChannel.engineMsPerStep.toFixed(0)} ms per step.`,
+            ]
+          : []),
         `${cpus().length} cores; pairs pass or fail as their gold patches merge (argkit unions mostly fail the tests): the tests run either way, only time is measured here.`,
       ],
     };

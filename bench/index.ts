@@ -14,6 +14,8 @@ import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
 import { endToEnd } from './end-to-end.ts';
 import { cpuCosts } from './cpu-costs.ts';
+import { cpuBreakdown } from './cpu-breakdown.ts';
+import { lifecycleCost } from './lifecycle-cost.ts';
 import { realisticEvaluation } from './realistic-evaluation.ts';
 import { formatTable, type BenchTable } from './table.ts';
 
@@ -24,7 +26,9 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable |
   messages: messageLatency,
   merge: mergeTimes,
   e2e: endToEnd,
+  breakdown: cpuBreakdown,
   cpu: cpuCosts,
+  lifecycle: lifecycleCost,
   realistic: realisticEvaluation,
 };
 

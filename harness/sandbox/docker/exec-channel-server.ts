@@ -1,5 +1,6 @@
 // The server end of the exec channel: a bash script (pool images guarantee bash and coreutils, not
-// node or python) started once per container by one `docker exec` and kept for the container's life.
+// node or python), started with an agent container beside its main process (MAIN_PROCESS below) or,
+// when that one is gone or busy, by a `docker exec`, and kept for the container's life.
 //
 // Requests arrive on its stdin, one at a time, as lines: an id, the working folder (empty: the
 // container's), the number of environment entries and each `NAME=value`, the number of arguments
@@ -52,3 +53,20 @@ while IFS= read -r id; do
   printf '\\n!%s\\n' "$id" >&4
 done
 `;
+
+/**
+ * An agent container's main process (sandbox.ts): the server on the container's own stdin, so that
+ * its first channel costs no `docker exec` (the engine's CPU for one is tens of ms, bench table 5b).
+ * The main process itself is `tail -f /dev/null` as in every agent container before (started at
+ * once, so an agent deleting binaries cannot stop the container); the server runs beside it on the
+ * stdin it was given (fd 3: an asynchronous list reads /dev/null). When the server ends (its input
+ * closed, or killed) a builtin printf says "!ended" on both streams: the harness drops the channel,
+ * and a command in flight is out of step (it runs again by `docker exec`). Without bash, the
+ * greeting says so.
+ */
+export const MAIN_PROCESS = [
+  'sh',
+  '-c',
+  `exec 3<&0; ( if command -v bash >/dev/null 2>&1; then bash -c "$0" <&3 3<&-; else printf '\\n!unavailable bash\\n'; fi; printf '\\n!ended\\n'; printf '\\n!ended\\n' >&2 ) & exec tail -f /dev/null 3<&-`,
+  EXEC_CHANNEL_SERVER,
+];

@@ -1,5 +1,5 @@
-// The harness end of the exec channel: one long-lived `docker exec` per container (the server of
-// exec-channel-server.ts, on the exec's attached stdin and demultiplexed stdout/stderr) through
+// The harness end of the exec channel: a long-lived server per container (exec-channel-server.ts:
+// started with the container on its attached stdio, or by a `docker exec` on the exec's) through
 // which commands run without an exec of their own. Each `docker exec` costs the engine tens of ms
 // of CPU (runc, the shim, dockerd): at concurrency 16 that, not the harness, bounded throughput.
 // A channel runs one command at a time; the sandbox keeps a few and falls back to `docker exec`
@@ -45,6 +45,16 @@ export class PayloadReader extends WritableStream {
   private marker: string | null = null;
   private waiter?: { sink?: Writable; resolve: (marker: string) => void; reject: (error: Error) => void };
   private failure?: Error;
+  private greeted = false;
+
+  /**
+   * From now on (the server greeted), output with no command in flight breaks the channel at once:
+   * the server said something unasked ("!ended": it is gone), and no command should wait for it.
+   */
+  refuseUnasked(): void {
+    this.greeted = true;
+    if (this.pending.length) this.fail(new ExecChannelError('output with no command in flight'));
+  }
 
   /** The next marker; the payload before it goes to `sink`. */
   next(sink?: Writable): Promise<string> {
@@ -55,6 +65,11 @@ export class PayloadReader extends WritableStream {
       this.pending = [];
       for (const text of early) this.take(text);
     });
+  }
+
+  /** Why this stream stopped being readable, if it did. */
+  get failed(): Error | undefined {
+    return this.failure;
   }
 
   fail(error: Error): void {
@@ -72,8 +87,9 @@ export class PayloadReader extends WritableStream {
   private take(text: string): void {
     if (text.length === 0 || this.failure) return;
     if (!this.waiter) {
-      // Only what follows a marker in the same chunk (or an unexpected message) comes with nobody waiting: kept, bounded.
-      if (this.pending.reduce((n, t) => n + t.length, text.length) > 64 * 1024) this.fail(new ExecChannelError('unexpected output with no command in flight'));
+      // Before the greeting, what follows a marker in the same chunk comes with nobody waiting: kept, bounded.
+      if (this.greeted || this.pending.reduce((n, t) => n + t.length, text.length) > 64 * 1024)
+        this.fail(new ExecChannelError('output with no command in flight'));
       else this.pending.push(text);
       return;
     }
@@ -134,7 +150,15 @@ export class ExecChannel {
   /** Starts the server in the container; ExecChannelUnavailable when the image cannot run it. */
   static async open(container: Docker.Container): Promise<ExecChannel> {
     const exec = await container.exec({ Cmd: ['bash', '-c', EXEC_CHANNEL_SERVER], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false });
-    const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+    return ExecChannel.greet(container, (await exec.start({ hijack: true, stdin: true })) as Duplex);
+  }
+
+  /**
+   * The channel of a server started on `stream` (an exec's, or the container's own attached stdio
+   * for the server started with it), once it said it is ready; ExecChannelUnavailable when the
+   * image cannot run it.
+   */
+  static async greet(container: Docker.Container, stream: Duplex): Promise<ExecChannel> {
     const out = new PayloadReader();
     const err = new PayloadReader();
     container.modem.demuxStream(stream, out, err);
@@ -150,6 +174,8 @@ export class ExecChannel {
       ]);
       if (marker.startsWith('!unavailable')) throw new ExecChannelUnavailable(`exec channel: ${marker.slice(1)}`);
       if (marker !== '!ready') throw new ExecChannelError(`unexpected greeting ${JSON.stringify(marker)}`);
+      out.refuseUnasked();
+      err.refuseUnasked();
       return channel;
     } catch (error) {
       channel.close();
@@ -162,8 +188,9 @@ export class ExecChannel {
     }
   }
 
+  /** Neither the channel nor its streams broke (a server that ended says so on them unasked). */
   get usable(): boolean {
-    return !this.broken;
+    return !this.broken && !this.out.failed && !this.err.failed;
   }
 
   /**
@@ -226,11 +253,15 @@ export class ExecChannels {
   private off?: string;
   private breaks = 0;
 
+  /** `first`: the channel of the server started with the container, being greeted. */
   constructor(
     private readonly container: Docker.Container,
     enabled: boolean,
+    private first?: Promise<ExecChannel>,
   ) {
     if (!enabled) this.off = 'turned off';
+    // Its failure is handled when a command takes it.
+    first?.catch(() => undefined);
   }
 
   /** Why commands go through `docker exec` here, if they do. */
@@ -242,8 +273,10 @@ export class ExecChannels {
   async take(): Promise<ExecChannel | undefined> {
     if (this.off) return undefined;
     for (let channel = this.idle.pop(); channel; channel = this.idle.pop()) if (channel.usable) return channel;
+    const first = this.first;
+    this.first = undefined;
     try {
-      return await ExecChannel.open(this.container);
+      return await (first ?? ExecChannel.open(this.container));
     } catch (error) {
       if (error instanceof ExecChannelUnavailable) this.off = error.message;
       else this.broke();
@@ -270,6 +303,11 @@ export class ExecChannels {
 
   closeAll(): void {
     this.off ??= 'closed';
+    this.first?.then(
+      (channel) => channel.close(),
+      () => undefined,
+    );
+    this.first = undefined;
     for (const channel of this.idle.splice(0)) channel.close();
   }
 }

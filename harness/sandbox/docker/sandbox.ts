@@ -2,15 +2,17 @@
 // backed by one Docker container.
 import type Docker from 'dockerode';
 import { createReadStream, statSync } from 'node:fs';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
 import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
 import { BoundedSink, observed } from '../output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
-import { ExecChannelError, ExecChannelUnavailable, ExecChannels, type ExecChannel } from './exec-channel.ts';
+import { ExecChannel, ExecChannelError, ExecChannelUnavailable, ExecChannels } from './exec-channel.ts';
+import { MAIN_PROCESS } from './exec-channel-server.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
+import { ROLE_LABEL } from '../labels.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -24,13 +26,27 @@ export interface ContainerSpec {
   env?: string[];
   /** Keep stdin open until the first attached client closes it (input given after start). */
   stdinOnce?: boolean;
+  /** Keep no log of the container's output (the exec channel's traffic, when its server starts with the container). */
+  noLog?: boolean;
 }
 
 const IDLE = ['tail', '-f', '/dev/null'];
 /** How long a container being killed may still report itself running. */
 const KILL_SETTLE_MS = 250;
 
+/**
+ * COOP_BENCH_CGROUP_PARENT=/group puts each container under /group/<its role> (agent, test,
+ * extract), for an engine with the cgroupfs driver: cgroup v1 cpuacct counts a removed container's
+ * CPU in its parent, so the benchmark that splits a run's CPU (bench/cpu-breakdown.ts) gets every
+ * container's by role, exactly, without sampling.
+ */
+export function cgroupParent(labels: Record<string, string>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const parent = env.COOP_BENCH_CGROUP_PARENT;
+  return parent ? `${parent.replace(/\/+$/, '')}/${labels[ROLE_LABEL] ?? 'other'}` : undefined;
+}
+
 export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
+  const CgroupParent = cgroupParent(spec.labels);
   return trackCreation(engine, (docker) =>
     docker.createContainer({
       Image: spec.image,
@@ -48,6 +64,8 @@ export async function createContainer(engine: Engine, spec: ContainerSpec): Prom
         PidsLimit: spec.limits.pids,
         Binds: spec.binds,
         Init: true,
+        ...(CgroupParent && { CgroupParent }),
+        ...(spec.noLog && { LogConfig: { Type: 'none', Config: {} } }),
       },
     }),
   );
@@ -144,26 +162,44 @@ function untilDeadline<T>(ending: Promise<T>, deadlineMs: number, signal: AbortS
 export class DockerSandbox implements AgentSandbox {
   private readonly channels: ExecChannels;
 
+  /** `firstChannel`: the channel of the server started with the container (`start`). */
   constructor(
     readonly container: Docker.Container,
     options: SandboxOptions = {},
+    firstChannel?: Promise<ExecChannel>,
   ) {
-    this.channels = new ExecChannels(container, options.execChannel ?? true);
+    this.channels = new ExecChannels(container, options.execChannel ?? true, firstChannel);
   }
 
   get id(): string {
     return this.container.id;
   }
 
+  /**
+   * The container `start` creates: one that would only idle (no command of its own) starts the exec
+   * channel's server beside its idle process, on its stdin (MAIN_PROCESS), unless the channel is off.
+   */
+  static containerSpec(spec: ContainerSpec, options: SandboxOptions = {}): ContainerSpec {
+    const serverFirst = (options.execChannel ?? true) && !spec.entrypoint && !spec.cmd;
+    return serverFirst ? { ...spec, entrypoint: MAIN_PROCESS, stdinOnce: true, noLog: true } : spec;
+  }
+
   static async start(engine: Engine, spec: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
-    const container = await createContainer(engine, spec);
+    const created = DockerSandbox.containerSpec(spec, options);
+    return DockerSandbox.startCreated(await createContainer(engine, created), created, options);
+  }
+
+  /** Starts a container made from `created` (a `containerSpec`), attached first when it starts the server; removed if it cannot start. */
+  static async startCreated(container: Docker.Container, created: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     try {
+      const serverFirst = created.entrypoint === MAIN_PROCESS;
+      const stream = serverFirst ? ((await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex) : undefined;
       await container.start();
+      return new DockerSandbox(container, options, stream && ExecChannel.greet(container, stream));
     } catch (error) {
       await removeContainer(container);
       throw error;
     }
-    return new DockerSandbox(container, options);
   }
 
   /** Why commands here go through `docker exec` rather than the exec channel, if they do. */

@@ -52,6 +52,23 @@ describe('exec channel framing', () => {
     await expect(reader.next()).rejects.toBe(error);
   });
 
+  it('once greeted, takes output with no command in flight as a broken channel (a server that ended says "!ended")', async () => {
+    const reader = new PayloadReader();
+    reader.write(frame(Buffer.alloc(0), '!ready'));
+    expect(await reader.next()).toBe('!ready');
+    reader.refuseUnasked();
+    expect(reader.failed).toBeUndefined();
+    reader.write(frame(Buffer.alloc(0), '!ended'));
+    expect(reader.failed).toBeInstanceOf(ExecChannelError);
+    await expect(reader.next()).rejects.toThrow('output with no command in flight');
+
+    const early = new PayloadReader();
+    early.write(Buffer.concat([frame(Buffer.alloc(0), '!ready'), frame(Buffer.alloc(0), '!ended')]));
+    expect(await early.next()).toBe('!ready');
+    early.refuseUnasked();
+    expect(early.failed?.message).toMatch(/output with no command in flight/);
+  });
+
   it('fails whoever waits when the stream breaks', async () => {
     const reader = new PayloadReader();
     const marker = reader.next(new ByteSink());
