@@ -201,11 +201,10 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
   });
 
   it('every container had CPU, memory and pids limits and no network', () => {
-    // One agent container per task, seen as it was created, and at least one test container per task
-    // whose tests ran: the test cache answers for code already tested (the empty patch of several
-    // agents, as the order in which tasks end decides), and one container may run both features.
-    const tested = queryRun<{ n: number }>(runs, run, 'SELECT COUNT(DISTINCT task) AS n FROM evaluations WHERE cached = 0')[0].n;
-    expect(watch.seen.length + watch.missed).toBeGreaterThanOrEqual(Object.keys(scripts).length + tested);
+    // One agent container per task, seen as it was created, and test containers: fewer than one per
+    // task, since the test cache answers for code already tested and a container that is as new
+    // after a task's tests serves the next task's.
+    expect(watch.seen.length + watch.missed).toBeGreaterThan(Object.keys(scripts).length);
     expect(watch.seen.filter((c) => c.role === 'agent')).toHaveLength(Object.keys(scripts).length);
     expect(watch.seen.some((c) => c.role === 'test')).toBe(true);
     for (const c of watch.seen) {
