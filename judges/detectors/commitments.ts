@@ -22,6 +22,7 @@ import {
   type FileCode,
   type HunkCode,
 } from '../code/patch-code.ts';
+import { sameFunction } from './commitment-code.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
 
 const TESTED_MERGES = new Set(['clean', 'union', 'llm']);
@@ -66,8 +67,6 @@ function shownLinesNaming(files: readonly FileCode[], name: string): boolean {
 }
 
 const lastName = (name: string) => name.replace(/^.*[.:]/, '');
-const isConstructor = (name: string) => /^(?:__init__|constructor|new|New\w*|init)$/.test(name);
-const sameFunction = (a: string, b: string) => a === b || (isConstructor(a) && isConstructor(b));
 
 function codeQuote(source: 'merged' | 'patch', at: { path: string; text: string }, agent?: string): Evidence {
   return { kind: 'quote', source, file: at.path, text: at.text, ...(agent && { agent }) };
@@ -347,20 +346,40 @@ function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | un
   };
 }
 
+/**
+ * The guards whose condition contains one of the words, in any case ("bypass" for `self._bypass`, "Close"
+ * for `p.closed`); where some contain one with its case, those (`Err` is `ctx.Err()`, not `err != nil`).
+ */
+function guardsTesting<G extends { condition: string }>(guards: readonly G[], words: readonly string[]): G[] {
+  const exact = guards.filter((g) => words.some((w) => g.condition.includes(w)));
+  return exact.length ? exact : guards.filter((g) => words.some((w) => g.condition.toLowerCase().includes(w.toLowerCase())));
+}
+
+/** The guards on added lines of a function. */
+function addedGuardsIn(files: readonly FileCode[], scope: string) {
+  return guardsIn(files).filter(
+    (g) => g.scope.some((s) => sameFunction(s, scope)) && files.some((f) => f.path === g.path && f.file.added.some((l) => l.line === g.line)),
+  );
+}
+
 function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
   const t = c.target;
   if (t.definition) return checkDefinitionOrder(c, code);
   const files = inFiles(code.files, t.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
-  const candidates: { line: number; scope: string[]; first?: boolean; path: string; text: string }[] = t.guard
-    ? guardsIn(files).filter((g) => t.guard!.some((w) => g.condition.toLowerCase().includes(w.toLowerCase())))
+  const candidates: { line: number; scope: string[]; first?: boolean; loop?: boolean; path: string; text: string }[] = t.guard
+    ? guardsTesting(guardsIn(files), t.guard)
     : callsIn(files).filter((call) => t.names.some((n) => lastName(n) === call.name));
   const place = `${t.position === 'first' ? 'first ' : ''}in ${t.scope ? `\`${t.scope}()\`` : 'the named place'}`;
   if (candidates.length === 0) {
     // Nothing of the kind anywhere: the claimed guard or call is not there.
     const text = t.guard ? t.guard[0]! : t.names[0]!;
     if (!t.guard && addedLinesNaming(files, lastName(text)).length > 0) return undefined;
+    // "the capacity check" may test `self.cap`: plain words need not name the condition, so a guard added at the
+    // promised place may be it. A code name (`_closed`, `Err`) says what the condition tests.
+    const inWords = t.guard?.every((w) => !/[_A-Z0-9]/.test(w));
+    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return undefined;
     return {
       missing: what,
       evidence: [
@@ -384,6 +403,16 @@ function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefine
       evidence: [
         { kind: 'absence', source, text: what, note: `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}` },
         codeQuote(source, other),
+      ],
+    };
+  }
+  if (t.loop && inScope.every((x) => x.loop === false)) {
+    const x = inScope[0]!;
+    return {
+      missing: what,
+      evidence: [
+        { kind: 'absence', source, text: what, note: `${what} is in \`${t.scope ?? x.scope.at(-1)}()\` (${x.path}:${x.line}) but outside its loop` },
+        codeQuote(source, x),
       ],
     };
   }
