@@ -14,18 +14,12 @@ function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | un
   if (!defined || !anchor || (t.position === 'before' ? defined.line < anchor.line : defined.line > anchor.line)) return undefined;
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = `\`${defined.name}\` ${t.position} \`${anchor.name}\``;
-  return {
-    missing: what,
-    evidence: [
-      {
-        kind: 'absence',
-        source,
-        text: what,
-        note: `\`${defined.name}\` (${defined.path}:${defined.line}) is defined ${t.position === 'before' ? 'after' : 'before'} \`${anchor.name}\` (line ${anchor.line})`,
-      },
-      codeQuote(source, defined),
-    ],
-  };
+  return misplaced(
+    what,
+    source,
+    `\`${defined.name}\` (${defined.path}:${defined.line}) is defined ${t.position === 'before' ? 'after' : 'before'} \`${anchor.name}\` (line ${anchor.line})`,
+    defined,
+  );
 }
 
 /**
@@ -42,6 +36,11 @@ function addedGuardsIn(files: readonly FileCode[], scope: string) {
   return guardsIn(files).filter(
     (g) => g.scope.some((s) => sameFunction(s, scope)) && files.some((f) => f.path === g.path && f.file.added.some((l) => l.line === g.line)),
   );
+}
+
+/** Code found, but not where it was promised: the note says where it is, the quote shows it. */
+function misplaced(what: string, source: 'merged' | 'patch', note: string, at: { path: string; text: string }): Finding {
+  return { missing: what, evidence: [{ kind: 'absence', source, text: what, note }, codeQuote(source, at)] };
 }
 
 export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
@@ -80,33 +79,15 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     // Shown elsewhere: broken only when every candidate's function is known.
     if (candidates.some((x) => x.scope.length === 0)) return undefined;
     const other = candidates[0]!;
-    return {
-      missing: what,
-      evidence: [
-        { kind: 'absence', source, text: what, note: `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}` },
-        codeQuote(source, other),
-      ],
-    };
+    return misplaced(what, source, `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}`, other);
   }
   if (t.loop && inScope.every((x) => x.loop === false)) {
     const x = inScope[0]!;
-    return {
-      missing: what,
-      evidence: [
-        { kind: 'absence', source, text: what, note: `${what} is in \`${t.scope ?? x.scope.at(-1)}()\` (${x.path}:${x.line}) but outside its loop` },
-        codeQuote(source, x),
-      ],
-    };
+    return misplaced(what, source, `${what} is in \`${t.scope ?? x.scope.at(-1)}()\` (${x.path}:${x.line}) but outside its loop`, x);
   }
   if (t.position === 'first' && inScope.every((x) => x.first === false)) {
     const x = inScope[0]!;
-    return {
-      missing: what,
-      evidence: [
-        { kind: 'absence', source, text: what, note: `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement` },
-        codeQuote(source, x),
-      ],
-    };
+    return misplaced(what, source, `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement`, x);
   }
   if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
     const x = inScope[0]!;
@@ -119,18 +100,12 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
       : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
     const a = anchors[0];
     if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
-      return {
-        missing: what,
-        evidence: [
-          {
-            kind: 'absence',
-            source,
-            text: what,
-            note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} ${t.anchor ? `\`${t.anchor}\`` : `the ${words.join(' ')}`} (line ${a.line})`,
-          },
-          codeQuote(source, x),
-        ],
-      };
+      return misplaced(
+        what,
+        source,
+        `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} ${t.anchor ? `\`${t.anchor}\`` : `the ${words.join(' ')}`} (line ${a.line})`,
+        x,
+      );
     }
   }
   return undefined;
