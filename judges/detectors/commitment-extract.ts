@@ -193,15 +193,15 @@ function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly
   const placed = positionIn(terms);
   const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal));
   if (!said) return [];
-  const promised = earlier.filter(
-    (c) =>
-      c.agent === agent &&
-      c.target.kind === 'placement' &&
-      !c.target.definition &&
-      c.target.scope &&
-      ((scope !== undefined && sameFunction(scope, c.target.scope)) || c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, '')))),
+  const own = earlier.filter((c) => c.agent === agent && c.target.kind === 'placement' && !c.target.definition);
+  const promised = own.filter(
+    (c) => c.target.scope && ((scope !== undefined && sameFunction(scope, c.target.scope)) || c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, '')))),
   );
-  return promised.length ? [promised.at(-1)!.target] : [];
+  if (promised.length) return [promised.at(-1)!.target];
+  // "The check runs under the lock": a guard noun in a sentence that names no code or file is the one guard the sender placed.
+  const guards = [...new Map(own.filter((c) => c.target.guard).map((c) => [JSON.stringify(c.target), c.target])).values()];
+  const bare = named.size === 0 && sentence.masks.length === 0 && terms.some((t) => GUARD_NOUN.test(t.normal));
+  return bare && guards.length === 1 ? guards : [];
 }
 
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {

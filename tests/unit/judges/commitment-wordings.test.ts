@@ -87,6 +87,11 @@ describe('commitments: placements in the wordings of agents (independent-train-4
       expect(targets(promise, ['agent1', said]), said).toContainEqual(expect.objectContaining({ kind: 'placement', guard: ['timeout'], scope: '__init__' }));
     // A report that names neither the function nor a position or guard claims nothing.
     expect(targets(promise, ['agent1', 'Done, pushed.'])).toEqual([]);
+    // A guard noun naming no code is the one guard the sender placed; naming other code, it is not.
+    const guard: [string, string] = ['agent1', "I'll check `s.closed` right after we acquire the lock."];
+    for (const said of ['The check runs under the lock.', 'closed check is in, under the lock now.'])
+      expect(targets(guard, ['agent1', said]), said).toContainEqual(expect.objectContaining({ kind: 'placement', guard: ['closed'], position: 'after' }));
+    expect(targets(guard, ['agent1', 'The type check passes on store/store.go.'])).toEqual([]);
   });
 
   it('finds a guard described in words only where no guard was added to its function', async () => {
