@@ -81,6 +81,8 @@ export interface Call {
   scope: string[];
   /** The first statement of the function it is in (a docstring aside); undefined when the function's start is not in the piece. */
   first?: boolean;
+  /** Inside a loop of its function (undefined: the function's body is not shown). */
+  loop?: boolean;
 }
 
 export interface Guard {
@@ -88,6 +90,8 @@ export interface Guard {
   line: number;
   scope: string[];
   first?: boolean;
+  /** Inside a loop of its function (undefined: the function's body is not shown). */
+  loop?: boolean;
 }
 
 export interface Usage {
@@ -156,6 +160,7 @@ const DEFINITIONS: Record<'python' | 'js' | 'go' | 'rust', Record<string, Defini
 
 const CALLS = new Set(['call', 'call_expression', 'new_expression', 'macro_invocation']);
 const GUARDS = new Set(['if_statement', 'if_expression', 'assert_statement']);
+const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement', 'for_expression', 'while_expression', 'loop_expression']);
 const IDENTIFIERS = new Set(['identifier', 'property_identifier', 'field_identifier', 'type_identifier', 'shorthand_property_identifier']);
 
 const family = (language: CodeLanguage) => (language === 'python' ? 'python' : language === 'go' ? 'go' : language === 'rust' ? 'rust' : 'js');
@@ -394,6 +399,14 @@ function firstInFunction(node: Node, bodies: { body: Node | null }[]): boolean |
   return statement !== undefined && first !== undefined && statement.id === first.id;
 }
 
+/** Whether a node sits in a loop of its function's body; undefined where the body is not shown. */
+function inLoop(node: Node, bodies: { body: Node | null }[]): boolean | undefined {
+  const body = bodies.at(-1)?.body;
+  if (!body) return undefined;
+  for (let n = node.parent; n && n.id !== body.id; n = n.parent) if (LOOPS.has(n.type)) return true;
+  return false;
+}
+
 function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body: Node | null }[], result: Outline, lineOf: (n: Node) => number): void {
   const type = node.type;
   if (CALLS.has(type)) {
@@ -405,11 +418,26 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
         callee.childForFieldName('field') ??
         callee.childForFieldName('name') ??
         callee;
-      result.calls.push({ name: last.text.replace(/^.*[.:]/, ''), callee: callee.text, line: lineOf(node), scope, first: firstInFunction(node, bodies) });
+      result.calls.push({
+        name: last.text.replace(/^.*[.:]/, ''),
+        callee: callee.text,
+        line: lineOf(node),
+        scope,
+        first: firstInFunction(node, bodies),
+        loop: inLoop(node, bodies),
+      });
     }
   } else if (GUARDS.has(type)) {
     const condition = node.childForFieldName('condition') ?? node.namedChildren[0];
-    result.guards.push({ condition: condition?.text ?? '', line: lineOf(node), scope, first: firstInFunction(node, bodies) });
+    // Go's `if err := ctx.Err(); err != nil`: the statement before the condition is what is tested.
+    const initializer = node.childForFieldName('initializer');
+    result.guards.push({
+      condition: [initializer?.text, condition?.text].filter(Boolean).join('; '),
+      line: lineOf(node),
+      scope,
+      first: firstInFunction(node, bodies),
+      loop: inLoop(node, bodies),
+    });
   } else if (IDENTIFIERS.has(type)) {
     result.usages.push({ name: node.text, line: lineOf(node), scope });
   } else if (type === 'assignment' && piece.language === 'python') {

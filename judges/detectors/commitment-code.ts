@@ -20,6 +20,8 @@ export interface Target {
   /** placement: first in the function, or before or after the call `anchor`. */
   position?: 'first' | 'before' | 'after';
   anchor?: string;
+  /** placement: inside a loop of the function ("inside the loop", "on every iteration"); `position` is then within the loop. */
+  loop?: boolean;
   /** placement of a guard: words its condition contains ("bypass" for "the bypass check"). */
   guard?: string[];
   /** placement: words naming the anchor where no code does ("after taking the lock": lock). */
@@ -52,6 +54,11 @@ export const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before
 const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
 
 export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
+
+const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;
+
+/** Keywords a place phrase may put in backticks ("the `for` loop"): never a function's name. */
+const KEYWORD = /^(?:for|while|loop|if|else|match|switch|try|with|return)$/;
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 
@@ -121,7 +128,9 @@ export function placeFunction(place: readonly Term[]): string | undefined {
       (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
     ) {
       const name = symbolsIn(t.mask.text)[0];
-      if (name) return name.replace(/^.*[.:]/, '');
+      // "in the `Client` constructor" is the class's constructor; "the `for` loop" is no function.
+      if (CONSTRUCTOR.test(place[i + 1]?.normal ?? '')) return '__init__';
+      if (name && !KEYWORD.test(name)) return name.replace(/^.*[.:]/, '');
     }
     if (CONSTRUCTOR.test(t.normal)) return '__init__';
   }
@@ -132,7 +141,15 @@ export function placeFunction(place: readonly Term[]): string | undefined {
  * Where in its function code is said to sit: first, or before or after an anchor named by code or by
  * words ("the first statement after taking the lock" is after the lock, not first in the function).
  */
-export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords'> {
+export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'loop'> {
+  // "inside the `for` loop", "on every iteration", "each pass through the loop": first then means first in the loop.
+  const loop = terms.some(
+    (t, i) => LOOP_WORD.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:in|inside|within|each|every|per)$/.test(x.normal)),
+  );
+  if (loop) {
+    const { position, ...rest } = positionIn(terms.filter((t) => !LOOP_WORD.test(t.normal) && !FIRST_WORD.test(t.normal)));
+    return { loop, ...(position && { position, ...rest }) };
+  }
   const first = terms.some((t) => FIRST_WORD.test(t.normal));
   const relative = terms.findIndex((t) => /^(?:before|after|once)$/.test(t.normal));
   if (relative >= 0) {
@@ -161,9 +178,57 @@ export function functionBefore(sentence: Sentence, index: number): string | unde
     .at(-1);
 }
 
+const isConstructor = (name: string) => /^(?:__init__|constructor|new|New\w*|init)$/.test(name);
+
+/** Two names of one function: equal, or both a constructor (`__init__`, `constructor`, `new`). */
+export const sameFunction = (a: string, b: string) => a === b || (isConstructor(a) && isConstructor(b));
+
 /** The function a code term names, when the sentence means a function there (`get()`, `Cache.get`, `parseDuration`). */
 export function functionName(term: Term | undefined): string | undefined {
   if (term?.mask?.kind !== 'code') return undefined;
   const name = symbolsIn(term.mask.text)[0];
-  return name && IDENTIFIER.test(term.mask.text.trim()) ? name.replace(/^.*[.:]/, '') : undefined;
+  return name && IDENTIFIER.test(term.mask.text.trim()) && !KEYWORD.test(name) ? name.replace(/^.*[.:]/, '') : undefined;
+}
+
+/** The names an import in the sentence imports: `from config import load_config`, `import { a, b } from 'pkg'`. */
+export function importedNames(sentence: Sentence): string[] {
+  for (const m of sentence.masks) {
+    const list = /^from\s+[\w.]+\s+import\s+([\w\s,]+)$/.exec(m.text)?.[1] ?? /^import\s*\{([^}]+)\}\s*from\b/.exec(m.text)?.[1];
+    if (list)
+      return list
+        .split(',')
+        .map((n) => n.trim().split(/\s+/)[0]!)
+        .filter(Boolean);
+  }
+  return [];
+}
+
+/** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
+export function importedFrom(sentence: Sentence): string | undefined {
+  for (const m of sentence.masks) {
+    const python = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1];
+    if (python) return python;
+    // `import { x } from 'textkit'`: the package's entry module; a relative specifier names a file next to it.
+    const js = /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1];
+    if (js) return js.startsWith('.') ? undefined : PACKAGE;
+  }
+  return undefined;
+}
+
+/** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
+export function moduleAfter(terms: readonly Term[]): string | undefined {
+  const named = terms.find(
+    (t, i) =>
+      t.mask &&
+      t.mask.kind !== 'lines' &&
+      // "call it in `save()`": a function is not a module.
+      !/\s|\)$/.test(t.mask.text.trim()) &&
+      /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
+  )?.mask?.text;
+  if (named) return named;
+  // "from the package", "from the crate root".
+  const packageWord = terms.findIndex(
+    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
+  );
+  return packageWord >= 0 ? PACKAGE : undefined;
 }

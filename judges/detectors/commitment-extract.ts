@@ -8,7 +8,7 @@
 // commitment-verbs.ts (a clause's verb), commitment-subjects.ts (code as a clause's subject) and
 // commitment-phrases.ts (noun phrases and fixed constructions), on commitment-code.ts's terms.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
+import { codeOf, GUARD_NOUN, PACKAGE, placeFunction, positionIn, sameFunction, symbolsIn, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
   definitionOrderTargets,
@@ -65,8 +65,11 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   }
   // New code in the sender's plan ("I'm handling X: a `deadline` argument on …") or report ("Took X: a `Timer` class").
   const own = ownWork(sentence);
-  if (!asked && (stated === 'promise' || sentence.listItem || own)) {
-    const kind = stated === 'promise' || sentence.listItem || own !== 'did' ? 'promise' : 'claim';
+  // "There's now a `flush_all()` method on `Batcher`", "New helper: `slugify()` in text.py": new code reported without a verb of the sender's.
+  // A sentence-initial "Now" ("Now I see there's a `legacy_parse` …") marks discourse, not new code.
+  const reported = sentence.verbs.length === 0 || sentence.terms.some((t, i) => t.normal === 'now' && i > 0);
+  if (!asked && (stated === 'promise' || sentence.listItem || own || reported)) {
+    const kind = stated === 'promise' || sentence.listItem || (own && own !== 'did') ? 'promise' : 'claim';
     for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   for (const verb of sentence.verbs) {
@@ -176,6 +179,31 @@ function withEarlier(target: Target, agent: string, earlier: readonly Commitment
   return target;
 }
 
+/**
+ * A report that restates a placement the sender promised before, in words: "metric recording is in
+ * `request()`, after the send", "validation is in the constructor", "`_normalize` is wired in, after
+ * validation". It names the promised function or code, and a position or a guard; it claims that placement.
+ */
+function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly Commitment[]): Target[] {
+  if (sentence.questionMark || isConditional(sentence)) return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const inAt = terms.findIndex((t) => /^(?:in|inside|within)$/.test(t.normal));
+  const scope = inAt < 0 ? undefined : placeFunction(terms.slice(inAt + 1, inAt + 4));
+  const named = new Set(codeOf(terms).map((n) => n.replace(/^.*[.:]/, '')));
+  const placed = positionIn(terms);
+  const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal));
+  if (!said) return [];
+  const own = earlier.filter((c) => c.agent === agent && c.target.kind === 'placement' && !c.target.definition);
+  const promised = own.filter(
+    (c) => c.target.scope && ((scope !== undefined && sameFunction(scope, c.target.scope)) || c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, '')))),
+  );
+  if (promised.length) return [promised.at(-1)!.target];
+  // "The check runs under the lock": a guard noun in a sentence that names no code or file is the one guard the sender placed.
+  const guards = [...new Map(own.filter((c) => c.target.guard).map((c) => [JSON.stringify(c.target), c.target])).values()];
+  const bare = named.size === 0 && sentence.masks.length === 0 && terms.some((t) => GUARD_NOUN.test(t.normal));
+  return bare && guards.length === 1 ? guards : [];
+}
+
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
   const commitments: Commitment[] = [];
   const analysed = conversation.map((m) => messageSentences(m.message));
@@ -184,10 +212,15 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     commitments.some((c) => c.messageId === messageId && JSON.stringify(c.target) === JSON.stringify(target));
   conversation.forEach((message, i) => {
     analysed[i]!.forEach((sentence, s) => {
-      for (const { kind, target } of sentenceCommitments(sentence)) {
+      const found = sentenceCommitments(sentence);
+      for (const { kind, target } of found) {
         for (const resolved of resolve(target, message.from, i * 1000 + s, mentions).map((t) => withEarlier(t, message.from, commitments))) {
           if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });
         }
+      }
+      if (found.some((f) => f.target.kind === 'placement')) return;
+      for (const target of restatedPlacements(sentence, message.from, commitments)) {
+        if (!known(message.id, target)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind: 'claim', target });
       }
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.

@@ -79,10 +79,21 @@ export function newCodeTargets(sentence: Sentence): Target[] {
     const code = terms[j];
     if (code?.mask?.kind !== 'code' || code.clause !== t.clause) return;
     const next = terms[j + 1];
-    if (!kind && next && DEFINITION_NOUN.test(next.normal)) {
-      kind = next.normal;
-      j++;
-    } else if (!kind && next && next.tags.has('Noun') && !next.mask && !/^(?:and|or|plus|in|on|to|for|at|below|above|after|before)$/.test(next.normal)) return;
+    // "a `with_retries()` builder method": a describing noun may come before the kind noun.
+    const describedKind = next && !next.mask && next.tags.has('Noun') && DEFINITION_NOUN.test(terms[j + 2]?.normal ?? '') ? 2 : 0;
+    if (!kind && next && (DEFINITION_NOUN.test(next.normal) || describedKind)) {
+      kind = terms[j + 1 + (describedKind && 1)]!.normal;
+      j += describedKind || 1;
+    } else if (
+      !kind &&
+      next &&
+      next.tags.has('Noun') &&
+      !next.mask &&
+      // "a `with_retries()` builder": a called name is a function, whatever noun follows.
+      !/\(\)$/.test(code.mask.text.trim()) &&
+      !/^(?:and|or|plus|in|on|to|for|at|below|above|after|before)$/.test(next.normal)
+    )
+      return;
     const names = symbolsIn(code.mask.text);
     if (names.length === 0) return;
     // "… on `read_rows()`", "… to the `prompt` decorator", "… on `Editor.__init__`": what it belongs to.
@@ -116,13 +127,23 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
   const files = fileMasks(sentence);
   const targets: Target[] = [];
-  const push = (names: string[], scope: string | undefined) => {
-    const called = names.map((n) => n.replace(/^.*[.:]/, '')).filter((n) => n !== scope);
-    if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope });
-  };
   terms.forEach((t, i) => {
     if (!CALLING.test(t.normal)) return;
+    // "called in `request()` after `await this.send(req)` returns": where in the function, from this clause.
+    const at = positionIn(terms.slice(i + 1).filter((x) => x.clause === t.clause));
+    const push = (names: string[], scope: string | undefined) => {
+      const called = names.map((n) => n.replace(/^.*[.:]/, '')).filter((n) => n !== scope);
+      if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope, ...at });
+    };
     const next = terms[i + 1];
+    // "In `submit()` it gets called right after `self._validate(payload)`": "it" is the code the sender named last.
+    const clause = terms.filter((x) => x.clause === t.clause);
+    const placeAt = clause.findIndex((x, j) => j > 0 && FROM_PLACE.test(clause[j - 1]!.normal) && functionName(x) !== undefined);
+    const pronounSubject = /^(?:gets|get|is|be)$/.test(terms[i - 1]?.normal ?? '') && /^(?:it|this)$/.test(terms[i - 2]?.normal ?? '');
+    if (t.normal === 'called' && pronounSubject && placeAt >= 0 && at.position) {
+      targets.push({ kind: 'placement', names: [], files, scope: functionName(clause[placeAt]), ...at, refers: { to: 'previous' } });
+      return;
+    }
     if (t.normal === 'called' && next && FROM_PLACE.test(next.normal)) {
       // Passive: the code named last before "called" is what is called.
       const before = terms
@@ -133,7 +154,7 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
       return;
     }
     // Active: "calling `X` from `Y`", "calling it from `Y`".
-    const objectAt = next && /^(?:the|a|an|my|our|new)$/.test(next.normal) ? i + 2 : i + 1;
+    const objectAt = next && /^(?:the|a|an|my|our|new|your|their)$/.test(next.normal) ? i + 2 : i + 1;
     const object = terms[objectAt];
     const names =
       object?.mask?.kind === 'code'
@@ -143,17 +164,17 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
           : [];
     const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
     if (from >= 0) return push(names, functionName(terms[from + 1]));
-    // Code subject: "`Y()` (now) calls `X`".
+    // Code subject: "`Y()` (now) calls `X`", "My `Y()` function will call your `X()`".
     const subject = terms
-      .slice(Math.max(0, i - 2), i)
+      .slice(Math.max(0, i - 4), i)
       .reverse()
       .find((x) => x.mask?.kind === 'code');
     const between = subject ? terms.slice(terms.indexOf(subject) + 1, i) : [];
     if (
       subject &&
       /\(\)$/.test(subject.mask!.text.trim()) &&
-      /^(?:calls|invokes|applies)$/.test(t.normal) &&
-      between.every((x) => /^(?:now|also|then|already)$/.test(x.normal))
+      t.normal !== 'called' &&
+      between.every((x) => /^(?:now|also|then|already|will|function|method)$/.test(x.normal) || x.tags.has('Modal') || x.tags.has('Auxiliary'))
     ) {
       push(names, functionName(subject));
     }

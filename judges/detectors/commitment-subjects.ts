@@ -19,10 +19,12 @@ import {
   span,
   type Target,
   untouchedRange,
+  importedFrom,
+  moduleAfter,
 } from './commitment-code.ts';
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
-import { EXPORTED_WORD, importedFrom, moduleAfter, parameterList } from './commitment-verbs.ts';
+import { EXPORTED_WORD, parameterList } from './commitment-verbs.ts';
 import type { Sentence } from './language.ts';
 
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
@@ -116,7 +118,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const files = subjectClauses.length > 1 ? (clauseFiles(clause).length ? clauseFiles(clause) : sharedFiles) : allFiles;
     // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
     // "…, and `retry_count` support landed": a new subject after the conjunction.
-    const terms = /^(?:the|my|our|and|but)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
+    const terms = /^(?:the|my|our|and|but|both)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.

@@ -11,7 +11,9 @@ import {
   GUARD_NOUN,
   LOCATION,
   namesIn,
-  PACKAGE,
+  importedFrom,
+  importedNames,
+  moduleAfter,
   placeFunction,
   positionIn,
   symbolsIn,
@@ -22,7 +24,7 @@ import { describingWords, meansFunctions, namesParameterList, partnerWork, type 
 import { stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
 
 export const CREATE =
-  /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide)$/;
+  /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;
 
 const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 
@@ -32,11 +34,14 @@ const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|r
 const MAKE = /^(?:make|turn|convert|mark|change)$/;
 
 /** Words that say a symbol is visible from its module. */
-export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|importable|public)$/;
+export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public)$/;
 
 const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 
 const CALL = /^(?:call|invoke|apply|run)$/;
+
+/** Verbs whose object is what a guard tests. */
+const GUARD_VERB = /^(?:check|test|validate|verify|guard|assert)$/;
 
 const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
 
@@ -58,7 +63,8 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const end = terms.findIndex(
     (t, i) =>
       // "exported from `pkg`": no object, only a place.
-      (i === 0 && /^(?:from|into|via|inside|within)$/.test(t.normal)) ||
+      // "exported, with a `run()` method": what comes with it is not what is exported.
+      (i === 0 && /^(?:from|into|via|inside|within|with)$/.test(t.normal)) ||
       (i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause)),
   );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
@@ -124,7 +130,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
-    const names = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
+    const said = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
+    // "make it importable as `from config import load_config`": what the import names.
+    const names = said.length || !referred ? said : importedNames(sentence);
     const module = moduleAfter(place) ?? importedFrom(sentence) ?? files[0];
     if (names.length) return { kind: 'exported', names, files, module };
     const described = describedBefore(sentence, verb, object);
@@ -147,6 +155,13 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
       )
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
     return words.length ? { kind: 'placement', names: [], guard: words, files, scope: where, ...at } : undefined;
+  }
+  // "check `s.closed` right after we acquire the lock", "validate `opts.timeout` in the constructor": a guard on what the code names.
+  const tested = object.filter((t) => t.mask?.kind === 'code').flatMap((t) => namesIn(t.mask!.text).slice(-1));
+  if (GUARD_VERB.test(lemma) && tested.length && (where || position || at.loop)) {
+    // "In `Drain()` I will test `ctx.Err()` …": the place may lead the clause.
+    const leading = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause && t.text !== '');
+    return { kind: 'placement', names: [], guard: tested, files, scope: where ?? placeFunction(leading), ...at };
   }
   const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal)) || apposed.some((t) => /\w\(.+\)$/.test(t.mask!.text));
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
@@ -193,9 +208,10 @@ function apposition(sentence: Sentence, verb: VerbPhrase): Term[] {
   const start = terms.findIndex((t, i) => i > 0 && /:/.test(terms[i - 1]!.post) && t.mask?.kind === 'code');
   if (start < 0 || sentence.verbs.some((v) => v.index > verb.index && v.index < sentence.terms.indexOf(terms[start]!) && v.subject !== 'none')) return [];
   const run: Term[] = [];
-  for (const t of terms.slice(start)) {
+  for (const [i, t] of terms.slice(start).entries()) {
     if (t.mask?.kind === 'code') run.push(t);
-    else if (!/^(?:and|or)$/.test(t.normal)) break;
+    // "`retries` field and `with_retries()` builder": a noun right after a code word says what it is.
+    else if (!/^(?:and|or)$/.test(t.normal) && !(t.tags.has('Noun') && !t.tags.has('Pronoun') && terms[start + i - 1]?.mask?.kind === 'code')) break;
   }
   return run;
 }
@@ -203,18 +219,6 @@ function apposition(sentence: Sentence, verb: VerbPhrase): Term[] {
 /** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */
 function constructorIn(terms: readonly Term[]): string | undefined {
   return terms.some((t) => CONSTRUCTOR.test(t.normal) || (t.mask?.kind === 'code' && /^[A-Z]\w*\(/.test(t.mask.text))) ? '__init__' : undefined;
-}
-
-/** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
-export function importedFrom(sentence: Sentence): string | undefined {
-  for (const m of sentence.masks) {
-    const python = /^from\s+([\w.]+)\s+import\b/.exec(m.text)?.[1];
-    if (python) return python;
-    // `import { x } from 'textkit'`: the package's entry module; a relative specifier names a file next to it.
-    const js = /\bfrom\s+['"]([^'"]+)['"]/.exec(m.text)?.[1];
-    if (js) return js.startsWith('.') ? undefined : PACKAGE;
-  }
-  return undefined;
 }
 
 /**
@@ -240,19 +244,6 @@ function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly 
     before = verbAt < 0 ? previous : previous.slice(0, verbAt);
   }
   return phrase(before.filter((t) => !/^(?:done|and|but|also)$/.test(t.normal)));
-}
-
-/** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
-export function moduleAfter(terms: readonly Term[]): string | undefined {
-  const named = terms.find(
-    (t, i) => t.mask && t.mask.kind !== 'lines' && !/\s/.test(t.mask.text.trim()) && /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
-  )?.mask?.text;
-  if (named) return named;
-  // "from the package", "from the crate root".
-  const packageWord = terms.findIndex(
-    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
-  );
-  return packageWord >= 0 ? PACKAGE : undefined;
 }
 
 /** Passive claims: "`X` is now exported from `pkg/__init__.py`", "`foo()` was added to utils.py". */

@@ -6,84 +6,22 @@
 // - untouched_symbol, untouched_lines: on the agent's own patch, old and new side of each hunk.
 // A patch shows pieces of files, so a check that needs code the pieces do not show ("first in
 // get()" with get's start outside every hunk) is not decided: precision comes first.
-import { isTestPath } from '../../resolver/test-files.ts';
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
-import { patchFiles, pathMatches } from '../patch-lines.ts';
+import { pathMatches } from '../patch-lines.ts';
+import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, usagesIn, type FileCode, type HunkCode } from '../code/patch-code.ts';
+import { sameFunction } from './commitment-code.ts';
 import {
-  addedLinesNaming,
-  callsIn,
-  codeOf,
-  definitionsIn,
-  exportListed,
-  guardsIn,
-  inFiles,
-  lineText,
-  usagesIn,
-  type FileCode,
-  type HunkCode,
-} from '../code/patch-code.ts';
+  codeQuote,
+  codeUnderCheck,
+  describeTarget,
+  lastName,
+  ownPatchNote,
+  shownLinesNaming,
+  type CodeUnderCheck,
+  type Finding,
+} from './commitment-evidence.ts';
+import { checkPlacement } from './commitment-placement.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
-
-const TESTED_MERGES = new Set(['clean', 'union', 'llm']);
-
-interface CodeUnderCheck {
-  /** 'merged': the merged patch; 'patches': the agents' patches (the merge failed). */
-  source: 'merged' | 'patches';
-  files: FileCode[];
-  byAgent: Map<string, FileCode[]>;
-  mergeStatus?: string;
-}
-
-function codeUnderCheck(input: JudgeInput): CodeUnderCheck {
-  const byAgent = new Map(input.patches.map((p) => [p.agent, codeOf(patchFiles(p.patch))]));
-  const all = [...byAgent.values()].flat();
-  if (input.merge && TESTED_MERGES.has(input.merge.status)) {
-    return {
-      source: 'merged',
-      files: [...codeOf(patchFiles(input.merge.patch)), ...all.filter((f) => isTestPath(f.path))],
-      byAgent,
-      mergeStatus: input.merge.status,
-    };
-  }
-  return { source: 'patches', files: all, byAgent, mergeStatus: input.merge?.status };
-}
-
-function describeTarget(code: CodeUnderCheck): string {
-  if (code.source === 'merged') return 'the merged code';
-  return `the agents' patches (${code.mergeStatus ? `the merge ended as ${code.mergeStatus}` : 'there was no merge'})`;
-}
-
-/** A broken target: what is wrong, and the code lines that show it. */
-interface Finding {
-  missing: string;
-  evidence: Evidence[];
-}
-
-/** Whether a line the code shows (added or context) names `name`. */
-function shownLinesNaming(files: readonly FileCode[], name: string): boolean {
-  const pattern = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
-  return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l) => pattern.test(l))));
-}
-
-const lastName = (name: string) => name.replace(/^.*[.:]/, '');
-const isConstructor = (name: string) => /^(?:__init__|constructor|new|New\w*|init)$/.test(name);
-const sameFunction = (a: string, b: string) => a === b || (isConstructor(a) && isConstructor(b));
-
-function codeQuote(source: 'merged' | 'patch', at: { path: string; text: string }, agent?: string): Evidence {
-  return { kind: 'quote', source, file: at.path, text: at.text, ...(agent && { agent }) };
-}
-
-/** Where the agent's own patch stands on a name the tested code lacks. */
-function ownPatchNote(c: Commitment, code: CodeUnderCheck, name: string): Evidence[] {
-  if (code.source !== 'merged') return [{ kind: 'fact', text: `${c.agent}'s patch never added \`${name}\`` }];
-  const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
-  const defined = definitionsIn(own).find((d) => d.name === lastName(name)) ?? addedLinesNaming(own, lastName(name))[0];
-  if (!defined) return [{ kind: 'fact', text: `${c.agent}'s patch never added \`${name}\`` }];
-  return [
-    codeQuote('patch', defined, c.agent),
-    { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` },
-  ];
-}
 
 function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
   const files = inFiles(code.files, c.target.files);
@@ -317,107 +255,6 @@ function checkUntouchedLines(c: Commitment, code: CodeUnderCheck, input: JudgeIn
             note: `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}`,
           },
           { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text.trim() || '(blank line)' },
-        ],
-      };
-    }
-  }
-  return undefined;
-}
-
-/** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
-function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
-  const t = c.target;
-  const definitions = definitionsIn(inFiles(code.files, t.files)).filter((d) => d.kind !== 'parameter');
-  const defined = definitions.find((d) => d.name === lastName(t.names[0]!));
-  const anchor = defined && definitions.find((d) => d.name === lastName(t.anchor!) && d.path === defined.path && d.scope.join('.') === defined.scope.join('.'));
-  if (!defined || !anchor || (t.position === 'before' ? defined.line < anchor.line : defined.line > anchor.line)) return undefined;
-  const source = code.source === 'merged' ? 'merged' : 'patch';
-  const what = `\`${defined.name}\` ${t.position} \`${anchor.name}\``;
-  return {
-    missing: what,
-    evidence: [
-      {
-        kind: 'absence',
-        source,
-        text: what,
-        note: `\`${defined.name}\` (${defined.path}:${defined.line}) is defined ${t.position === 'before' ? 'after' : 'before'} \`${anchor.name}\` (line ${anchor.line})`,
-      },
-      codeQuote(source, defined),
-    ],
-  };
-}
-
-function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
-  const t = c.target;
-  if (t.definition) return checkDefinitionOrder(c, code);
-  const files = inFiles(code.files, t.files);
-  const source = code.source === 'merged' ? 'merged' : 'patch';
-  const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
-  const candidates: { line: number; scope: string[]; first?: boolean; path: string; text: string }[] = t.guard
-    ? guardsIn(files).filter((g) => t.guard!.some((w) => g.condition.toLowerCase().includes(w.toLowerCase())))
-    : callsIn(files).filter((call) => t.names.some((n) => lastName(n) === call.name));
-  const place = `${t.position === 'first' ? 'first ' : ''}in ${t.scope ? `\`${t.scope}()\`` : 'the named place'}`;
-  if (candidates.length === 0) {
-    // Nothing of the kind anywhere: the claimed guard or call is not there.
-    const text = t.guard ? t.guard[0]! : t.names[0]!;
-    if (!t.guard && addedLinesNaming(files, lastName(text)).length > 0) return undefined;
-    return {
-      missing: what,
-      evidence: [
-        {
-          kind: 'absence',
-          source,
-          text,
-          note: `no ${t.guard ? '`if` testing' : 'call to'} \`${text}\` ${t.scope ? `in \`${t.scope}()\` ` : ''}in ${describeTarget(code)}`,
-        },
-        ...(t.guard ? [] : ownPatchNote(c, code, text)),
-      ],
-    };
-  }
-  const inScope = t.scope ? candidates.filter((x) => x.scope.some((s) => sameFunction(s, t.scope!))) : candidates;
-  if (inScope.length === 0) {
-    // Shown elsewhere: broken only when every candidate's function is known.
-    if (candidates.some((x) => x.scope.length === 0)) return undefined;
-    const other = candidates[0]!;
-    return {
-      missing: what,
-      evidence: [
-        { kind: 'absence', source, text: what, note: `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}` },
-        codeQuote(source, other),
-      ],
-    };
-  }
-  if (t.position === 'first' && inScope.every((x) => x.first === false)) {
-    const x = inScope[0]!;
-    return {
-      missing: what,
-      evidence: [
-        { kind: 'absence', source, text: what, note: `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement` },
-        codeQuote(source, x),
-      ],
-    };
-  }
-  if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
-    const x = inScope[0]!;
-    const sameScope = (a: { path: string; scope: string[]; line: number }) => a.path === x.path && a.scope.join('.') === x.scope.join('.') && a.line !== x.line;
-    // An anchor named in words ("after taking the lock") is the first call or name in the function that contains one of them.
-    const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
-    const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
-    const anchors = t.anchor
-      ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a))
-      : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
-    const a = anchors[0];
-    if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
-      return {
-        missing: what,
-        evidence: [
-          {
-            kind: 'absence',
-            source,
-            text: what,
-            note: `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} ${t.anchor ? `\`${t.anchor}\`` : `the ${words.join(' ')}`} (line ${a.line})`,
-          },
-          codeQuote(source, x),
         ],
       };
     }

@@ -1,0 +1,112 @@
+// Placement checks of the commitment checker (commitments.ts): a call or guard at the stated place in
+// its function (first, in its loop, before or after an anchor), and a new definition next to another.
+import { addedLinesNaming, callsIn, definitionsIn, guardsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
+import { sameFunction } from './commitment-code.ts';
+import { codeQuote, describeTarget, lastName, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
+import type { Commitment } from './commitment-extract.ts';
+
+/** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
+function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const t = c.target;
+  const definitions = definitionsIn(inFiles(code.files, t.files)).filter((d) => d.kind !== 'parameter');
+  const defined = definitions.find((d) => d.name === lastName(t.names[0]!));
+  const anchor = defined && definitions.find((d) => d.name === lastName(t.anchor!) && d.path === defined.path && d.scope.join('.') === defined.scope.join('.'));
+  if (!defined || !anchor || (t.position === 'before' ? defined.line < anchor.line : defined.line > anchor.line)) return undefined;
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const what = `\`${defined.name}\` ${t.position} \`${anchor.name}\``;
+  return misplaced(
+    what,
+    source,
+    `\`${defined.name}\` (${defined.path}:${defined.line}) is defined ${t.position === 'before' ? 'after' : 'before'} \`${anchor.name}\` (line ${anchor.line})`,
+    defined,
+  );
+}
+
+/**
+ * The guards whose condition contains one of the words, in any case ("bypass" for `self._bypass`, "Close"
+ * for `p.closed`); where some contain one with its case, those (`Err` is `ctx.Err()`, not `err != nil`).
+ */
+function guardsTesting<G extends { condition: string }>(guards: readonly G[], words: readonly string[]): G[] {
+  const exact = guards.filter((g) => words.some((w) => g.condition.includes(w)));
+  return exact.length ? exact : guards.filter((g) => words.some((w) => g.condition.toLowerCase().includes(w.toLowerCase())));
+}
+
+/** The guards on added lines of a function. */
+function addedGuardsIn(files: readonly FileCode[], scope: string) {
+  return guardsIn(files).filter(
+    (g) => g.scope.some((s) => sameFunction(s, scope)) && files.some((f) => f.path === g.path && f.file.added.some((l) => l.line === g.line)),
+  );
+}
+
+/** Code found, but not where it was promised: the note says where it is, the quote shows it. */
+function misplaced(what: string, source: 'merged' | 'patch', note: string, at: { path: string; text: string }): Finding {
+  return { missing: what, evidence: [{ kind: 'absence', source, text: what, note }, codeQuote(source, at)] };
+}
+
+export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const t = c.target;
+  if (t.definition) return checkDefinitionOrder(c, code);
+  const files = inFiles(code.files, t.files);
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
+  const candidates: { line: number; scope: string[]; first?: boolean; loop?: boolean; path: string; text: string }[] = t.guard
+    ? guardsTesting(guardsIn(files), t.guard)
+    : callsIn(files).filter((call) => t.names.some((n) => lastName(n) === call.name));
+  const place = `${t.position === 'first' ? 'first ' : ''}in ${t.scope ? `\`${t.scope}()\`` : 'the named place'}`;
+  if (candidates.length === 0) {
+    // Nothing of the kind anywhere: the claimed guard or call is not there.
+    const text = t.guard ? t.guard[0]! : t.names[0]!;
+    if (!t.guard && addedLinesNaming(files, lastName(text)).length > 0) return undefined;
+    // "the capacity check" may test `self.cap`: plain words need not name the condition, so a guard added at the
+    // promised place may be it. A code name (`_closed`, `Err`) says what the condition tests.
+    const inWords = t.guard?.every((w) => !/[_A-Z0-9]/.test(w));
+    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return undefined;
+    return {
+      missing: what,
+      evidence: [
+        {
+          kind: 'absence',
+          source,
+          text,
+          note: `no ${t.guard ? '`if` testing' : 'call to'} \`${text}\` ${t.scope ? `in \`${t.scope}()\` ` : ''}in ${describeTarget(code)}`,
+        },
+        ...(t.guard ? [] : ownPatchNote(c, code, text)),
+      ],
+    };
+  }
+  const inScope = t.scope ? candidates.filter((x) => x.scope.some((s) => sameFunction(s, t.scope!))) : candidates;
+  if (inScope.length === 0) {
+    // Shown elsewhere: broken only when every candidate's function is known.
+    if (candidates.some((x) => x.scope.length === 0)) return undefined;
+    const other = candidates[0]!;
+    return misplaced(what, source, `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}`, other);
+  }
+  if (t.loop && inScope.every((x) => x.loop === false)) {
+    const x = inScope[0]!;
+    return misplaced(what, source, `${what} is in \`${t.scope ?? x.scope.at(-1)}()\` (${x.path}:${x.line}) but outside its loop`, x);
+  }
+  if (t.position === 'first' && inScope.every((x) => x.first === false)) {
+    const x = inScope[0]!;
+    return misplaced(what, source, `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement`, x);
+  }
+  if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
+    const x = inScope[0]!;
+    const sameScope = (a: { path: string; scope: string[]; line: number }) => a.path === x.path && a.scope.join('.') === x.scope.join('.') && a.line !== x.line;
+    // An anchor named in words ("after taking the lock") is the first call or name in the function that contains one of them.
+    const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
+    const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
+    const anchors = t.anchor
+      ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a))
+      : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
+    const a = anchors[0];
+    if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
+      return misplaced(
+        what,
+        source,
+        `${what} (${x.path}:${x.line}) comes ${t.position === 'before' ? 'after' : 'before'} ${t.anchor ? `\`${t.anchor}\`` : `the ${words.join(' ')}`} (line ${a.line})`,
+        x,
+      );
+    }
+  }
+  return undefined;
+}

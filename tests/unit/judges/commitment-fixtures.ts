@@ -1,0 +1,54 @@
+// Conversations and diffs for the commitment checker's tests.
+import type { ConversationMessage } from '../../../harness/store/records.ts';
+import { loadGrammarsFor } from '../../../judges/code/patch-code.ts';
+import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
+import type { JudgeInput } from '../../../judges/types.ts';
+
+export function conversation(...messages: [from: string, text: string][]): ConversationMessage[] {
+  return messages.map(([from, message], i) => {
+    const sentAt = new Date(Date.UTC(2025, 0, 6, 9, i)).toISOString();
+    const to = from === 'agent1' ? ['agent2'] : ['agent1'];
+    return { id: i + 1, from, to, message, sentAt, deliveredAt: { [to[0]!]: sentAt } };
+  });
+}
+
+/** A one-hunk diff of `path`: `lines` are the hunk body (' ', '+', '-' prefixed). */
+export function diff(path: string, oldStart: number, newStart: number, lines: string[], context = ''): string {
+  const oldCount = lines.filter((l) => !l.startsWith('+')).length;
+  const newCount = lines.filter((l) => !l.startsWith('-')).length;
+  return [
+    `diff --git a/${path} b/${path}`,
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${context ? ` ${context}` : ''}`,
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+export function newFile(path: string, lines: string[]): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((l) => `+${l}`),
+    '',
+  ].join('\n');
+}
+
+export async function judge(input: JudgeInput) {
+  await loadGrammarsFor([...input.patches.map((p) => p.patch), input.merge?.patch ?? '']);
+  return brokenCommitments(input);
+}
+
+export function input(messages: ConversationMessage[], patches: Record<string, string>, merged: string): JudgeInput {
+  return {
+    conversation: messages,
+    patches: Object.entries(patches).map(([agent, patch]) => ({ agent, patch })),
+    merge: { status: 'clean', patch: merged },
+    evaluations: [],
+    bothPassed: false,
+  };
+}
