@@ -136,13 +136,26 @@ export function nextAction(actions: Action[], request: RecordedRequest): Action 
  * A handler for either fake server: answers each request with the agent's next scripted action. With
  * several pools, the agent works on the pool whose feature its prompt describes.
  */
-export function scriptedAgents(pools: Pool | Pool[], protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace) {
+export function scriptedAgents(pools: Pool | Pool[], protocol: Protocol, log?: (request: RecordedRequest) => void, pace?: Pace, hearsPartnerFirst = false) {
   const candidates = Array.isArray(pools) ? pools : [pools];
   return (request: RecordedRequest): FakeReply => {
     log?.(request);
     const prompt = taskPrompt(request);
     const pool = candidates.find((p) => p.features.some((f) => prompt.includes(f.description.trim()))) ?? candidates[0]!;
-    const reply = actionReply(protocol, nextAction(competentScript(pool, prompt, pace?.steps), request));
+    const action = nextAction(competentScript(pool, prompt, pace?.steps), request);
+    const reply = actionReply(protocol, hearsPartnerFirst ? untilPartnerHeard(action, prompt, request) : action);
     return { ...reply, delayMs: pace?.delayMs };
   };
+}
+
+/**
+ * `hearsPartnerFirst`: a Coop agent does not finish before a message of its partner has reached it
+ * (it waits a turn at a time), so that whether it hears the partner's plan does not depend on which
+ * container started first.
+ */
+function untilPartnerHeard(action: Action, prompt: string, request: RecordedRequest): Action {
+  const partner = /in parallel with another agent \((agent\d+)\)/.exec(prompt)?.[1];
+  const waiting =
+    action.name === 'finish' && partner !== undefined && prompt.includes('send_message') && !transcript(request).includes(`[Message from ${partner}]`);
+  return waiting ? { name: 'bash', input: { command: 'sleep 0.2 # waiting for the partner' } } : action;
 }
