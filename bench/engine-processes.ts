@@ -8,15 +8,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 const HZ = 100;
 const ENGINE = /^(dockerd|containerd|containerd-shim.*)$/;
 
-/** CPU seconds so far of each engine process, by pid; `containerId`: only that container's shim. */
-export function engineCpuByPid(containerId?: string): Map<number, number> {
+/**
+ * CPU seconds so far of each engine process, by pid; `containerId`: only that container's shim.
+ * `shimsReaped` false: a shim's own time only, without what it reaped, for windows in which
+ * containers end (a shim reaps its container's init, and with it all the CPU of its processes).
+ */
+export function engineCpuByPid(containerId?: string, shimsReaped = true): Map<number, number> {
   const cpu = new Map<number, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
+    let name: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (!ENGINE.test(name)) continue;
       if (containerId && !(name.startsWith('containerd-shim') && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(containerId))) continue;
     } catch {
@@ -24,7 +29,8 @@ export function engineCpuByPid(containerId?: string): Map<number, number> {
     }
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime, cutime, cstime: fields 14-17 of proc(5), counted from the state field (3).
-    cpu.set(Number(pid), [14, 15, 16, 17].reduce((sum, f) => sum + Number(fields[f - 3]), 0) / HZ);
+    const counted = shimsReaped || !name.startsWith('containerd-shim') ? [14, 15, 16, 17] : [14, 15];
+    cpu.set(Number(pid), counted.reduce((sum, f) => sum + Number(fields[f - 3]), 0) / HZ);
   }
   return cpu;
 }
@@ -35,17 +41,18 @@ export class EngineCpuWindow {
   private readonly last = new Map<number, number>();
   private readonly timer: NodeJS.Timeout;
 
-  /** `containerId`: that container's shim only (its own, whatever else uses the engine). */
+  /** `containerId`: that container's shim only (its own, whatever else uses the engine); `shimsReaped`: see engineCpuByPid. */
   constructor(
     private readonly containerId?: string,
     intervalMs = 200,
+    private readonly shimsReaped = true,
   ) {
-    this.first = engineCpuByPid(containerId);
+    this.first = engineCpuByPid(containerId, shimsReaped);
     this.timer = setInterval(() => this.sample(), intervalMs);
   }
 
   private sample(): void {
-    for (const [pid, seconds] of engineCpuByPid(this.containerId)) this.last.set(pid, seconds);
+    for (const [pid, seconds] of engineCpuByPid(this.containerId, this.shimsReaped)) this.last.set(pid, seconds);
   }
 
   /** CPU seconds of the engine's processes over the window (those born in it counted whole). */
