@@ -1,7 +1,7 @@
 // How an agent ends, and what it sends on the way, against fakes that refuse what the providers
 // refuse: the model's own failures end the agent with an outcome to score; only an unreachable or
 // failing provider is thrown (the infrastructure's failure, not scored).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,19 +66,23 @@ describe("the model's own failures end the agent, to be scored with its patch", 
     );
     expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext())).toMatchObject({ status: 'cost_limit' });
 
-    const slow = new MemorySandbox(() => {
-      const until = Date.now() + 1100;
-      while (Date.now() < until) {
-        /* a command that takes a second */
-      }
-      return 'done';
-    });
-    openai.reset();
-    openai.handle(() => call('bash', { command: 'sleep 1' }));
-    expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext({ sandbox: slow }))).toEqual({
-      status: 'time_limit',
-      error: 'stopped after 1 s',
-    });
+    // A command that takes 1.1 s on the agent's clock: only Date is faked, so the fake server's
+    // sockets and timers run as they do; the clock moves only when the command says so.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const slow = new MemorySandbox(() => {
+        vi.setSystemTime(Date.now() + 1100);
+        return 'done';
+      });
+      openai.reset();
+      openai.handle(() => call('bash', { command: 'sleep 1' }));
+      expect(await agent('openai:gpt-4o', { config: [config] }).run(agentContext({ sandbox: slow }))).toEqual({
+        status: 'time_limit',
+        error: 'stopped after 1 s',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
