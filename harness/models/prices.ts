@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../errors.ts';
 import type { Usage } from './types.ts';
+import { undatedModelId } from './specs.ts';
 
 const modelPriceSchema = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
@@ -159,7 +160,7 @@ function readPriceFile(file: string): z.infer<typeof priceFileSchema> {
 
 /** The entry for `model`, also for dated ids such as claude-sonnet-4-5-20250929 or gpt-4o-2024-08-06. */
 export function priceFor(table: PriceTable, model: string): ModelPrice | undefined {
-  return table[model] ?? table[model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '')];
+  return table[model] ?? table[undatedModelId(model)];
 }
 
 export function costUsd(

@@ -2,6 +2,7 @@
 // first (harness/run/error-kind.ts), so a run is warned at its start instead of failing mid-way.
 // Source: Anthropic's model deprecations page, as @anthropic-ai/sdk 1.12 carries it
 // (DEPRECATED_MODELS in resources/messages/messages.js, which warns on every call).
+import { undatedModelId } from './specs.ts';
 
 /** Model id (and its dated ids) -> the day it stops being served (UTC). */
 const RETIREMENTS: Readonly<Record<string, string>> = {
@@ -10,7 +11,7 @@ const RETIREMENTS: Readonly<Record<string, string>> = {
 
 /** A one-line warning when `model` is retired or retires within 60 days of `today`; undefined otherwise. */
 export function retirementWarning(model: string, today: Date = new Date()): string | undefined {
-  const day = RETIREMENTS[model] ?? RETIREMENTS[model.replace(/-\d{8}$/, '')];
+  const day = RETIREMENTS[model] ?? RETIREMENTS[undatedModelId(model)];
   if (!day) return undefined;
   const daysLeft = Math.ceil((Date.parse(`${day}T00:00:00Z`) - today.getTime()) / 86_400_000);
   if (daysLeft > 60) return undefined;
