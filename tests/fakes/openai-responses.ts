@@ -10,7 +10,7 @@ import type { SseEvent, StreamRequest, StreamServer } from './stream-server.ts';
 import { rejectionReply, startStreamServer } from './stream-server.ts';
 import { checkResponsesRequest, ReasoningLedger } from './contracts/openai-responses.ts';
 import { OPENAI_MODELS, limitsOf } from './contracts/limits.ts';
-import { openaiRejection } from './contracts/rejection.ts';
+import { openaiRejection, openaiUnknownModel } from './contracts/rejection.ts';
 
 export interface ResponseTurn {
   text?: string;
@@ -115,7 +115,9 @@ export async function startFakeResponses(handler: ResponseTurnHandler): Promise<
         ),
       );
     }
-    const rejection = checkResponsesRequest(request.body, limitsOf(OPENAI_MODELS, request.body?.model), ledger);
+    const rejection =
+      openaiUnknownModel(request.body?.model, (model) => limitsOf(OPENAI_MODELS, model) !== undefined) ??
+      checkResponsesRequest(request.body, limitsOf(OPENAI_MODELS, request.body?.model), ledger);
     if (rejection) return rejectionReply(rejection);
     const response = responseOf(await handler(request), request.body.model);
     return request.body.stream === true ? { events: responseEvents(response) } : { json: response };

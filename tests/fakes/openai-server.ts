@@ -16,7 +16,7 @@ import { startScriptedServer, type AssistantTurn, type FakeHandler, type FakeRep
 import { limitsOf, OPENAI_MODELS, type ModelLimits } from './contracts/limits.ts';
 import { checkChatRequest, type ChatFlavour } from './contracts/openai-chat.ts';
 import { checkResponsesRequest, ReasoningLedger } from './contracts/openai-responses.ts';
-import { openaiRejection, vllmRejection } from './contracts/rejection.ts';
+import { openaiRejection, openaiUnknownModel, vllmRejection } from './contracts/rejection.ts';
 
 export type { AssistantTurn, FakeHandler, FakeReply, RecordedRequest } from './scripted-server.ts';
 export type { ModelLimits } from './contracts/limits.ts';
@@ -43,7 +43,7 @@ export interface FakeOpenAIOptions {
 export interface FakeVllmOptions extends FakeOpenAIOptions {
   /** --max-model-len: prompt and completion together (default 32768). */
   maxModelLen?: number;
-  /** --served-model-name: the names it answers to (default: any name; /v1/models lists `fake-model`). */
+  /** --served-model-name: the names it answers to, and a 404 for any other (default: `fake-model`). */
   served?: string[];
 }
 
@@ -161,6 +161,7 @@ function startServer(flavour: ChatFlavour, options: FakeVllmOptions): Promise<Sc
   const table = { ...OPENAI_MODELS, ...options.limits };
   const ledger = new ReasoningLedger();
   const maxModelLen = flavour === 'vllm' ? (options.maxModelLen ?? 32_768) : undefined;
+  const served = flavour === 'vllm' ? (options.served ?? ['fake-model']) : undefined;
   const isChat = (r: RecordedRequest) => r.method === 'POST' && r.path === '/v1/chat/completions';
   const isResponses = (r: RecordedRequest) => flavour === 'openai' && r.method === 'POST' && r.path === '/v1/responses';
   const limitsFor = (r: RecordedRequest) => (flavour === 'openai' ? limitsOf(table, r.body?.model) : undefined);
@@ -172,20 +173,18 @@ function startServer(flavour: ChatFlavour, options: FakeVllmOptions): Promise<Sc
     {
       isScripted: (r) => isChat(r) || isResponses(r),
       check: (r) =>
-        isChat(r)
-          ? checkChatRequest(r.body, { flavour, limits: limitsFor(r), maxModelLen, served: options.served })
-          : checkResponsesRequest(r.body, limitsFor(r), ledger),
+        (flavour === 'openai' ? openaiUnknownModel(r.body?.model, (model) => limitsOf(table, model) !== undefined) : undefined) ??
+        (isChat(r) ? checkChatRequest(r.body, { flavour, limits: limitsFor(r), maxModelLen, served }) : checkResponsesRequest(r.body, limitsFor(r), ledger)),
       render: (turn, r) => (isChat(r) ? renderChat(turn, r) : renderResponse(turn, r, limitsFor(r), ledger)),
       otherRoute: (r) => {
         if (!(r.method === 'GET' && r.path === '/v1/models')) return notFound(r);
         if (flavour === 'openai')
           return { body: { object: 'list', data: Object.keys(table).map((id) => ({ id, object: 'model', created: 0, owned_by: 'openai' })) } };
         // vLLM's model card carries max_model_len (vllm/entrypoints/openai/protocol.py, ModelCard).
-        const names = options.served ?? ['fake-model'];
         return {
           body: {
             object: 'list',
-            data: names.map((id) => ({
+            data: served!.map((id) => ({
               id,
               object: 'model',
               created: 0,

@@ -10,7 +10,7 @@ import { CLI, coopBench, containersOf, tempDir } from '../helpers/cli.ts';
 import { queryRun, uniqueRun } from '../helpers/run-db.ts';
 import { bash, finish, scriptsByModel } from '../helpers/hostile-agents.ts';
 import { implement } from '../helpers/scripted-agents.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../fakes/openai-server.ts';
+import { startFakeVllm, type FakeOpenAIServer } from '../fakes/openai-server.ts';
 import { ROLE_LABEL } from '../../harness/sandbox/labels.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
@@ -29,7 +29,8 @@ describe('coop-bench clean during a run', () => {
   let result: Awaited<ReturnType<typeof coopBench>>;
 
   beforeAll(async () => {
-    server = await startFakeOpenAI({
+    server = await startFakeVllm({
+      served: ['waiter'],
       handler: scriptsByModel(
         pool,
         { waiter: (p, prompt) => [bash('while [ ! -e /tmp/go ]; do sleep 0.2; done; echo go', 600), ...implement(p, prompt), finish] },

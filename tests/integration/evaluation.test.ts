@@ -14,9 +14,9 @@ import { evaluatePatches } from '../../harness/evaluation/evaluate.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
 import { writeLegacyRun } from '../helpers/legacy-run.ts';
-import { mergePatches } from '../../resolver/index.ts';
+import { DEFAULT_RESOLVER_MODEL, mergePatches } from '../../resolver/index.ts';
 import { migrations } from '../../harness/store/schema.ts';
-import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
+import { startFakeVllm, type FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'tabulite_task', 'task1'));
 const gold = (id: number) => readFileSync(pool.features[id - 1].patchPath, 'utf8');
@@ -108,7 +108,7 @@ describe('the LLM merge stage in a run', () => {
   };
 
   beforeAll(async () => {
-    resolver = await startFakeOpenAI({ handler: keepBothSides });
+    resolver = await startFakeVllm({ served: [DEFAULT_RESOLVER_MODEL], handler: keepBothSides });
   });
   afterAll(() => resolver.close());
 
@@ -132,7 +132,7 @@ describe('the LLM merge stage in a run', () => {
     ]);
     expect(run.exitCode, run.all).toBe(0);
     expect(resolver.requests.length).toBeGreaterThan(0);
-    expect(resolver.requests[0].body).toMatchObject({ model: 'Qwen2.5-Coder-0.5B-Merge-Resolver', temperature: 0 });
+    expect(resolver.requests[0].body).toMatchObject({ model: DEFAULT_RESOLVER_MODEL, temperature: 0 });
     expect(merges('resolved')).toMatchObject({
       status: 'llm',
       strategy: 'llm',

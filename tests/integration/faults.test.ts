@@ -11,7 +11,7 @@ import { CLI, coopBench, containersOf, tempDir } from '../helpers/cli.ts';
 import { filesUnder, queryRun, uniqueRun } from '../helpers/run-db.ts';
 import { bash, finish, scriptsByModel, type Script } from '../helpers/hostile-agents.ts';
 import { agentIdOf, competentScript, implement, scriptedAgents, transcript } from '../helpers/scripted-agents.ts';
-import { errorReply, hangReply, startFakeOpenAI, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../fakes/openai-server.ts';
+import { errorReply, hangReply, startFakeOpenAI, startFakeVllm, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from '../fakes/openai-server.ts';
 import { anthropicErrorReply, startFakeAnthropic, type FakeAnthropicServer } from '../fakes/anthropic-server.ts';
 import { AGENT_LABEL, TASK_LABEL } from '../../harness/sandbox/labels.ts';
 import { loadPool } from '../../tasks/pools.ts';
@@ -150,7 +150,8 @@ describe('an agent container killed mid-task', () => {
   let partnerCalls: number;
 
   beforeAll(async () => {
-    server = await startFakeOpenAI({
+    server = await startFakeVllm({
+      served: ['sleeper', 'good'],
       handler: scriptsByModel(pool, scripts, (request) => {
         requests.push(request);
         if (request.body.model === 'sleeper' && !killed) sleeping.add(agentIdOf(transcript(request))!);
@@ -299,7 +300,8 @@ describe('a model API that never recovers, and tests that never end', () => {
 
   beforeAll(async () => {
     const byScript = scriptsByModel(pool, scripts);
-    server = await startFakeOpenAI({
+    server = await startFakeVllm({
+      served: ['down', 'hung', 'hang-tests', 'good'],
       handler: (request) =>
         request.body.model === 'down' ? errorReply(503, 'the provider is down') : request.body.model === 'hung' ? hangReply : byScript(request),
     });

@@ -11,7 +11,7 @@ import { bash, finish, hostileScripts, networkProbes, scriptsByModel, type Scrip
 import { agentIdOf, implement } from '../helpers/scripted-agents.ts';
 import { watchContainers, type ContainerWatch } from '../helpers/container-watch.ts';
 import { trackPeakRss } from '../helpers/peak-rss.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../fakes/openai-server.ts';
+import { startFakeVllm, type FakeOpenAIServer } from '../fakes/openai-server.ts';
 import { startCanary, type Canary } from '../fakes/canary-server.ts';
 import { DEFAULT_LIMITS } from '../../harness/sandbox/types.ts';
 import { loadPool } from '../../tasks/pools.ts';
@@ -48,7 +48,8 @@ interface AgentRow {
 beforeAll(async () => {
   canary = await startCanary();
   scripts = hostileScripts(canary);
-  server = await startFakeOpenAI({ handler: scriptsByModel(pool, scripts) });
+  // git-net is scripted by the --git tests below.
+  server = await startFakeVllm({ served: [...Object.keys(scripts), 'git-net'], handler: scriptsByModel(pool, scripts) });
 });
 
 afterAll(async () => {

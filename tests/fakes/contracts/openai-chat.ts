@@ -11,7 +11,7 @@ export interface ChatContract {
   limits?: ModelLimits;
   /** vLLM: --max-model-len, the prompt and the completion together. */
   maxModelLen?: number;
-  /** vLLM: the names it serves (a request for another is a 404); undefined: any. */
+  /** vLLM: the names it serves (a request for another is a 404). */
   served?: string[];
 }
 

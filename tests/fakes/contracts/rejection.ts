@@ -13,6 +13,16 @@ export function openaiRejection(status: number, message: string, param: string |
 }
 
 /**
+ * A model the OpenAI API does not serve (a typo, no access, a retired snapshot): 404
+ * `model_not_found`, "The model `<id>` does not exist or you do not have access to it." (api-reference
+ * "Error codes"; the same body the SDK's NotFoundError carries). Undefined for a model it serves.
+ */
+export function openaiUnknownModel(model: unknown, served: (model: string) => boolean): Rejection | undefined {
+  if (typeof model !== 'string' || served(model)) return undefined;
+  return openaiRejection(404, `The model \`${model}\` does not exist or you do not have access to it.`, null, 'model_not_found');
+}
+
+/**
  * vLLM's error body: `{error: {message, type, param, code}}` with the HTTP status as the code and
  * the exception class as the type (github.com/vllm-project/vllm/issues/43995).
  */

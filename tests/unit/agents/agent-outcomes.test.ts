@@ -19,7 +19,7 @@ let vllm: FakeOpenAIServer;
 let anthropic: FakeAnthropicServer;
 beforeAll(async () => {
   openai = await startFakeOpenAI();
-  vllm = await startFakeVllm();
+  vllm = await startFakeVllm({ served: ['qwen'] });
   anthropic = await startFakeAnthropic();
 });
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { createModel } from '../../../harness/models/index.ts';
 import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
 import { MessageBus } from '../../../harness/messaging/bus.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
-import { chatReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { chatReply, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { agentContext, MemorySandbox, pool } from './agent-fixture.ts';
 
 let server: FakeOpenAIServer;
@@ -18,7 +18,7 @@ const call = (name: string, args: unknown) => chatReply(null, { toolCalls: [{ na
 const finish = () => call('finish', { summary: 'done' });
 
 beforeAll(async () => {
-  server = await startFakeOpenAI();
+  server = await startFakeVllm({ served: ['test-model'] });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 
 async function runJudge(args: string[]): Promise<string> {
@@ -51,7 +51,8 @@ describe('coop-bench judge', () => {
   describe('with a judge model', () => {
     let server: FakeOpenAIServer;
     beforeEach(async () => {
-      server = await startFakeOpenAI({
+      server = await startFakeVllm({
+        served: ['judge'],
         handler: (request) =>
           String(request.body.messages[0].content).startsWith('You classify') ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}',
       });
@@ -88,7 +89,8 @@ describe('coop-bench judge', () => {
 
   it('prints the calibration table of the LLM judges too, with a judge model, split by split', { timeout: 900_000 }, async () => {
     // A judge that calls every message a plan and finds no communication error or symptom.
-    const server = await startFakeOpenAI({
+    const server = await startFakeVllm({
+      served: ['judge'],
       handler: (request) => {
         const system = String(request.body.messages[0].content);
         const user = String(request.body.messages.at(-1).content);

@@ -5,7 +5,7 @@ import { createModel } from '../../../harness/models/index.ts';
 import type { Model } from '../../../harness/models/types.ts';
 import { judgeRun, judgeTask } from '../../../judges/judge-task.ts';
 import { storedLabels } from '../../../harness/store/judge-results.ts';
-import { hangReply, startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../../fakes/openai-server.ts';
+import { hangReply, startFakeVllm, type FakeOpenAIServer, type RecordedRequest } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 import { fakeModel } from './fake-model.ts';
 import { storeDb } from '../../helpers/run-db.ts';
@@ -50,7 +50,7 @@ describe('judging a stored run through the model layer', () => {
   let taskId: number;
 
   beforeEach(async () => {
-    server = await startFakeOpenAI();
+    server = await startFakeVllm({ served: ['judge', 'other-judge'] });
     run = openStoredRun();
     taskId = run.addCase(calibrationCase('broken-commitment-constructor'));
     model = createModel(`openai:judge@${server.url}`, { warn: () => {}, maxRetries: 0, timeoutMs: 5000 });

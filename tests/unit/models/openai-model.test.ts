@@ -1,6 +1,6 @@
 import { APIUserAbortError } from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createModel, ModelError, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
+import { createModel, INFRASTRUCTURE_KINDS, ModelError, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
 import { chatReply, errorReply, hangReply, startFakeOpenAI, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { bashTool, cleanupDirs, closedPort, OPENAI_TEST_KEY, tempDir } from './helpers.ts';
 
@@ -9,9 +9,17 @@ beforeAll(async () => {
   server = await startFakeOpenAI();
 });
 afterAll(() => server.close());
+/** Servers named in a spec (`openai:<name>@<url>`), started by a test and closed after it. */
+const localServers: FakeOpenAIServer[] = [];
+async function local(served: string[]): Promise<FakeOpenAIServer> {
+  const started = await startFakeVllm({ served });
+  localServers.push(started);
+  return started;
+}
 afterEach(async () => {
   server.reset();
   vi.unstubAllEnvs();
+  await Promise.all(localServers.splice(0).map((s) => s.close()));
   await cleanupDirs();
 });
 
@@ -178,6 +186,14 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
     expect(await failure(model.complete({ messages: [ask] }))).toMatchObject({ kind: 'context_too_long' });
   });
 
+  it("calls a model the API does not serve (a typo, a retired snapshot) not found: the service's doing, never the agent's", async () => {
+    const model = createModel('openai:gpt-4q', { env: { OPENAI_API_KEY: OPENAI_TEST_KEY, OPENAI_BASE_URL: server.url }, cwd: await tempDir(), warn: () => {} });
+    const error = await failure(model.complete({ messages: [ask] }));
+    expect(error).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(INFRASTRUCTURE_KINDS).toContain(error.kind);
+    expect(error.message).toContain('The model `gpt-4q` does not exist or you do not have access to it.');
+  });
+
   it('reports a server that does not listen', async () => {
     const port = await closedPort();
     const model = createModel(`openai:qwen@http://127.0.0.1:${port}/v1`, { env: {}, cwd: await tempDir(), maxRetries: 0, warn: () => {} });
@@ -198,6 +214,7 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
   });
 
   it('talks to a server named in the spec without a key', async () => {
+    const server = await local(['qwen2.5-coder:7b']);
     const model = createModel(`openai:qwen2.5-coder:7b@${server.url}`, { env: {}, cwd: await tempDir(), warn: () => {} });
     server.enqueue('local answer');
     const response = await model.complete({ messages: [ask] });
@@ -209,6 +226,7 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
   });
 
   it("never sends the user's OpenAI key to a server named in the spec", async () => {
+    const server = await local(['qwen']);
     const env = { OPENAI_API_KEY: OPENAI_TEST_KEY };
     server.enqueue('a');
     await createModel(`openai:qwen@${server.url}`, { env, cwd: await tempDir(), warn: () => {} }).complete({ messages: [ask] });
@@ -223,6 +241,7 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
   });
 
   it('sends no output limit to a server named in the spec unless asked, and --max-output-tokens when asked', async () => {
+    const server = await local(['qwen']);
     server.enqueue('a', 'b');
     await createModel(`openai:qwen@${server.url}`, { env: {}, cwd: await tempDir(), warn: () => {} }).complete({ messages: [ask] });
     await createModel(`openai:qwen@${server.url}`, { env: {}, cwd: await tempDir(), warn: () => {}, maxOutputTokens: 2048 }).complete({ messages: [ask] });
@@ -247,7 +266,7 @@ describe('OpenAI models on Chat Completions through the SDK', () => {
 
 describe('an OpenAI-compatible vLLM server', () => {
   it('gets valid JSON in every earlier tool call, also when the model wrote broken arguments', async () => {
-    const vllm = await startFakeVllm();
+    const vllm = await startFakeVllm({ served: ['qwen'] });
     try {
       const model = createModel(`openai:qwen@${vllm.url}`, { env: {}, cwd: await tempDir(), warn: () => {}, maxRetries: 0 });
       vllm.enqueue(chatReply(null, { toolCalls: [{ id: 'call_1', name: 'bash', arguments: '{"command": "cat a.txt' }] }), 'done');

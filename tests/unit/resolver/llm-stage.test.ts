@@ -18,14 +18,14 @@ import {
   type RegionResolution,
   type ResolverModel,
 } from '../../../resolver/index.ts';
-import { errorReply, hangReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { errorReply, hangReply, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { bracesCase, importsCase, signatureCase, type CraftedCase } from './crafted-conflicts.ts';
 import { makeRepo, type TestRepo } from './git-fixture.ts';
 
 let server: FakeOpenAIServer;
 const repos: TestRepo[] = [];
 beforeAll(async () => {
-  server = await startFakeOpenAI();
+  server = await startFakeVllm({ served: [DEFAULT_RESOLVER_MODEL, 'm'] });
 });
 afterAll(() => server.close());
 afterEach(async () => {
@@ -221,7 +221,7 @@ describe('resolveWithModel', () => {
 
 describe('OpenAI-compatible backend errors', () => {
   it('an unreachable endpoint is a one-line error naming the URL', async () => {
-    const gone = await startFakeOpenAI();
+    const gone = await startFakeVllm();
     await gone.close();
     const unreachable = createOpenAIResolverModel({ baseURL: gone.url, model: 'm', maxRetries: 0 });
     const error = await unreachable.complete('x').catch((e: unknown) => e);

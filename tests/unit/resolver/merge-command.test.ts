@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mergeCommand } from '../../../harness/commands/merge.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { DEFAULT_RESOLVER_MODEL } from '../../../resolver/index.ts';
 import { importsCase, signatureCase, type CraftedCase } from './crafted-conflicts.ts';
 import { makeRepo, type TestRepo } from './git-fixture.ts';
 
@@ -11,7 +12,7 @@ let server: FakeOpenAIServer;
 let work: string;
 const repos: TestRepo[] = [];
 beforeAll(async () => {
-  server = await startFakeOpenAI();
+  server = await startFakeVllm({ served: [DEFAULT_RESOLVER_MODEL, 'other'] });
   work = await mkdtemp(path.join(tmpdir(), 'resolver-test-cli-'));
 });
 afterAll(async () => {
@@ -155,7 +156,7 @@ describe('coop-bench merge', () => {
 
   it('names an unreachable resolver endpoint', async () => {
     const { repo, p1, p2 } = await setUp(importsCase);
-    const gone = await startFakeOpenAI();
+    const gone = await startFakeVllm();
     await gone.close();
     const { code, stderr } = await run(p1, p2, '--repo', repo.dir, '--resolver-url', gone.url, '--resolver-timeout', '5');
     expect(code).toBe(2);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RESOLVER_MODEL, resolverModelFromOptions, ResolverModelError } from '../../../resolver/index.ts';
 import { buildPrompt, loadPromptTemplate } from '../../../resolver/llm-prompt.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 
 /**
  * node-llama-cpp as far as the GGUF backend uses it; a session starts with a system prompt, as the
@@ -29,7 +29,7 @@ const chats: { history: unknown[]; prompt: string }[] = [];
 let server: FakeOpenAIServer;
 let dir: string;
 beforeAll(async () => {
-  server = await startFakeOpenAI();
+  server = await startFakeVllm({ served: [DEFAULT_RESOLVER_MODEL] });
   dir = await mkdtemp(path.join(tmpdir(), 'resolver-prompt-'));
   const fake = path.join(dir, 'prefix', 'lib', 'node_modules', 'node-llama-cpp');
   await mkdir(fake, { recursive: true });
