@@ -51,19 +51,26 @@ async function costOf(times: number, operation: () => Promise<unknown>): Promise
   };
 }
 
-/** The pool's image on the second engine, copied from the first (same id and tag) when missing. */
+/** The pool's image on the second engine, copied from the first (same id and tag) when its tag is missing (the same id under another tag is not enough: the image is found by tag). */
 async function imageOn(engine: Engine, { pool, image }: BenchFixture): Promise<PoolImage> {
   if (
     !(await engine.docker
-      .getImage(image.id)
+      .getImage(image.name)
       .inspect()
       .then(
         () => true,
         () => false,
       ))
   ) {
-    const stream = await image.engine.docker.getImage(image.name).get();
-    await engine.docker.loadImage(stream);
+    const response = await engine.docker.loadImage(await image.engine.docker.getImage(image.name).get());
+    // The engine has loaded the image when its answer ends, not when it starts.
+    await new Promise<void>((resolve, reject) =>
+      engine.docker.modem.followProgress(response, (error: Error | null, events: { error?: string }[]) => {
+        const failure = error?.message ?? events.find((e) => e.error)?.error;
+        if (failure) reject(new Error(`loading ${image.name} into ${engine.host} failed: ${failure}`));
+        else resolve();
+      }),
+    );
   }
   return poolImage(engine, pool, { image: image.name });
 }
