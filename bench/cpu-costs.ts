@@ -51,19 +51,26 @@ async function costOf(times: number, operation: () => Promise<unknown>): Promise
   };
 }
 
-/** The pool's image on the second engine, copied from the first (same id and tag) when missing. */
+/** The pool's image on the second engine, copied from the first (same id and tag) when its tag is missing (the same id under another tag is not enough: the image is found by tag). */
 async function imageOn(engine: Engine, { pool, image }: BenchFixture): Promise<PoolImage> {
   if (
     !(await engine.docker
-      .getImage(image.id)
+      .getImage(image.name)
       .inspect()
       .then(
         () => true,
         () => false,
       ))
   ) {
-    const stream = await image.engine.docker.getImage(image.name).get();
-    await engine.docker.loadImage(stream);
+    const response = await engine.docker.loadImage(await image.engine.docker.getImage(image.name).get());
+    // The engine has loaded the image when its answer ends, not when it starts.
+    await new Promise<void>((resolve, reject) =>
+      engine.docker.modem.followProgress(response, (error: Error | null, events: { error?: string }[]) => {
+        const failure = error?.message ?? events.find((e) => e.error)?.error;
+        if (failure) reject(new Error(`loading ${image.name} into ${engine.host} failed: ${failure}`));
+        else resolve();
+      }),
+    );
   }
   return poolImage(engine, pool, { image: image.name });
 }
@@ -99,10 +106,16 @@ export async function cpuCosts(fixture: BenchFixture): Promise<BenchTable> {
     const spec = { image: image.id, labels: containerLabels(BENCH_RUN, 'agent'), limits: DEFAULT_LIMITS };
     const lifecycle = await costOf(10, async () => (await DockerSandbox.start(engine, spec)).remove());
     const sandbox = await DockerSandbox.start(engine, spec);
+    const direct = new DockerSandbox(sandbox.container, { execChannel: false });
+    const command = (through: DockerSandbox) => () =>
+      through.exec(['bash', '-c', 'cat src/parser.js'], { cwd: WORKSPACE, timeoutMs: 120_000, maxOutputBytes: 256 * 1024 });
     let exec: Cost;
+    let channel: Cost;
     try {
-      // As the bash tool runs a command.
-      exec = await costOf(40, () => sandbox.exec(['bash', '-c', 'cat src/parser.js'], { cwd: WORKSPACE, timeoutMs: 120_000, maxOutputBytes: 256 * 1024 }));
+      // As the bash tool runs a command: by a docker exec of its own (the raw operation), and through
+      // the container's exec channel (the harness's default path), in the same container.
+      exec = await costOf(40, command(direct));
+      channel = await costOf(40, command(sandbox));
     } finally {
       await sandbox.remove();
     }
@@ -122,6 +135,8 @@ export async function cpuCosts(fixture: BenchFixture): Promise<BenchTable> {
     const total = (c: Cost) => c.engine + c.containers;
     const ms = (s: number) => (s * 1000).toFixed(1);
     const pairSeconds = perPair.reduce((sum, p) => sum + p.count * total(p.cost), 0);
+    const commands = perPair[1]!.count;
+    const channelPairSeconds = pairSeconds + commands * (total(channel) - total(exec));
     const cores = cpus().length;
     const boundPerHour = (cores / pairSeconds) * 3600;
     const idealPerHour = (CONCURRENCY * 3600) / ((STEPS * MODEL_LATENCY_MS) / 1000);
@@ -134,9 +149,18 @@ export async function cpuCosts(fixture: BenchFixture): Promise<BenchTable> {
       rows: [
         ...perPair.map((p) => [p.operation, ms(p.cost.engine), ms(p.cost.containers), ms(p.cost.harness), p.count, (p.count * total(p.cost)).toFixed(2)]),
         ['all raw operations of a pair', '', '', '', '', pairSeconds.toFixed(2)],
+        [
+          'the same command through the exec channel (not in the sum)',
+          ms(channel.engine),
+          ms(channel.containers),
+          ms(channel.harness),
+          commands,
+          (commands * total(channel)).toFixed(2),
+        ],
       ],
       notes: [
-        `On ${cores} cores these operations alone allow at most ${boundPerHour.toFixed(0)} pairs per hour, ${((boundPerHour / idealPerHour) * 100).toFixed(0)}% of the ideal ${idealPerHour.toFixed(0)} at concurrency ${CONCURRENCY}, even with a harness that cost nothing and nothing else running.`,
+        `A command through the exec channel costs the engine and the container ${ms(total(channel))} ms against ${ms(total(exec))} ms by a docker exec (${(total(exec) / total(channel)).toFixed(1)}x less); with it in place of the docker execs a pair's operations cost ${channelPairSeconds.toFixed(2)} s.`,
+        `On ${cores} cores these operations alone (a docker exec per command) allow at most ${boundPerHour.toFixed(0)} pairs per hour, ${((boundPerHour / idealPerHour) * 100).toFixed(0)}% of the ideal ${idealPerHour.toFixed(0)} at concurrency ${CONCURRENCY}, even with a harness that cost nothing and nothing else running.`,
         `At concurrency ${CONCURRENCY}, ${2 * CONCURRENCY} agents each step about once per ${MODEL_LATENCY_MS / 1000} s: their docker execs alone keep ${execCores.toFixed(2)} cores busy (runc exec, whatever the command).`,
       ],
     };

@@ -78,7 +78,7 @@ export interface LevelResult {
   busyCores: number;
   backgroundCores: number;
   harnessCpuPerPair: number;
-  /** Engine CPU (dockerd, containerd, shims, from /proc) per agent step, and per second in the 3 s before. */
+  /** Engine CPU (dockerd, containerd, the shims' own, from /proc) per agent step, and per second in the 3 s before. */
   engineMsPerStep: number;
   backgroundEngineMsPerS: number;
 }
@@ -96,14 +96,15 @@ export async function runLevel(fixture: BenchFixture, url: string, runsDir: stri
 
   // What the machine does without us (other users of this machine), just before.
   const idleBefore = machineCpu();
-  const engineBefore = new EngineCpuWindow(undefined, options.engineSampleMs);
+  // Containers end in these windows: what their shims reap would count their processes' CPU (tests, agents' commands) as the engine's.
+  const engineBefore = new EngineCpuWindow(undefined, options.engineSampleMs, false);
   await sleep(3000);
   const backgroundCores = busyCores(idleBefore, machineCpu(), cpus().length);
   const backgroundEngineMsPerS = (engineBefore.stop() * 1000) / 3;
 
   const cpuBefore = machineCpu();
   const childCpuBefore = finishedChildrenCpu();
-  const engine = new EngineCpuWindow(undefined, options.engineSampleMs);
+  const engine = new EngineCpuWindow(undefined, options.engineSampleMs, false);
   const started = performance.now();
   const argv = [
     CLI,
@@ -213,7 +214,7 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
     return {
       id: 'end_to_end',
       title: `4. End to end: pairs per hour, fake model (${MODEL_LATENCY_MS / 1000} s per call, ${STEPS} calls per agent), ${fixture.pool.repo} Coop`,
-      measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal: N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair. exec: agents' commands through the exec channel (the default) or a \`docker exec\` each (COOP_BENCH_EXEC_CHANNEL=off). engine CPU: dockerd, containerd and shims (with the runc they reap) from /proc, per model call (one agent step) of the run; in brackets: ms per second in the 3 s before (other users of the engine).`,
+      measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal: N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair. exec: agents' commands through the exec channel (the default) or a \`docker exec\` each (COOP_BENCH_EXEC_CHANNEL=off). engine CPU: dockerd, containerd and the shims' own CPU from /proc (not what the shims reap: runc, and the containers' processes, so a lower bound without runc's part of a docker exec; table 4b counts runc), per model call (one agent step) of the run; in brackets: ms per second in the 3 s before (other users of the engine).`,
       columns: [
         'c',
         'exec',

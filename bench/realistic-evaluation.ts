@@ -4,14 +4,15 @@
 //   runner's own wall time, nothing else running), summed and divided by the cores;
 // - harness: evaluatePatches on every pair, N at a time, as `run` does (test sandboxes chosen per
 //   task by harness/evaluation/test-groups.ts, warm test containers, taken again across tasks when
-//   as new; the time includes the end of the run waiting for the checks and removals under way);
+//   as new; the time includes the end of the run waiting for the checks and removals under way),
+//   and its fixed costs apart (the first test container's wait, that end), with the ratio without them;
 // - one container per feature: the same with the previous procedure (each feature's tests in a
 //   fresh container of its own, in parallel, started while the merge runs);
 // - upstream: CooperBench's procedure (src/cooperbench/eval/sandbox.py test_merged with the Docker
 //   backend of src/cooperbench/eval/backends/docker.py): one container per pair, the patches
 //   written by exec, branches and a naive `git merge` in the container, then each feature's tests
 //   one after the other, each after a reset; N pairs at a time, as its thread pool runs them.
-// Also the engine's CPU per container start and per exec (bench/engine-cpu.ts).
+// Also the engine's CPU per container start and per exec (bench/engine-processes.ts).
 import type Docker from 'dockerode';
 import pLimit from 'p-limit';
 import { readFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ import { WORKSPACE } from '../tasks/prompts.ts';
 import { EngineCpuWindow, engineCostMs, engineVisible } from './engine-processes.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { REALISTIC_REPO_MB, realisticPool } from './realistic-pool.ts';
-import { markedSlot, mergeGitProcesses, timelineTable, type PairMarks } from './realistic-timeline.ts';
+import { fixedCostsMs, markedSlot, mergeGitProcesses, timelineTable, type PairMarks } from './realistic-timeline.ts';
 import { ratio, type BenchTable } from './table.ts';
 
 const TARGET = 1.1;
@@ -316,6 +317,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     let before: EvaluationResult[] = [];
     let theirs: boolean[][] = [];
     const timings = { ours: 0, before: 0, theirs: 0, oursEngine: 0 };
+    let fixed = { firstWait: 0, end: 0 };
     let containers = '';
     // A different procedure goes first at each N: a machine whose load changes favours none.
     const procedures = [
@@ -323,7 +325,9 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
         // Containers end in this window: their shims' reaped CPU would be their tests'.
         const engine = new EngineCpuWindow(undefined, 200, false);
         const counted = setup.backend.testContainerCounts!();
-        [ours, timings.ours] = await seconds(() => harness(setup, concurrency, (slot) => slot));
+        const marks: PairMarks[] = [];
+        [ours, timings.ours] = await seconds(() => harness(setup, concurrency, (slot) => slot, marks));
+        fixed = fixedCostsMs(marks, ours, performance.now());
         timings.oursEngine = engine.stop();
         containers = countsSince(counted, setup.backend.testContainerCounts!(), retired);
       },
@@ -338,12 +342,16 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     reference ??= verdicts(before);
     if (!same(verdicts(ours), reference) || !same(verdicts(before), reference)) differing++;
     worst = Math.max(worst, oursS / floor);
+    const fixedS = (fixed.firstWait + fixed.end) / 1000;
     if (oursS >= theirsS) aboveUpstream++;
     rows.push([
       concurrency,
       floor.toFixed(1),
       oursS.toFixed(1),
       ratio(oursS / floor),
+      (fixed.firstWait / 1000).toFixed(2),
+      (fixed.end / 1000).toFixed(2),
+      ratio((oursS - fixedS) / floor),
       beforeS.toFixed(1),
       ratio(beforeS / floor),
       theirsS.toFixed(1),
@@ -361,12 +369,15 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
-    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
+    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the checks and removals under way); "vs floor without both" leaves out these two. per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
     columns: [
       'N',
       'floor s',
       'harness s',
       'vs floor',
+      'first container wait s',
+      'end wait s',
+      'vs floor without both',
       'per feature s',
       'vs floor',
       'upstream s',

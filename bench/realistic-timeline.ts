@@ -49,6 +49,25 @@ export async function mergeGitProcesses(base: BaseRepo, patches: string[]): Prom
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
+/** A pair's merge on this machine (its stage timings), when its code first went to a test container, and its wait for one after the merge; ms. */
+function mergeAndWait(mark: PairMarks, result: EvaluationResult): { merge: number; sent: number; wait: number } {
+  const merge = Object.entries(result.merge.timingsMs)
+    .filter(([stage]) => stage !== 'total')
+    .reduce((sum, [, value]) => sum + value, 0);
+  const sent = Math.min(...mark.groups.map((g) => g.sent));
+  return { merge, sent, wait: Math.max(0, sent - mark.started - merge) };
+}
+
+/**
+ * A pass's fixed costs, ms (what a run pays once, however many pairs it has): the wait after its
+ * merge of the pair whose code reached a test container first (the pass's first container start),
+ * and the end of the pass after its last pair (`passEnd`: the checks and removals it waits for).
+ */
+export function fixedCostsMs(marks: PairMarks[], results: EvaluationResult[], passEnd: number): { firstWait: number; end: number } {
+  const first = marks.map((mark, p) => mergeAndWait(mark, results[p]!)).reduce((a, b) => (b.sent < a.sent ? b : a));
+  return { firstWait: first.wait, end: passEnd - Math.max(...marks.map((mark) => mark.ended)) };
+}
+
 /**
  * The table: a row per pair and their mean. `aloneMs[p][f]`: feature f of pair p's runner timed
  * alone; `gitProcesses`: one merge's git processes by command.
@@ -62,16 +81,13 @@ export function timelineTable(
   load: string,
 ): BenchTable {
   const rows = marks.map((mark, p) => {
-    const merge = Object.entries(results[p]!.merge.timingsMs)
-      .filter(([stage]) => stage !== 'total')
-      .reduce((sum, [, value]) => sum + value, 0);
-    const sent = Math.min(...mark.groups.map((g) => g.sent));
+    const { merge, sent, wait } = mergeAndWait(mark, results[p]!);
     const testsEnd = Math.max(...mark.groups.map((g) => g.sent + g.runsMs.reduce((a, b) => a + b, 0)));
     const inHarness = mark.groups.flatMap((g) => g.runsMs);
     return {
       total: mark.ended - mark.started,
       merge,
-      wait: Math.max(0, sent - mark.started - merge),
+      wait,
       tests: testsEnd - sent,
       after: mark.ended - testsEnd,
       containers: mark.groups.length,
