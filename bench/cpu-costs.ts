@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { engineAt, requireEngine, type Engine } from '../harness/sandbox/docker/engine.ts';
+import { engineAt, progressEnd, requireEngine, type Engine } from '../harness/sandbox/docker/engine.ts';
 import { poolImage, type PoolImage } from '../harness/sandbox/docker/images.ts';
 import { DockerSandbox } from '../harness/sandbox/docker/sandbox.ts';
 import { DEFAULT_LIMITS } from '../harness/sandbox/types.ts';
@@ -62,15 +62,7 @@ async function imageOn(engine: Engine, { pool, image }: BenchFixture): Promise<P
         () => false,
       ))
   ) {
-    const response = await engine.docker.loadImage(await image.engine.docker.getImage(image.name).get());
-    // The engine has loaded the image when its answer ends, not when it starts.
-    await new Promise<void>((resolve, reject) =>
-      engine.docker.modem.followProgress(response, (error: Error | null, events: { error?: string }[]) => {
-        const failure = error?.message ?? events.find((e) => e.error)?.error;
-        if (failure) reject(new Error(`loading ${image.name} into ${engine.host} failed: ${failure}`));
-        else resolve();
-      }),
-    );
+    await progressEnd(engine, await engine.docker.loadImage(await image.engine.docker.getImage(image.name).get()));
   }
   return poolImage(engine, pool, { image: image.name });
 }

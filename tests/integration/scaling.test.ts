@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { coopBench, queryRun, tempDir } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
 import { loadPool } from '../../tasks/pools.ts';
-import { engineAt } from '../../harness/sandbox/docker/engine.ts';
+import { engineAt, progressEnd } from '../../harness/sandbox/docker/engine.ts';
 import { poolImage } from '../../harness/sandbox/docker/images.ts';
 import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { PROJECT_ROOT, SHIPPED_POOLS } from '../../harness/paths.ts';
@@ -66,7 +66,8 @@ beforeAll(async () => {
         () => false,
       ))
   ) {
-    await secondDocker().loadImage(await argkit.engine.docker.getImage(BASE_TAG).get());
+    const target = engineAt(second);
+    await progressEnd(target, await target.docker.loadImage(await argkit.engine.docker.getImage(BASE_TAG).get()));
   }
   cpSync(join(SHIPPED_POOLS, 'argkit_task', 'task1'), poolDir, { recursive: true });
   writeFileSync(join(poolDir, 'Dockerfile'), `FROM ${BASE_TAG}\nCOPY runner.sh /usr/local/bin/runner.sh\n`);

@@ -130,3 +130,21 @@ export function isEngineError(error: unknown): boolean {
   const { statusCode, code, syscall } = error as Error & { statusCode?: number; code?: string; syscall?: string };
   return statusCode !== undefined || (syscall === 'connect' && LOST_CONNECTION.has(code ?? '')) || code === 'ECONNRESET' || code === 'EPIPE';
 }
+
+/**
+ * The end of an engine's progress stream (build, push, load): the engine has done the work when its
+ * answer ends, not when it starts, and reports a failure as an event in it. Rejects with the first.
+ */
+export function progressEnd<Event extends { error?: string }>(engine: Engine, stream: NodeJS.ReadableStream, onEvent?: (event: Event) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    engine.docker.modem.followProgress(
+      stream,
+      (error: Error | null, events: Event[]) => {
+        const failure = error?.message ?? events.find((e) => e.error)?.error;
+        if (failure) reject(new Error(failure.trim()));
+        else resolve();
+      },
+      onEvent,
+    ),
+  );
+}

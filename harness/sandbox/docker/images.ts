@@ -4,7 +4,7 @@
 import { relative } from 'node:path';
 import type { Pool } from '../../../tasks/types.ts';
 import { poolKey } from '../../../tasks/types.ts';
-import { enginesAt, requireEngine, type Engine } from './engine.ts';
+import { enginesAt, progressEnd, requireEngine, type Engine } from './engine.ts';
 import { UserError, boundText } from '../../errors.ts';
 import { builtImageName, contextEntries } from '../image-name.ts';
 
@@ -33,19 +33,10 @@ async function build(engine: Engine, pool: Pool, tag: string, log: (line: string
   log(`building image ${tag} for ${poolKey(pool)} on ${engine.host} (first use of this pool version there)`);
   const stream = await engine.docker.buildImage({ context, src }, { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true });
   const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    engine.docker.modem.followProgress(
-      stream,
-      (error: Error | null, events: { error?: string; errorDetail?: { message?: string } }[]) => {
-        const failure = error?.message ?? events.find((e) => e.error)?.error;
-        if (failure)
-          reject(new UserError(`building ${poolKey(pool)} from ${pool.dockerfilePath} failed: ${failure.trim()}\n${boundText(output.join(''), 4000)}`));
-        else resolve();
-      },
-      (event: { stream?: string }) => {
-        if (event.stream) output.push(event.stream);
-      },
-    );
+  await progressEnd<{ error?: string; stream?: string }>(engine, stream, (event) => {
+    if (event.stream) output.push(event.stream);
+  }).catch((failure: Error) => {
+    throw new UserError(`building ${poolKey(pool)} from ${pool.dockerfilePath} failed: ${failure.message}\n${boundText(output.join(''), 4000)}`);
   });
 }
 

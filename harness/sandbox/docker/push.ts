@@ -9,7 +9,7 @@ import { poolKey } from '../../../tasks/types.ts';
 import { UserError, boundText } from '../../errors.ts';
 import { pushedImageName } from '../image-name.ts';
 import type { PushedImage } from '../types.ts';
-import type { Engine } from './engine.ts';
+import { progressEnd, type Engine } from './engine.ts';
 import { poolImage } from './images.ts';
 
 /** `host[:port]/path:tag` as repository and tag (a colon after the last slash starts the tag). */
@@ -47,17 +47,10 @@ export async function pushPoolImages(engine: Engine, pools: Pool[], registry: st
     await engine.docker.getImage(local.id).tag({ repo, tag });
     log(`pushing ${name} (${poolKey(pool)})`);
     const stream = await engine.docker.getImage(name).push({ tag, authconfig: registryAuth(registry) });
-    await new Promise<void>((resolve, reject) => {
-      engine.docker.modem.followProgress(stream, (error: Error | null, events: { error?: string }[]) => {
-        const failure = error?.message ?? events.find((e) => e.error)?.error;
-        if (failure)
-          reject(
-            new UserError(
-              `pushing ${name} failed: ${boundText(failure.trim(), 2000)} (is ${registry} reachable from the Docker engine, and did \`docker login\` succeed?)`,
-            ),
-          );
-        else resolve();
-      });
+    await progressEnd(engine, stream).catch((failure: Error) => {
+      throw new UserError(
+        `pushing ${name} failed: ${boundText(failure.message, 2000)} (is ${registry} reachable from the Docker engine, and did \`docker login\` succeed?)`,
+      );
     });
     results.push({ pool: poolKey(pool), name, pushed: true });
   }
