@@ -4,18 +4,30 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ResolvedModel } from './resolve.ts';
 
-export type ModelErrorKind = 'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'not_found' | 'context_too_long' | 'request';
+export type ModelErrorKind =
+  'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'not_found' | 'first_request_refused' | 'context_too_long' | 'request';
 
 /**
  * Failures that say nothing about the agent: the service could not be reached or kept failing after
- * the retries, refused the key, or does not serve the model (404: a typo, no access, a retired
- * model). The others (a prompt too long, a request refused for what the conversation holds) happen
- * because of what the model wrote: the agent loop handles them.
+ * the retries, refused the key, does not serve the model (404: a typo, no access, a retired model),
+ * or refused an agent's first request, which holds nothing a model wrote (the prompt, tools and
+ * parameters the harness or the agent's program sends every task alike). The others (a prompt too
+ * long, a request refused for what the conversation holds) happen because of what the model wrote:
+ * the agent loop handles them.
  */
-export const INFRASTRUCTURE_KINDS: readonly ModelErrorKind[] = ['timeout', 'connection', 'rate_limit', 'server', 'auth', 'not_found'];
+export const INFRASTRUCTURE_KINDS: readonly ModelErrorKind[] = ['timeout', 'connection', 'rate_limit', 'server', 'auth', 'not_found', 'first_request_refused'];
 
 /** Failures every later call with the same model and key meets too: a run stops on the first. */
-export const CONFIGURATION_KINDS: readonly ModelErrorKind[] = ['auth', 'not_found'];
+export const CONFIGURATION_KINDS: readonly ModelErrorKind[] = ['auth', 'not_found', 'first_request_refused'];
+
+/** `error`, a refusal of an agent's first request (before any answer): no agent's doing, and every task's. */
+export function firstRequestRefused(error: ModelError): ModelError {
+  return new ModelError(
+    `${error.message} (the agent's first request, before any model answer: the model does not take what every task sends it)`,
+    'first_request_refused',
+    error.status,
+  );
+}
 
 export class ModelError extends Error {
   constructor(

@@ -1,7 +1,15 @@
 // The model layer: specs to Model instances for agents and judges (see README.md here).
 export { checkModelSpecs, createModel } from './create-model.ts';
 export { findContextWindows } from './context-window.ts';
-export { CONFIGURATION_KINDS, INFRASTRUCTURE_KINDS, ModelError, statusFailure, type ModelErrorKind, type OverflowFigures } from './errors.ts';
+export {
+  CONFIGURATION_KINDS,
+  firstRequestRefused,
+  INFRASTRUCTURE_KINDS,
+  ModelError,
+  statusFailure,
+  type ModelErrorKind,
+  type OverflowFigures,
+} from './errors.ts';
 export { costUsd, DEFAULT_PRICES, loadPriceTable, priceFor, type ModelPrice, type PriceTable } from './prices.ts';
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,

@@ -4,7 +4,7 @@
 // agents' own failures (the model's 4xx, a conversation over the window, a limit) end the agent,
 // and the task is scored with the patch it has. Anything else is the harness's bug: also excluded
 // from the rates, and counted and shown as such.
-import { CONFIGURATION_KINDS, INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
+import { CONFIGURATION_KINDS, INFRASTRUCTURE_KINDS, ModelError, type ModelErrorKind } from '../models/index.ts';
 import { RunStopError, UserError } from '../errors.ts';
 import type { TaskErrorKind } from '../store/run-store.ts';
 
@@ -17,13 +17,22 @@ export function taskErrorKind(error: unknown, isSandboxError: (error: unknown) =
   return 'harness';
 }
 
+/** What to do about each configuration failure. */
+const REMEDIES: Partial<Record<ModelErrorKind, string>> = {
+  first_request_refused:
+    'the model refuses what the harness (or the CLI agent) sends before any answer: check the model and the agent configuration (harness/models/README.md); if they are right, it is a harness bug to report',
+};
+
 /**
- * A model call refused for the key or the model itself (401/403, 404): every task using that model
- * would fail the same way, so the run stops on the first, its finished tasks kept.
+ * A model call refused for the key or the model itself (401/403, 404), or an agent's first request
+ * refused: every task using that model would fail the same way, so the run stops on the first, its
+ * finished tasks kept.
  */
 export function modelConfigurationFailure(error: unknown): RunStopError | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof ModelError && CONFIGURATION_KINDS.includes(cause.kind)) return new RunStopError(cause.message, 'fix the key or the model name');
+    if (cause instanceof ModelError && CONFIGURATION_KINDS.includes(cause.kind)) {
+      return new RunStopError(cause.message, REMEDIES[cause.kind] ?? 'fix the key or the model name');
+    }
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
 // recorded as the built-in agent's are; the step limit is enforced here, for any CLI.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
-import { ModelError, costUsd, statusFailure, type Provider, type Usage } from '../../models/index.ts';
+import { ModelError, costUsd, firstRequestRefused, statusFailure, type Provider, type Usage } from '../../models/index.ts';
 import type { ResolvedModel } from '../../models/resolve.ts';
 import { errorMessage } from '../../errors.ts';
 import { TokenCounter } from './usage.ts';
@@ -70,14 +70,16 @@ function upstreamURL(provider: Provider, baseURL: string, pathAndQuery: string):
   return provider === 'openai' ? `${base}${pathAndQuery.replace(/^\/v1/, '')}` : `${base}${pathAndQuery}`;
 }
 
-/** A failing provider is infrastructure (the task runs again on resume), as for the built-in agent. */
-function failureOf(status: number, model: ResolvedModel, detail: string): ModelError | undefined {
-  return statusFailure(
-    status,
-    `model ${model.model} at ${new URL(model.baseURL).host}`,
-    detail.split(model.apiKey).join('[key]').slice(0, 300),
-    model.keyVariable,
-  );
+/**
+ * A failing provider is infrastructure (the task runs again on resume), as for the built-in agent;
+ * so is a refusal before any answer (`firstCall`): the CLI's first request holds nothing a model wrote.
+ */
+function failureOf(status: number, model: ResolvedModel, detail: string, firstCall: boolean): ModelError | undefined {
+  const where = `model ${model.model} at ${new URL(model.baseURL).host}`;
+  const text = detail.split(model.apiKey).join('[key]').slice(0, 300);
+  const failure = statusFailure(status, where, text, model.keyVariable);
+  if (failure || !firstCall) return failure;
+  return firstRequestRefused(new ModelError(`${where}: request rejected (${status}): ${text}`, 'request', status));
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
@@ -94,7 +96,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 export async function startModelProxy(options: ModelProxyOptions): Promise<ModelProxy> {
   const { provider } = options;
   const closing = new AbortController();
-  const state = { calls: 0, stepLimitReached: false, lastFailure: undefined as ModelError | undefined };
+  const state = { calls: 0, answered: 0, stepLimitReached: false, lastFailure: undefined as ModelError | undefined };
 
   const refuse = (res: ServerResponse, status: number, type: string, message: string) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -195,11 +197,12 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     }
     res.end();
     if (failed) {
-      state.lastFailure = failureOf(upstream.status, model, errorText);
+      state.lastFailure = failureOf(upstream.status, model, errorText, route === 'model' && state.answered === 0);
       return;
     }
     state.lastFailure = undefined;
     if (route !== 'model') return;
+    state.answered++;
     const tokens = counter.end();
     const usage = { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, cachedInputTokens: tokens.cachedInputTokens };
     options.onModelCall?.({

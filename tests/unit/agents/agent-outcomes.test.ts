@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { LlmAgent } from '../../../harness/agents/llm-agent.ts';
 import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
 import { Trajectory, type TrajectoryStep } from '../../../harness/agents/trajectory.ts';
-import { createModel, ModelError, type ModelOptions } from '../../../harness/models/index.ts';
+import { createModel, INFRASTRUCTURE_KINDS, ModelError, type ModelOptions } from '../../../harness/models/index.ts';
 import { chatReply, errorReply, startFakeOpenAI, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
 import { agentContext, MemorySandbox, writeAgentConfig } from './agent-fixture.ts';
@@ -48,6 +48,16 @@ describe("the model's own failures end the agent, to be scored with its patch", 
     );
     const outcome = await agent('openai:gpt-4o').run(agentContext());
     expect(outcome).toMatchObject({ status: 'model_rejected', error: expect.stringContaining("request rejected (400): Invalid 'messages[3].content'") });
+  });
+
+  it("a refusal of the first request (the task prompt alone, before any answer) is thrown: every task's, not the agent's", async () => {
+    openai.enqueue(errorReply(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."));
+    const error = await agent('openai:gpt-4o')
+      .run(agentContext())
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'first_request_refused', status: 400 });
+    expect(INFRASTRUCTURE_KINDS).toContain((error as ModelError).kind);
+    expect((error as Error).message).toMatch(/request rejected \(400\): Unsupported parameter: .*\(the agent's first request, before any model answer/);
   });
 
   it('a provider that keeps failing is thrown: the infrastructure failed, not the agent', async () => {

@@ -138,6 +138,22 @@ describe('Anthropic Messages through the proxy', () => {
     expect(calls).toEqual([]);
   });
 
+  it("calls a refusal of the CLI's first request, before any answer, not the agent's doing; a later one the agent's", async () => {
+    server = await startFakeAnthropicStream(() => ({ text: 'x' }));
+    const socketPath = await start('anthropic', server.url);
+    const client = new Anthropic({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid', fetch: socketFetch(socketPath), maxRetries: 0 });
+    const ask = (maxTokens: number) =>
+      client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] });
+    // The real API refuses max_tokens below 1 (the fake's contracts/anthropic-messages.ts).
+    await expect(ask(0)).rejects.toMatchObject({ status: 400 });
+    expect(proxy!.lastFailure).toMatchObject({ kind: 'first_request_refused', status: 400 });
+    expect(proxy!.lastFailure!.message).toMatch(/request rejected \(400\): .*max_tokens.*the agent's first request, before any model answer/);
+    await ask(10);
+    expect(proxy!.lastFailure).toBeUndefined();
+    await expect(ask(0)).rejects.toMatchObject({ status: 400 });
+    expect(proxy!.lastFailure).toBeUndefined();
+  });
+
   it('reports an unreachable provider as a connection failure', async () => {
     const socketPath = await start('anthropic', 'http://127.0.0.1:9');
     const client = new Anthropic({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid', fetch: socketFetch(socketPath), maxRetries: 0 });

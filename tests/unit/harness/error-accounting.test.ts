@@ -24,6 +24,7 @@ describe('taskErrorKind', () => {
     expect(taskErrorKind(new ModelError('rate limited', 'rate_limit', 429), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new ModelError('cannot connect', 'connection'), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new ModelError('model: claude-x: not found (404)', 'not_found', 404), isEngineError)).toBe('infrastructure');
+    expect(taskErrorKind(new ModelError('request rejected (400) (the first request)', 'first_request_refused', 400), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 }), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new Error("agent1's container stopped", { cause: new ContainerStoppedError('exit code 137') }), isEngineError)).toBe('infrastructure');
   });

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
 import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
 import { createLocalBackend, type LocalBackend } from '../../fakes/local-backend.ts';
 import { oraclePairs, type OraclePairs } from '../../helpers/oracle-pairs.ts';
-import { startFakeAnthropic } from '../../fakes/anthropic-server.ts';
+import { anthropicErrorReply, startFakeAnthropic } from '../../fakes/anthropic-server.ts';
 import { queryRun, tempDir } from '../../helpers/cli.ts';
 
 const GOLDEN = join(import.meta.dirname, '..', '..', 'golden', 'oracle-pairs.json');
@@ -207,24 +207,37 @@ describe('the core pipeline on the local test backend', () => {
     expect(printed.out()).toMatch(/oracle\s+coop\s+1\s+0\s+0\/0 \(-\)\s+1 \(harness 1\)/);
   });
 
-  it('a model the service does not serve (404) stops the run on the first call, in one line, every task kept for the resume and none scored', async () => {
-    const anthropic = await startFakeAnthropic();
+  it.each([
+    {
+      what: 'a model the service does not serve (404)',
+      name: 'retired',
+      model: 'claude-sonnet-9',
+      refusal: undefined,
+      stop: /^run retired stopped: model claude-sonnet-9 at 127\.0\.0\.1:\d+: not found \(404\): model: claude-sonnet-9; check the model name .*: fix the key or the model name and run the same command again to resume; 0 of \d+ tasks are finished and stored$/,
+    },
+    {
+      what: "a refusal of the agents' first request (400, before any answer)",
+      name: 'refused',
+      model: 'claude-sonnet-4-5',
+      refusal: 'temperature: range: 0..1',
+      stop: /^run refused stopped: model claude-sonnet-4-5 at 127\.0\.0\.1:\d+: request rejected \(400\): temperature: range: 0\.\.1 \(the agent's first request, before any model answer: .*\): the model refuses what the harness .* harness bug to report and run the same command again to resume; 0 of \d+ tasks are finished and stored$/,
+    },
+  ])('$what stops the run on the first call, in one line, every task kept for the resume and none scored', async ({ name, model, refusal, stop }) => {
+    const anthropic = await startFakeAnthropic(refusal ? { handler: () => anthropicErrorReply(400, refusal) } : {});
     try {
       const printed = capture();
       const run = runBenchmark(
         {
-          ...options('retired'),
-          models: ['anthropic:claude-sonnet-9'],
+          ...options(name),
+          models: [`anthropic:${model}`],
           settings: ['coop'],
           modelOptions: { env: { ANTHROPIC_API_KEY: 'sk-ant-test-key-1', ANTHROPIC_BASE_URL: anthropic.url }, contextWindow: 200_000, warn: () => undefined },
         },
         { createBackend: async () => backend, io },
       );
-      await expect(run).rejects.toThrow(
-        /^run retired stopped: model claude-sonnet-9 at 127\.0\.0\.1:\d+: not found \(404\): model: claude-sonnet-9; check the model name .*: fix the key or the model name and run the same command again to resume; 0 of \d+ tasks are finished and stored$/,
-      );
+      await expect(run).rejects.toThrow(stop);
       expect(printed.lines().filter((line) => line.startsWith('stopping: '))).toHaveLength(1);
-      const rows = queryRun<{ status: string; both_passed: number | null }>(runs, 'retired', 'SELECT status, both_passed FROM tasks');
+      const rows = queryRun<{ status: string; both_passed: number | null }>(runs, name, 'SELECT status, both_passed FROM tasks');
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((row) => row.status !== 'done' && row.both_passed === null)).toBe(true);
       // At most the first calls already in flight: 2 tasks at a time, 2 agents each.
