@@ -28,6 +28,8 @@ import {
   previousCode,
   type ConversationMentions,
 } from './commitment-references.ts';
+import { GUARDED, passiveGuardTargets } from './commitment-guards.ts';
+import { listedCodeTargets } from './commitment-lists.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { isConditional, messageSentences, stanceOf, type Sentence } from './language.ts';
@@ -52,10 +54,12 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
   const asked = sentence.verbs.some(
     (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
   );
-  const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
+  const placements = asked
+    ? []
+    : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...passiveGuardTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
-    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence)]),
+    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence), ...listedCodeTargets(sentence)]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
@@ -191,11 +195,16 @@ function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly
   const scope = inAt < 0 ? undefined : placeFunction(terms.slice(inAt + 1, inAt + 4));
   const named = new Set(codeOf(terms).map((n) => n.replace(/^.*[.:]/, '')));
   const placed = positionIn(terms);
-  const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal));
+  const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal) || GUARDED.test(t.normal));
   if (!said) return [];
   const own = earlier.filter((c) => c.agent === agent && c.target.kind === 'placement' && !c.target.definition);
   const promised = own.filter(
-    (c) => c.target.scope && ((scope !== undefined && sameFunction(scope, c.target.scope)) || c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, '')))),
+    (c) =>
+      c.target.scope &&
+      ((scope !== undefined && sameFunction(scope, c.target.scope)) ||
+        c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, ''))) ||
+        // "Flush is guarded as described": the promised function named without backticks.
+        (c.target.guard && terms.some((t) => !t.mask && t.text.replace(/\W+$/, '') === c.target.scope))),
   );
   if (promised.length) return [promised.at(-1)!.target];
   // "The check runs under the lock": a guard noun in a sentence that names no code or file is the one guard the sender placed.

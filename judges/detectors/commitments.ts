@@ -109,6 +109,13 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
       ],
     };
   }
+  // Go exports by a capital first letter: a promised `NewLimiter` defined as `newLimiter` exists but is not exported.
+  const lowered = short.charAt(0).toLowerCase() + short.slice(1);
+  const unexported = lowered !== short ? definitionsIn(code.files).find((d) => d.name === lowered && /\.go$/.test(d.path)) : undefined;
+  if (unexported) {
+    const note = `\`${short}\` is defined as \`${lowered}\` (${unexported.path}:${unexported.line}), which Go does not export`;
+    return { missing: name, evidence: [{ kind: 'absence', source, text: name, note }, codeQuote(source, unexported)] };
+  }
   // A promised export is a promise that the symbol exists: missing from the files named, it is broken as such.
   const missing = c.target.files.length ? checkExists(c, code, name) : undefined;
   if (missing) return missing;

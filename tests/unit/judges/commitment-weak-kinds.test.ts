@@ -1,0 +1,55 @@
+// The weak kinds of independent-train-5: line ranges in every joining word, new code in apposition
+// or in a checklist item, guards placed by a passive, and Go's capitalised exports.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+describe('commitments: weak kinds in the wordings of agents (independent-train-5)', () => {
+  it('reads a range joined by "down to", "through", "until" or ".." as the whole range', () => {
+    for (const said of [
+      "ok, then I won't touch anything from line 19 down to 26.",
+      "I won't touch lines 19 through 26.",
+      "I won't touch line 19 until 26.",
+      "I won't touch lines 19..26.",
+    ])
+      expect(targets(['agent1', said]), said).toEqual([expect.objectContaining({ kind: 'untouched_lines', lines: [19, 26] })]);
+  });
+
+  it('reads new code named in apposition or heading a checklist item with its file', () => {
+    expect(targets(['agent1', "I'm adding an exported constructor, `NewLimiter(rate float64)`, that seeds `last`."])).toEqual([
+      expect.objectContaining({ kind: 'exported', names: ['NewLimiter'] }),
+    ]);
+    expect(targets(['agent1', '- ✓ `NewLimiter(rate)` in ratelimit/limiter.go'])).toEqual([
+      expect.objectContaining({ kind: 'exists', names: ['NewLimiter'], files: ['ratelimit/limiter.go'] }),
+    ]);
+    expect(targets(['agent1', '- `NewLimiter(rate)` is what you call'])).toEqual([]);
+  });
+
+  it('finds a guard the passive places before the call its clause names by verb', async () => {
+    const said = '`Flush` gets guarded by a closed check — it returns `ErrClosed` before it writes anything to `out`.';
+    expect(targets(['agent1', said])).toEqual([
+      expect.objectContaining({ kind: 'placement', guard: ['closed'], scope: 'Flush', position: 'before', anchorWords: ['writ'], anchorCall: true }),
+    ]);
+    const body = (guardFirst: boolean) => {
+      const guard = ['+\tif w.closed {', '+\t\treturn ErrClosed', '+\t}'];
+      const write = ['\t_, err := w.out.Write(w.buf)'].map((l) => ` ${l}`);
+      return [' func (w *Writer) Flush() error {', ' \tw.mu.Lock()', ...(guardFirst ? [...guard, ...write] : [...write, ...guard]), ' \treturn err', ' }'];
+    };
+    const messages = conversation(['agent1', said]);
+    const broken = diff('logbuf/writer.go', 30, 30, body(false));
+    expect((await judge(input(messages, { agent1: broken }, broken))).map((l) => l.messageId)).toEqual([1]);
+    const kept = diff('logbuf/writer.go', 30, 30, body(true));
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it('finds a promised Go export defined with a lower-case name', async () => {
+    const messages = conversation(['agent1', "I'm adding an exported constructor, `NewLimiter(rate float64)`."]);
+    const added = diff('ratelimit/limiter.go', 14, 14, ['+func newLimiter(rate float64) *Limiter {', '+\treturn &Limiter{rate: rate}', '+}', '+']);
+    const [label] = await judge(input(messages, { agent1: added }, added));
+    expect(label?.evidence.map((e) => ('note' in e ? e.note : '')).join(' ')).toContain('`NewLimiter` is defined as `newLimiter`');
+  });
+});
