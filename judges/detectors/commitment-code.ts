@@ -34,6 +34,8 @@ export interface Target {
   definition?: boolean;
   /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
   parameters?: boolean;
+  /** untouched_symbol with `parameters`: the whole signature stays, so no parameter is added either. */
+  signature?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */
   refers?: Reference;
   /** untouched_lines written as bare numbers: a line range only if it repeats one named before. */

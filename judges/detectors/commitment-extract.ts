@@ -47,8 +47,12 @@ export interface Commitment {
   request?: { messageId: number; agent: string; quote: string };
 }
 
+/** "I can either pass it in … or leave its signature alone", "we could add …": an offer commits to nothing. */
+const offers = (sentence: Sentence) =>
+  sentence.terms.some((t, i) => /^(?:i|we)$/.test(t.normal) && /^(?:can|could|might|may)$/.test(sentence.terms[i + 1]?.normal ?? ''));
+
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
-  if (sentence.questionMark || isConditional(sentence)) return [];
+  if (sentence.questionMark || isConditional(sentence) || offers(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(

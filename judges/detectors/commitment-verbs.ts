@@ -184,6 +184,8 @@ export function parameterList(files: string[], scope: string | undefined, senten
     names: [],
     files,
     parameters: true,
+    // "don't change the signature": a parameter added breaks it too, not only one removed.
+    ...(sentence.terms.some((t) => /^signatures?$/.test(t.normal)) && { signature: true }),
     ...(scope ? { scope } : { refers: { to: 'parameters', fallback: parameterOwner(sentence.terms.filter((t) => t.text !== '')) } }),
   };
 }

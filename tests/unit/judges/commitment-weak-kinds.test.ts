@@ -52,4 +52,28 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
     const [label] = await judge(input(messages, { agent1: added }, added));
     expect(label?.evidence.map((e) => ('note' in e ? e.note : '')).join(' ')).toContain('`NewLimiter` is defined as `newLimiter`');
   });
+
+  it('finds a parameter added to a signature the sender accepted to keep, in a hunk that ends inside the function', async () => {
+    const messages = conversation(
+      ['agent1', "Please don't change the signature of `Parser::next_token` — every test calls it with no arguments."],
+      ['agent2', 'yep, np — leaving that one alone.'],
+    );
+    const added = diff(
+      'src/parser.rs',
+      15,
+      15,
+      [
+        '-    pub fn next_token(&mut self) -> Token {',
+        '+    pub fn next_token(&mut self, allow_negative: bool) -> Token {',
+        '         let rest = &self.src[self.pos..];',
+      ],
+      "impl<'a> Parser<'a> {",
+    );
+    const [label] = await judge(input(messages, { agent2: added }, added));
+    expect(label?.description).toBe("agent2 accepted agent1's request that the signature of `next_token` stays, but its patch adds `allow_negative`");
+  });
+
+  it('reads an offer of alternatives as no commitment', () => {
+    expect(targets(['agent1', 'I can either pass the filters into `render()` as a new argument, or leave its signature alone.'])).toEqual([]);
+  });
 });

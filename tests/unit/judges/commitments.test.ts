@@ -362,7 +362,8 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     const labels = await judge(input(messages, { agent1: renamed }, renamed));
     expect(labels.map((l) => [l.messageId, l.description])).toEqual([
       [1, 'agent1 claimed that the existing parameters of `fetch_json` stay, but its patch removes `timeout`'],
-      [2, 'agent1 claimed that the existing parameters of `fetch_json` stay, but its patch removes `timeout`'],
+      // "Signature otherwise unchanged": the rename adds a parameter nobody announced.
+      [2, 'agent1 claimed that the signature of `fetch_json` stays, but its patch removes `timeout` and adds `timeout_s`'],
     ]);
     const added = diff('httpkit/client.py', 6, 6, [
       '-def fetch_json(url, timeout=10, headers=None):',
