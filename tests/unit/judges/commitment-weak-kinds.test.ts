@@ -76,4 +76,12 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
   it('reads an offer of alternatives as no commitment', () => {
     expect(targets(['agent1', 'I can either pass the filters into `render()` as a new argument, or leave its signature alone.'])).toEqual([]);
   });
+
+  it("reads a status clause the tagger joins to the one before as the sender's, with its own tense", () => {
+    const said: [string, string][] = [
+      ['agent2', 'I need to rework `Pop` — that is lines 27 to 36 of queue/queue.go.'],
+      ['agent1', "Len() added ✓ — didn't go near your Pop range."],
+    ];
+    expect(targets(...said)).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines: [27, 36] }));
+  });
 });
