@@ -199,8 +199,10 @@ function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly
   const scope = inAt < 0 ? undefined : placeFunction(terms.slice(inAt + 1, inAt + 4));
   const named = new Set(codeOf(terms).map((n) => n.replace(/^.*[.:]/, '')));
   const placed = positionIn(terms);
+  // "before anything is written"; "after all" orders nothing.
+  const relative = terms.some((t, i) => /^(?:before|after)$/.test(t.normal) && !/^(?:all|that|this)$/.test(terms[i + 1]?.normal ?? ''));
   const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal) || GUARDED.test(t.normal));
-  if (!said) return [];
+  if (!said && !relative) return [];
   const own = earlier.filter((c) => c.agent === agent && c.target.kind === 'placement' && !c.target.definition);
   const promised = own.filter(
     (c) =>
@@ -210,11 +212,15 @@ function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly
         // "Flush is guarded as described": the promised function named without backticks.
         (c.target.guard && terms.some((t) => !t.mask && t.text.replace(/\W+$/, '') === c.target.scope))),
   );
-  if (promised.length) return [promised.at(-1)!.target];
+  if (said && promised.length) return [promised.at(-1)!.target];
   // "The check runs under the lock": a guard noun in a sentence that names no code or file is the one guard the sender placed.
   const guards = [...new Map(own.filter((c) => c.target.guard).map((c) => [JSON.stringify(c.target), c.target])).values()];
   const bare = named.size === 0 && sentence.masks.length === 0 && terms.some((t) => GUARD_NOUN.test(t.normal));
-  return bare && guards.length === 1 ? guards : [];
+  // "`LogFull` is raised before anything is written": a report of an order that names no function or file
+  // (a call is written `x()`) restates the one guard the sender placed, in whatever words.
+  const noPlace = sentence.masks.every((m) => m.kind === 'code' && !/\)$/.test(m.text.trim()));
+  const reported = !sentence.verbs.some((v) => v.subject === 'first' && v.tense === 'future');
+  return (bare || (relative && noPlace && reported)) && guards.length === 1 ? guards : [];
 }
 
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {

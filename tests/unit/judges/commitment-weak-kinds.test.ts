@@ -84,4 +84,12 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
     ];
     expect(targets(...said)).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines: [27, 36] }));
   });
+
+  it('reads a report of an order that names no function as the one guard the sender placed', () => {
+    const plan: [string, string] = ['agent2', "I'll put the size limit in `append()`: the `max_bytes` check runs before the call to `self._write(chunk)`."];
+    expect(targets(plan, ['agent2', 'Size limit done: `LogFull` is raised before anything is written.'])).toEqual([
+      expect.objectContaining({ kind: 'placement', guard: ['max_bytes'], scope: 'append', anchor: '_write' }),
+    ]);
+    expect(targets(plan, ['agent2', "Change of plan: I won't add `LogFull` after all."]).filter((t) => t.kind === 'placement')).toEqual([]);
+  });
 });
