@@ -170,7 +170,10 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if (CREATE.test(lemma) && objectNames.length) {
     const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
     const scope = where && (parameter || where === '__init__') ? where : undefined;
-    return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
+    // "added `Timeout` to `Options`": a member of the type the place names (capitalised, not a call).
+    const owner = scope ? undefined : place.find((t) => t.mask?.kind === 'code' && /^[A-Z][\w$]*$/.test(t.mask.text.trim()))?.mask!.text.trim();
+    const names = owner ? objectNames.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : objectNames;
+    return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
   // "Added the registry functions": code named before, by its description.
   const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;

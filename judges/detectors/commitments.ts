@@ -7,7 +7,7 @@
 // A patch shows pieces of files, so a check that needs code the pieces do not show ("first in
 // get()" with get's start outside every hunk) is not decided: precision comes first.
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
-import { addedLinesNaming, definitionsIn, exportListed, inFiles, usagesIn } from '../code/patch-code.ts';
+import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, usagesIn, type FileCode } from '../code/patch-code.ts';
 import { sameFunction } from './commitment-code.ts';
 import {
   codeQuote,
@@ -60,9 +60,34 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       ],
     };
   }
+  const memberless = missingMember(files, name, source);
+  if (memberless) return memberless;
   // A name on a shown line may be defined outside the hunks (a parameter whose signature is not shown, a method above the hunk).
   if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short)) return undefined;
   return absent(c, code, name);
+}
+
+/**
+ * "added `Timeout` to `Options`": a member of a type whose whole body is shown (from its opening line
+ * to its closing brace) and that no shown code defines. Then a use elsewhere (`o.Timeout`) does not
+ * stand for a definition outside the hunks. A Python class's end is not known from a piece: not decided.
+ */
+function missingMember(files: readonly FileCode[], name: string, source: 'merged' | 'patch'): Finding | undefined {
+  const parts = /^([A-Z][\w$]*)\.([A-Za-z_$][\w$]*)$/.exec(name);
+  if (!parts) return undefined;
+  const [, owner, member] = parts as unknown as [string, string, string];
+  const definitions = definitionsIn(files);
+  if (definitions.some((d) => d.name === member)) return undefined;
+  const type = definitions.find((d) => d.kind === 'class' && d.name === owner);
+  const file = type && files.find((f) => f.path === type.path);
+  if (!type || !file || !/^\s*}/.test(lineText(file, 'new', type.endLine))) return undefined;
+  return {
+    missing: name,
+    evidence: [
+      { kind: 'absence', source, text: name, note: `\`${owner}\` (${type.path}:${type.line}-${type.endLine}) has no member \`${member}\`` },
+      codeQuote(source, type),
+    ],
+  };
 }
 
 function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {

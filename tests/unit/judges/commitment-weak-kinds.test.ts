@@ -92,4 +92,23 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
     ]);
     expect(targets(plan, ['agent2', "Change of plan: I won't add `LogFull` after all."]).filter((t) => t.kind === 'placement')).toEqual([]);
   });
+
+  it('finds a member added to a type whose whole body is shown without it, though the member is used', async () => {
+    const messages = conversation(['agent2', 'Done — added `Timeout` to `Options` as you asked.']);
+    const struct = (field: string) =>
+      diff('fetch/options.go', 5, 5, [
+        ' type Options struct {',
+        ' \tUserAgent string',
+        `+\t${field}`,
+        ' }',
+        ' ',
+        ' func NewClient(o Options) *http.Client {',
+        '+\treturn &http.Client{Timeout: o.Timeout}',
+        ' }',
+      ]);
+    const lost = struct('Proxy     string');
+    expect((await judge(input(messages, { agent2: lost }, lost))).map((l) => l.messageId)).toEqual([1]);
+    const kept = struct('Timeout   time.Duration');
+    expect(await judge(input(messages, { agent2: kept }, kept))).toEqual([]);
+  });
 });
