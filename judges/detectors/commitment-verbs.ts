@@ -238,6 +238,10 @@ function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly 
     const words = describingWords(terms);
     return words.length ? { to: 'described', words, functions: meansFunctions(terms) } : undefined;
   };
+  // "- ✓ `formatBytes` implemented" then "- ✓ exported from src/index.ts": an item's subjectless verb with
+  // nothing but a place after it continues the code the items before named.
+  const opensItem = sentence.listItem && verb.subject === 'none' && sentence.terms.slice(0, verb.start).every((t) => t.text === '');
+  if (opensItem && object.every((t) => LOCATION.test(t.normal) || t.mask?.kind === 'file')) return { to: 'previous' };
   const nouns = object.filter((t) => !LOCATION.test(t.normal));
   if (nouns.length) return phrase(nouns);
   let clause = verb.clause;

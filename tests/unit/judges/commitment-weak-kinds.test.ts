@@ -111,4 +111,10 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
     const kept = struct('Timeout   time.Duration');
     expect(await judge(input(messages, { agent2: kept }, kept))).toEqual([]);
   });
+
+  it('reads a checklist item whose verb has no subject and only a place as continuing the item before', () => {
+    const said = 'Progress:\n- ✓ `formatBytes` implemented (B → TB)\n- ✓ exported from src/index.ts';
+    expect(targets(['agent1', said])).toContainEqual(expect.objectContaining({ kind: 'exported', names: ['formatBytes'], module: 'src/index.ts' }));
+    expect(targets(['agent1', '- ✓ tests added']).filter((t) => t.kind === 'exists')).toEqual([]);
+  });
 });
