@@ -182,7 +182,9 @@ const SUBJECT_PRONOUN = /^(?:it|we|i|you|they|he|she|this|that)$/;
  * names the anchor by its verb; its stem finds the call (`w.out.Write(…)`).
  */
 function clauseVerbWords(clause: readonly Term[]): string[] {
-  if (!SUBJECT_PRONOUN.test(clause[0]?.normal ?? '')) return [];
+  // "before it races with `Close()`": a clause that names a function is about that function, not a call its verb names.
+  const own = clause.filter((t) => t.clause === clause[0]?.clause);
+  if (!SUBJECT_PRONOUN.test(clause[0]?.normal ?? '') || own.some((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))) return [];
   const verb = clause.slice(1, 4).find((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && !t.tags.has('Modal'));
   const stem = verb?.normal.replace(/(?:ing|ed|es|s)$/, '');
   return stem && stem.length >= 3 ? [stem] : [];

@@ -34,6 +34,9 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
     expect(targets(['agent1', said])).toEqual([
       expect.objectContaining({ kind: 'placement', guard: ['closed'], scope: 'Flush', position: 'before', anchorWords: ['writ'], anchorCall: true }),
     ]);
+    // A clause that names a function ("before it races with `Close()`") is about that function, not a call its verb names.
+    const races = "I'll check `s.closed` right after we acquire the lock — checking before it races with `Close()`.";
+    expect(targets(['agent1', races]).filter((t) => t.anchorCall)).toEqual([]);
     const body = (guardFirst: boolean) => {
       const guard = ['+\tif w.closed {', '+\t\treturn ErrClosed', '+\t}'];
       const write = ['\t_, err := w.out.Write(w.buf)'].map((l) => ` ${l}`);
