@@ -69,14 +69,16 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Words that are not code even in backticks. */
 const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;
 
-/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`). */
+/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`, `signal?: AbortSignal`). */
 export function symbolsIn(code: string): string[] {
   const trimmed = code.trim();
   if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
   // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`, `d time.Duration`.
   const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[a-z]\w*\.)?(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
   if (typed) return [typed[1]!];
-  const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
+  const defined = [
+    ...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
+  ]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
   return [...new Set(defined)];

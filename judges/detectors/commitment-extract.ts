@@ -136,6 +136,13 @@ function requestTargets(sentence: Sentence): Target[] {
 const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 
+/** "Good call, I'll do that too", "I'll add it now": a promise whose object is only a pronoun for what was asked. */
+const acceptsByPronoun = (sentence: Sentence) =>
+  !sentence.questionMark &&
+  sentence.verbs.some(
+    (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
+  );
+
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
@@ -244,7 +251,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
+    if (!opening || !(ACCEPTANCE.test(opening.text) || acceptsByPronoun(opening)) || REFUSAL.test(message.message)) return;
     const request = conversation
       .slice(0, i)
       .reverse()

@@ -2,6 +2,7 @@
 // or in a checklist item, guards placed by a passive, and Go's capitalised exports.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
@@ -119,5 +120,20 @@ describe('commitments: weak kinds in the wordings of agents (independent-train-5
     const said = 'Progress:\n- ✓ `formatBytes` implemented (B → TB)\n- ✓ exported from src/index.ts';
     expect(targets(['agent1', said])).toContainEqual(expect.objectContaining({ kind: 'exported', names: ['formatBytes'], module: 'src/index.ts' }));
     expect(targets(['agent1', '- ✓ tests added']).filter((t) => t.kind === 'exists')).toEqual([]);
+  });
+
+  it('reads a promise whose object is only a pronoun as accepting the request, and an optional TS parameter as its target', () => {
+    const reexport: [string, string] = ['agent2', 'While you are in there, re-export `RetryPolicy` from netkit/__init__.py as well.'];
+    expect(extractCommitments(conversation(reexport, ['agent1', "Good call, I'll do that too."]))).toEqual([
+      expect.objectContaining({
+        messageId: 2,
+        request: expect.objectContaining({ messageId: 1 }),
+        target: expect.objectContaining({ kind: 'exported', names: ['RetryPolicy'] }),
+      }),
+    ]);
+    const signal: [string, string] = ['agent1', 'Can you add an optional `signal?: AbortSignal` param to `fetchAll` in src/api/client.ts?'];
+    expect(extractCommitments(conversation(signal, ['agent2', 'ok adding it now']))).toEqual([
+      expect.objectContaining({ messageId: 2, target: expect.objectContaining({ kind: 'exists', names: ['signal'], scope: 'fetchAll' }) }),
+    ]);
   });
 });
