@@ -277,6 +277,27 @@ interface ParsedPiece {
   inContext: boolean;
 }
 
+interface Reading {
+  prefix: string[];
+  inContext: boolean;
+  /** Lines put after the piece: braces that close what it opens and the hunk cut off. */
+  suffix?: string[];
+}
+
+/**
+ * A hunk that ends inside a function (`pub fn next_token(&mut self, …) -> Token {` and a few lines of
+ * its body) leaves its braces open, and the grammar then drops the unfinished definition: each reading
+ * is also tried with the braces it leaves open closed after the piece (a rough count, strings included).
+ */
+function closedReadings(piece: Piece, readings: readonly Reading[], source: string): Reading[] {
+  if (piece.language === 'python') return [];
+  return readings.flatMap((r) => {
+    const text = [...r.prefix, source].join('\n');
+    const open = (text.match(/\{/g)?.length ?? 0) - (text.match(/\}/g)?.length ?? 0);
+    return open > 0 ? [{ ...r, suffix: Array.from({ length: open }, () => '}') }] : [];
+  });
+}
+
 /**
  * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
  * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
@@ -289,7 +310,7 @@ function parsePiece(parser: Parser, piece: Piece, source: string): ParsedPiece |
   const plain = parser.parse(source);
   if (!plain) return undefined;
   const context = piece.context?.trim() ?? '';
-  const readings: { prefix: string[]; inContext: boolean }[] = [{ prefix: [], inContext: false }];
+  const readings: Reading[] = [{ prefix: [], inContext: false }];
   if (piece.language !== 'python' && /\{$/.test(context)) {
     readings.push({ prefix: [context], inContext: true });
     const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
@@ -297,12 +318,12 @@ function parsePiece(parser: Parser, piece: Piece, source: string): ParsedPiece |
   }
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);
-  for (const reading of readings.slice(1)) {
-    const tree = parser.parse([...reading.prefix, source].join('\n'));
+  for (const reading of [...readings.slice(1), ...closedReadings(piece, readings, source)]) {
+    const tree = parser.parse([...reading.prefix, source, ...(reading.suffix ?? [])].join('\n'));
     const errors = tree ? errorCount(tree.rootNode) : Infinity;
     if (tree && errors < fewest) {
       best.tree.delete();
-      best = { tree, shift: reading.prefix.length, inContext: true };
+      best = { tree, shift: reading.prefix.length, inContext: reading.inContext };
       fewest = errors;
     } else tree?.delete();
   }

@@ -26,12 +26,16 @@ export interface Target {
   guard?: string[];
   /** placement: words naming the anchor where no code does ("after taking the lock": lock). */
   anchorWords?: string[];
+  /** placement: `anchorWords` is a verb's stem ("before it writes"): the anchor is a call whose name starts with it. */
+  anchorCall?: boolean;
   /** exported: the module (file or package) it is exported from; PACKAGE: the package of the code's file. */
   module?: string;
   /** placement of a new definition next to another ("`tick()` below `flush()`"): `anchor` is a definition, not a call. */
   definition?: boolean;
   /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
   parameters?: boolean;
+  /** untouched_symbol with `parameters`: the whole signature stays, so no parameter is added either. */
+  signature?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */
   refers?: Reference;
   /** untouched_lines written as bare numbers: a line range only if it repeats one named before. */
@@ -65,14 +69,16 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Words that are not code even in backticks. */
 const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;
 
-/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`). */
+/** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`, `signal?: AbortSignal`). */
 export function symbolsIn(code: string): string[] {
   const trimmed = code.trim();
   if (IDENTIFIER.test(trimmed)) return NOT_CODE.test(trimmed) ? [] : [trimmed.replace(/\(\)$/, '')];
-  // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`.
-  const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
+  // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`, `d time.Duration`.
+  const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[a-z]\w*\.)?(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
   if (typed) return [typed[1]!];
-  const defined = [...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=[:=(])/g)]
+  const defined = [
+    ...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
+  ]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
   return [...new Set(defined)];
@@ -141,7 +147,7 @@ export function placeFunction(place: readonly Term[]): string | undefined {
  * Where in its function code is said to sit: first, or before or after an anchor named by code or by
  * words ("the first statement after taking the lock" is after the lock, not first in the function).
  */
-export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'loop'> {
+export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'anchorCall' | 'loop'> {
   // "inside the `for` loop", "on every iteration", "each pass through the loop": first then means first in the loop.
   const loop = terms.some(
     (t, i) => LOOP_WORD.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:in|inside|within|each|every|per)$/.test(x.normal)),
@@ -159,11 +165,31 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
     const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
-    const anchorWords = anchor ? [] : describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
+    const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
+    // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
+    const verbs = anchor || nouns.length ? [] : clauseVerbWords(terms.slice(relative + 1));
+    const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;
     // "first, before the lookup": first says more.
-    if ((anchor || anchorWords.length) && !(first && position === 'before')) return { position, ...(anchor ? { anchor } : { anchorWords }) };
+    if ((anchor || anchorWords.length) && !(first && position === 'before'))
+      return { position, ...(anchor ? { anchor } : { anchorWords, ...(verbs.length && { anchorCall: true }) }) };
   }
   return first ? { position: 'first' } : {};
+}
+
+/** A subject pronoun opening a clause: "before it writes", "after we flush", "once they return". */
+const SUBJECT_PRONOUN = /^(?:it|we|i|you|they|he|she|this|that)$/;
+
+/**
+ * "before it writes anything to `out`": a clause after "before" or "after" whose subject is a pronoun
+ * names the anchor by its verb; its stem finds the call (`w.out.Write(…)`).
+ */
+function clauseVerbWords(clause: readonly Term[]): string[] {
+  // "before it races with `Close()`": a clause that names a function is about that function, not a call its verb names.
+  const own = clause.filter((t) => t.clause === clause[0]?.clause);
+  if (!SUBJECT_PRONOUN.test(clause[0]?.normal ?? '') || own.some((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))) return [];
+  const verb = clause.slice(1, 4).find((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && !t.tags.has('Modal'));
+  const stem = verb?.normal.replace(/(?:ing|ed|es|s)$/, '');
+  return stem && stem.length >= 3 ? [stem] : [];
 }
 
 /** The text of terms, masks restored. */

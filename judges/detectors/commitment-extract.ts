@@ -28,6 +28,8 @@ import {
   previousCode,
   type ConversationMentions,
 } from './commitment-references.ts';
+import { GUARDED, passiveGuardTargets } from './commitment-guards.ts';
+import { listedCodeTargets } from './commitment-lists.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { isConditional, messageSentences, stanceOf, type Sentence } from './language.ts';
@@ -45,17 +47,23 @@ export interface Commitment {
   request?: { messageId: number; agent: string; quote: string };
 }
 
+/** "I can either pass it in … or leave its signature alone", "we could add …": an offer commits to nothing. */
+const offers = (sentence: Sentence) =>
+  sentence.terms.some((t, i) => /^(?:i|we)$/.test(t.normal) && /^(?:can|could|might|may)$/.test(sentence.terms[i + 1]?.normal ?? ''));
+
 function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
-  if (sentence.questionMark || isConditional(sentence)) return [];
+  if (sentence.questionMark || isConditional(sentence) || offers(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(
     (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
   );
-  const placements = asked ? [] : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...newFileTargets(sentence)];
+  const placements = asked
+    ? []
+    : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...passiveGuardTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
-    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence)]),
+    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence), ...listedCodeTargets(sentence)]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
@@ -128,6 +136,13 @@ function requestTargets(sentence: Sentence): Target[] {
 const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 
+/** "Good call, I'll do that too", "I'll add it now": a promise whose object is only a pronoun for what was asked. */
+const acceptsByPronoun = (sentence: Sentence) =>
+  !sentence.questionMark &&
+  sentence.verbs.some(
+    (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
+  );
+
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
@@ -191,17 +206,28 @@ function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly
   const scope = inAt < 0 ? undefined : placeFunction(terms.slice(inAt + 1, inAt + 4));
   const named = new Set(codeOf(terms).map((n) => n.replace(/^.*[.:]/, '')));
   const placed = positionIn(terms);
-  const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal));
-  if (!said) return [];
+  // "before anything is written"; "after all" orders nothing.
+  const relative = terms.some((t, i) => /^(?:before|after)$/.test(t.normal) && !/^(?:all|that|this)$/.test(terms[i + 1]?.normal ?? ''));
+  const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal) || GUARDED.test(t.normal));
+  if (!said && !relative) return [];
   const own = earlier.filter((c) => c.agent === agent && c.target.kind === 'placement' && !c.target.definition);
   const promised = own.filter(
-    (c) => c.target.scope && ((scope !== undefined && sameFunction(scope, c.target.scope)) || c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, '')))),
+    (c) =>
+      c.target.scope &&
+      ((scope !== undefined && sameFunction(scope, c.target.scope)) ||
+        c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, ''))) ||
+        // "Flush is guarded as described": the promised function named without backticks.
+        (c.target.guard && terms.some((t) => !t.mask && t.text.replace(/\W+$/, '') === c.target.scope))),
   );
-  if (promised.length) return [promised.at(-1)!.target];
+  if (said && promised.length) return [promised.at(-1)!.target];
   // "The check runs under the lock": a guard noun in a sentence that names no code or file is the one guard the sender placed.
   const guards = [...new Map(own.filter((c) => c.target.guard).map((c) => [JSON.stringify(c.target), c.target])).values()];
   const bare = named.size === 0 && sentence.masks.length === 0 && terms.some((t) => GUARD_NOUN.test(t.normal));
-  return bare && guards.length === 1 ? guards : [];
+  // "`LogFull` is raised before anything is written": a report of an order that names no function or file
+  // (a call is written `x()`) restates the one guard the sender placed, in whatever words.
+  const noPlace = sentence.masks.every((m) => m.kind === 'code' && !/\)$/.test(m.text.trim()));
+  const reported = !sentence.verbs.some((v) => v.subject === 'first' && v.tense === 'future');
+  return (bare || (relative && noPlace && reported)) && guards.length === 1 ? guards : [];
 }
 
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
@@ -225,7 +251,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !ACCEPTANCE.test(opening.text) || REFUSAL.test(message.message)) return;
+    if (!opening || !(ACCEPTANCE.test(opening.text) || acceptsByPronoun(opening)) || REFUSAL.test(message.message)) return;
     const request = conversation
       .slice(0, i)
       .reverse()

@@ -77,7 +77,9 @@ export function newCodeTargets(sentence: Sentence): Target[] {
       j++;
     }
     const code = terms[j];
-    if (code?.mask?.kind !== 'code' || code.clause !== t.clause) return;
+    // "an exported constructor, `NewLimiter(rate)`, that …": the name in apposition, after the phrase's comma.
+    const apposition = code?.clause === t.clause + 1 && /,/.test(terms[j - 1]?.post ?? '');
+    if (code?.mask?.kind !== 'code' || (code.clause !== t.clause && !apposition)) return;
     const next = terms[j + 1];
     // "a `with_retries()` builder method": a describing noun may come before the kind noun.
     const describedKind = next && !next.mask && next.tags.has('Noun') && DEFINITION_NOUN.test(terms[j + 2]?.normal ?? '') ? 2 : 0;

@@ -95,9 +95,12 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     // An anchor named in words ("after taking the lock") is the first call or name in the function that contains one of them.
     const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
     const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
+    const calledBy = (name: string) => words.some((w) => name.toLowerCase().startsWith(w));
     const anchors = t.anchor
       ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a))
-      : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
+      : t.anchorCall
+        ? callsIn(files).filter((a) => calledBy(a.name) && sameScope(a))
+        : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
     const a = anchors[0];
     if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
       return misplaced(

@@ -20,7 +20,7 @@ export type Reference =
 
 /** Nouns that say what kind of thing is meant, not which one. */
 export const GENERIC_NOUN =
-  /^(?:step|steps|change|changes|function|functions|method|methods|helper|helpers|code|support|feature|features|part|parts|thing|things|stuff|work|fix|fixes|logic|implementation|bit|piece|one|ones|side|version|update|updates|test|tests|everything|all|rest|pr|patch|branch|commit|file|files|module|line|lines|new|existing|own|whole|entire|main|first|other|both|call|calls|done|change|edit|edits|api|class|classes|option|options|plan|task|it|this|that|these|those|mine|yours|we|i)$/;
+  /^(?:step|steps|change|changes|function|functions|method|methods|helper|helpers|code|support|feature|features|part|parts|thing|things|stuff|work|fix|fixes|logic|implementation|bit|piece|one|ones|side|version|update|updates|test|tests|everything|anything|something|nothing|all|rest|pr|patch|branch|commit|file|files|module|line|lines|new|existing|own|whole|entire|main|first|other|both|call|calls|done|change|edit|edits|api|class|classes|option|options|plan|task|it|this|that|these|those|mine|yours|we|i)$/;
 const FUNCTION_NOUN = /^(?:function|functions|method|methods|helper|helpers|func|funcs|fn|fns|routine|routines)$/;
 /** What an agent's own announced work is called: "your lines", "your range", "your code". */
 export const WORK_NOUN =

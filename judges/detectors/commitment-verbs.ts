@@ -170,7 +170,10 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if (CREATE.test(lemma) && objectNames.length) {
     const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
     const scope = where && (parameter || where === '__init__') ? where : undefined;
-    return { kind: 'exists', names: objectNames, files, ...(scope && { scope }) };
+    // "added `Timeout` to `Options`": a member of the type the place names (capitalised, not a call).
+    const owner = scope ? undefined : place.find((t) => t.mask?.kind === 'code' && /^[A-Z][\w$]*$/.test(t.mask.text.trim()))?.mask!.text.trim();
+    const names = owner ? objectNames.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : objectNames;
+    return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
   // "Added the registry functions": code named before, by its description.
   const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
@@ -184,6 +187,8 @@ export function parameterList(files: string[], scope: string | undefined, senten
     names: [],
     files,
     parameters: true,
+    // "don't change the signature": a parameter added breaks it too, not only one removed.
+    ...(sentence.terms.some((t) => /^signatures?$/.test(t.normal)) && { signature: true }),
     ...(scope ? { scope } : { refers: { to: 'parameters', fallback: parameterOwner(sentence.terms.filter((t) => t.text !== '')) } }),
   };
 }
@@ -233,6 +238,10 @@ function describedBefore(sentence: Sentence, verb: VerbPhrase, object: readonly 
     const words = describingWords(terms);
     return words.length ? { to: 'described', words, functions: meansFunctions(terms) } : undefined;
   };
+  // "- ✓ `formatBytes` implemented" then "- ✓ exported from src/index.ts": an item's subjectless verb with
+  // nothing but a place after it continues the code the items before named.
+  const opensItem = sentence.listItem && verb.subject === 'none' && sentence.terms.slice(0, verb.start).every((t) => t.text === '');
+  if (opensItem && object.every((t) => LOCATION.test(t.normal) || t.mask?.kind === 'file')) return { to: 'previous' };
   const nouns = object.filter((t) => !LOCATION.test(t.normal));
   if (nouns.length) return phrase(nouns);
   let clause = verb.clause;

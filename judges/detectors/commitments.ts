@@ -3,12 +3,11 @@
 // - exists, exported, placement: on the code that was tested, the merged patch (plus the agents'
 //   test files, which the merge drops on purpose), or the agents' patches together when the merge
 //   produced nothing testable; the agent's own patch tells "never added" from "lost in the merge";
-// - untouched_symbol, untouched_lines: on the agent's own patch, old and new side of each hunk.
+// - untouched_symbol, untouched_lines: on the agent's own patch (commitment-untouched.ts).
 // A patch shows pieces of files, so a check that needs code the pieces do not show ("first in
 // get()" with get's start outside every hunk) is not decided: precision comes first.
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
-import { pathMatches } from '../patch-lines.ts';
-import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, usagesIn, type FileCode, type HunkCode } from '../code/patch-code.ts';
+import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, usagesIn, type FileCode } from '../code/patch-code.ts';
 import { sameFunction } from './commitment-code.ts';
 import {
   codeQuote,
@@ -21,6 +20,7 @@ import {
   type Finding,
 } from './commitment-evidence.ts';
 import { checkPlacement } from './commitment-placement.ts';
+import { checkParametersKept, checkUntouchedFile, checkUntouchedLines, checkUntouchedSymbol } from './commitment-untouched.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
 
 function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
@@ -60,9 +60,34 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       ],
     };
   }
+  const memberless = missingMember(files, name, source);
+  if (memberless) return memberless;
   // A name on a shown line may be defined outside the hunks (a parameter whose signature is not shown, a method above the hunk).
   if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short)) return undefined;
   return absent(c, code, name);
+}
+
+/**
+ * "added `Timeout` to `Options`": a member of a type whose whole body is shown (from its opening line
+ * to its closing brace) and that no shown code defines. Then a use elsewhere (`o.Timeout`) does not
+ * stand for a definition outside the hunks. A Python class's end is not known from a piece: not decided.
+ */
+function missingMember(files: readonly FileCode[], name: string, source: 'merged' | 'patch'): Finding | undefined {
+  const parts = /^([A-Z][\w$]*)\.([A-Za-z_$][\w$]*)$/.exec(name);
+  if (!parts) return undefined;
+  const [, owner, member] = parts as unknown as [string, string, string];
+  const definitions = definitionsIn(files);
+  if (definitions.some((d) => d.name === member)) return undefined;
+  const type = definitions.find((d) => d.kind === 'class' && d.name === owner);
+  const file = type && files.find((f) => f.path === type.path);
+  if (!type || !file || !/^\s*}/.test(lineText(file, 'new', type.endLine))) return undefined;
+  return {
+    missing: name,
+    evidence: [
+      { kind: 'absence', source, text: name, note: `\`${owner}\` (${type.path}:${type.line}-${type.endLine}) has no member \`${member}\`` },
+      codeQuote(source, type),
+    ],
+  };
 }
 
 function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {
@@ -109,6 +134,13 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
       ],
     };
   }
+  // Go exports by a capital first letter: a promised `NewLimiter` defined as `newLimiter` exists but is not exported.
+  const lowered = short.charAt(0).toLowerCase() + short.slice(1);
+  const unexported = lowered !== short ? definitionsIn(code.files).find((d) => d.name === lowered && /\.go$/.test(d.path)) : undefined;
+  if (unexported) {
+    const note = `\`${short}\` is defined as \`${lowered}\` (${unexported.path}:${unexported.line}), which Go does not export`;
+    return { missing: name, evidence: [{ kind: 'absence', source, text: name, note }, codeQuote(source, unexported)] };
+  }
   // A promised export is a promise that the symbol exists: missing from the files named, it is broken as such.
   const missing = c.target.files.length ? checkExists(c, code, name) : undefined;
   if (missing) return missing;
@@ -120,146 +152,6 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
     missing: name,
     evidence: [{ kind: 'absence', source, text: name, note: `no export of \`${short}\`${target}` }, ...ownPatchNote(c, code, name)],
   };
-}
-
-function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
-  const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
-  const short = lastName(name);
-  for (const file of own) {
-    for (const h of file.hunks) {
-      for (const [side, outline] of [
-        ['new', h.after],
-        ['old', h.before],
-      ] as const) {
-        const changed = h.hunk[side].changed;
-        // The definition the hunk starts inside (its context line): from the piece's first line to where it ends.
-        const context = outline?.context?.name === short ? { line: h.hunk[side].start - 1, endLine: outline.context.endLine } : undefined;
-        const definition = [...(outline?.definitions.filter((d) => d.name === short) ?? []), ...(context ? [context] : [])].find((d) =>
-          [...changed].some((l) => (l > d.line && l <= d.endLine) || l === d.line),
-        );
-        const line = definition && [...changed].find((l) => (l > definition.line && l <= definition.endLine) || l === definition.line);
-        if (definition && line !== undefined) {
-          const text = lineText(file, side, line).trim();
-          return {
-            missing: name,
-            evidence: [
-              {
-                kind: 'absence',
-                source: 'patch',
-                agent: c.agent,
-                file: file.path,
-                text: name,
-                note: `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${short}\` (${file.path}:${line})`,
-              },
-              { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text || '(blank line)' },
-            ],
-          };
-        }
-      }
-    }
-  }
-  return undefined;
-}
-
-/** "The existing keyword arguments are unchanged": each parameter the function had is still in its signature, in the agent's own patch. */
-function checkParametersKept(c: Commitment, code: CodeUnderCheck): Finding | undefined {
-  const scope = c.target.scope!;
-  const signature = (side: 'before' | 'after', h: HunkCode) =>
-    h[side]?.definitions.find((d) => d.kind === 'function' && sameFunction(d.name, scope) && d.parameters);
-  for (const file of inFiles(code.byAgent.get(c.agent) ?? [], c.target.files)) {
-    for (const h of file.hunks) {
-      const old = signature('before', h);
-      const now = signature('after', h);
-      const gone = old && now ? old.parameters!.filter((p) => !now.parameters!.includes(p)) : [];
-      if (!old || !now || gone.length === 0) continue;
-      return {
-        missing: `${scope}(${gone.join(', ')})`,
-        evidence: [
-          {
-            kind: 'absence',
-            source: 'patch',
-            agent: c.agent,
-            file: file.path,
-            text: gone.join(', '),
-            note: `${c.agent}'s patch removes ${gone.map((p) => `\`${p}\``).join(', ')} from the parameters of \`${now.name}\` (${file.path}:${now.line})`,
-          },
-          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, 'old', old.line).trim() },
-          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, 'new', now.line).trim() },
-        ],
-      };
-    }
-  }
-  return undefined;
-}
-
-/** A whole file promised untouched ("I won't edit slug.py"): any change the agent's own patch makes to it. */
-function checkUntouchedFile(c: Commitment, code: CodeUnderCheck): Finding | undefined {
-  const own = (code.byAgent.get(c.agent) ?? []).filter((f) => c.target.files.some((n) => pathMatches(f.path, n)));
-  for (const file of own) {
-    for (const { hunk } of file.hunks) {
-      const side = hunk.new.changed.size ? 'new' : 'old';
-      const line = [...hunk[side].changed][0];
-      if (line === undefined) continue;
-      return {
-        missing: file.path,
-        evidence: [
-          {
-            kind: 'absence',
-            source: 'patch',
-            agent: c.agent,
-            file: file.path,
-            text: file.path,
-            note: `${c.agent}'s patch changes ${file.path} (line ${line})`,
-          },
-          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, side, line).trim() || '(blank line)' },
-        ],
-      };
-    }
-  }
-  return undefined;
-}
-
-/** The file a line range refers to: named in the sentence, else in the message or the agent's last message naming one. */
-function rangeFiles(c: Commitment, input: JudgeInput, own: readonly FileCode[]): FileCode[] {
-  if (c.target.files.length) return inFiles(own, c.target.files);
-  const named = input.conversation
-    .filter((m) => m.id <= c.messageId)
-    .reverse()
-    .map((m) =>
-      [...m.message.matchAll(/(?<![\w./:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b/g)].map((x) => x[0]).filter((p) => own.some((f) => f.path.endsWith(p))),
-    )
-    .find((list) => list.length > 0);
-  if (named) return inFiles(own, named);
-  return own.length === 1 ? [...own] : [];
-}
-
-function checkUntouchedLines(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding | undefined {
-  const [from, to] = c.target.lines!;
-  for (const file of rangeFiles(c, input, code.byAgent.get(c.agent) ?? [])) {
-    for (const { hunk } of file.hunks) {
-      const removed = [...hunk.old.changed].find((l) => l >= from && l <= to);
-      const inserted = hunk.insertedAfter.find((l) => l >= from && l < to);
-      if (removed === undefined && inserted === undefined) continue;
-      const what = removed !== undefined ? `removes line ${removed}` : `inserts code after line ${inserted}`;
-      const text =
-        removed !== undefined ? lineText(file, 'old', removed) : ([...hunk.new.changed].map((l) => lineText(file, 'new', l)).find((x) => x.trim()) ?? '');
-      return {
-        missing: `lines ${from}-${to}`,
-        evidence: [
-          {
-            kind: 'absence',
-            source: 'patch',
-            agent: c.agent,
-            file: file.path,
-            text: `lines ${from}-${to}`,
-            note: `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}`,
-          },
-          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text.trim() || '(blank line)' },
-        ],
-      };
-    }
-  }
-  return undefined;
 }
 
 function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[] {
@@ -278,7 +170,7 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
         .filter((f): f is Finding => f !== undefined);
     case 'untouched_symbol': {
       if (t.parameters) {
-        const f = t.scope ? checkParametersKept(c, code) : undefined;
+        const f = t.scope ? checkParametersKept(c, code, input) : undefined;
         return f ? [f] : [];
       }
       if (t.names.length === 0) {
@@ -299,11 +191,18 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
   }
 }
 
+/** "removes `timeout`", "removes `timeout` and adds `timeout_s`": what a parameters finding's note says the patch does. */
+function parameterChange(f: Finding): string {
+  const e = f.evidence[0];
+  const note = e && 'note' in e ? (e.note ?? '') : '';
+  return /patch (.*) in the parameters of/.exec(note)?.[1] ?? 'changes';
+}
+
 function describe(c: Commitment, findings: Finding[]): string {
   const verb = c.request ? `accepted ${c.request.agent}'s request` : c.kind === 'promise' ? 'promised' : 'claimed';
   const t = c.target;
   const what = t.parameters
-    ? `that the existing parameters of \`${t.scope}\` stay, but its patch removes ${findings.map((f) => `\`${f.evidence[0]?.text}\``).join(', ')}`
+    ? `that the ${t.signature ? 'signature' : 'existing parameters'} of \`${t.scope}\` stay${t.signature ? 's' : ''}, but its patch ${findings.map(parameterChange).join('; ')}`
     : t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
       ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
       : t.kind === 'exported'

@@ -273,6 +273,9 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
       .map((t) => starts.indexOf(t.offset?.start ?? -1))
       .filter((i) => i >= 0 && terms[i]!.tags.has('Verb') && !terms[i]!.tags.has('Auxiliary') && !terms[i]!.tags.has('Modal'));
     const index = heads.at(-1) ?? begin;
+    // "`Len()` added ✓ — didn't go near …": a phrase the tagger runs across a clause boundary has the
+    // subject of its main verb's clause, looked for from the phrase's first word in that clause.
+    const inClause = vTerms.map((t) => starts.indexOf(t.offset?.start ?? -1)).find((i) => i >= 0 && terms[i]!.clause === terms[index]!.clause);
     const g = v.verb?.grammar ?? {};
     const form = g.form ?? '';
     // One word: compromise sometimes folds the next word in ("change that"), and then leaves a
@@ -286,12 +289,13 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
     verbs.push({
       lemma,
       form,
-      tense: tenseOf(form, g.tense ?? ''),
+      // "didn't go near": the tagger may leave a phrase's tense unset; its "did" says past.
+      tense: terms.slice(inClause ?? begin, index).some((t) => /^(?:did|didn't)$/.test(t.normal)) ? 'past' : tenseOf(form, g.tense ?? ''),
       progressive: Boolean(g.progressive),
       negative: Boolean(v.verb?.negative),
       auxiliary: (v.verb?.auxiliary ?? '').toLowerCase(),
-      subject: subjectOf(terms, begin),
-      start: begin,
+      subject: subjectOf(terms, inClause ?? begin),
+      start: inClause ?? begin,
       index,
       clause: terms[index]!.clause,
     });

@@ -69,8 +69,10 @@ const SOURCE_EXTENSIONS = [
  */
 export const FILE_PATH = new RegExp(String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\w.-]*\.(?:${SOURCE_EXTENSIONS.join('|')})(?![\w/(-]|\.\w)`, 'gi');
 
-const RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*\d+)*`;
-const L_RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to|through|and|,)\s*L?\d+)*`;
+// "to", "down to", "up to", "until", "through"/"thru", "..": every way a range's end is joined to its start.
+const RANGE_JOIN = String.raw`-|–|—|\.\.|(?:(?:down|up|all the way)\s+)?to|through|thru|until|till|and|,`;
+const RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*\d+)*`;
+const L_RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*L?\d+)*`;
 
 /**
  * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "L120-L130", or a

@@ -1,6 +1,7 @@
 // Conversations and diffs for the commitment checker's tests.
 import type { ConversationMessage } from '../../../harness/store/records.ts';
 import { loadGrammarsFor } from '../../../judges/code/patch-code.ts';
+import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
 import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
 import type { JudgeInput } from '../../../judges/types.ts';
 
@@ -11,6 +12,12 @@ export function conversation(...messages: [from: string, text: string][]): Conve
     return { id: i + 1, from, to, message, sentAt, deliveredAt: { [to[0]!]: sentAt } };
   });
 }
+
+/** The targets of the last message's commitments. */
+export const targets = (...messages: [from: string, text: string][]) =>
+  extractCommitments(conversation(...messages))
+    .filter((c) => c.messageId === messages.length)
+    .map((c) => c.target);
 
 /** A one-hunk diff of `path`: `lines` are the hunk body (' ', '+', '-' prefixed). */
 export function diff(path: string, oldStart: number, newStart: number, lines: string[], context = ''): string {

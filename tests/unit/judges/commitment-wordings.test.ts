@@ -1,19 +1,12 @@
 // Wordings of placements and new code as agents write them (independent-train-4): each paraphrase
 // must give the same commitment, and the checker must tell the kept code from the broken.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
-import { conversation, diff, input, judge } from './commitment-fixtures.ts';
+import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
   await loadLanguage();
 });
-
-/** The targets of the last message's commitments. */
-const targets = (...messages: [from: string, text: string][]) =>
-  extractCommitments(conversation(...messages))
-    .filter((c) => c.messageId === messages.length)
-    .map((c) => c.target);
 
 describe('commitments: placements in the wordings of agents (independent-train-4)', () => {
   it('reads a guard verb with the tested code as a guard placed where the sentence says', () => {

@@ -362,7 +362,8 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
     const labels = await judge(input(messages, { agent1: renamed }, renamed));
     expect(labels.map((l) => [l.messageId, l.description])).toEqual([
       [1, 'agent1 claimed that the existing parameters of `fetch_json` stay, but its patch removes `timeout`'],
-      [2, 'agent1 claimed that the existing parameters of `fetch_json` stay, but its patch removes `timeout`'],
+      // "Signature otherwise unchanged": the rename adds a parameter nobody announced.
+      [2, 'agent1 claimed that the signature of `fetch_json` stays, but its patch removes `timeout` and adds `timeout_s`'],
     ]);
     const added = diff('httpkit/client.py', 6, 6, [
       '-def fetch_json(url, timeout=10, headers=None):',
@@ -436,7 +437,6 @@ describe('commitments: new code, placement of definitions, subjects (issue 17)',
       [2, 'exists', ['Report.columns'], undefined],
       [2, 'exists', ['to_csv'], undefined],
       [5, 'exists', ['Writer.flush'], undefined],
-      [5, 'exists', ['flush'], undefined],
     ]);
   });
 
@@ -618,7 +618,7 @@ describe('commitments: wordings of ranges, guards and acceptances, and hunks cut
   it('reads each acceptance of a request as a promise of what was asked', () => {
     const asked: [string, string] = ['agent2', 'Could you add a `MaxIdle int` field to `PoolConfig` in pool/config.go?'];
     for (const said of ['Sure, will do.', "Yes, I'll do that.", 'OK, will do.', 'Will do.', 'Sure thing, on it.'])
-      expect(targets(asked, ['agent1', said]), said).toEqual([{ request: 1, kind: 'exists', names: ['MaxIdle'], files: ['pool/config.go'] }]);
+      expect(targets(asked, ['agent1', said]), said).toEqual([{ request: 1, kind: 'exists', names: ['PoolConfig.MaxIdle'], files: ['pool/config.go'] }]);
     // A verb joined to the sender's own plan asks nothing.
     expect(targets(['agent1', "I'll add `load()` to loader.py and export it from the package so your CLI can import it."], ['agent2', 'Great.'])).toEqual([]);
   });
