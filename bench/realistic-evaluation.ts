@@ -33,7 +33,7 @@ import { WORKSPACE } from '../tasks/prompts.ts';
 import { EngineCpuWindow, engineCostMs, engineVisible } from './engine-processes.ts';
 import { BENCH_RUN, type BenchFixture } from './fixture.ts';
 import { REALISTIC_REPO_MB, realisticPool } from './realistic-pool.ts';
-import { fixedCostsMs, markedSlot, mergeGitProcesses, timelineTable, type PairMarks } from './realistic-timeline.ts';
+import { fixedCostsMs, markedSlot, waitsAfterMergeMs, mergeGitProcesses, timelineTable, type PairMarks } from './realistic-timeline.ts';
 import { ratio, type BenchTable } from './table.ts';
 
 const TARGET = 1.1;
@@ -318,6 +318,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
     let theirs: boolean[][] = [];
     const timings = { ours: 0, before: 0, theirs: 0, oursEngine: 0 };
     let fixed = { firstWait: 0, end: 0 };
+    let waits = 0;
     let containers = '';
     // A different procedure goes first at each N: a machine whose load changes favours none.
     const procedures = [
@@ -328,6 +329,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
         const marks: PairMarks[] = [];
         [ours, timings.ours] = await seconds(() => harness(setup, concurrency, (slot) => slot, marks));
         fixed = fixedCostsMs(marks, ours, performance.now());
+        waits = waitsAfterMergeMs(marks, ours);
         timings.oursEngine = engine.stop();
         containers = countsSince(counted, setup.backend.testContainerCounts!(), retired);
       },
@@ -352,6 +354,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       (fixed.firstWait / 1000).toFixed(2),
       (fixed.end / 1000).toFixed(2),
       ratio((oursS - fixedS) / floor),
+      (waits / 1000).toFixed(2),
       beforeS.toFixed(1),
       ratio(beforeS / floor),
       theirsS.toFixed(1),
@@ -369,7 +372,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
-    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the checks and removals under way); "vs floor without both" leaves out these two. per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
+    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the checks and removals under way); "vs floor without both" leaves out these two; waits after merge: every pair's wait for a test container after its merge, summed (at N > 1 they may overlap). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
     columns: [
       'N',
       'floor s',
@@ -378,6 +381,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       'first container wait s',
       'end wait s',
       'vs floor without both',
+      'waits after merge s (all pairs)',
       'per feature s',
       'vs floor',
       'upstream s',

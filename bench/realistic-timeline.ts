@@ -58,6 +58,11 @@ function mergeAndWait(mark: PairMarks, result: EvaluationResult): { merge: numbe
   return { merge, sent, wait: Math.max(0, sent - mark.started - merge) };
 }
 
+/** Every pair's wait for a test container after its merge, summed, ms (a wait the merge hides is none). */
+export function waitsAfterMergeMs(marks: PairMarks[], results: EvaluationResult[]): number {
+  return marks.reduce((sum, mark, p) => sum + mergeAndWait(mark, results[p]!).wait, 0);
+}
+
 /**
  * A pass's fixed costs, ms (what a run pays once, however many pairs it has): the wait after its
  * merge of the pair whose code reached a test container first (the pass's first container start),

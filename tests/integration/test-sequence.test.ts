@@ -6,7 +6,9 @@
 // tests left nothing behind serves the next task with the verdicts a fresh container gives; one
 // whose tests leaked (a process still running, an untracked nested repository `git clean -fdx`
 // skips, a file in /tmp, compiled Python in site-packages) is retired, counted by reason, and the
-// next task gets a fresh container, with the same verdicts as a container of its own.
+// next task gets a fresh container, with the same verdicts as a container of its own. Tasks taking
+// containers two at a time, back to back, take again those coming back from their check instead of
+// starting more: no more started than tasks holding one at once plus a spare.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -145,6 +147,30 @@ describe('test containers taken again across tasks', () => {
     expect(counts.started).toBe(2);
     expect(counts.retired).toEqual({});
     expect(counts.reused).toBeGreaterThanOrEqual(1);
+    await warm.removeSpares();
+    expect(await containersOf(run)).toEqual([]);
+  });
+
+  it('tasks two at a time, back to back: containers are taken again, at most one started beyond those held at once, the same verdicts', async () => {
+    const run = uniqueRun('reuse-pairs');
+    const warm = new WarmTestContainers();
+    const reference = await alone(run, gold1);
+    // As a run at concurrency 2 takes them: each lane's next task asks as soon as its last is done.
+    const lane = async () => {
+      const verdicts = [];
+      for (let task = 0; task < 3; task++) {
+        const taken = await warm.startSequence(image.engine, warmSpec(run));
+        verdicts.push((await taken.run([testsOf(f1), testsOf(f2)], gold1)).map((r) => r.exitCode));
+      }
+      return verdicts;
+    };
+    const verdicts = (await Promise.all([lane(), lane()])).flat();
+    expect(verdicts).toEqual(Array(6).fill(reference));
+    // Six takings from at most three containers (two held at once, one spare): the others reused.
+    const counts = warm.testContainerCounts();
+    expect(counts.retired).toEqual({});
+    expect(counts.started).toBeLessThanOrEqual(3);
+    expect(counts.reused).toBeGreaterThanOrEqual(3);
     await warm.removeSpares();
     expect(await containersOf(run)).toEqual([]);
   });

@@ -1,11 +1,17 @@
 // Test containers started ahead of need, per engine, image, limits and run: a task that asks for one
-// takes one already started, and a taking that leaves none starts the next (a miss starts a spare
-// too), so after the first tasks none waits for the engine to create and start a container. A
-// container a task is done with is checked in the background (as-new.ts) and, as new, kept for the
-// next task; otherwise it is removed ("retired"), counted by reason. Results stay those of a fresh
-// container per feature (tests/integration/test-sequence.test.ts). Spares carry the run's labels (not a
-// task's: none has taken them yet); Ctrl-C removes them with every tracked container, the end of the
-// run with removeSpares.
+// takes one already started, so after the first tasks none waits for the engine to create and start
+// a container. A container a task is done with is checked in the background (as-new.ts) and, as new,
+// kept for the next task; otherwise it is removed ("retired"), counted by reason. Results stay those
+// of a fresh container per feature (tests/integration/test-sequence.test.ts). Spares carry the run's
+// labels (not a task's: none has taken them yet); Ctrl-C removes them with every tracked container,
+// the end of the run with removeSpares.
+// How many are started: a container under its check comes back in ~0.12 s, a start costs the engine
+// ~160 ms of CPU (docs/performance.md, table 6) on the cores the tests need. So the containers of a
+// kind that are coming (a spare starting, a used one under its check) count as much as those ready:
+// a spare is started only when a taking leaves a kind with none ready and none coming, and a taker
+// that finds none ready while some are coming waits for the first of them (a check that retires its
+// container lets it go on to the next, or to a start of its own). Without retirements a kind then
+// never has more containers than tasks holding one at once, plus one spare.
 import type { PendingTestSequence, TestContainerCounts, TestSequenceSpec } from '../types.ts';
 import type { RetireReason } from './as-new.ts';
 import type { Engine } from './engine.ts';
@@ -16,12 +22,15 @@ const MAX_SPARES = 32;
 /** The check reads the root file system once: far less than this on any machine. */
 const CHECK_TIMEOUT_MS = 120_000;
 
-const kindOf = (engine: Engine, spec: TestContainerSpec) => JSON.stringify([engine.host, spec.image.id, spec.run, spec.limits]);
+/** The containers of one kind that no task holds: ready to take, or coming (each settles once it is ready or gone). */
+interface Kind {
+  ready: TestContainer[];
+  coming: Set<Promise<void>>;
+}
 
 export class WarmTestContainers {
-  private readonly spares = new Map<string, TestContainer[]>();
-  private readonly starting = new Set<Promise<unknown>>();
-  /** Checks and removals under way in the background: removeSpares waits for them. */
+  private readonly kinds = new Map<string, Kind>();
+  /** Starts, checks and removals under way in the background: removeSpares waits for them. */
   private readonly settling = new Set<Promise<void>>();
   private readonly counts: TestContainerCounts = { started: 0, reused: 0, retired: {} };
   private closed = false;
@@ -31,16 +40,30 @@ export class WarmTestContainers {
     return { ...this.counts, retired: { ...this.counts.retired } };
   }
 
-  /** A started test container; `keepWarm`: when none is left, one more is started for a later taker. */
+  private kindOf(engine: Engine, spec: TestContainerSpec): Kind {
+    const key = JSON.stringify([engine.host, spec.image.id, spec.run, spec.limits]);
+    let kind = this.kinds.get(key);
+    if (!kind) this.kinds.set(key, (kind = { ready: [], coming: new Set() }));
+    return kind;
+  }
+
+  /**
+   * A started test container: a ready one, else the first of those coming, else one started now.
+   * `keepWarm`: a taking that leaves none ready and none coming starts a spare for a later taker.
+   */
   async take(engine: Engine, spec: TestContainerSpec, keepWarm: boolean): Promise<TestContainer> {
-    const key = kindOf(engine, spec);
-    const spares = this.spares.get(key) ?? [];
-    this.spares.set(key, spares);
+    const kind = this.kindOf(engine, spec);
     let spare: TestContainer | undefined;
-    while ((spare = spares.pop()) && !spare.ready) this.retire(spare, 'stopped');
-    if (keepWarm && !this.closed && spares.length === 0) this.startSpare(engine, spec, spares);
+    for (;;) {
+      while ((spare = kind.ready.pop()) && !spare.ready) this.retire(spare, 'stopped');
+      // While closing, those coming are removed, not kept: nothing to wait for.
+      if (spare || this.closed || kind.coming.size === 0) break;
+      await Promise.race(kind.coming);
+    }
     if (spare?.served) this.counts.reused++;
-    return spare ?? this.start(engine, spec);
+    const taken = spare ? Promise.resolve(spare) : this.start(engine, spec);
+    if (keepWarm && !this.closed && kind.ready.length === 0 && kind.coming.size === 0) this.startSpare(engine, spec, kind);
+    return taken;
   }
 
   private start(engine: Engine, spec: TestContainerSpec): Promise<TestContainer> {
@@ -48,32 +71,43 @@ export class WarmTestContainers {
     return TestContainer.start(engine, spec);
   }
 
-  private startSpare(engine: Engine, spec: TestContainerSpec, spares: TestContainer[]): void {
-    const started = this.start(engine, spec).then(
-      async (container) => {
-        if (this.closed) await container.remove();
-        else spares.push(container);
-      },
-      // A start that fails here fails again, and is reported, when a task starts one itself.
-      () => undefined,
+  private startSpare(engine: Engine, spec: TestContainerSpec, kind: Kind): void {
+    this.arriving(
+      kind,
+      this.start(engine, spec).then(
+        (container) => this.keep(kind, container),
+        // A start that fails here fails again, and is reported, when a task starts one itself.
+        () => undefined,
+      ),
     );
-    this.starting.add(started);
-    void started.finally(() => this.starting.delete(started));
+  }
+
+  /** `work` ends with a container of `kind` kept or gone: counted as coming until then, and tracked. */
+  private arriving(kind: Kind, work: Promise<void>): void {
+    const settled = this.background(work);
+    kind.coming.add(settled);
+    // Registered before any taker waits on it, so a taker it wakes no longer counts it.
+    void settled.finally(() => kind.coming.delete(settled));
+  }
+
+  /** A ready container goes to the next taker of its kind, unless the run is ending or MAX_SPARES are kept. */
+  private async keep(kind: Kind, container: TestContainer): Promise<void> {
+    if (this.closed || !container.ready || kind.ready.length >= MAX_SPARES) await container.remove();
+    else kind.ready.push(container);
   }
 
   /** An unused container goes back (the cache answered every feature it was started for). */
-  async giveBack(engine: Engine, spec: TestContainerSpec, container: TestContainer): Promise<void> {
-    const spares = this.spares.get(kindOf(engine, spec));
-    if (this.closed || !spares || !container.ready || spares.length >= MAX_SPARES) await container.remove();
-    else spares.push(container);
+  giveBack(engine: Engine, spec: TestContainerSpec, container: TestContainer): Promise<void> {
+    return this.keep(this.kindOf(engine, spec), container);
   }
 
-  /** Runs `work` in the background, tracked so that removeSpares waits for it. */
-  private background(work: Promise<void>): void {
+  /** Runs `work` in the background, tracked so that removeSpares waits for it; settles when it does, never rejects. */
+  private background(work: Promise<void>): Promise<void> {
     // A failed removal leaves a labelled container: removeOwn or `coop-bench clean` removes it.
     const settled = work.catch(() => undefined);
     this.settling.add(settled);
     void settled.finally(() => this.settling.delete(settled));
+    return settled;
   }
 
   /**
@@ -83,33 +117,33 @@ export class WarmTestContainers {
    */
   private retire(container: TestContainer, reason: RetireReason): void {
     this.counts.retired[reason] = (this.counts.retired[reason] ?? 0) + 1;
-    this.background(container.remove());
+    void this.background(container.remove());
   }
 
   /** A container a task is done with: checked, then kept for the next task when as new, else retired. */
   private recycle(engine: Engine, spec: TestContainerSpec, container: TestContainer): void {
-    this.background(
+    const kind = this.kindOf(engine, spec);
+    this.arriving(
+      kind,
       (async () => {
         const reason = await container.check(CHECK_TIMEOUT_MS).catch((): RetireReason => 'check failed');
-        const spares = this.spares.get(kindOf(engine, spec));
         if (reason) this.retire(container, reason);
-        else if (this.closed || !spares || spares.length >= MAX_SPARES) await container.remove();
-        else spares.push(container);
+        else await this.keep(kind, container);
       })(),
     );
   }
 
   /** Waits for the starts, checks and removals under way in the background. */
   async settled(): Promise<void> {
-    while (this.starting.size > 0 || this.settling.size > 0) await Promise.all([...this.starting, ...this.settling]);
+    while (this.settling.size > 0) await Promise.all([...this.settling]);
   }
 
-  /** Removes every spare, after the starts and removals under way. */
+  /** Removes every spare, after the starts, checks and removals under way. */
   async removeSpares(): Promise<void> {
     this.closed = true;
     await this.settled();
-    const all = [...this.spares.values()].flat();
-    this.spares.clear();
+    const all = [...this.kinds.values()].flatMap((kind) => kind.ready);
+    this.kinds.clear();
     await Promise.all(all.map((container) => container.remove().catch(() => undefined)));
     this.closed = false;
   }
