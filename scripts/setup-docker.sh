@@ -21,7 +21,8 @@ if ! docker info >/dev/null 2>&1; then
   fi
   if ! docker info >/dev/null 2>&1; then
     log "starting dockerd (log: /var/log/dockerd.log)"
-    as_root sh -c 'nohup dockerd >/var/log/dockerd.log 2>&1 &'
+    # Its own session: a caller's process group being signalled (a job killed, a CI step ended) must not stop it.
+    as_root sh -c 'setsid nohup dockerd >/var/log/dockerd.log 2>&1 </dev/null &'
     for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
     if ! docker info >/dev/null 2>&1; then
       log "dockerd did not come up; last lines of /var/log/dockerd.log:"

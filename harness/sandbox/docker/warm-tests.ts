@@ -9,9 +9,10 @@
 // ~160 ms of CPU (docs/performance.md, table 6) on the cores the tests need. So the containers of a
 // kind that are coming (a spare starting, a used one under its check) count as much as those ready:
 // a spare is started only when a taking leaves a kind with none ready and none coming, and a taker
-// that finds none ready while some are coming waits for the first of them (a check that retires its
+// that finds none ready while some are coming waits for the first of them, 10 s at most (a check that retires its
 // container lets it go on to the next, or to a start of its own). Without retirements a kind then
 // never has more containers than tasks holding one at once, plus one spare.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { PendingTestSequence, TestContainerCounts, TestSequenceSpec } from '../types.ts';
 import type { RetireReason } from './as-new.ts';
 import type { Engine } from './engine.ts';
@@ -21,6 +22,8 @@ import { TestContainer, type TestContainerSpec } from './test-run.ts';
 const MAX_SPARES = 32;
 /** The check reads the root file system once: far less than this on any machine. */
 const CHECK_TIMEOUT_MS = 120_000;
+/** How long a taker waits for containers coming: longer than a start takes under load, far less than a hung check. */
+const WAIT_FOR_COMING_MS = 10_000;
 
 /** The containers of one kind that no task holds: ready to take, or coming (each settles once it is ready or gone). */
 interface Kind {
@@ -54,11 +57,14 @@ export class WarmTestContainers {
   async take(engine: Engine, spec: TestContainerSpec, keepWarm: boolean): Promise<TestContainer> {
     const kind = this.kindOf(engine, spec);
     let spare: TestContainer | undefined;
+    const giveUp = Date.now() + WAIT_FOR_COMING_MS;
     for (;;) {
       while ((spare = kind.ready.pop()) && !spare.ready) this.retire(spare, 'stopped');
       // While closing, those coming are removed, not kept: nothing to wait for.
-      if (spare || this.closed || kind.coming.size === 0) break;
-      await Promise.race(kind.coming);
+      if (spare || this.closed || kind.coming.size === 0 || Date.now() >= giveUp) break;
+      const waited = new AbortController();
+      await Promise.race([...kind.coming, delay(giveUp - Date.now(), undefined, { signal: waited.signal }).catch(() => undefined)]);
+      waited.abort();
     }
     if (spare?.served) this.counts.reused++;
     const taken = spare ? Promise.resolve(spare) : this.start(engine, spec);
