@@ -130,7 +130,10 @@ export function formatDetectorScores(split: string, scores: DetectorScores): str
           ...scoreTable(scores.labels, false),
           ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
           ...(scores.commitments.length
-            ? ['  commitments found, by kind (cases with gold commitments):', ...scoreTable(scores.commitments, false).map((l) => `  ${l}`)]
+            ? [
+                '  commitments found, by kind and message (cases with gold commitments; the gold need not list kept promises, yet an extra one counts as FP: precision is a lower bound):',
+                ...scoreTable(scores.commitments, false).map((l) => `  ${l}`),
+              ]
             : []),
           `  paraphrases labelled like their original: ${p.same}/${p.of}${
             p.differing.length
