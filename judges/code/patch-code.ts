@@ -2,19 +2,9 @@
 // commitment checker asks about (definitions, exports, calls, guards, names used) located by file
 // and line, and the text of any shown line for evidence.
 import { patchFiles, pathMatches, type Hunk, type PatchFile } from '../patch-lines.ts';
-import {
-  contextIsFunction,
-  contextScope,
-  languageOf,
-  loadGrammars,
-  outline,
-  type Call,
-  type CodeLanguage,
-  type Definition,
-  type Guard,
-  type Outline,
-  type Usage,
-} from './syntax.ts';
+import { languageOf, loadGrammars, type CodeLanguage } from './grammars.ts';
+import { contextIsFunction, contextScope } from './pieces.ts';
+import { outline, type Call, type Definition, type Guard, type Outline, type Usage } from './syntax.ts';
 
 export interface HunkCode {
   hunk: Hunk;

@@ -1,62 +1,9 @@
-// Syntax trees of the pools' languages (Python, JavaScript, TypeScript, Go, Rust) with
-// web-tree-sitter and the grammars' own npm packages (.wasm files shipped in them, loaded from
-// node_modules: no network). A patch holds pieces of files, so pieces are parsed: tree-sitter
-// recovers from the code cut off around a hunk and still yields the definitions, calls and `if`s
-// inside it. `outline` turns a piece into those facts, with file line numbers.
-import { createRequire } from 'node:module';
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
-
-export type CodeLanguage = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust';
-
-const EXTENSIONS: Record<string, CodeLanguage> = {
-  py: 'python',
-  pyi: 'python',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx',
-  go: 'go',
-  rs: 'rust',
-};
-
-const GRAMMAR_FILES: Record<CodeLanguage, string> = {
-  python: 'tree-sitter-python/tree-sitter-python.wasm',
-  javascript: 'tree-sitter-javascript/tree-sitter-javascript.wasm',
-  typescript: 'tree-sitter-typescript/tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-typescript/tree-sitter-tsx.wasm',
-  go: 'tree-sitter-go/tree-sitter-go.wasm',
-  rust: 'tree-sitter-rust/tree-sitter-rust.wasm',
-};
-
-export function languageOf(path: string): CodeLanguage | undefined {
-  const extension = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
-  return extension ? EXTENSIONS[extension] : undefined;
-}
-
-let initialised: Promise<void> | undefined;
-const languages = new Map<CodeLanguage, Promise<Language>>();
-const loaded = new Map<CodeLanguage, Parser>();
-
-/** Loads the grammars of these languages (each once). Parsing a language not loaded returns undefined. */
-export async function loadGrammars(wanted: Iterable<CodeLanguage>): Promise<void> {
-  initialised ??= Parser.init();
-  await initialised;
-  const require = createRequire(import.meta.url);
-  await Promise.all(
-    [...new Set(wanted)].map(async (language) => {
-      if (loaded.has(language)) return;
-      let pending = languages.get(language);
-      if (!pending) languages.set(language, (pending = Language.load(require.resolve(GRAMMAR_FILES[language]))));
-      const parser = new Parser();
-      parser.setLanguage(await pending);
-      loaded.set(language, parser);
-    }),
-  );
-}
+// Syntax trees of pieces of files (grammars.ts, pieces.ts): tree-sitter recovers from the code cut
+// off around a hunk and still yields the definitions, calls and `if`s inside it. `outline` turns a
+// piece into those facts, with file line numbers.
+import type { Node } from 'web-tree-sitter';
+import { family, parserOf, type CodeLanguage } from './grammars.ts';
+import { parsePiece, type Piece } from './pieces.ts';
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
 
@@ -163,8 +110,6 @@ const GUARDS = new Set(['if_statement', 'if_expression', 'assert_statement']);
 const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement', 'for_expression', 'while_expression', 'loop_expression']);
 const IDENTIFIERS = new Set(['identifier', 'property_identifier', 'field_identifier', 'type_identifier', 'shorthand_property_identifier']);
 
-const family = (language: CodeLanguage) => (language === 'python' ? 'python' : language === 'go' ? 'go' : language === 'rust' ? 'rust' : 'js');
-
 /** Strips the indentation every line shares (Python will not parse an indented piece). */
 function dedent(lines: readonly string[]): string {
   const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length);
@@ -242,97 +187,9 @@ function statementInBody(node: Node, body: Node): Node | undefined {
   return current?.parent?.id === body.id ? current : undefined;
 }
 
-export interface Piece {
-  language: CodeLanguage;
-  lines: readonly string[];
-  /** File line number of the piece's first line. */
-  start: number;
-  /** Names of the functions or classes that enclose the piece (from the hunk's context). */
-  scope?: string[];
-  /** The context is a function: a definition at the piece's top level is its sibling, not inside it. */
-  scopeIsFunction?: boolean;
-  /** Whether it is a package's `__init__.py`, whose imports are its exports. */
-  initModule?: boolean;
-  /** The hunk's context line: the line that opens the definition the piece starts in (git's function context). */
-  context?: string;
-}
-
-/** Syntax errors in a tree: error and missing nodes. */
-function errorCount(node: Node): number {
-  let count = node.type === 'ERROR' || node.isMissing ? 1 : 0;
-  if (node.hasError) for (const child of node.children) if (child) count += errorCount(child);
-  return count;
-}
-
-/** An opener of an unnamed function inside a class-like container, per language family (the piece may start inside a method). */
-const METHOD_OPENER: Partial<Record<'js' | 'rust', { container: RegExp; opener: string }>> = {
-  js: { container: /\bclass\b/, opener: '__piece() {' },
-  rust: { container: /\b(?:impl|trait)\b/, opener: 'fn __piece() {' },
-};
-
-interface ParsedPiece {
-  tree: Tree;
-  /** Lines put before the piece: its context line, then possibly an unnamed method's opener. */
-  shift: number;
-  inContext: boolean;
-}
-
-interface Reading {
-  prefix: string[];
-  inContext: boolean;
-  /** Lines put after the piece: braces that close what it opens and the hunk cut off. */
-  suffix?: string[];
-}
-
-/**
- * A hunk that ends inside a function (`pub fn next_token(&mut self, …) -> Token {` and a few lines of
- * its body) leaves its braces open, and the grammar then drops the unfinished definition: each reading
- * is also tried with the braces it leaves open closed after the piece (a rough count, strings included).
- */
-function closedReadings(piece: Piece, readings: readonly Reading[], source: string): Reading[] {
-  if (piece.language === 'python') return [];
-  return readings.flatMap((r) => {
-    const text = [...r.prefix, source].join('\n');
-    const open = (text.match(/\{/g)?.length ?? 0) - (text.match(/\}/g)?.length ?? 0);
-    return open > 0 ? [{ ...r, suffix: Array.from({ length: open }, () => '}') }] : [];
-  });
-}
-
-/**
- * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
- * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
- * closing braces of its container end nothing. Read after its context line (the line that opens the
- * container), and inside an unnamed method when the container is a class or impl (the piece may
- * start in the middle of a method), it parses as it stands in the file: the reading with the fewest
- * syntax errors is kept, the piece alone on a tie.
- */
-function parsePiece(parser: Parser, piece: Piece, source: string): ParsedPiece | undefined {
-  const plain = parser.parse(source);
-  if (!plain) return undefined;
-  const context = piece.context?.trim() ?? '';
-  const readings: Reading[] = [{ prefix: [], inContext: false }];
-  if (piece.language !== 'python' && /\{$/.test(context)) {
-    readings.push({ prefix: [context], inContext: true });
-    const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
-    if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
-  }
-  let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
-  let fewest = errorCount(plain.rootNode);
-  for (const reading of [...readings.slice(1), ...closedReadings(piece, readings, source)]) {
-    const tree = parser.parse([...reading.prefix, source, ...(reading.suffix ?? [])].join('\n'));
-    const errors = tree ? errorCount(tree.rootNode) : Infinity;
-    if (tree && errors < fewest) {
-      best.tree.delete();
-      best = { tree, shift: reading.prefix.length, inContext: reading.inContext };
-      fewest = errors;
-    } else tree?.delete();
-  }
-  return best;
-}
-
 /** Definitions, calls, guards and names used in a piece of code; undefined if its grammar is not loaded. */
 export function outline(piece: Piece): Outline | undefined {
-  const parser = loaded.get(piece.language);
+  const parser = parserOf(piece.language);
   if (!parser) return undefined;
   // A hunk that starts inside a Python docstring would read its closing quotes as an opening.
   const source = dedent(piece.lines);
@@ -506,22 +363,4 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
     // The last name of each path: `Thing` in `pub use crate::x::Thing`.
     for (const id of node.descendantsOfType('identifier')) if (id && id.parent?.childForFieldName('path')?.id !== id.id) result.exportList.add(id.text);
   }
-}
-
-/** The names a hunk's context line (`def flush(self):`, `func (c *Cache) Get(`, `class Cache:`) declares. */
-export function contextScope(context: string): string[] {
-  return contextMatch(context)?.slice(1, 2) ?? [];
-}
-
-/** Whether a hunk's context line declares a function or method (not a class, struct, impl or module). */
-export function contextIsFunction(context: string): boolean {
-  const match = contextMatch(context);
-  return match !== null && !/\b(?:class|struct|impl|interface|trait|enum|type|mod)\s/.test(match[0]);
-}
-
-function contextMatch(context: string): RegExpExecArray | null {
-  return (
-    /\b(?:def|class|function|func|fn|struct|impl|interface|trait|enum|type|mod)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?([A-Za-z_$][\w$]*)/.exec(context) ??
-    /^\s*(?:(?:public|private|protected|static|async|export|default|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{?\s*$/.exec(context)
-  );
 }
