@@ -32,7 +32,8 @@ import { GUARDED, passiveGuardTargets } from './commitment-guards.ts';
 import { listedCodeTargets } from './commitment-lists.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
-import { isConditional, messageSentences, stanceOf, type Sentence } from './language.ts';
+import { messageSentences, type Sentence } from './language.ts';
+import { isConditional, stanceOf } from './stance.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 

@@ -21,7 +21,8 @@ import {
   untouchedRange,
 } from './commitment-code.ts';
 import { describingWords, meansFunctions, namesParameterList, partnerWork, type Reference } from './commitment-references.ts';
-import { stanceOf, type Sentence, type Term, type VerbPhrase } from './language.ts';
+import type { Sentence, Term, VerbPhrase } from './language.ts';
+import { stanceOf } from './stance.ts';
 
 export const CREATE =
   /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;

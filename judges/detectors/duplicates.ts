@@ -7,7 +7,8 @@
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
-import { messageSentences, stanceOf } from './language.ts';
+import { messageSentences } from './language.ts';
+import { stanceOf } from './stance.ts';
 import { FILE_PATH } from './mentions.ts';
 
 /** Messages with fewer content words (a "thanks", an "ok, done") are never called repeats. */

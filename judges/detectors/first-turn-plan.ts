@@ -10,7 +10,8 @@
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf } from '../text.ts';
-import { messageSentences, stanceOf, type Sentence, type VerbPhrase } from './language.ts';
+import { messageSentences, type Sentence, type VerbPhrase } from './language.ts';
+import { stanceOf } from './stance.ts';
 
 /** Verbs of talking, looking, waiting and wanting: "I'll wait for your reply", "I'll check the file" plan no code. */
 const NOT_WORK =

@@ -137,7 +137,7 @@ const SECOND_PERSON = new Set(['you', 'your', 'yourself', "you'll", "you're", "y
 /** "My plan is to …", "our proposal is …": the sender's intent as a subject. */
 const INTENT_NOUN = /^(?:plan|proposal|approach|intention|idea|part|side|job|task|scope|change|changes|split)$/;
 /** Words a subject search skips on its way back from the verb. */
-const SKIPPED =
+export const SKIPPED =
   /^(?:also|then|now|just|already|still|first|next|finally|actually|really|only|both|each|all|probably|definitely|currently|simply|go|ahead|and)$/;
 
 function personOf(term: Term | undefined): Person {
@@ -348,72 +348,4 @@ export function span(sentence: Sentence, from: number, to = sentence.terms.lengt
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** Modal auxiliaries that make a verb an offer or a possibility rather than a commitment. */
-export const TENTATIVE = /\b(?:can|could|may|might|should|would|shall)\b/;
-
-/** Verbs whose infinitive complement is the sender's intent ("I plan to add", "I'm going to add"). */
-const INTENT_VERB = /^(?:plan|intend|want|aim|go|be|need|like|prefer|propose|suggest|start|begin|continue|proceed|decide|try|let)$/;
-const WANT_AUXILIARY = /\b(?:would|'d)\b/;
-
-/**
- * What a verb says about the sender's own work:
- * - will: it is going to do it (future, intent, "let me", a first-person present "I take lines 1-60");
- * - doing: it is doing it now ("I'm adding", or a subjectless "Taking parser.py L40-60");
- * - did: it did it ("I added", "Added X", "X is now exported");
- * - offer: it could or might do it (can, could, may, might, should, would);
- * - none: the verb is not about the sender's work (another subject, a request, a question).
- */
-export type Stance = 'will' | 'doing' | 'did' | 'offer' | 'none';
-
-export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
-  const governor = verb.governor;
-  const auxiliary = `${verb.auxiliary} ${governor?.auxiliary ?? ''}`;
-  const first = verb.subject === 'first';
-  const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
-  if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
-  // "Going to add …", "Planning to add …" without a subject: the sender's own intent.
-  if (
-    governor &&
-    governor.subject === 'none' &&
-    /^(?:go|plan|intend|aim)$/.test(governor.lemma) &&
-    (governor.progressive || sentence.terms[governor.index]?.tags.has('Gerund')) &&
-    !sentence.questionMark
-  )
-    return 'will';
-  if (governor && first && INTENT_VERB.test(governor.lemma)) {
-    if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
-    return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
-  }
-  if (TENTATIVE.test(verb.auxiliary)) return first ? 'offer' : 'none';
-  if (first) {
-    if (verb.tense === 'future') return 'will';
-    if (verb.tense === 'past') return 'did';
-    if (verb.progressive) return 'doing';
-    return verb.form === 'simple-present' || verb.form === 'imperative' ? 'will' : 'none';
-  }
-  if (verb.subject === 'none' && atClauseStart && !sentence.questionMark) {
-    // Status lines and notes without a subject: "Added X", "Taking lines 40-60", "Will do".
-    if (verb.tense === 'past') return 'did';
-    if (verb.tense === 'future') return 'will';
-    if (sentence.terms[verb.index]?.tags.has('Gerund')) return 'doing';
-    // A bare verb heading a list item is the sender's next step ("- lib/compare.js: add `satisfies()`").
-    if (sentence.listItem && !verb.negative && /^(?:imperative|infinitive|simple-present)$/.test(verb.form)) return 'will';
-  }
-  // Passive claims about code: "`X` is now exported from Y", "`foo` was added".
-  if (
-    verb.subject === 'other' &&
-    verb.tense === 'past' &&
-    sentence.terms.slice(Math.max(0, verb.index - 3), verb.index).some((t) => /^(?:be|is|are|was|were|has|have|been)$/.test(t.normal))
-  )
-    return 'did';
-  return 'none';
-}
-
-/** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
-export function isConditional(sentence: Sentence): boolean {
-  return sentence.terms.some(
-    (t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
-  );
 }

@@ -7,7 +7,8 @@
 // answers in the same message, or takes back in a later one ("Never mind, found it"), asks nothing.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
-import { messageSentences, stanceOf, type Sentence } from './language.ts';
+import { messageSentences, type Sentence } from './language.ts';
+import { stanceOf } from './stance.ts';
 
 /** Verbs that ask the partner for information or a decision when used as a request. */
 const REPLY_VERB =
