@@ -115,9 +115,8 @@ export async function startFakeResponses(handler: ResponseTurnHandler): Promise<
         ),
       );
     }
-    const rejection =
-      openaiUnknownModel(request.body?.model, (model) => limitsOf(OPENAI_MODELS, model) !== undefined) ??
-      checkResponsesRequest(request.body, limitsOf(OPENAI_MODELS, request.body?.model), ledger);
+    const limits = limitsOf(OPENAI_MODELS, request.body?.model);
+    const rejection = openaiUnknownModel(request.body?.model, limits) ?? checkResponsesRequest(request.body, limits, ledger);
     if (rejection) return rejectionReply(rejection);
     const response = responseOf(await handler(request), request.body.model);
     return request.body.stream === true ? { events: responseEvents(response) } : { json: response };

@@ -173,7 +173,7 @@ function startServer(flavour: ChatFlavour, options: FakeVllmOptions): Promise<Sc
     {
       isScripted: (r) => isChat(r) || isResponses(r),
       check: (r) =>
-        (flavour === 'openai' ? openaiUnknownModel(r.body?.model, (model) => limitsOf(table, model) !== undefined) : undefined) ??
+        (flavour === 'openai' ? openaiUnknownModel(r.body?.model, limitsFor(r)) : undefined) ??
         (isChat(r) ? checkChatRequest(r.body, { flavour, limits: limitsFor(r), maxModelLen, served }) : checkResponsesRequest(r.body, limitsFor(r), ledger)),
       render: (turn, r) => (isChat(r) ? renderChat(turn, r) : renderResponse(turn, r, limitsFor(r), ledger)),
       otherRoute: (r) => {

@@ -1,5 +1,6 @@
 // A request a real service refuses: the HTTP status and the JSON body it answers with. The fake
 // servers send it as is; a streaming endpoint can send the same before it opens a stream.
+import type { ModelLimits } from './limits.ts';
 
 export interface Rejection {
   status: number;
@@ -15,10 +16,11 @@ export function openaiRejection(status: number, message: string, param: string |
 /**
  * A model the OpenAI API does not serve (a typo, no access, a retired snapshot): 404
  * `model_not_found`, "The model `<id>` does not exist or you do not have access to it." (api-reference
- * "Error codes"; the same body the SDK's NotFoundError carries). Undefined for a model it serves.
+ * "Error codes"; the same body the SDK's NotFoundError carries). `limits`: the model's entry in the
+ * fake's table, undefined when it serves no such model.
  */
-export function openaiUnknownModel(model: unknown, served: (model: string) => boolean): Rejection | undefined {
-  if (typeof model !== 'string' || served(model)) return undefined;
+export function openaiUnknownModel(model: unknown, limits: ModelLimits | undefined): Rejection | undefined {
+  if (typeof model !== 'string' || limits) return undefined;
   return openaiRejection(404, `The model \`${model}\` does not exist or you do not have access to it.`, null, 'model_not_found');
 }
 
