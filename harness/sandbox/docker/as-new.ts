@@ -1,9 +1,10 @@
 // Whether a test container that ran tests is as new, so that another task of the run may take it
 // (warm-tests.ts): what a fresh container of the same image would give the next task's tests. Shell
 // run inside the container by its serving shell (test-run.ts), which snapshots at its start what it
-// compares here; the snapshots stay in that shell's memory, out of the tests' reach. `check` prints
-// one word, the reason the container is not as new, and fails; or prints nothing and succeeds, with
-// the repository as a fresh container has it.
+// compares here and defines $base, $head, $since and reset_repository (CooperBench's reset); the
+// snapshots stay in that shell's memory, out of the tests' reach. `check` prints one word, the
+// reason the container is not as new, and fails; or prints nothing and succeeds, with the
+// repository as a fresh container has it.
 // - process: anything running but the engine's init (PID 1) and the serving shell (all are killed);
 // - volume: a mount other than those the engine makes in every container (a VOLUME of the image
 //   keeps what the tests wrote in it);
@@ -50,8 +51,7 @@ check() {
   if cut -d' ' -f5 /proc/self/mountinfo | grep -qvxE '/|/(proc|sys|dev)(/.*)?|/etc/(hosts|hostname|resolv\\.conf)|(/usr)?/sbin/docker-init'; then
     echo volume; return 1
   fi
-  rm -f .git/index.lock .git/refs/heads/.lock
-  if ! { git checkout --force "$base" && git reset --hard "$base" && git clean -fdx && { [ -z "$head" ] || git symbolic-ref HEAD "$head"; } && git update-index -q --really-refresh; } >/dev/null 2>&1 ||
+  if ! { reset_repository && { [ -z "$head" ] || git symbolic-ref HEAD "$head"; } && git update-index -q --really-refresh; } >/dev/null 2>&1 ||
     [ -n "$(git status --porcelain --ignored --untracked-files=all 2>&1)" ]; then
     echo repository; return 1
   fi

@@ -28,6 +28,10 @@ const SERVE = `mkdir -p /patches
 base=$(git rev-parse HEAD 2>/dev/null)
 head=$(git symbolic-ref -q HEAD)
 since=$(date '+%Y-%m-%d %H:%M:%S.%N')
+reset_repository() {
+  rm -f .git/index.lock .git/refs/heads/.lock
+  git checkout --force "$base" && git reset --hard "$base" && git clean -fdx
+}
 ${CHECK}
 snapshot
 runs=0
@@ -37,10 +41,7 @@ while read -r marker tests code; do
     continue
   fi
   head -c "$tests" > /patches/tests.patch && head -c "$code" > /patches/patch.patch || exit 125
-  if [ "$runs" -gt 0 ] && [ -n "$base" ]; then
-    rm -f .git/index.lock .git/refs/heads/.lock
-    { git checkout --force "$base" && git reset --hard "$base" && git clean -fdx; } >/dev/null 2>&1
-  fi
+  if [ "$runs" -gt 0 ] && [ -n "$base" ]; then reset_repository >/dev/null 2>&1; fi
   runs=$((runs + 1))
   if [ -s /patches/patch.patch ]; then ${RUNNER} tests.patch patch.patch </dev/null 2>&1
   else rm -f /patches/patch.patch; ${RUNNER} tests.patch </dev/null 2>&1
