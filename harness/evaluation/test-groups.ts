@@ -28,21 +28,26 @@ export function testWidth(features: number, cores: number | undefined, testing: 
   return Math.max(1, Math.min(features, Math.floor(cores / Math.max(1, testing))));
 }
 
-/** Tasks whose tests are starting or running, per place (a slot is one place for every task on it). */
-const testing = new WeakMap<BackendSlot, number>();
+/**
+ * Tasks under evaluation, per place (`where`: the cores are the place's, whatever slot object or
+ * wrapper of one a task holds).
+ */
+const testing = new Map<string, number>();
 
 /** Counts a task as testing on its place until `done` is called; returns its share of the cores. */
 export async function enterTesting(slot: BackendSlot, features: number): Promise<{ width: number; done(): void }> {
   const cores = slot.startTestSequence && slot.sharedCores ? await slot.sharedCores() : undefined;
-  const now = (testing.get(slot) ?? 0) + 1;
-  testing.set(slot, now);
-  let left = false;
+  const now = (testing.get(slot.where) ?? 0) + 1;
+  testing.set(slot.where, now);
+  let counted = true;
   return {
     width: testWidth(features, cores, now),
     done() {
-      if (left) return;
-      left = true;
-      testing.set(slot, (testing.get(slot) ?? 1) - 1);
+      if (!counted) return;
+      counted = false;
+      const others = (testing.get(slot.where) ?? 1) - 1;
+      if (others > 0) testing.set(slot.where, others);
+      else testing.delete(slot.where);
     },
   };
 }
