@@ -231,6 +231,42 @@ async function aloneTestMs(setup: Setup, tested: EvaluationResult[]): Promise<nu
   }
 }
 
+/**
+ * The same runs with every core busy and nothing else running: dealt longest first (by their time
+ * alone) to `cores` used containers, each running its share in one shell loop; seconds from the
+ * first start to the last end. What the tests themselves cost when they run side by side on this
+ * machine (cores sharing caches, memory and the file system), which the floor (times alone,
+ * divided by the cores) assumes free.
+ */
+async function packedTestsS(setup: Setup, tested: EvaluationResult[], aloneMs: number[][], cores: number): Promise<number> {
+  const runs = setup.pairs.flatMap((pair, p) =>
+    aloneMs[p]!.map((ms, f) => ({ ms, tests: `t${pair.features[f]!.id}.patch`, patch: tested[p]!.merge.patch ? `m${p}.patch` : '' })),
+  );
+  const shares: { ms: number; commands: string[] }[] = Array.from({ length: cores }, () => ({ ms: 0, commands: [] }));
+  for (const run of runs.sort((a, b) => b.ms - a.ms)) {
+    const share = shares.reduce((least, s) => (s.ms < least.ms ? s : least));
+    share.ms += run.ms;
+    share.commands.push(`${RUNNER} ${run.tests} ${run.patch} >/dev/null 2>&1 </dev/null`);
+  }
+  const sandboxes = await Promise.all(
+    shares.map(() => DockerSandbox.start(setup.image.engine, { image: setup.image.id, labels: containerLabels(BENCH_RUN, 'test'), limits: DEFAULT_LIMITS })),
+  );
+  try {
+    for (const sandbox of sandboxes) {
+      for (const feature of setup.pool.features) await sandbox.writeFile(`/patches/t${feature.id}.patch`, readFileSync(feature.testsPatchPath));
+      for (const [p, result] of tested.entries()) if (result.merge.patch) await sandbox.writeFile(`/patches/m${p}.patch`, result.merge.patch);
+    }
+    const [, s] = await seconds(() =>
+      Promise.all(
+        sandboxes.map((sandbox, i) => sandbox.exec(['sh', '-c', shares[i]!.commands.join('; ') || 'true'], { cwd: WORKSPACE, timeoutMs: TIMEOUT_MS })),
+      ),
+    );
+    return s;
+  } finally {
+    await Promise.all(sandboxes.map((sandbox) => sandbox.remove()));
+  }
+}
+
 const verdicts = (results: EvaluationResult[]) => results.map((r) => r.evaluations.map((e) => e.passed));
 const same = (a: boolean[][], b: boolean[][]) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -310,8 +346,10 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   let differing = 0;
   const retired: Record<string, number> = {};
   // The floor's tests are the merged code the harness tests: one untimed evaluation gives it.
-  const aloneMs = await aloneTestMs(setup, await harness(setup, 1, (slot) => slot));
+  const tested = await harness(setup, 1, (slot) => slot);
+  const aloneMs = await aloneTestMs(setup, tested);
   const floor = aloneMs.flat().reduce((a, b) => a + b, 0) / 1000 / engineCores;
+  const packed = await packedTestsS(setup, tested, aloneMs, engineCores);
   for (const [n, concurrency] of CONCURRENCIES.entries()) {
     let ours: EvaluationResult[] = [];
     let before: EvaluationResult[] = [];
@@ -354,6 +392,8 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       (fixed.firstWait / 1000).toFixed(2),
       (fixed.end / 1000).toFixed(2),
       ratio((oursS - fixedS) / floor),
+      packed.toFixed(1),
+      ratio(oursS / packed),
       (waits / 1000).toFixed(2),
       beforeS.toFixed(1),
       ratio(beforeS / floor),
@@ -372,7 +412,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
-    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the checks and removals under way); "vs floor without both" leaves out these two; waits after merge: every pair's wait for a test container after its merge, summed (at N > 1 they may overlap). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
+    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (test containers chosen per task, warm, taken again across tasks when as new; the end of the run waiting for checks and removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the checks and removals under way); "vs floor without both" leaves out these two; tests packed: the floor's runs again, with every core running them at once and nothing else (dealt longest first to one used container per core), wall seconds: what the tests cost side by side on this machine, which the floor assumes free; waits after merge: every pair's wait for a test container after its merge, summed (at N > 1 they may overlap). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
     columns: [
       'N',
       'floor s',
@@ -381,6 +421,8 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       'first container wait s',
       'end wait s',
       'vs floor without both',
+      'tests packed s',
+      'harness vs packed',
       'waits after merge s (all pairs)',
       'per feature s',
       'vs floor',
