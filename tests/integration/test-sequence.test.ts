@@ -180,6 +180,8 @@ describe('test containers taken again across tasks', () => {
     ['an untracked nested repository', 'repository', "import subprocess\nsubprocess.run(['git', 'init', '-q', 'leftover'], check=True)"],
     ['a file in /tmp', 'folders', "open('/tmp/leftover', 'w').write('left')"],
     ['compiled Python in site-packages', 'pyc', "open('/usr/lib/python3/dist-packages/leftover.pyc', 'wb').write(b'')"],
+    // Deep in the image and written in place: no folder's entries change, only the file's own ctime.
+    ['a file of the image changed in place', 'files', "import string\nopen(string.__file__, 'a').write('\\n# leftover\\n')"],
   ])('%s: the container is retired and the next task gets a fresh one', async (_leak, reason, python) => {
     const run = uniqueRun('reuse-leak');
     const warm = new WarmTestContainers();
