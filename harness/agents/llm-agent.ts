@@ -16,7 +16,7 @@ import { sendMessageTool } from './tools/send-message.ts';
 import { finishTool } from './tools/finish.ts';
 import { parseArguments, toolSpec, type Tool, type ToolResult } from './tools/tool.ts';
 import { formatIncoming } from '../messaging/bus.ts';
-import { firstRequestRefused, INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
+import { FirstRequestRefused, INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
 import { errorMessage } from '../errors.ts';
 import { agentPrompts, loadAgentConfig, type AgentConfig, type ToolName } from './config/agent-config.ts';
 import { cutPoints, elided, requestChars, TokenMeter } from './compaction.ts';
@@ -196,7 +196,7 @@ class Conversation {
     } catch (error) {
       if (error instanceof ModelError && !INFRASTRUCTURE_KINDS.includes(error.kind) && error.kind !== 'context_too_long') {
         // The task prompt alone (no answer, no partner's message yet): what the harness sends every task.
-        if (request.messages.length === 1) throw firstRequestRefused(error);
+        if (request.messages.length === 1) throw new FirstRequestRefused(error, this.llm.id);
         throw new AgentStop({ status: 'model_rejected', error: error.message });
       }
       throw error;

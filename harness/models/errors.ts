@@ -20,15 +20,6 @@ export const INFRASTRUCTURE_KINDS: readonly ModelErrorKind[] = ['timeout', 'conn
 /** Failures every later call with the same model and key meets too: a run stops on the first. */
 export const CONFIGURATION_KINDS: readonly ModelErrorKind[] = ['auth', 'not_found', 'first_request_refused'];
 
-/** `error`, a refusal of an agent's first request (before any answer): no agent's doing, and every task's. */
-export function firstRequestRefused(error: ModelError): ModelError {
-  return new ModelError(
-    `${error.message} (the agent's first request, before any model answer: the model does not take what every task sends it)`,
-    'first_request_refused',
-    error.status,
-  );
-}
-
 export class ModelError extends Error {
   constructor(
     message: string,
@@ -40,6 +31,25 @@ export class ModelError extends Error {
   ) {
     super(message);
     this.name = 'ModelError';
+  }
+}
+
+/**
+ * A refusal of an agent's first request (before any answer), `error`: no agent's doing. It holds the
+ * task's prompt and what the harness or the agent's program sends every task: while `model` has
+ * answered nothing in the run it is the configuration's, after that this task's prompt's.
+ */
+export class FirstRequestRefused extends ModelError {
+  constructor(
+    error: ModelError,
+    /** The model id sent to the provider (as model calls record it). */
+    readonly model: string,
+  ) {
+    super(
+      `${error.message} (the agent's first request, before any model answer: it holds only the task's prompt and what every task sends)`,
+      'first_request_refused',
+      error.status,
+    );
   }
 }
 

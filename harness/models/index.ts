@@ -3,7 +3,7 @@ export { checkModelSpecs, createModel } from './create-model.ts';
 export { findContextWindows } from './context-window.ts';
 export {
   CONFIGURATION_KINDS,
-  firstRequestRefused,
+  FirstRequestRefused,
   INFRASTRUCTURE_KINDS,
   ModelError,
   statusFailure,

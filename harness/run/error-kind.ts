@@ -4,7 +4,7 @@
 // agents' own failures (the model's 4xx, a conversation over the window, a limit) end the agent,
 // and the task is scored with the patch it has. Anything else is the harness's bug: also excluded
 // from the rates, and counted and shown as such.
-import { CONFIGURATION_KINDS, INFRASTRUCTURE_KINDS, ModelError, type ModelErrorKind } from '../models/index.ts';
+import { CONFIGURATION_KINDS, FirstRequestRefused, INFRASTRUCTURE_KINDS, ModelError, type ModelErrorKind } from '../models/index.ts';
 import { RunStopError, UserError } from '../errors.ts';
 import type { TaskErrorKind } from '../store/run-store.ts';
 
@@ -25,11 +25,15 @@ const REMEDIES: Partial<Record<ModelErrorKind, string>> = {
 
 /**
  * A model call refused for the key or the model itself (401/403, 404), or an agent's first request
- * refused: every task using that model would fail the same way, so the run stops on the first, its
- * finished tasks kept.
+ * refused by a model that has answered nothing in the run (`answered`: the models that have, under
+ * this agent configuration): every task using that model would fail the same way, so the run stops
+ * on the first, its finished tasks kept. A first request refused by a model that has taken others is
+ * this task's prompt (a provider's content filter): the task ends as an infrastructure error, not
+ * scored, and the run goes on, so that a resume does not stop on it again.
  */
-export function modelConfigurationFailure(error: unknown): RunStopError | undefined {
+export function modelConfigurationFailure(error: unknown, answered: ReadonlySet<string>): RunStopError | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof FirstRequestRefused && answered.has(cause.model)) return undefined;
     if (cause instanceof ModelError && CONFIGURATION_KINDS.includes(cause.kind)) {
       return new RunStopError(cause.message, REMEDIES[cause.kind] ?? 'fix the key or the model name');
     }

@@ -176,6 +176,8 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const { agentConfig: _, afterTask: __, ...stored } = options;
   store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
+  // Models known to take what this configuration sends (error-kind.ts): answered in this run, now or before.
+  const answered = new Set(store.modelsAnsweredUnder(config.hash));
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
   const skipped = rows.length - todo.length;
@@ -209,6 +211,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
             log: taskLog,
             onModelCall: ({ agentId, model, usage, stopReason }) => {
               store.recordModelCall(id, agentId, model, usage, stopReason);
+              answered.add(model);
               spent(usage.costUsd);
             },
           }),
@@ -238,7 +241,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     // The run folder cannot take writes (a full disk...), or the model service refuses the key or
     // the model: every task would fail the same way, so the run stops as on Ctrl-C, its finished
     // tasks kept, and says why in one line.
-    fatal: (error) => storageFailure(error, store.dir) ?? modelConfigurationFailure(error),
+    fatal: (error) => storageFailure(error, store.dir) ?? modelConfigurationFailure(error, answered),
     after: options.afterTask ? ({ id }) => options.afterTask!(store, id) : undefined,
     interrupted(running, signal, counts) {
       for (const { id } of running) store.markError(id, `interrupted by ${signal}`, 'interrupted');

@@ -347,6 +347,14 @@ export class RunStore {
       );
   }
 
+  /** The models that answered a call of a task whose latest attempt ran with this agent configuration. */
+  modelsAnsweredUnder(agentConfig: string): string[] {
+    const rows = this.db.prepare('SELECT DISTINCT model FROM model_calls WHERE task IN (SELECT id FROM tasks WHERE agent_config = ?)').all(agentConfig) as {
+      model: string;
+    }[];
+    return rows.map((row) => row.model);
+  }
+
   /** USD spent on model calls by the agents of this run, across attempts kept in the store. */
   agentCostUsd(): number {
     return (this.db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM model_calls').get() as { cost: number }).cost;

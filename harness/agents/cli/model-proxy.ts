@@ -4,7 +4,7 @@
 // recorded as the built-in agent's are; the step limit is enforced here, for any CLI.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
-import { ModelError, costUsd, firstRequestRefused, statusFailure, type Provider, type Usage } from '../../models/index.ts';
+import { FirstRequestRefused, ModelError, costUsd, statusFailure, type Provider, type Usage } from '../../models/index.ts';
 import type { ResolvedModel } from '../../models/resolve.ts';
 import { errorMessage } from '../../errors.ts';
 import { TokenCounter } from './usage.ts';
@@ -79,7 +79,7 @@ function failureOf(status: number, model: ResolvedModel, detail: string, firstCa
   const text = detail.split(model.apiKey).join('[key]').slice(0, 300);
   const failure = statusFailure(status, where, text, model.keyVariable);
   if (failure || !firstCall) return failure;
-  return firstRequestRefused(new ModelError(`${where}: request rejected (${status}): ${text}`, 'request', status));
+  return new FirstRequestRefused(new ModelError(`${where}: request rejected (${status}): ${text}`, 'request', status), model.model);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {

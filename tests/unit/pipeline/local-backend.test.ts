@@ -14,7 +14,7 @@ import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
 import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
 import { createLocalBackend, type LocalBackend } from '../../fakes/local-backend.ts';
 import { oraclePairs, type OraclePairs } from '../../helpers/oracle-pairs.ts';
-import { anthropicErrorReply, startFakeAnthropic } from '../../fakes/anthropic-server.ts';
+import { anthropicErrorReply, messageReply, startFakeAnthropic } from '../../fakes/anthropic-server.ts';
 import { queryRun, tempDir } from '../../helpers/cli.ts';
 
 const GOLDEN = join(import.meta.dirname, '..', '..', 'golden', 'oracle-pairs.json');
@@ -242,6 +242,67 @@ describe('the core pipeline on the local test backend', () => {
       expect(rows.every((row) => row.status !== 'done' && row.both_passed === null)).toBe(true);
       // At most the first calls already in flight: 2 tasks at a time, 2 agents each.
       expect(anthropic.requests.length).toBeLessThanOrEqual(4);
+    } finally {
+      await anthropic.close();
+    }
+  });
+
+  it("a first request refused after the model answered others' is that task's prompt: the task an infrastructure error, the run and its resume go on", async () => {
+    // Agents run a command, then finish. The prompts of feature 3 are refused: in the first run once
+    // another agent's second request shows that its first was answered (and recorded); on the resume
+    // at once, and nothing is answered until one is (the answers stored under this configuration count).
+    let answered: () => void;
+    let gate = new Promise<void>((resolve) => (answered = resolve));
+    let releaseAnswers: () => void = () => undefined;
+    let firstAnswers = Promise.resolve();
+    const anthropic = await startFakeAnthropic({
+      handler: async (request) => {
+        const messages = request.body.messages as unknown[];
+        if (messages.length > 1) {
+          answered();
+          return messageReply(null, { toolUses: [{ name: 'finish', input: {} }] });
+        }
+        if (!JSON.stringify(messages[0]).includes('collect repeated options')) {
+          await firstAnswers;
+          return messageReply(null, { toolUses: [{ name: 'bash', input: { command: 'true' } }] });
+        }
+        await gate;
+        setTimeout(releaseAnswers, 100);
+        return anthropicErrorReply(400, 'fake: this prompt is refused');
+      },
+    });
+    const run = () =>
+      runBenchmark(
+        {
+          ...options('prompt-refused'),
+          models: ['anthropic:claude-sonnet-4-5'],
+          settings: ['coop'],
+          modelOptions: { env: { ANTHROPIC_API_KEY: 'sk-ant-test-key-1', ANTHROPIC_BASE_URL: anthropic.url }, contextWindow: 200_000, warn: () => undefined },
+        },
+        { createBackend: async () => backend, io },
+      );
+    const tasks = () =>
+      queryRun<{ key: string; status: string; error_kind: string | null; error: string | null }>(
+        runs,
+        'prompt-refused',
+        'SELECT key, status, error_kind, error FROM tasks ORDER BY key',
+      );
+    try {
+      for (const attempt of ['first run', 'resume']) {
+        if (attempt === 'resume') {
+          gate = Promise.resolve();
+          firstAnswers = new Promise<void>((resolve) => (releaseAnswers = resolve));
+        }
+        const printed = capture();
+        expect(await run()).toBe(1);
+        expect(printed.lines().filter((line) => line.startsWith('stopping: '))).toEqual([]);
+        const rows = tasks();
+        // 6 features, 15 pairs: 5 with feature 3.
+        const refused = rows.filter((row) => row.key.split('|').at(-1)!.split('_').includes('f3'));
+        expect(refused.map((row) => [row.status, row.error_kind])).toEqual(Array(5).fill(['error', 'infrastructure']));
+        expect(rows.filter((row) => !refused.includes(row)).map((row) => row.status)).toEqual(Array(10).fill('done'));
+        for (const row of refused) expect(row.error).toMatch(/request rejected \(400\): fake: this prompt is refused \(the agent's first request/);
+      }
     } finally {
       await anthropic.close();
     }
