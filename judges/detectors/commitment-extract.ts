@@ -29,6 +29,7 @@ import {
   type ConversationMentions,
 } from './commitment-references.ts';
 import { GUARDED, passiveGuardTargets } from './commitment-guards.ts';
+import { placedCodeTargets } from './commitment-places.ts';
 import { listedCodeTargets } from './commitment-lists.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
@@ -99,6 +100,10 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
         ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
         : [];
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
+  }
+  // Where the words name no placed code the other readers know: the function and the place in it.
+  for (const target of asked ? [] : placedCodeTargets(sentence)) {
+    if (!found.some((f) => f.target.kind === 'placement' && f.target.scope === target.scope)) found.push({ kind: stated, target });
   }
   for (const target of ownCodeTargets(sentence)) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });

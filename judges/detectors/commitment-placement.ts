@@ -4,6 +4,7 @@ import { addedLinesNaming, callsIn, definitionsIn, guardsIn, inFiles, usagesIn, 
 import { sameFunction } from './commitment-code.ts';
 import { codeQuote, describeTarget, lastName, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment } from './commitment-extract.ts';
+import { checkPlacedCode } from './commitment-position.ts';
 
 /** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
 function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
@@ -46,6 +47,8 @@ function misplaced(what: string, source: 'merged' | 'patch', note: string, at: {
 export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
   const t = c.target;
   if (t.definition) return checkDefinitionOrder(c, code);
+  // Placed code the words do not name: where the sender's own added code is.
+  if (!t.guard && t.names.length === 0) return checkPlacedCode(c, code);
   const files = inFiles(code.files, t.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;

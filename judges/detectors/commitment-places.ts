@@ -1,0 +1,72 @@
+// Placements read from where, not what (commitment-extract.ts): a sentence of the sender's own work
+// that names a function as a place ("a try/finally around the handler call in `dispatch()`", "at the
+// top of `write()`") or reports what a function now does in order ("`save()` creates the directory
+// first"). What was placed is not read from the words: commitment-position.ts takes it from the
+// sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
+import { functionName, positionIn, fileMasks, type Target } from './commitment-code.ts';
+import type { Sentence, Term } from './language.ts';
+import { stanceOf } from './stance.ts';
+
+/** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
+const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
+
+/** "the top of `f()`", "the end of `f()`" ("on top of" is no place). */
+const PART_OF = /^(?:top|start|beginning|end|bottom|head)$/;
+
+/** The function a term names as a place: after "in", after "the top of", before "does" in "the last thing `f()` does". */
+function isPlace(terms: readonly Term[], i: number): boolean {
+  const t = terms[i]!;
+  if (functionName(t) === undefined) return false;
+  const sameClause = (j: number) => terms[j] !== undefined && terms[j]!.clause === t.clause;
+  const before = (k: number) => (sameClause(i - k) ? terms[i - k]!.normal : '');
+  if (PLACE_BEFORE.test(before(1))) return true;
+  // "the end of `Token`" may be a type's: a function is written `f()` or in lower case there.
+  const namesFunction = /\(\)$/.test(t.mask!.text.trim()) || /^[a-z_]/.test(t.mask!.text.trim());
+  if (before(1) === 'of' && PART_OF.test(before(2)) && before(3) !== 'on' && namesFunction) return true;
+  return /^(?:thing|step|statement)$/.test(before(1)) && /^(?:does|do|did|runs)$/.test(sameClause(i + 1) ? terms[i + 1]!.normal : '');
+}
+
+const LAST_WORD = /^(?:last|end|bottom|final)$/;
+
+/** "around the handler call", "wrap the `fetch` with …": the placed code encloses its anchor. */
+const AROUND_WORD = /^(?:around|wrap|wraps|wrapped|wrapping)$/;
+
+/** First, last, around, before or after an anchor, or in a loop: where in the function. */
+function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'anchorCall' | 'loop'> {
+  const around = terms.findIndex((t) => AROUND_WORD.test(t.normal));
+  if (around >= 0) {
+    // The anchor is the call or the nouns that follow: "around the handler call" is around `handler(…)`.
+    const next = terms.slice(around + 1, around + 5).filter((t) => t.clause === terms[around]!.clause);
+    const code = next.find((t) => t.mask?.kind === 'code');
+    const anchor = code ? functionName(code) : undefined;
+    const nouns = next.filter((t) => !t.mask && t.tags.has('Noun') && !/^(?:call|calls|invocation|it)$/.test(t.normal)).map((t) => t.normal);
+    if (anchor) return { position: 'around', anchor };
+    if (nouns.length) return { position: 'around', anchorWords: nouns };
+  }
+  const at = positionIn(terms);
+  if (at.position || at.loop) return at;
+  return terms.some((t, i) => LAST_WORD.test(t.normal) && /^(?:the|its|at|as)$/.test(terms[i - 1]?.normal ?? '')) ? { position: 'last' } : {};
+}
+
+export function placedCodeTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const own = sentence.verbs.some((v) => v.subject === 'first' && !v.negative && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
+  const placeAt = terms.findIndex((_, i) => isPlace(terms, i));
+  // "`save()` creates the directory first": a function that is its clause's subject, reported doing something in order.
+  const subjectAt = terms.findIndex(
+    (t, i) =>
+      /\(\)$/.test(t.mask?.text.trim() ?? '') &&
+      functionName(t) !== undefined &&
+      (i === 0 || terms[i - 1]!.clause !== t.clause) &&
+      terms[i + 1]?.tags.has('Verb'),
+  );
+  const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
+  if (at < 0) return [];
+  const where = placeIn(terms.filter((t) => t.clause >= terms[at]!.clause - 1));
+  // Only a place in the function is checked by position: "in `f()`" alone says no more than that the code is there.
+  if (!where.position && !where.loop) return [];
+  // "`tick()` landed after `flush()`": a function said to follow another is a definition's order (commitment-phrases.ts).
+  const relativeAt = terms.findIndex((t) => /^(?:before|after|below|above)$/.test(t.normal));
+  if (at === subjectAt && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
+  return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope: functionName(terms[at])!, ...where }];
+}

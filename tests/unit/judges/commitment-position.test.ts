@@ -1,0 +1,96 @@
+// Placements read from where, not what: the function and the place in it come from the words, what
+// was placed from the sender's own patch (commitment-places.ts, commitment-position.ts).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+const dispatchBase = [' async function dispatch(job, handler) {', '   const slot = await acquire(job.queue);'];
+const wrapped = [
+  ...dispatchBase,
+  '-  const result = await handler(job.payload);',
+  '-  release(slot);',
+  '-  return result;',
+  '+  try {',
+  '+    return await handler(job.payload);',
+  '+  } finally {',
+  '+    release(slot);',
+  '+  }',
+  ' }',
+];
+
+describe('commitments: placements checked by the position of the sender’s own code', () => {
+  it('reads a construct placed around a call in a named function, whatever the construct is', () => {
+    expect(targets(['agent1', "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally."])).toEqual([
+      expect.objectContaining({ kind: 'placement', names: [], scope: 'dispatch', position: 'around', anchorWords: ['handler'] }),
+    ]);
+    expect(targets(['agent1', 'Then the check itself goes at the top of `write()`, before we even take the lock.'])).toEqual([
+      expect.objectContaining({ kind: 'placement', scope: 'write' }),
+    ]);
+    // "on top of" is no place; a function said to follow another is a definition's order.
+    expect(targets(['agent1', "I'm rewriting `formatPrice()` in lib/price.js on top of Intl.NumberFormat."])).toEqual([]);
+    expect(targets(['agent1', '`Reset()` landed after `Allow()`.']).filter((t) => t.kind === 'placement' && !t.definition)).toEqual([]);
+  });
+
+  it('finds the placed code lost in the merge, and keeps it when the merge has it', async () => {
+    const messages = conversation(['agent1', "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally."]);
+    const own = diff('lib/dispatch.js', 5, 5, wrapped);
+    const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
+    const lost = await judge(input(messages, { agent1: own, agent2: partner }, partner));
+    expect(lost.map((l) => l.messageId)).toEqual([1]);
+    expect(lost[0]!.evidence.map((e) => ('note' in e ? e.note : '')).join(' ')).toContain('none of the code agent1 added to `dispatch()`');
+    expect(await judge(input(messages, { agent1: own }, own))).toEqual([]);
+  });
+
+  it('finds placed code outside the stated place: not around its anchor, not first', async () => {
+    const around = conversation(['agent1', "I'll put a try/finally around the handler call in `dispatch()`."]);
+    const elsewhere = diff('lib/dispatch.js', 5, 5, [
+      ...dispatchBase,
+      '   const result = await handler(job.payload);',
+      '+  try {',
+      '+    log(result);',
+      '+  } finally {',
+      '+    release(slot);',
+      '+  }',
+      '   return result;',
+      ' }',
+    ]);
+    expect((await judge(input(around, { agent1: elsewhere }, elsewhere))).map((l) => l.messageId)).toEqual([1]);
+    const top = conversation(['agent1', 'The check goes at the top of `write()`.']);
+    const write = (first: boolean) => {
+      const check = ['+        if self.read_only:', '+            raise ReadOnlyError(self.path)'];
+      const lock = ['         with self._lock:', '             self._data[key] = value'];
+      return diff('kvlite/store.py', 20, 20, [
+        ' class Store:',
+        '     def write(self, key, value):',
+        ...(first ? [...check, ...lock] : [...lock, ...check]),
+        ' ',
+      ]);
+    };
+    expect((await judge(input(top, { agent1: write(false) }, write(false)))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(top, { agent1: write(true) }, write(true)))).toEqual([]);
+  });
+
+  it('leaves undecided what the tested code does not show in the named function', async () => {
+    // The partner renamed the function: the code is kept, its place not known.
+    const messages = conversation(['agent2', 'Done: `env` is applied in `edit_file` before the subprocess call.']);
+    const own = diff(
+      'editor.py',
+      30,
+      30,
+      ['         try:', '+            environ = dict(os.environ)', '             subprocess.run(cmd, env=environ)'],
+      'def edit_file(self, filename):',
+    );
+    const merged = diff(
+      'editor.py',
+      30,
+      30,
+      ['         try:', '+            environ = dict(os.environ)', '             subprocess.run(cmd, env=environ)'],
+      'def edit_files(self, filenames):',
+    );
+    expect(await judge(input(messages, { agent2: own }, merged))).toEqual([]);
+  });
+});
