@@ -45,6 +45,19 @@ describe('commitments: placements checked by the position of the sender’s own 
     expect(await judge(input(messages, { agent1: own }, own))).toEqual([]);
   });
 
+  it('reads a completion report in the words of an earlier placement as that placement', async () => {
+    const messages = conversation(
+      ['agent1', "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally."],
+      ['agent2', 'ok'],
+      ['agent1', 'try/finally in, release() now always runs even when the handler throws.'],
+    );
+    const own = diff('lib/dispatch.js', 5, 5, wrapped);
+    const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
+    expect((await judge(input(messages, { agent1: own, agent2: partner }, partner))).map((l) => l.messageId)).toEqual([1, 3]);
+    // A report in words the sender never used for a placement restates none.
+    expect(targets(['agent1', "I'll put a try/finally around the handler call in `dispatch()`."], ['agent2', 'ok'], ['agent1', 'Docs done.'])).toEqual([]);
+  });
+
   it('finds placed code outside the stated place: not around its anchor, not first', async () => {
     const around = conversation(['agent1', "I'll put a try/finally around the handler call in `dispatch()`."]);
     const elsewhere = diff('lib/dispatch.js', 5, 5, [
