@@ -10,7 +10,7 @@
 // named as a place), on commitment-code.ts's terms; commitment-restated.ts reads reports that restate
 // an earlier placement.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
+import { functionName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
   definitionOrderTargets,
@@ -56,7 +56,8 @@ export interface Commitment {
 const offers = (sentence: Sentence) =>
   sentence.terms.some((t, i) => /^(?:i|we)$/.test(t.normal) && /^(?:can|could|might|may)$/.test(sentence.terms[i + 1]?.normal ?? ''));
 
-function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
+/** `named`: the function the message named last before the sentence. */
+function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence) || offers(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
@@ -105,7 +106,7 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
   }
   // Where the words name no placed code the other readers know: the function and the place in it.
-  for (const target of asked ? [] : placedCodeTargets(sentence)) {
+  for (const target of asked ? [] : placedCodeTargets(sentence, named)) {
     if (!found.some((f) => f.target.kind === 'placement' && f.target.scope === target.scope)) found.push({ kind: stated, target });
   }
   for (const target of ownCodeTargets(sentence)) {
@@ -211,7 +212,11 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     commitments.some((c) => c.messageId === messageId && JSON.stringify(c.target) === JSON.stringify(target));
   conversation.forEach((message, i) => {
     analysed[i]!.forEach((sentence, s) => {
-      const found = sentenceCommitments(sentence);
+      const named = analysed[i]!.slice(0, s)
+        .flatMap((x) => x.terms.filter((t) => /\(\)$/.test(t.mask?.text.trim() ?? '')).map(functionName))
+        .filter(Boolean)
+        .at(-1);
+      const found = sentenceCommitments(sentence, named);
       for (const { kind, target } of found) {
         for (const resolved of resolve(target, message.from, i * 1000 + s, mentions).map((t) => withEarlier(t, message.from, commitments))) {
           if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });

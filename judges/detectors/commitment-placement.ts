@@ -63,7 +63,8 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     // "the capacity check" may test `self.cap`: plain words need not name the condition, so a guard added at the
     // promised place may be it. A code name (`_closed`, `Err`) says what the condition tests.
     const inWords = t.guard?.every((w) => !/[_A-Z0-9]/.test(w));
-    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return undefined;
+    // Such a guard's place is where the sender's own added code in the function is.
+    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return checkPlacedCode(c, code);
     return {
       missing: what,
       evidence: [

@@ -3,7 +3,7 @@
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
 // first"). What was placed is not read from the words: commitment-position.ts takes it from the
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
-import { functionName, positionIn, fileMasks, type Target } from './commitment-code.ts';
+import { functionName, GUARD_NOUN, positionIn, fileMasks, type Target } from './commitment-code.ts';
 import type { Sentence, Term } from './language.ts';
 import { stanceOf } from './stance.ts';
 
@@ -48,7 +48,11 @@ function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | '
   return terms.some((t, i) => LAST_WORD.test(t.normal) && /^(?:the|its|at|as)$/.test(terms[i - 1]?.normal ?? '')) ? { position: 'last' } : {};
 }
 
-export function placedCodeTargets(sentence: Sentence): Target[] {
+/**
+ * `named`: the function the message named last before the sentence, which a place without a function
+ * is in ("About `Server.handle()`. I'll make the auth check its first statement").
+ */
+export function placedCodeTargets(sentence: Sentence, named?: string): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
   const own = sentence.verbs.some((v) => v.subject === 'first' && !v.negative && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
   const placeAt = terms.findIndex((_, i) => isPlace(terms, i));
@@ -61,12 +65,22 @@ export function placedCodeTargets(sentence: Sentence): Target[] {
       terms[i + 1]?.tags.has('Verb'),
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
-  if (at < 0) return [];
-  const where = placeIn(terms.filter((t) => t.clause >= terms[at]!.clause - 1));
+  if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];
+  return placedIn(sentence, terms, functionName(terms[at])!, at, at === subjectAt);
+}
+
+/** The placement in `scope` the sentence states from `at` on, if it states a place in it. */
+function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at: number, subject = false): Target[] {
+  // The place's clause, the one before it and the subordinate ones after it ("…, before we take the lock"), not
+  // a coordinate clause with its own verb ("… and hold it around the write").
+  const coordinate = terms.find(
+    (t, i) => t.clause > terms[at]!.clause && terms[i - 1]?.clause !== t.clause && /^(?:and|but|so|then|also|plus)$/.test(t.normal),
+  );
+  const where = placeIn(terms.filter((t) => t.clause >= terms[at]!.clause - 1 && (!coordinate || t.clause < coordinate.clause)));
   // Only a place in the function is checked by position: "in `f()`" alone says no more than that the code is there.
   if (!where.position && !where.loop) return [];
   // "`tick()` landed after `flush()`": a function said to follow another is a definition's order (commitment-phrases.ts).
   const relativeAt = terms.findIndex((t) => /^(?:before|after|below|above)$/.test(t.normal));
-  if (at === subjectAt && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
-  return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope: functionName(terms[at])!, ...where }];
+  if (subject && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
+  return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope, ...where }];
 }

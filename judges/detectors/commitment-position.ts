@@ -32,12 +32,15 @@ function linesIn(file: FileCode, scope: string, lines: readonly { line: number; 
     .map((l) => ({ path: file.path, line: l.line, text: l.text.trim() }));
 }
 
-/** The shown lines of the files with the text of one of the sender's own placed lines, in the same file. */
-function shownCopies(files: readonly FileCode[], own: readonly Placed[]): Placed[] {
+/**
+ * The tested code's added lines with the text of one of the sender's own placed lines, in the same file.
+ * Added, not shown: a line the sender moved (`release(slot)` into a `finally`) is still shown where it was.
+ */
+function addedCopies(files: readonly FileCode[], own: readonly Placed[]): Placed[] {
   const texts = new Set(own.map((p) => p.text));
   return files
     .filter((f) => own.some((p) => p.path === f.path))
-    .flatMap((f) => f.hunks.flatMap(({ hunk }) => hunk.new.lines.map((text, i) => ({ path: f.path, line: hunk.new.start + i, text: text.trim() }))))
+    .flatMap((f) => f.file.added.map((l) => ({ path: f.path, line: l.line, text: l.text.trim() })))
     .filter((l) => texts.has(l.text));
 }
 
@@ -46,10 +49,11 @@ function anchorLines(files: readonly FileCode[], c: Commitment, path: string): n
   const t = c.target;
   const scope = t.scope!;
   const inScope = (x: { path: string; scope: string[] }) => x.path === path && x.scope.some((s) => sameFunction(s, scope));
-  if (t.anchor)
-    return callsIn(files)
-      .filter((a) => inScope(a) && a.name === lastName(t.anchor!))
-      .map((a) => a.line);
+  if (t.anchor) {
+    // "after the `running` increment": a name the code uses where no call has it.
+    const calls = callsIn(files).filter((a) => inScope(a) && a.name === lastName(t.anchor!));
+    return (calls.length ? calls : usagesIn(files).filter((u) => inScope(u) && u.name === lastName(t.anchor!))).map((a) => a.line);
+  }
   const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
   if (words.length === 0) return [];
   const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
@@ -93,7 +97,7 @@ export function checkPlacedCode(c: Commitment, code: CodeUnderCheck): Finding | 
   if (own.length === 0) return undefined;
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = `the code ${c.agent} added to \`${scope}()\``;
-  const copies = code.source === 'merged' ? shownCopies(code.files, own) : own;
+  const copies = code.source === 'merged' ? addedCopies(code.files, own) : own;
   if (copies.length === 0) {
     return {
       missing: what,

@@ -30,6 +30,12 @@ describe('commitments: placements checked by the position of the sender’s own 
     expect(targets(['agent1', 'Then the check itself goes at the top of `write()`, before we even take the lock.'])).toEqual([
       expect.objectContaining({ kind: 'placement', scope: 'write' }),
     ]);
+    // The function the message named before: "its first statement" is `handle()`'s.
+    expect(targets(['agent1', "About `Server.handle()` in src/server.ts. I'll make the auth check its first statement."])).toEqual([
+      expect.objectContaining({ kind: 'placement', names: [], scope: 'handle', position: 'first' }),
+    ]);
+    // A coordinate clause's place is its own verb's: "around the write" is not in `__init__`.
+    expect(targets(['agent1', "I'll create it in `__init__` and hold it around the write."]).filter((t) => t.scope === '__init__')).toEqual([]);
     // "on top of" is no place; a function said to follow another is a definition's order.
     expect(targets(['agent1', "I'm rewriting `formatPrice()` in lib/price.js on top of Intl.NumberFormat."])).toEqual([]);
     expect(targets(['agent1', '`Reset()` landed after `Allow()`.']).filter((t) => t.kind === 'placement' && !t.definition)).toEqual([]);
