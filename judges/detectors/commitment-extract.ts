@@ -107,7 +107,9 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   }
   // Where the words name no placed code the other readers know: the function and the place in it.
   for (const target of asked ? [] : placedCodeTargets(sentence, named)) {
-    if (!found.some((f) => f.target.kind === 'placement' && f.target.scope === target.scope)) found.push({ kind: stated, target });
+    // "around the call to `handler` in `dispatch()`": the code named is the anchor; the place says more.
+    const placed = (t: Target) => t.kind === 'placement' && t.scope === target.scope && (t.position !== undefined || t.loop || t.guard);
+    if (!found.some((f) => placed(f.target))) found.push({ kind: stated, target });
   }
   for (const target of ownCodeTargets(sentence)) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });

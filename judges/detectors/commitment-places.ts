@@ -45,7 +45,9 @@ function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | '
   }
   const at = positionIn(terms);
   if (at.position || at.loop) return at;
-  return terms.some((t, i) => LAST_WORD.test(t.normal) && /^(?:the|its|at|as)$/.test(terms[i - 1]?.normal ?? '')) ? { position: 'last' } : {};
+  // "the last step", "at the very end".
+  const last = terms.some((t, i) => LAST_WORD.test(t.normal) && terms.slice(Math.max(0, i - 2), i).some((x) => /^(?:the|its|at|as)$/.test(x.normal)));
+  return last ? { position: 'last' } : {};
 }
 
 /**
@@ -61,7 +63,8 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
     (t, i) =>
       /\(\)$/.test(t.mask?.text.trim() ?? '') &&
       functionName(t) !== undefined &&
-      (i === 0 || terms[i - 1]!.clause !== t.clause) &&
+      // "I'll make `run()` check …": the object of make or have is the subject of the verb after it.
+      (i === 0 || terms[i - 1]!.clause !== t.clause || /^(?:make|have|let)$/.test(terms[i - 1]!.normal)) &&
       terms[i + 1]?.tags.has('Verb'),
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;

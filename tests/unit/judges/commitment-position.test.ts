@@ -51,6 +51,24 @@ describe('commitments: placements checked by the position of the sender’s own 
     expect(await judge(input(messages, { agent1: own }, own))).toEqual([]);
   });
 
+  it('labels the placement alike in its paraphrases', async () => {
+    const own = diff('lib/dispatch.js', 5, 5, wrapped);
+    const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
+    for (const said of [
+      "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally.",
+      "I'll wrap the handler call in `dispatch()` in a try/finally.",
+      "In `dispatch()`, I'm wrapping the handler call with try/finally.",
+      "I'm putting a try/finally around the call to `handler` in `dispatch()`.",
+      "Looked at `dispatch()`: it leaks the slot. I'll wrap the handler call in a try/finally.",
+    ]) {
+      const labels = await judge(input(conversation(['agent1', said]), { agent1: own, agent2: partner }, partner));
+      expect(
+        labels.map((l) => l.messageId),
+        said,
+      ).toEqual([1]);
+    }
+  });
+
   it('reads a completion report in the words of an earlier placement as that placement', async () => {
     const messages = conversation(
       ['agent1', "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally."],
