@@ -10,8 +10,11 @@ import { stanceOf } from './stance.ts';
 /** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
 const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
 
-/** "the top of `f()`", "the end of `f()`" ("on top of" is no place). */
-const PART_OF = /^(?:top|start|beginning|end|bottom|head)$/;
+/** "added to `f()`", "a metrics call to `f()`": "to" after what is put there ("passed to `f()`" is an argument's way). */
+const PUT = /^(?:add|adds|added|adding|put|puts|putting|insert|inserts|inserted|inserting|move|moves|moved|moving)$/;
+
+/** "the top of `f()`", "the loop of `f()`" ("on top of" is no place). */
+const PART_OF = /^(?:top|start|beginning|end|bottom|head|body|loop)$/;
 
 /** The function a term names as a place: after "in", after "the top of", before "does" in "the last thing `f()` does". */
 function isPlace(terms: readonly Term[], i: number): boolean {
@@ -20,8 +23,14 @@ function isPlace(terms: readonly Term[], i: number): boolean {
   const sameClause = (j: number) => terms[j] !== undefined && terms[j]!.clause === t.clause;
   const before = (k: number) => (sameClause(i - k) ? terms[i - k]!.normal : '');
   if (PLACE_BEFORE.test(before(1))) return true;
-  // "the end of `Token`" may be a type's: a function is written `f()` or in lower case there.
+  // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()` or in lower case there.
   const namesFunction = /\(\)$/.test(t.mask!.text.trim()) || /^[a-z_]/.test(t.mask!.text.trim());
+  // "a metrics call to `f()`" is put in `f()`, "the call to `f()`" calls it (the tagger may read either "call" as a verb).
+  const noun = (k: number) => sameClause(i - k) && !terms[i - k]!.mask && terms[i - k]!.tags.has('Noun');
+  const call = /^(?:call|calls)$/.test(before(2));
+  const put = PUT.test(before(2)) || (call ? noun(3) : noun(2));
+  // "writes anything to `out`": after "to", only a name written as a call is surely a function.
+  if (before(1) === 'to' && put && /\(\)$/.test(t.mask!.text.trim())) return true;
   if (before(1) === 'of' && PART_OF.test(before(2)) && before(3) !== 'on' && namesFunction) return true;
   return /^(?:thing|step|statement)$/.test(before(1)) && /^(?:does|do|did|runs)$/.test(sameClause(i + 1) ? terms[i + 1]!.normal : '');
 }
@@ -65,7 +74,11 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
       functionName(t) !== undefined &&
       // "I'll make `run()` check …": the object of make or have is the subject of the verb after it.
       (i === 0 || terms[i - 1]!.clause !== t.clause || /^(?:make|have|let)$/.test(terms[i - 1]!.normal)) &&
-      terms[i + 1]?.tags.has('Verb'),
+      // "`get()` now short-circuits": adverbs may come between.
+      terms
+        .slice(i + 1)
+        .find((x) => !x.tags.has('Adverb') && !/^(?:now|also|always|still)$/.test(x.normal))
+        ?.tags.has('Verb'),
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
   if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];
@@ -79,11 +92,17 @@ function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at:
   const coordinate = terms.find(
     (t, i) => t.clause > terms[at]!.clause && terms[i - 1]?.clause !== t.clause && /^(?:and|but|so|then|also|plus)$/.test(t.normal),
   );
-  const where = placeIn(terms.filter((t) => t.clause >= terms[at]!.clause - 1 && (!coordinate || t.clause < coordinate.clause)));
+  // A function that is the subject says where up to a clause with a subject of its own ("`f()` is in; it takes the first row").
+  const newSubject = terms.find((t, i) => t.clause > terms[at]!.clause && terms[i - 1]?.clause !== t.clause && (t.mask || t.tags.has('Pronoun')));
+  const clauses = (t: Term) =>
+    t.clause >= terms[at]!.clause - (subject ? 0 : 1) &&
+    (!coordinate || t.clause < coordinate.clause) &&
+    (!subject || !newSubject || t.clause < newSubject.clause);
+  const where = placeIn(terms.filter(clauses));
   // Only a place in the function is checked by position: "in `f()`" alone says no more than that the code is there.
   if (!where.position && !where.loop) return [];
   // "`tick()` landed after `flush()`": a function said to follow another is a definition's order (commitment-phrases.ts).
   const relativeAt = terms.findIndex((t) => /^(?:before|after|below|above)$/.test(t.normal));
-  if (subject && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
+  if (subject && relativeAt >= 0 && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
   return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope, ...where }];
 }

@@ -130,4 +130,112 @@ describe('commitments: placements checked by the position of the sender’s own 
     );
     expect(await judge(input(messages, { agent2: own }, merged))).toEqual([]);
   });
+
+  // Each shape: the sender's patch with the code misplaced, then placed as said; every wording must tell them apart.
+  const shapes = {
+    'first in the function': {
+      path: 'cache.py',
+      misplaced: [
+        ' class Cache:',
+        '     def get(self, key):',
+        '         value = self._store.get(key)',
+        '+        if self._bypass:',
+        '+            return None',
+        '         return value',
+        ' ',
+      ],
+      placed: [
+        ' class Cache:',
+        '     def get(self, key):',
+        '+        if self._bypass:',
+        '+            return None',
+        '         value = self._store.get(key)',
+        '         return value',
+        ' ',
+      ],
+      wordings: [
+        "I'll add a bypass check at the top of `get()`.",
+        'The bypass check will be the first thing `get()` does.',
+        '`get()` returns early on bypass before touching the store.',
+        'Putting the bypass guard as the very first statement in `get()`.',
+        'Done: get() checks the bypass flag first.',
+      ],
+    },
+    'inside the loop': {
+      path: 'queue.go',
+      misplaced: [
+        ' func (q *Queue) Drain(ctx context.Context) error {',
+        '+\tif err := ctx.Err(); err != nil {',
+        '+\t\treturn err',
+        '+\t}',
+        ' \tfor _, j := range q.jobs {',
+        ' \t\tq.sink.Put(j)',
+        ' \t}',
+        ' \treturn nil',
+        ' }',
+        ' ',
+      ],
+      placed: [
+        ' func (q *Queue) Drain(ctx context.Context) error {',
+        ' \tfor _, j := range q.jobs {',
+        '+\t\tif err := ctx.Err(); err != nil {',
+        '+\t\t\treturn err',
+        '+\t\t}',
+        ' \t\tq.sink.Put(j)',
+        ' \t}',
+        ' \treturn nil',
+        ' }',
+        ' ',
+      ],
+      wordings: [
+        "I'll check `ctx.Err()` inside the loop in `Drain()`.",
+        'The ctx check goes inside the loop of `Drain()`, once per job.',
+        '`Drain()` now checks the context on every iteration.',
+        "In `Drain()` I'll test the context at the start of each pass through the loop.",
+        'Cancellation check added to `Drain()`, inside the for loop.',
+      ],
+    },
+    'after a call': {
+      path: 'client.ts',
+      misplaced: [
+        ' class Client {',
+        '   async request(req: Req) {',
+        '+    this.metrics.record(req);',
+        '     const res = await this.send(req);',
+        '     return res;',
+        '   }',
+        ' }',
+      ],
+      placed: [
+        ' class Client {',
+        '   async request(req: Req) {',
+        '     const res = await this.send(req);',
+        '+    this.metrics.record(req);',
+        '     return res;',
+        '   }',
+        ' }',
+      ],
+      wordings: [
+        "I'll record metrics in `request()` right after `await this.send(req)`.",
+        'Metrics get recorded in `request()` once the send returns.',
+        "I'm adding a metrics call to `request()`, after the send.",
+        '`request()` records the metric after it sends.',
+        'Metric recording is in `request()`, after the send.',
+      ],
+    },
+  };
+  for (const [shape, { path, misplaced, placed, wordings }] of Object.entries(shapes)) {
+    it(`tells code placed ${shape} from code placed elsewhere, in every wording`, async () => {
+      const wrong = diff(path, 10, 10, misplaced);
+      const right = diff(path, 10, 10, placed);
+      for (const said of wordings) {
+        const messages = conversation(['agent1', said]);
+        expect(
+          (await judge(input(messages, { agent1: wrong }, wrong))).map((l) => l.messageId),
+          said,
+        ).toEqual([1]);
+        expect(await judge(input(messages, { agent1: right }, right)), said).toEqual([]);
+      }
+    });
+  }
 });
