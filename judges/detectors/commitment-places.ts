@@ -16,13 +16,22 @@ const PUT = /^(?:add|adds|added|adding|put|puts|putting|insert|inserts|inserted|
 /** "the top of `f()`", "the loop of `f()`" ("on top of" is no place). */
 const PART_OF = /^(?:top|start|beginning|end|bottom|head|body|loop)$/;
 
+/**
+ * The function a term names: code, or an identifier written without backticks after a place word
+ * ("in Drain", "inside parse_line"): the checker finds no such function where it is a word.
+ */
+const placeName = (t: Term | undefined) =>
+  functionName(t) ??
+  (t && !t.mask && /^(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+_\w+|[a-z]+[A-Z]\w*)$/.test(t.text.replace(/[^\w]+$/, '')) ? t.text.replace(/[^\w]+$/, '') : undefined);
+
 /** The function a term names as a place: after "in", after "the top of", before "does" in "the last thing `f()` does". */
 function isPlace(terms: readonly Term[], i: number): boolean {
   const t = terms[i]!;
-  if (functionName(t) === undefined) return false;
+  if (placeName(t) === undefined) return false;
   const sameClause = (j: number) => terms[j] !== undefined && terms[j]!.clause === t.clause;
   const before = (k: number) => (sameClause(i - k) ? terms[i - k]!.normal : '');
   if (PLACE_BEFORE.test(before(1))) return true;
+  if (!t.mask) return false;
   // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()` or in lower case there.
   const namesFunction = /\(\)$/.test(t.mask!.text.trim()) || /^[a-z_]/.test(t.mask!.text.trim());
   // "a metrics call to `f()`" is put in `f()`, "the call to `f()`" calls it (the tagger may read either "call" as a verb).
@@ -82,7 +91,7 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
   if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];
-  return placedIn(sentence, terms, functionName(terms[at])!, at, at === subjectAt);
+  return placedIn(sentence, terms, placeName(terms[at])!, at, at === subjectAt);
 }
 
 /** The placement in `scope` the sentence states from `at` on, if it states a place in it. */

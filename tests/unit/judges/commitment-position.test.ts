@@ -34,6 +34,10 @@ describe('commitments: placements checked by the position of the sender’s own 
     expect(targets(['agent1', "About `Server.handle()` in src/server.ts. I'll make the auth check its first statement."])).toEqual([
       expect.objectContaining({ kind: 'placement', names: [], scope: 'handle', position: 'first' }),
     ]);
+    // A Go method named without backticks after a place word.
+    expect(targets(['agent1', "I'll add the closed check first thing in Drain."])).toContainEqual(
+      expect.objectContaining({ kind: 'placement', names: [], scope: 'Drain', position: 'first' }),
+    );
     // A coordinate clause's place is its own verb's: "around the write" is not in `__init__`.
     expect(targets(['agent1', "I'll create it in `__init__` and hold it around the write."]).filter((t) => t.scope === '__init__')).toEqual([]);
     // "on top of" is no place; a function said to follow another is a definition's order.
