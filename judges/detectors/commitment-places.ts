@@ -33,13 +33,13 @@ function isPlace(terms: readonly Term[], i: number): boolean {
   if (PLACE_BEFORE.test(before(1))) return true;
   if (!t.mask) return false;
   // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()` or in lower case there.
-  const namesFunction = /\(\)$/.test(t.mask!.text.trim()) || /^[a-z_]/.test(t.mask!.text.trim());
+  const namesFunction = /\(\)$/.test(t.mask.text.trim()) || /^[a-z_]/.test(t.mask.text.trim());
   // "a metrics call to `f()`" is put in `f()`, "the call to `f()`" calls it (the tagger may read either "call" as a verb).
   const noun = (k: number) => sameClause(i - k) && !terms[i - k]!.mask && terms[i - k]!.tags.has('Noun');
   const call = /^(?:call|calls)$/.test(before(2));
   const put = PUT.test(before(2)) || (call ? noun(3) : noun(2));
   // "writes anything to `out`": after "to", only a name written as a call is surely a function.
-  if (before(1) === 'to' && put && /\(\)$/.test(t.mask!.text.trim())) return true;
+  if (before(1) === 'to' && put && /\(\)$/.test(t.mask.text.trim())) return true;
   if (before(1) === 'of' && PART_OF.test(before(2)) && before(3) !== 'on' && namesFunction) return true;
   return /^(?:thing|step|statement)$/.test(before(1)) && /^(?:does|do|did|runs)$/.test(sameClause(i + 1) ? terms[i + 1]!.normal : '');
 }

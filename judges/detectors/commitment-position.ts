@@ -26,7 +26,7 @@ const bodiesOf = (files: readonly FileCode[], scope: string) => functionsIn(file
 function linesIn(file: FileCode, scope: string, lines: readonly { line: number; text: string }[]): Placed[] {
   const bodies = bodiesOf([file], scope);
   const scoped = new Set([...usagesIn([file]), ...callsIn([file])].filter((u) => u.scope.some((s) => sameFunction(s, scope))).map((u) => u.line));
-  // A line of punctuation only (`}`, `} finally {` aside) says nothing about what was placed.
+  // A line without a word (`}`, `});`) says nothing about what was placed.
   return lines
     .filter((l) => /\w/.test(l.text) && (scoped.has(l.line) || bodies.some((b) => within(l.line, b) && b.line !== l.line)))
     .map((l) => ({ path: file.path, line: l.line, text: l.text.trim() }));
@@ -96,13 +96,13 @@ export function checkPlacedCode(c: Commitment, code: CodeUnderCheck): Finding | 
   const own = ownFiles.flatMap((f) => linesIn(f, scope, f.file.added));
   if (own.length === 0) return undefined;
   const source = code.source === 'merged' ? 'merged' : 'patch';
-  const what = `the code ${c.agent} added to \`${scope}()\``;
+  const what = `the code ${c.agent} added`;
   const copies = code.source === 'merged' ? addedCopies(code.files, own) : own;
   if (copies.length === 0) {
     return {
-      missing: what,
+      missing: 'its code',
       evidence: [
-        { kind: 'absence', source, text: own[0]!.text, note: `none of ${what} in its own patch is in \`${scope}()\` in ${describeTarget(code)}` },
+        { kind: 'absence', source, text: own[0]!.text, note: `none of ${what} to \`${scope}()\` in its own patch is in ${describeTarget(code)}` },
         codeQuote('patch', own[0]!, c.agent),
       ],
     };
@@ -121,6 +121,6 @@ export function checkPlacedCode(c: Commitment, code: CodeUnderCheck): Finding | 
   ).find((b) => placed.some((p) => p.path === path && within(p.line, b)));
   const wrong = misplacement(c, placed, body, anchorLines(shown, c, path));
   return wrong
-    ? { missing: what, evidence: [{ kind: 'absence', source, text: placed[0]!.text, note: `${what} ${wrong}` }, codeQuote(source, placed[0]!)] }
+    ? { missing: 'its code', evidence: [{ kind: 'absence', source, text: placed[0]!.text, note: `${what} ${wrong}` }, codeQuote(source, placed[0]!)] }
     : undefined;
 }

@@ -51,7 +51,9 @@ describe('commitments: placements checked by the position of the sender’s own 
     const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
     const lost = await judge(input(messages, { agent1: own, agent2: partner }, partner));
     expect(lost.map((l) => l.messageId)).toEqual([1]);
-    expect(lost[0]!.evidence.map((e) => ('note' in e ? e.note : '')).join(' ')).toContain('none of the code agent1 added to `dispatch()`');
+    expect(lost[0]!.evidence.map((e) => ('note' in e ? e.note : '')).join(' ')).toContain(
+      'none of the code agent1 added to `dispatch()` in its own patch is in the merged code',
+    );
     expect(await judge(input(messages, { agent1: own }, own))).toEqual([]);
   });
 
