@@ -4,6 +4,7 @@
 import { patchFiles, pathMatches, type Hunk, type PatchFile } from '../patch-lines.ts';
 import { languageOf, loadGrammars, type CodeLanguage } from './grammars.ts';
 import { contextIsFunction, contextScope } from './pieces.ts';
+import type { FunctionBody } from './statements.ts';
 import { outline, type Call, type Definition, type Guard, type Outline, type Usage } from './syntax.ts';
 
 export interface HunkCode {
@@ -91,6 +92,7 @@ export const definitionsIn = (files: readonly FileCode[]) => collect<Definition>
 export const callsIn = (files: readonly FileCode[]) => collect<Call>(files, (o) => o.calls);
 export const guardsIn = (files: readonly FileCode[]) => collect<Guard>(files, (o) => o.guards);
 export const usagesIn = (files: readonly FileCode[]) => collect<Usage>(files, (o) => o.usages);
+export const functionsIn = (files: readonly FileCode[]) => collect<FunctionBody>(files, (o) => o.functions);
 
 export function exportListed(files: readonly FileCode[], name: string): Located<{ line: number }> | undefined {
   for (const f of files) {

@@ -4,6 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import { family, parserOf, type CodeLanguage } from './grammars.ts';
 import { parsePiece, type Piece } from './pieces.ts';
+import { functionBody, type FunctionBody } from './statements.ts';
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
 
@@ -52,6 +53,8 @@ export interface Outline {
   calls: Call[];
   guards: Guard[];
   usages: Usage[];
+  /** Bodies of the functions the piece shows, whole or in part. */
+  functions: FunctionBody[];
   /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
   exportList: Set<string>;
   /**
@@ -200,9 +203,15 @@ export function outline(piece: Piece): Outline | undefined {
   const { tree, inContext } = parsed;
   const shift = parsed.shift + (insideString ? 1 : 0);
   const kinds = DEFINITIONS[family(piece.language)];
-  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], exportList: new Set() };
+  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set() };
   let outer = piece.scope ?? [];
   const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
+  // A function's end is shown when a non-blank line of the piece follows it (not a brace closed after the piece).
+  const endShown = (node: Node) => piece.lines.slice(node.endPosition.row - shift + 1).some((l) => l.trim() !== '');
+  const addBody = (node: Node, name: string, scope: string[], startShown: boolean) => {
+    const body = functionBody(node, name, scope, startShown, lineOf);
+    if (body) result.functions.push({ ...body, endShown: endShown(node) });
+  };
 
   const visit = (node: Node, scope: string[], bodies: { body: Node | null }[]) => {
     const kind = kinds[node.type];
@@ -222,6 +231,7 @@ export function outline(piece: Piece): Outline | undefined {
     if (kind && name && inContext && node.startPosition.row === 0) {
       // The context line's definition starts above the piece: its start, parameters and first statement are not shown.
       result.context = { name, kind, endLine: piece.start + node.endPosition.row - shift };
+      if (kind === 'function') addBody(node, name, [], false);
       // Read inside its context line, the piece names its enclosing definition itself.
       outer = [];
       collectFacts(node, piece, [name], bodies, result, lineOf);
@@ -240,6 +250,7 @@ export function outline(piece: Piece): Outline | undefined {
           scope: [...outer, ...scope],
         };
         if (kind === 'function') {
+          addBody(node, name, [...outer, ...scope], true);
           const parameters = parametersOf(node);
           definition.parameters = parameters?.map((p) => p.text);
           for (const p of parameters ?? [])

@@ -17,8 +17,8 @@ export interface Target {
   lines?: [number, number];
   /** exists: the function the symbol belongs to (a parameter); placement: the function it sits in. */
   scope?: string;
-  /** placement: first in the function, or before or after the call `anchor`. */
-  position?: 'first' | 'before' | 'after';
+  /** placement: first or last in the function, before or after the call `anchor`, or around it (a `try`, a wrapping call). */
+  position?: 'first' | 'last' | 'before' | 'after' | 'around';
   anchor?: string;
   /** placement: inside a loop of the function ("inside the loop", "on every iteration"); `position` is then within the loop. */
   loop?: boolean;

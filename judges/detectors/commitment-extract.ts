@@ -5,10 +5,12 @@
 // structure comes from language.ts (who does what, in which tense, negated or not); the target
 // from the code the clause names. Offers, conditions and questions commit to nothing, and a
 // promise whose target names no code is left to the symptom judge. Targets are read by
-// commitment-verbs.ts (a clause's verb), commitment-subjects.ts (code as a clause's subject) and
-// commitment-phrases.ts (noun phrases and fixed constructions), on commitment-code.ts's terms.
+// commitment-verbs.ts (a clause's verb), commitment-subjects.ts (code as a clause's subject),
+// commitment-phrases.ts (noun phrases and fixed constructions) and commitment-places.ts (a function
+// named as a place), on commitment-code.ts's terms; commitment-restated.ts reads reports that restate
+// an earlier placement.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { codeOf, GUARD_NOUN, PACKAGE, placeFunction, positionIn, sameFunction, symbolsIn, type Target } from './commitment-code.ts';
+import { functionName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
   definitionOrderTargets,
@@ -28,7 +30,9 @@ import {
   previousCode,
   type ConversationMentions,
 } from './commitment-references.ts';
-import { GUARDED, passiveGuardTargets } from './commitment-guards.ts';
+import { passiveGuardTargets } from './commitment-guards.ts';
+import { placedCodeTargets } from './commitment-places.ts';
+import { restatedPlacements } from './commitment-restated.ts';
 import { listedCodeTargets } from './commitment-lists.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
@@ -52,7 +56,8 @@ export interface Commitment {
 const offers = (sentence: Sentence) =>
   sentence.terms.some((t, i) => /^(?:i|we)$/.test(t.normal) && /^(?:can|could|might|may)$/.test(sentence.terms[i + 1]?.normal ?? ''));
 
-function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; target: Target }[] {
+/** `named`: the function the message named last before the sentence. */
+function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || isConditional(sentence) || offers(sentence)) return [];
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
@@ -99,6 +104,12 @@ function sentenceCommitments(sentence: Sentence): { kind: Commitment['kind']; ta
         ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
         : [];
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
+  }
+  // Where the words name no placed code the other readers know: the function and the place in it.
+  for (const target of asked ? [] : placedCodeTargets(sentence, named)) {
+    // "around the call to `handler` in `dispatch()`": the code named is the anchor; the place says more.
+    const placed = (t: Target) => t.kind === 'placement' && t.scope === target.scope && (t.position !== undefined || t.loop || t.guard);
+    if (!found.some((f) => placed(f.target))) found.push({ kind: stated, target });
   }
   for (const target of ownCodeTargets(sentence)) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });
@@ -195,42 +206,6 @@ function withEarlier(target: Target, agent: string, earlier: readonly Commitment
   return target;
 }
 
-/**
- * A report that restates a placement the sender promised before, in words: "metric recording is in
- * `request()`, after the send", "validation is in the constructor", "`_normalize` is wired in, after
- * validation". It names the promised function or code, and a position or a guard; it claims that placement.
- */
-function restatedPlacements(sentence: Sentence, agent: string, earlier: readonly Commitment[]): Target[] {
-  if (sentence.questionMark || isConditional(sentence)) return [];
-  const terms = sentence.terms.filter((t) => t.text !== '');
-  const inAt = terms.findIndex((t) => /^(?:in|inside|within)$/.test(t.normal));
-  const scope = inAt < 0 ? undefined : placeFunction(terms.slice(inAt + 1, inAt + 4));
-  const named = new Set(codeOf(terms).map((n) => n.replace(/^.*[.:]/, '')));
-  const placed = positionIn(terms);
-  // "before anything is written"; "after all" orders nothing.
-  const relative = terms.some((t, i) => /^(?:before|after)$/.test(t.normal) && !/^(?:all|that|this)$/.test(terms[i + 1]?.normal ?? ''));
-  const said = placed.position !== undefined || placed.loop === true || terms.some((t) => GUARD_NOUN.test(t.normal) || GUARDED.test(t.normal));
-  if (!said && !relative) return [];
-  const own = earlier.filter((c) => c.agent === agent && c.target.kind === 'placement' && !c.target.definition);
-  const promised = own.filter(
-    (c) =>
-      c.target.scope &&
-      ((scope !== undefined && sameFunction(scope, c.target.scope)) ||
-        c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, ''))) ||
-        // "Flush is guarded as described": the promised function named without backticks.
-        (c.target.guard && terms.some((t) => !t.mask && t.text.replace(/\W+$/, '') === c.target.scope))),
-  );
-  if (said && promised.length) return [promised.at(-1)!.target];
-  // "The check runs under the lock": a guard noun in a sentence that names no code or file is the one guard the sender placed.
-  const guards = [...new Map(own.filter((c) => c.target.guard).map((c) => [JSON.stringify(c.target), c.target])).values()];
-  const bare = named.size === 0 && sentence.masks.length === 0 && terms.some((t) => GUARD_NOUN.test(t.normal));
-  // "`LogFull` is raised before anything is written": a report of an order that names no function or file
-  // (a call is written `x()`) restates the one guard the sender placed, in whatever words.
-  const noPlace = sentence.masks.every((m) => m.kind === 'code' && !/\)$/.test(m.text.trim()));
-  const reported = !sentence.verbs.some((v) => v.subject === 'first' && v.tense === 'future');
-  return (bare || (relative && noPlace && reported)) && guards.length === 1 ? guards : [];
-}
-
 export function extractCommitments(conversation: readonly ConversationMessage[]): Commitment[] {
   const commitments: Commitment[] = [];
   const analysed = conversation.map((m) => messageSentences(m.message));
@@ -239,7 +214,11 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     commitments.some((c) => c.messageId === messageId && JSON.stringify(c.target) === JSON.stringify(target));
   conversation.forEach((message, i) => {
     analysed[i]!.forEach((sentence, s) => {
-      const found = sentenceCommitments(sentence);
+      const named = analysed[i]!.slice(0, s)
+        .flatMap((x) => x.terms.filter((t) => /\(\)$/.test(t.mask?.text.trim() ?? '')).map(functionName))
+        .filter(Boolean)
+        .at(-1);
+      const found = sentenceCommitments(sentence, named);
       for (const { kind, target } of found) {
         for (const resolved of resolve(target, message.from, i * 1000 + s, mentions).map((t) => withEarlier(t, message.from, commitments))) {
           if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });

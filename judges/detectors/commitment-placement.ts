@@ -4,6 +4,7 @@ import { addedLinesNaming, callsIn, definitionsIn, guardsIn, inFiles, usagesIn, 
 import { sameFunction } from './commitment-code.ts';
 import { codeQuote, describeTarget, lastName, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment } from './commitment-extract.ts';
+import { checkPlacedCode } from './commitment-position.ts';
 
 /** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
 function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
@@ -46,6 +47,8 @@ function misplaced(what: string, source: 'merged' | 'patch', note: string, at: {
 export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | undefined {
   const t = c.target;
   if (t.definition) return checkDefinitionOrder(c, code);
+  // Placed code the words do not name: where the sender's own added code is.
+  if (!t.guard && t.names.length === 0) return checkPlacedCode(c, code);
   const files = inFiles(code.files, t.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
@@ -60,7 +63,8 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     // "the capacity check" may test `self.cap`: plain words need not name the condition, so a guard added at the
     // promised place may be it. A code name (`_closed`, `Err`) says what the condition tests.
     const inWords = t.guard?.every((w) => !/[_A-Z0-9]/.test(w));
-    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return undefined;
+    // Such a guard's place is where the sender's own added code in the function is.
+    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return checkPlacedCode(c, code);
     return {
       missing: what,
       evidence: [

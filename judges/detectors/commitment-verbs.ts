@@ -53,6 +53,9 @@ interface Region {
   place: Term[];
 }
 
+/** "a metrics call to `request()`": a call a noun describes names no callee; "to" is where it goes. */
+const describedCall = (terms: readonly Term[], at: number) => !!terms[at - 1] && !terms[at - 1]!.mask && terms[at - 1]!.tags.has('Noun');
+
 /** The verb's object and the place phrase after it, up to a clause with another person's verb. */
 function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
   const verbs = sentence.verbs.filter((v) => v.index > verb.index);
@@ -66,7 +69,9 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
       // "exported from `pkg`": no object, only a place.
       // "exported, with a `run()` method": what comes with it is not what is exported.
       (i === 0 && /^(?:from|into|via|inside|within|with)$/.test(t.normal)) ||
-      (i > 0 && ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal))) || t.clause !== terms[0]!.clause)),
+      (i > 0 &&
+        ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal) && !describedCall(terms, i - 1))) ||
+          t.clause !== terms[0]!.clause)),
   );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
 }

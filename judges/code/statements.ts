@@ -1,0 +1,59 @@
+// The statements of a function's body (syntax.ts), by line: where the placement checks
+// (detectors/commitment-position.ts) find whether code sits first, last, in a loop or inside a `try`
+// of its function, whatever that code is.
+import type { Node } from 'web-tree-sitter';
+
+export interface Span {
+  line: number;
+  endLine: number;
+}
+
+export interface FunctionBody extends Span {
+  name: string;
+  /** Enclosing functions and classes, outermost first (the function's own name not included). */
+  scope: string[];
+  /** The function's first line is in the piece: its first statement is known. */
+  startShown: boolean;
+  /** The function's last line is in the piece: its last statement is known. */
+  endShown: boolean;
+  /** Statements directly in the body, in order (comments and a docstring aside). */
+  statements: Span[];
+  /** Loops and `try`/`with` blocks anywhere in the body. */
+  blocks: (Span & { kind: 'loop' | 'try' })[];
+}
+
+const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement', 'for_expression', 'while_expression', 'loop_expression']);
+const TRIES = new Set(['try_statement', 'with_statement', 'defer_statement']);
+
+const isDocstring = (n: Node) => n.type === 'expression_statement' && n.namedChildren[0]?.type === 'string';
+
+/** The body's statements and blocks; undefined for a function without a body (a signature). */
+export function functionBody(
+  node: Node,
+  name: string,
+  scope: string[],
+  startShown: boolean,
+  lineOf: (n: Node) => number,
+): Omit<FunctionBody, 'endShown'> | undefined {
+  let body = node.childForFieldName('body');
+  if (!body) return undefined;
+  // Go wraps a block's statements in a statement_list.
+  if (body.namedChildren.length === 1 && body.namedChildren[0]?.type === 'statement_list') body = body.namedChildren[0];
+  const span = (n: Node): Span => ({ line: lineOf(n), endLine: lineOf(n) + n.endPosition.row - n.startPosition.row });
+  const statements = body.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment' && !c!.isMissing);
+  const blocks: FunctionBody['blocks'] = [];
+  const visit = (n: Node) => {
+    if (LOOPS.has(n.type)) blocks.push({ kind: 'loop', ...span(n) });
+    else if (TRIES.has(n.type)) blocks.push({ kind: 'try', ...span(n) });
+    for (const child of n.namedChildren) if (child && !/function|lambda|closure|arrow/.test(child.type)) visit(child);
+  };
+  visit(body);
+  return {
+    name,
+    scope,
+    startShown,
+    ...span(node),
+    statements: (statements[0] && isDocstring(statements[0]) ? statements.slice(1) : statements).map(span),
+    blocks,
+  };
+}

@@ -1,0 +1,117 @@
+// Placements read from where, not what (commitment-extract.ts): a sentence of the sender's own work
+// that names a function as a place ("a try/finally around the handler call in `dispatch()`", "at the
+// top of `write()`") or reports what a function now does in order ("`save()` creates the directory
+// first"). What was placed is not read from the words: commitment-position.ts takes it from the
+// sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
+import { functionName, GUARD_NOUN, positionIn, fileMasks, type Target } from './commitment-code.ts';
+import type { Sentence, Term } from './language.ts';
+import { stanceOf } from './stance.ts';
+
+/** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
+const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
+
+/** "added to `f()`", "a metrics call to `f()`": "to" after what is put there ("passed to `f()`" is an argument's way). */
+const PUT = /^(?:add|adds|added|adding|put|puts|putting|insert|inserts|inserted|inserting|move|moves|moved|moving)$/;
+
+/** "the top of `f()`", "the loop of `f()`" ("on top of" is no place). */
+const PART_OF = /^(?:top|start|beginning|end|bottom|head|body|loop)$/;
+
+/**
+ * The function a term names: code, or an identifier written without backticks after a place word
+ * ("in Drain", "inside parse_line"): the checker finds no such function where it is a word.
+ */
+const placeName = (t: Term | undefined) =>
+  functionName(t) ??
+  (t && !t.mask && /^(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+_\w+|[a-z]+[A-Z]\w*)$/.test(t.text.replace(/[^\w]+$/, '')) ? t.text.replace(/[^\w]+$/, '') : undefined);
+
+/** The function a term names as a place: after "in", after "the top of", before "does" in "the last thing `f()` does". */
+function isPlace(terms: readonly Term[], i: number): boolean {
+  const t = terms[i]!;
+  if (placeName(t) === undefined) return false;
+  const sameClause = (j: number) => terms[j] !== undefined && terms[j]!.clause === t.clause;
+  const before = (k: number) => (sameClause(i - k) ? terms[i - k]!.normal : '');
+  if (PLACE_BEFORE.test(before(1))) return true;
+  if (!t.mask) return false;
+  // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()` or in lower case there.
+  const namesFunction = /\(\)$/.test(t.mask.text.trim()) || /^[a-z_]/.test(t.mask.text.trim());
+  // "a metrics call to `f()`" is put in `f()`, "the call to `f()`" calls it (the tagger may read either "call" as a verb).
+  const noun = (k: number) => sameClause(i - k) && !terms[i - k]!.mask && terms[i - k]!.tags.has('Noun');
+  const call = /^(?:call|calls)$/.test(before(2));
+  const put = PUT.test(before(2)) || (call ? noun(3) : noun(2));
+  // "writes anything to `out`": after "to", only a name written as a call is surely a function.
+  if (before(1) === 'to' && put && /\(\)$/.test(t.mask.text.trim())) return true;
+  if (before(1) === 'of' && PART_OF.test(before(2)) && before(3) !== 'on' && namesFunction) return true;
+  return /^(?:thing|step|statement)$/.test(before(1)) && /^(?:does|do|did|runs)$/.test(sameClause(i + 1) ? terms[i + 1]!.normal : '');
+}
+
+const LAST_WORD = /^(?:last|end|bottom|final)$/;
+
+/** "around the handler call", "wrap the `fetch` with …": the placed code encloses its anchor. */
+const AROUND_WORD = /^(?:around|wrap|wraps|wrapped|wrapping)$/;
+
+/** First, last, around, before or after an anchor, or in a loop: where in the function. */
+function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'anchorCall' | 'loop'> {
+  const around = terms.findIndex((t) => AROUND_WORD.test(t.normal));
+  if (around >= 0) {
+    // The anchor is the call or the nouns that follow: "around the handler call" is around `handler(…)`.
+    const next = terms.slice(around + 1, around + 5).filter((t) => t.clause === terms[around]!.clause);
+    const code = next.find((t) => t.mask?.kind === 'code');
+    const anchor = code ? functionName(code) : undefined;
+    const nouns = next.filter((t) => !t.mask && t.tags.has('Noun') && !/^(?:call|calls|invocation|it)$/.test(t.normal)).map((t) => t.normal);
+    if (anchor) return { position: 'around', anchor };
+    if (nouns.length) return { position: 'around', anchorWords: nouns };
+  }
+  const at = positionIn(terms);
+  if (at.position || at.loop) return at;
+  // "the last step", "at the very end".
+  const last = terms.some((t, i) => LAST_WORD.test(t.normal) && terms.slice(Math.max(0, i - 2), i).some((x) => /^(?:the|its|at|as)$/.test(x.normal)));
+  return last ? { position: 'last' } : {};
+}
+
+/**
+ * `named`: the function the message named last before the sentence, which a place without a function
+ * is in ("About `Server.handle()`. I'll make the auth check its first statement").
+ */
+export function placedCodeTargets(sentence: Sentence, named?: string): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const own = sentence.verbs.some((v) => v.subject === 'first' && !v.negative && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
+  const placeAt = terms.findIndex((_, i) => isPlace(terms, i));
+  // "`save()` creates the directory first": a function that is its clause's subject, reported doing something in order.
+  const subjectAt = terms.findIndex(
+    (t, i) =>
+      /\(\)$/.test(t.mask?.text.trim() ?? '') &&
+      functionName(t) !== undefined &&
+      // "I'll make `run()` check …": the object of make or have is the subject of the verb after it.
+      (i === 0 || terms[i - 1]!.clause !== t.clause || /^(?:make|have|let)$/.test(terms[i - 1]!.normal)) &&
+      // "`get()` now short-circuits": adverbs may come between.
+      terms
+        .slice(i + 1)
+        .find((x) => !x.tags.has('Adverb') && !/^(?:now|also|always|still)$/.test(x.normal))
+        ?.tags.has('Verb'),
+  );
+  const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
+  if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];
+  return placedIn(sentence, terms, placeName(terms[at])!, at, at === subjectAt);
+}
+
+/** The placement in `scope` the sentence states from `at` on, if it states a place in it. */
+function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at: number, subject = false): Target[] {
+  // The place's clause, the one before it and the subordinate ones after it ("…, before we take the lock"), not
+  // a coordinate clause with its own verb ("… and hold it around the write").
+  const coordinate = terms.find(
+    (t, i) => t.clause > terms[at]!.clause && terms[i - 1]?.clause !== t.clause && /^(?:and|but|so|then|also|plus)$/.test(t.normal),
+  );
+  // A function that is the subject says where up to a clause with a subject of its own ("`f()` is in; it takes the first row").
+  const newSubject = terms.find((t, i) => t.clause > terms[at]!.clause && terms[i - 1]?.clause !== t.clause && (t.mask || t.tags.has('Pronoun')));
+  const clauses = (t: Term) =>
+    t.clause >= terms[at]!.clause - (subject ? 0 : 1) &&
+    (!coordinate || t.clause < coordinate.clause) &&
+    (!subject || !newSubject || t.clause < newSubject.clause);
+  const where = placeIn(terms.filter(clauses));
+  // Only a place in the function is checked by position: "in `f()`" alone says no more than that the code is there.
+  if (!where.position && !where.loop) return [];
+  // "`tick()` landed after `flush()`": a function said to follow another is a definition's order (commitment-phrases.ts).
+  const relativeAt = terms.findIndex((t) => /^(?:before|after|below|above)$/.test(t.normal));
+  if (subject && relativeAt >= 0 && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
+  return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope, ...where }];
+}

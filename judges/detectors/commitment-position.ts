@@ -1,0 +1,126 @@
+// Placements checked by position (commitment-placement.ts): where the words say where but not what
+// ("a try/finally around the handler call in `dispatch()`", "the check is its first statement"),
+// what the sender placed is the statements its own patch adds to the named function. They must reach
+// the tested code and sit at the stated place there. A function, its body or an anchor the code does
+// not show leaves the claim undecided.
+import { callsIn, functionsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
+import type { FunctionBody, Span } from '../code/statements.ts';
+import { sameFunction } from './commitment-code.ts';
+import { codeQuote, describeTarget, lastName, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
+import type { Commitment } from './commitment-extract.ts';
+
+interface Placed {
+  path: string;
+  line: number;
+  text: string;
+}
+
+const fileOf = (files: readonly FileCode[], path: string) => files.find((f) => f.path === path)!;
+
+const within = (line: number, span: Span) => line >= span.line && line <= span.endLine;
+
+/** The named function's bodies in the files. */
+const bodiesOf = (files: readonly FileCode[], scope: string) => functionsIn(files).filter((b) => sameFunction(b.name, scope));
+
+/** Lines of code a file shows that lie in the function: inside a body the piece shows, or named by facts scoped to it. */
+function linesIn(file: FileCode, scope: string, lines: readonly { line: number; text: string }[]): Placed[] {
+  const bodies = bodiesOf([file], scope);
+  const scoped = new Set([...usagesIn([file]), ...callsIn([file])].filter((u) => u.scope.some((s) => sameFunction(s, scope))).map((u) => u.line));
+  // A line without a word (`}`, `});`) says nothing about what was placed.
+  return lines
+    .filter((l) => /\w/.test(l.text) && (scoped.has(l.line) || bodies.some((b) => within(l.line, b) && b.line !== l.line)))
+    .map((l) => ({ path: file.path, line: l.line, text: l.text.trim() }));
+}
+
+/**
+ * The tested code's added lines with the text of one of the sender's own placed lines, in the same file.
+ * Added, not shown: a line the sender moved (`release(slot)` into a `finally`) is still shown where it was.
+ */
+function addedCopies(files: readonly FileCode[], own: readonly Placed[]): Placed[] {
+  const texts = new Set(own.map((p) => p.text));
+  return files
+    .filter((f) => own.some((p) => p.path === f.path))
+    .flatMap((f) => f.file.added.map((l) => ({ path: f.path, line: l.line, text: l.text.trim() })))
+    .filter((l) => texts.has(l.text));
+}
+
+/** Lines of the function where the anchor is: calls of the named code, or calls and names containing the anchor's words. */
+function anchorLines(files: readonly FileCode[], c: Commitment, path: string): number[] {
+  const t = c.target;
+  const scope = t.scope!;
+  const inScope = (x: { path: string; scope: string[] }) => x.path === path && x.scope.some((s) => sameFunction(s, scope));
+  if (t.anchor) {
+    // "after the `running` increment": a name the code uses where no call has it.
+    const calls = callsIn(files).filter((a) => inScope(a) && a.name === lastName(t.anchor!));
+    return (calls.length ? calls : usagesIn(files).filter((u) => inScope(u) && u.name === lastName(t.anchor!))).map((a) => a.line);
+  }
+  const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
+  if (words.length === 0) return [];
+  const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
+  return [...callsIn(files).filter((a) => inScope(a) && named(a.callee)), ...usagesIn(files).filter((u) => inScope(u) && named(u.name))].map((a) => a.line);
+}
+
+/** Why the placed code is not at the stated place, or undefined when it is (or the code does not show). */
+function misplacement(c: Commitment, placed: readonly Placed[], body: FunctionBody | undefined, anchors: readonly number[]): string | undefined {
+  const t = c.target;
+  const lines = placed.map((p) => p.line);
+  const scope = `\`${t.scope}()\``;
+  if (t.loop) {
+    if (!body || lines.some((l) => body.blocks.some((b) => b.kind === 'loop' && within(l, b)))) return undefined;
+    return `is in ${scope} but outside its loop`;
+  }
+  if (t.position === 'first') {
+    const first = body?.startShown ? body.statements[0] : undefined;
+    return first && !lines.some((l) => within(l, first)) ? `is in ${scope} but not its first statement (line ${first.line} is)` : undefined;
+  }
+  if (t.position === 'last') {
+    // "the last step, right before handing back `Ok(cfg)`": the statement before a final return is last too.
+    const ends = body?.endShown ? body.statements.slice(-2) : [];
+    return ends.length && !lines.some((l) => ends.some((s) => within(l, s))) ? `is in ${scope} but not at its end` : undefined;
+  }
+  const others = lines.filter((l) => !anchors.includes(l));
+  if (anchors.length === 0 || others.length === 0) return undefined;
+  if (t.position === 'before' && Math.min(...others) > Math.max(...anchors)) return `comes after the anchor (line ${Math.max(...anchors)})`;
+  if (t.position === 'after' && Math.max(...others) < Math.min(...anchors)) return `comes before the anchor (line ${Math.min(...anchors)})`;
+  if (t.position === 'around' && body) {
+    const wrapped = anchors.some((a) => lines.includes(a) || body.blocks.some((b) => b.kind === 'try' && within(a, b) && lines.some((l) => within(l, b))));
+    return wrapped ? undefined : `does not wrap the anchor (line ${anchors[0]})`;
+  }
+  return undefined;
+}
+
+export function checkPlacedCode(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const scope = c.target.scope;
+  if (!scope) return undefined;
+  const ownFiles = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
+  const own = ownFiles.flatMap((f) => linesIn(f, scope, f.file.added));
+  if (own.length === 0) return undefined;
+  const source = code.source === 'merged' ? 'merged' : 'patch';
+  const what = `the code ${c.agent} added`;
+  const copies = code.source === 'merged' ? addedCopies(code.files, own) : own;
+  if (copies.length === 0) {
+    return {
+      missing: 'its code',
+      evidence: [
+        { kind: 'absence', source, text: own[0]!.text, note: `none of ${what} to \`${scope}()\` in its own patch is in ${describeTarget(code)}` },
+        codeQuote('patch', own[0]!, c.agent),
+      ],
+    };
+  }
+  // A function the sender wrote whole holds only its code: there is no place in it to miss.
+  const added = (f: FileCode) => new Set(f.file.added.map((l) => l.line));
+  if (ownFiles.some((f) => bodiesOf([f], scope).some((b) => b.startShown && added(f).has(b.line)))) return undefined;
+  // Kept, but in a function of another name (the partner renamed it): not decided.
+  const placed = code.source === 'merged' ? copies.filter((p) => linesIn(fileOf(code.files, p.path), scope, [p]).length > 0) : own;
+  if (placed.length === 0) return undefined;
+  const path = placed[0]!.path;
+  const shown = code.source === 'merged' ? code.files : ownFiles;
+  const body = bodiesOf(
+    shown.filter((f) => f.path === path),
+    scope,
+  ).find((b) => placed.some((p) => p.path === path && within(p.line, b)));
+  const wrong = misplacement(c, placed, body, anchorLines(shown, c, path));
+  return wrong
+    ? { missing: 'its code', evidence: [{ kind: 'absence', source, text: placed[0]!.text, note: `${what} ${wrong}` }, codeQuote(source, placed[0]!)] }
+    : undefined;
+}
