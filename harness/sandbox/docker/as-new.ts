@@ -65,11 +65,9 @@ check() {
   for part in $parts; do
     eval "[ \\"\\$fresh_$part\\" = \\"\\$(state $part)\\" ]" || { echo "$part"; return 1; }
   done
-  if [ "$root_fs" = overlay ]; then
-    changed=$(find / -xdev \\( -type d ! -newerct "$since" ! -path / -prune \\) -o -newerct "$since" -print 2>&1) || { echo files; return 1; }
-  else
-    changed=$(find / -xdev -newerct "$since" 2>&1) || { echo files; return 1; }
-  fi
+  set -- -newerct "$since" -print
+  [ "$root_fs" != overlay ] || set -- \\( -type d ! -newerct "$since" ! -path / -prune \\) -o "$@"
+  changed=$(find / -xdev "$@" 2>&1) || { echo files; return 1; }
   reason=$(printf '%s\\n' "$changed" | while IFS= read -r path; do
     case $path in
       ''|/|"\${PWD%/*}"|/tmp|/patches|/patches/tests.patch|/patches/patch.patch) ;;
