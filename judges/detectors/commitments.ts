@@ -63,7 +63,7 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
   const memberless = missingMember(files, name, source);
   if (memberless) return memberless;
   // A name on a shown line may be defined outside the hunks (a parameter whose signature is not shown, a method above the hunk).
-  if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short)) return undefined;
+  if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short, short !== name)) return undefined;
   return absent(c, code, name);
 }
 

@@ -1,0 +1,64 @@
+// Exists claims checked against the code: a promised member that only calls show, and a pronoun
+// that stands for the code the sender committed to (commitments.ts, commitment-extract.ts).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { conversation, diff, input, judge } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+const release = ['     def release(self, conn):', '         self._free.put(conn)'];
+/** agent1's `Pool` gets a method named `name`; the connections it drains are closed with `.close()`. */
+const poolMethod = (name: string) =>
+  diff(
+    'dbpool/pool.py',
+    13,
+    13,
+    [
+      ' ',
+      ...release.map((l) => ` ${l.slice(1)}`),
+      '+',
+      `+    def ${name}(self):`,
+      '+        while not self._free.empty():',
+      '+            self._free.get_nowait().close()',
+    ],
+    'class Pool:',
+  );
+/** agent2 calls `pool.close()` on agent1's word. */
+const stopCallsClose = diff('dbpool/app.py', 3, 3, ['     return Pool(connect, size=8)', '+def stop(pool):', '+    pool.close()']);
+const merged = (name: string) => `${stopCallsClose}${poolMethod(name)}`;
+
+describe('commitments: a promised member that the code only calls', () => {
+  const promises = [
+    "I'll add a `close()` method to `Pool`, right after `release`, that drains the free queue.",
+    "I think I'll add a `close()` method to `Pool` that closes each free connection.",
+    "I'm adding `Pool.close()` after `release`; it drains the free queue.",
+  ];
+
+  it.each(promises)('is broken when the method was shipped under another name: %s', async (promise) => {
+    const messages = conversation(
+      ['agent1', promise],
+      ['agent2', "ok, I'll call it from a `stop()` helper."],
+      ['agent1', "it's in ✓ drains and closes everything."],
+    );
+    const labels = await judge(input(messages, { agent1: poolMethod('shutdown'), agent2: stopCallsClose }, merged('shutdown')));
+    expect(labels.map((l) => l.messageId)).toEqual([1, 3]);
+    expect(labels[1]!.description).toContain('`Pool.close`');
+  });
+
+  it.each(promises)('is kept when the method is there: %s', async (promise) => {
+    const messages = conversation(
+      ['agent1', promise],
+      ['agent2', "ok, I'll call it from a `stop()` helper."],
+      ['agent1', "it's in ✓ drains and closes everything."],
+    );
+    expect(await judge(input(messages, { agent1: poolMethod('close'), agent2: stopCallsClose }, merged('close')))).toEqual([]);
+  });
+
+  it('leaves undecided a member an unchanged line uses (it may be defined outside the hunks)', async () => {
+    const messages = conversation(['agent1', "I'll add a `close()` method to `Pool`."]);
+    const shownBefore = diff('dbpool/app.py', 3, 3, ['     pool.close()', '+    log("stopped")']);
+    expect(await judge(input(messages, { agent1: shownBefore }, shownBefore))).toEqual([]);
+  });
+});
