@@ -35,6 +35,7 @@ import { passiveGuardTargets } from './commitment-guards.ts';
 import { placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
 import { listedCodeTargets } from './commitment-lists.ts';
+import { exportParticipleTargets } from './commitment-participles.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
@@ -70,7 +71,9 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
     : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...passiveGuardTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
-    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence), ...listedCodeTargets(sentence)]),
+    ...(asked
+      ? []
+      : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence), ...listedCodeTargets(sentence), ...exportParticipleTargets(sentence)]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,

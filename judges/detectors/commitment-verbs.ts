@@ -131,8 +131,10 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "adding an EXIF orientation fix to `load()`: `ImageOps.exif_transpose(img)` …": the code after the colon is the object.
   const apposed = codeOf(object).length ? [] : apposition(sentence, verb);
   const objectNames = apposed.length ? apposed.flatMap((t) => symbolsIn(t.mask!.text)) : codeOf(object);
-  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
-  const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
+  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made; "not exported" neither.
+  const exportWord = (t: Term, i: number) =>
+    t.mask?.text === '__all__' ||
+    (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));

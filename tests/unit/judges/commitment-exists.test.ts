@@ -2,7 +2,7 @@
 // that stands for the code the sender committed to (commitments.ts, commitment-extract.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
-import { conversation, diff, input, judge } from './commitment-fixtures.ts';
+import { conversation, diff, input, judge, newFile, targets } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
   await loadLanguage();
@@ -60,5 +60,32 @@ describe('commitments: a promised member that the code only calls', () => {
     const messages = conversation(['agent1', "I'll add a `close()` method to `Pool`."]);
     const shownBefore = diff('dbpool/app.py', 3, 3, ['     pool.close()', '+    log("stopped")']);
     expect(await judge(input(messages, { agent1: shownBefore }, shownBefore))).toEqual([]);
+  });
+});
+
+describe('commitments: an export said by a participle clause', () => {
+  const wordings = [
+    'Same pattern for me with `formatPercent` in src/percent.ts, also re-exported from src/index.ts.',
+    "I'll put it in src/percent.ts and call it `formatPercent`, exported from src/index.ts.",
+    '- new `formatPercent` in src/percent.ts, re-exported from src/index.ts via `export *`',
+  ];
+  const percent = newFile('src/percent.ts', ['export function formatPercent(x: number): string {', '  return `${Math.round(x * 100)}%`;', '}']);
+  const index = (line: string) => diff('src/index.ts', 1, 1, [" export { formatBytes } from './bytes';", `+${line}`]);
+  const kept = `${percent}${index("export { formatPercent } from './percent';")}`;
+  const broken = `${percent}${index("import { formatPercent } from './percent';")}`;
+
+  it.each(wordings)('reads the export and its module: %s', (wording) => {
+    expect(targets(['agent1', wording])).toContainEqual(expect.objectContaining({ kind: 'exported', names: ['formatPercent'], module: 'src/index.ts' }));
+  });
+
+  it.each(wordings)('is broken when the module does not export it, kept when it does: %s', async (wording) => {
+    const messages = conversation(['agent1', wording]);
+    expect((await judge(input(messages, { agent1: broken }, broken))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it('reads no export from a negated participle or the partner’s code', () => {
+    expect(targets(['agent1', 'I added `formatPercent` in src/percent.ts, not exported.']).filter((t) => t.kind === 'exported')).toEqual([]);
+    expect(targets(['agent1', 'I call your `formatBytes`, exported from src/index.ts.']).filter((t) => t.kind === 'exported')).toEqual([]);
   });
 });
