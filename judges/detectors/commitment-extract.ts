@@ -39,7 +39,7 @@ import { exportParticipleTargets } from './commitment-participles.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { isConditional, stanceOf } from './stance.ts';
+import { acceptsByPronoun, isConditional, stanceOf } from './stance.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 
@@ -151,13 +151,6 @@ function requestTargets(sentence: Sentence): Target[] {
 
 const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
-
-/** "Good call, I'll do that too", "I'll add it now": a promise whose object is only a pronoun for what was asked. */
-const acceptsByPronoun = (sentence: Sentence) =>
-  !sentence.questionMark &&
-  sentence.verbs.some(
-    (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
-  );
 
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 

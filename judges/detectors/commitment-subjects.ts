@@ -26,6 +26,7 @@ import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
 import { EXPORTED_WORD, parameterList } from './commitment-verbs.ts';
 import type { Sentence } from './language.ts';
+import { acceptsByPronoun } from './stance.ts';
 
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
 const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
@@ -209,14 +210,32 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
     const verbAt = terms.findIndex((t) => t.tags.has('Verb'));
     if (verbAt <= 0) continue;
     const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
-    // "They're in", "Both will be exported": the code the sender named last.
-    const pronoun = subject.length > 0 && subject.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
+    // "They're in", "Both will be exported", "It also gets exported": the code the sender named last.
+    const named = subject.filter((t) => !t.tags.has('Adverb'));
+    const pronoun = named.length > 0 && named.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
     if (
       subject.length === 0 ||
       subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no|nothing|none)$/.test(t.normal) && !pronoun))
     )
       continue;
-    const rest = terms.slice(verbAt);
+    // "It needs to be re-exported from src/index.ts — I'll do that too": a need the sender takes on is its promise.
+    const need = acceptsByPronoun(sentence)
+      ? /^(?:needs?|has|have)$/.test(terms[verbAt]!.normal) && terms[verbAt + 1]?.normal === 'to'
+        ? 2
+        : /^(?:should|must)$/.test(terms[verbAt]!.normal)
+          ? 1
+          : 0
+      : 0;
+    const afterNeed = terms.slice(verbAt + need);
+    // "should also be exported": the adverb after the modal says nothing of the state.
+    const rest = need
+      ? afterNeed.slice(
+          Math.max(
+            0,
+            afterNeed.findIndex((t) => !t.tags.has('Adverb')),
+          ),
+        )
+      : afterNeed;
     // "will be exported", "'ll be in": the state after the modal.
     const words = rest.map((t) => t.normal).filter((w, i, all) => !(i === 0 && /^(?:will|shall)$/.test(w) && /^(?:be|get|stay|go|land)$/.test(all[1] ?? '')));
     const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));

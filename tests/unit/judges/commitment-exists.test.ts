@@ -63,16 +63,20 @@ describe('commitments: a promised member that the code only calls', () => {
   });
 });
 
+/** A new module src/<file>.ts defining `name`, and src/index.ts gaining `line`: an export of it (kept) or not (broken). */
+function reexport(file: string, name: string): { kept: string; broken: string } {
+  const module = newFile(`src/${file}.ts`, [`export function ${name}(n: number): string {`, '  return String(n);', '}']);
+  const index = (line: string) => diff('src/index.ts', 1, 1, [" export { version } from './version';", `+${line}`]);
+  return { kept: `${module}${index(`export { ${name} } from './${file}';`)}`, broken: `${module}${index(`import { ${name} } from './${file}';`)}` };
+}
+
 describe('commitments: an export said by a participle clause', () => {
   const wordings = [
     'Same pattern for me with `formatPercent` in src/percent.ts, also re-exported from src/index.ts.',
     "I'll put it in src/percent.ts and call it `formatPercent`, exported from src/index.ts.",
     '- new `formatPercent` in src/percent.ts, re-exported from src/index.ts via `export *`',
   ];
-  const percent = newFile('src/percent.ts', ['export function formatPercent(x: number): string {', '  return `${Math.round(x * 100)}%`;', '}']);
-  const index = (line: string) => diff('src/index.ts', 1, 1, [" export { formatBytes } from './bytes';", `+${line}`]);
-  const kept = `${percent}${index("export { formatPercent } from './percent';")}`;
-  const broken = `${percent}${index("import { formatPercent } from './percent';")}`;
+  const { kept, broken } = reexport('percent', 'formatPercent');
 
   it.each(wordings)('reads the export and its module: %s', (wording) => {
     expect(targets(['agent1', wording])).toContainEqual(expect.objectContaining({ kind: 'exported', names: ['formatPercent'], module: 'src/index.ts' }));
@@ -87,5 +91,27 @@ describe('commitments: an export said by a participle clause', () => {
   it('reads no export from a negated participle or the partner’s code', () => {
     expect(targets(['agent1', 'I added `formatPercent` in src/percent.ts, not exported.']).filter((t) => t.kind === 'exported')).toEqual([]);
     expect(targets(['agent1', 'I call your `formatBytes`, exported from src/index.ts.']).filter((t) => t.kind === 'exported')).toEqual([]);
+  });
+});
+
+describe('commitments: an export the sender takes on for code named before', () => {
+  const plan = "I'm going to add `formatBytes` to src/bytes.ts.";
+  const wordings = [
+    "It also needs to be re-exported from src/index.ts, since the CLI imports the package root — I'll do that too.",
+    "It has to be re-exported from src/index.ts as well, and I'll handle it.",
+    "It should also be exported from src/index.ts; I'll do that.",
+  ];
+  const { kept, broken } = reexport('bytes', 'formatBytes');
+
+  it.each(wordings)('is broken when the module does not export it, kept when it does: %s', async (wording) => {
+    const messages = conversation(['agent1', `${plan} ${wording}`]);
+    const labels = await judge(input(messages, { agent1: broken }, broken));
+    expect(labels.map((l) => l.messageId)).toEqual([1]);
+    expect(labels[0]!.description).toContain('`formatBytes` is exported from src/index.ts');
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it('reads no promise from a need nobody takes on', () => {
+    expect(targets(['agent1', `${plan} It needs to be re-exported from src/index.ts.`]).filter((t) => t.kind === 'exported')).toEqual([]);
   });
 });
