@@ -34,7 +34,7 @@ import {
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
-import { listedCodeTargets } from './commitment-lists.ts';
+import { checkedCodeTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
@@ -73,7 +73,13 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
     ...codeSubjectTargets(sentence),
     ...(asked
       ? []
-      : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence), ...listedCodeTargets(sentence), ...exportParticipleTargets(sentence)]),
+      : [
+          ...referringSubjectTargets(sentence),
+          ...parameterListTargets(sentence),
+          ...listedCodeTargets(sentence),
+          ...checkedCodeTargets(sentence),
+          ...exportParticipleTargets(sentence),
+        ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,

@@ -166,9 +166,11 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     } else if (
       PRESENT.test(stateWord(words) ?? '') &&
       (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') ||
-        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))
+        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!) ||
+        // "keys() in.": a verbless note whose state is all its predicate.
+        words.join(' ') === 'in')
     ) {
-      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
+      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed", "keys() in".
       targets.push({ kind: 'exists', names, files });
     }
   }

@@ -115,3 +115,22 @@ describe('commitments: an export the sender takes on for code named before', () 
     expect(targets(['agent1', `${plan} It needs to be re-exported from src/index.ts.`]).filter((t) => t.kind === 'exported')).toEqual([]);
   });
 });
+
+describe('commitments: terse completion reports', () => {
+  const reports = ['deleteJson ✓', '`deleteJson` ✅', 'deleteJson() in.', 'deleteJson ✓ exported ✓'];
+  const http = (name: string) =>
+    newFile('src/http.ts', [`export async function ${name}(url: string): Promise<void> {`, "  await fetch(url, { method: 'DELETE' });", '}']);
+
+  it.each(reports)('claims the code exists: %s', async (report) => {
+    const messages = conversation(['agent1', "I'll add `deleteJson(url)` to src/http.ts."], ['agent2', 'ok'], ['agent1', report]);
+    const lost = http('deleteJSON');
+    expect((await judge(input(messages, { agent1: lost }, lost))).map((l) => l.messageId)).toEqual([1, 3]);
+    const kept = http('deleteJson');
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it('reads no code from marks after plain words', () => {
+    expect(targets(['agent1', 'Tests ✓'])).toEqual([]);
+    expect(targets(['agent1', 'Looks good ✓'])).toEqual([]);
+  });
+});
