@@ -134,3 +134,31 @@ describe('commitments: terse completion reports', () => {
     expect(targets(['agent1', 'Looks good ✓'])).toEqual([]);
   });
 });
+
+describe('commitments: code named after a leading label', () => {
+  const wordings = [
+    'Plan: `Pool.stats()` in pool/pool.py; `acquire()` stays yours.',
+    'Mine: `Pool.stats()` in pool/pool.py.',
+    'Plan: new `Pool.stats()` method in pool/pool.py, and nothing else.',
+  ];
+  const pool = (name: string) =>
+    diff(
+      'pool/pool.py',
+      20,
+      20,
+      ['     def acquire(self):', '         return self._free.get()', '+', `+    def ${name}(self):`, '+        return self._free.qsize()'],
+      'class Pool:',
+    );
+
+  it.each(wordings)('promises the code, broken when it is missing and kept when it is there: %s', async (wording) => {
+    const messages = conversation(['agent1', wording]);
+    const lost = pool('size');
+    expect((await judge(input(messages, { agent1: lost }, lost))).map((l) => l.messageId)).toEqual([1]);
+    const kept = pool('stats');
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it('reads no promise from code given to the partner', () => {
+    expect(targets(['agent1', 'Yours: `read_string()` in src/lexer.rs'])).toEqual([]);
+  });
+});
