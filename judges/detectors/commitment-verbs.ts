@@ -3,6 +3,7 @@
 // claims ("`X` was added to utils.py") and references ("the registry functions") included.
 import {
   codeOf,
+  ownCodeBefore,
   conditionNames,
   CONSTRUCTOR,
   fileMasks,
@@ -183,6 +184,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     const names = owner ? objectNames.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : objectNames;
     return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
+  // "I've got `Put()`; I'll add it above Get": a pronoun for code the sender took on earlier in the sentence.
+  const taken = CREATE.test(lemma) && !objectNames.length ? ownCodeBefore(sentence, verb, object) : [];
+  if (taken.length) return { kind: 'exists', names: taken, files };
   // "Added the registry functions": code named before, by its description.
   const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
   return described ? { kind: 'exists', names: [], files, refers: described } : undefined;

@@ -83,9 +83,7 @@ describe('commitments: an export said by a participle clause', () => {
   });
 
   it.each(wordings)('is broken when the module does not export it, kept when it does: %s', async (wording) => {
-    const messages = conversation(['agent1', wording]);
-    expect((await judge(input(messages, { agent1: broken }, broken))).map((l) => l.messageId)).toEqual([1]);
-    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+    await brokenThenKept(wording, broken, kept);
   });
 
   it('reads no export from a negated participle or the partner’s code', () => {
@@ -135,6 +133,13 @@ describe('commitments: terse completion reports', () => {
   });
 });
 
+/** The wording's message is labelled broken on `lost` (its own patch and the merge) and not on `kept`. */
+async function brokenThenKept(wording: string, lost: string, kept: string): Promise<void> {
+  const messages = conversation(['agent1', wording]);
+  expect((await judge(input(messages, { agent1: lost }, lost))).map((l) => l.messageId)).toEqual([1]);
+  expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+}
+
 describe('commitments: code named after a leading label', () => {
   const wordings = [
     'Plan: `Pool.stats()` in pool/pool.py; `acquire()` stays yours.',
@@ -151,14 +156,32 @@ describe('commitments: code named after a leading label', () => {
     );
 
   it.each(wordings)('promises the code, broken when it is missing and kept when it is there: %s', async (wording) => {
-    const messages = conversation(['agent1', wording]);
-    const lost = pool('size');
-    expect((await judge(input(messages, { agent1: lost }, lost))).map((l) => l.messageId)).toEqual([1]);
-    const kept = pool('stats');
-    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+    await brokenThenKept(wording, pool('size'), pool('stats'));
   });
 
   it('reads no promise from code given to the partner', () => {
     expect(targets(['agent1', 'Yours: `read_string()` in src/lexer.rs'])).toEqual([]);
+  });
+});
+
+describe('commitments: a pronoun for code the sender took on earlier in the sentence', () => {
+  const wordings = ["I've got `Put()`; I'll add it above Get.", "I'm taking `Put()` and I'll add it above Get.", "I'll take `Put()` and add it above `Get()`."];
+  const pool = (name: string) =>
+    diff('pool/pool.go', 10, 10, [
+      '+',
+      `+func (p *Pool) ${name}(c *Conn) {`,
+      '+\tp.free <- c',
+      '+}',
+      '+',
+      ' func (p *Pool) Get() *Conn {',
+      ' \treturn <-p.free',
+    ]);
+
+  it.each(wordings)('promises that code, broken when it is missing and kept when it is there: %s', async (wording) => {
+    await brokenThenKept(wording, pool('Push'), pool('Put'));
+  });
+
+  it('reads nothing when the earlier code is not the sender’s work', () => {
+    expect(targets(['agent1', '`fetch_json()` returns a dict, so I’ll add it to the cache.'])).toEqual([]);
   });
 });
