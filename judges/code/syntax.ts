@@ -57,6 +57,8 @@ export interface Outline {
   functions: FunctionBody[];
   /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
   exportList: Set<string>;
+  /** Modules re-exported whole: `export * from './percent'`, `from .loader import *` in `__init__.py`, `pub use crate::duration::*`. */
+  wildcardSources: string[];
   /**
    * The definition the hunk's context line opens (`func (p *Pool) Get() … {`, `impl Options {`), when the
    * piece parses better inside it: its name and the last line of the piece still inside it.
@@ -203,7 +205,7 @@ export function outline(piece: Piece): Outline | undefined {
   const { tree, inContext } = parsed;
   const shift = parsed.shift + (insideString ? 1 : 0);
   const kinds = DEFINITIONS[family(piece.language)];
-  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set() };
+  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set(), wildcardSources: [] };
   let outer = piece.scope ?? [];
   const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
   // A function's end is shown when a non-blank line of the piece follows it (not a brace closed after the piece).
@@ -349,6 +351,7 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       if (attribute) result.definitions.push({ name: attribute.text, kind: 'field', line: lineOf(node), endLine: lineOf(node), exported: false, scope });
     }
   } else if (type === 'import_from_statement' && piece.initModule) {
+    if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) result.wildcardSources.push(node.childForFieldName('module_name')?.text ?? '');
     for (const n of node.childrenForFieldName('name')) {
       if (!n) continue;
       const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
@@ -367,10 +370,14 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       }
       if (right?.type === 'identifier') result.exportList.add(right.text);
     }
+  } else if (type === 'export_statement' && node.children.some((c) => c?.type === '*') && !node.namedChildren.some((c) => c?.type === 'namespace_export')) {
+    result.wildcardSources.push(node.childForFieldName('source')?.text.replace(/^['"]|['"]$/g, '') ?? '');
   } else if (type === 'export_specifier') {
     const name = node.childForFieldName('alias') ?? node.childForFieldName('name');
     if (name) result.exportList.add(name.text);
   } else if (type === 'use_declaration' && node.namedChildren.some((c) => c?.type === 'visibility_modifier')) {
+    const wildcard = node.namedChildren.find((c) => c?.type === 'use_wildcard');
+    if (wildcard) result.wildcardSources.push(wildcard.text.replace(/::\*$/, ''));
     // The last name of each path: `Thing` in `pub use crate::x::Thing`.
     for (const id of node.descendantsOfType('identifier')) if (id && id.parent?.childForFieldName('path')?.id !== id.id) result.exportList.add(id.text);
   }

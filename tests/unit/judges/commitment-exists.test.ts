@@ -185,3 +185,38 @@ describe('commitments: a pronoun for code the sender took on earlier in the sent
     expect(targets(['agent1', '`fetch_json()` returns a dict, so I’ll add it to the cache.'])).toEqual([]);
   });
 });
+
+describe('commitments: an export through a whole-module re-export', () => {
+  const cases = [
+    {
+      wording: '`formatPercent` is in src/percent.ts and exported from src/index.ts.',
+      module: (source: string) => diff('src/index.ts', 1, 1, [" export { version } from './version';", `+export * from './${source}';`]),
+      definition: (exported: boolean) =>
+        newFile('src/percent.ts', [`${exported ? 'export ' : ''}function formatPercent(x: number): string {`, '  return `${x}%`;', '}']),
+    },
+    {
+      wording: '`load_profile` is in profiles/loader.py and exported from profiles/__init__.py.',
+      module: (source: string) => diff('profiles/__init__.py', 1, 1, [' from .version import VERSION', `+from .${source} import *`]),
+      definition: (exported: boolean) => newFile('profiles/loader.py', [`def ${exported ? '' : '_'}load_profile(path):`, '    return open(path).read()']),
+    },
+    {
+      wording: '`parse_duration` is in src/duration.rs and exported from src/lib.rs.',
+      module: (source: string) => diff('src/lib.rs', 1, 1, [' mod duration;', `+pub use crate::${source}::*;`]),
+      definition: (exported: boolean) =>
+        newFile('src/duration.rs', [`${exported ? 'pub ' : ''}fn parse_duration(s: &str) -> u64 {`, '    s.len() as u64', '}']),
+    },
+  ];
+  const sourceOf = (c: (typeof cases)[number]) => /`([^`]+)` is in \S+\/(\w+)\./.exec(c.wording)![2]!;
+
+  it.each(cases)('keeps the export when the module re-exports the file whole: $wording', async (c) => {
+    const kept = `${c.definition(true)}${c.module(sourceOf(c))}`;
+    expect(await judge(input(conversation(['agent1', c.wording]), { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it.each(cases)('is broken when the re-exported file does not export it, or another file is re-exported: $wording', async (c) => {
+    for (const broken of [`${c.definition(false)}${c.module(sourceOf(c))}`, `${c.definition(true)}${c.module('other')}`]) {
+      const labels = await judge(input(conversation(['agent1', c.wording]), { agent1: broken }, broken));
+      expect(labels.map((l) => l.messageId)).toEqual([1]);
+    }
+  });
+});
