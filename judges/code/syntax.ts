@@ -57,6 +57,8 @@ export interface Outline {
   functions: FunctionBody[];
   /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
   exportList: Set<string>;
+  /** A Python `__all__ = [...]` is shown whole: then it alone says what the module exports. */
+  declaresAll: boolean;
   /** Modules re-exported whole: `export * from './percent'`, `from .loader import *` in `__init__.py`, `pub use crate::duration::*`. */
   wildcardSources: string[];
   /**
@@ -205,7 +207,7 @@ export function outline(piece: Piece): Outline | undefined {
   const { tree, inContext } = parsed;
   const shift = parsed.shift + (insideString ? 1 : 0);
   const kinds = DEFINITIONS[family(piece.language)];
-  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set(), wildcardSources: [] };
+  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set(), declaresAll: false, wildcardSources: [] };
   let outer = piece.scope ?? [];
   const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
   // A function's end is shown when a non-blank line of the piece follows it (not a brace closed after the piece).
@@ -335,7 +337,9 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
     const left = node.childForFieldName('left');
     if (left?.type === 'identifier') {
       if (left.text === '__all__') {
-        for (const s of node.childForFieldName('right')?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
+        const right = node.childForFieldName('right');
+        for (const s of right?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
+        result.declaresAll ||= !!right && /^(?:list|tuple)$/.test(right.type) && !right.hasError;
       } else {
         result.definitions.push({
           name: left.text,

@@ -115,7 +115,9 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
   const isPythonPackage = !!module && (!/\.\w+$/.test(module) || /__init__\.py$/.test(module));
   const listed = exportListed(moduleFiles, short);
   const definitions = definitionsIn(code.files).filter((d) => d.name === short && d.kind !== 'parameter');
-  const exportedHere = definitionsIn(moduleFiles).find((d) => d.name === short && d.exported);
+  // A named Python module whose `__all__` is shown exports only what that list names.
+  const declaresAll = !!module && moduleFiles.some((f) => f.hunks.some((h) => h.after?.declaresAll));
+  const exportedHere = declaresAll ? undefined : definitionsIn(moduleFiles).find((d) => d.name === short && d.exported);
   if (listed || exportedHere) return undefined;
   if (!module && definitions.some((d) => d.exported)) return undefined;
   const definition = definitions[0];

@@ -220,3 +220,26 @@ describe('commitments: an export through a whole-module re-export', () => {
     }
   });
 });
+
+describe('commitments: a Python module that lists its exports in `__all__`', () => {
+  const loader = (all: string | undefined) =>
+    newFile('profiles/loader.py', [
+      ...(all === undefined ? [] : [`__all__ = [${all}]`, '']),
+      'def load_config(path):',
+      '    return {}',
+      '',
+      'def load_profile(path):',
+      '    return {}',
+    ]);
+  const wordings = [
+    '`load_profile` is done and exported from profiles/loader.py.',
+    "I'll add `load_profile()` to profiles/loader.py and export it.",
+    '- `load_profile` in profiles/loader.py, exported from profiles/loader.py',
+  ];
+
+  it.each(wordings)('is broken when `__all__` leaves the name out, kept when it lists it or is absent: %s', async (wording) => {
+    await brokenThenKept(wording, loader('"load_config"'), loader('"load_config", "load_profile"'));
+    const unlisted = loader(undefined);
+    expect(await judge(input(conversation(['agent1', wording]), { agent1: unlisted }, unlisted))).toEqual([]);
+  });
+});
