@@ -160,6 +160,9 @@ function parametersOf(node: Node): Node[] | undefined {
   return names;
 }
 
+/** Rust's plain `pub`: `pub(crate)`, `pub(super)` and `pub(in …)` keep the item inside the crate. */
+const isPublic = (node: Node) => node.namedChildren.some((c) => c?.type === 'visibility_modifier' && c.text === 'pub');
+
 function isExported(node: Node, language: CodeLanguage, name: string, scope: string[]): boolean {
   switch (family(language)) {
     case 'python':
@@ -167,7 +170,7 @@ function isExported(node: Node, language: CodeLanguage, name: string, scope: str
     case 'go':
       return /^[A-Z]/.test(name);
     case 'rust':
-      return node.namedChildren.some((c) => c?.type === 'visibility_modifier');
+      return isPublic(node);
     case 'js': {
       for (let up: Node | null = node.parent; up; up = up.parent) {
         if (up.type === 'export_statement') return true;
@@ -379,7 +382,7 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
   } else if (type === 'export_specifier') {
     const name = node.childForFieldName('alias') ?? node.childForFieldName('name');
     if (name) result.exportList.add(name.text);
-  } else if (type === 'use_declaration' && node.namedChildren.some((c) => c?.type === 'visibility_modifier')) {
+  } else if (type === 'use_declaration' && isPublic(node)) {
     const wildcard = node.namedChildren.find((c) => c?.type === 'use_wildcard');
     if (wildcard) result.wildcardSources.push(wildcard.text.replace(/::\*$/, ''));
     // The last name of each path: `Thing` in `pub use crate::x::Thing`.

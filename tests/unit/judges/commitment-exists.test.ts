@@ -221,7 +221,8 @@ describe('commitments: an export through a whole-module re-export', () => {
   });
 });
 
-describe('commitments: a Python module that lists its exports in `__all__`', () => {
+describe('commitments: what a module exports, by its language’s rules', () => {
+  /** Python: a shown `__all__` alone says what the module exports. */
   const loader = (all: string | undefined) =>
     newFile('profiles/loader.py', [
       ...(all === undefined ? [] : [`__all__ = [${all}]`, '']),
@@ -231,14 +232,32 @@ describe('commitments: a Python module that lists its exports in `__all__`', () 
       'def load_profile(path):',
       '    return {}',
     ]);
-  const wordings = [
+  /** Rust: `pub(crate)` keeps the item inside the crate. */
+  const lib = (visibility: string) =>
+    diff('src/lib.rs', 1, 1, [' mod token;', '+', `+${visibility} fn parse_duration(s: &str) -> u64 {`, '+    s.len() as u64', '+}']);
+  const python = [
     '`load_profile` is done and exported from profiles/loader.py.',
     "I'll add `load_profile()` to profiles/loader.py and export it.",
     '- `load_profile` in profiles/loader.py, exported from profiles/loader.py',
   ];
+  const rust = [
+    '`parse_duration` is in and exported from src/lib.rs.',
+    "I'll add a public `parse_duration()` to src/lib.rs.",
+    '`parse_duration` is now importable from src/lib.rs.',
+  ];
+  const rows: [wording: string, lost: string, kept: string][] = [
+    ...python.map((w): [string, string, string] => [w, loader('"load_config"'), loader('"load_config", "load_profile"')]),
+    ...rust.map((w): [string, string, string] => [w, lib('pub(crate)'), lib('pub')]),
+  ];
 
-  it.each(wordings)('is broken when `__all__` leaves the name out, kept when it lists it or is absent: %s', async (wording) => {
-    await brokenThenKept(wording, loader('"load_config"'), loader('"load_config", "load_profile"'));
+  it.each(rows)(
+    'is broken when the module does not export the name (left out of `__all__`, `pub(crate)`), kept when it does: %s',
+    async (wording, lost, kept) => {
+      await brokenThenKept(wording, lost, kept);
+    },
+  );
+
+  it.each(python)('keeps a top-level Python function of a module with no `__all__`: %s', async (wording) => {
     const unlisted = loader(undefined);
     expect(await judge(input(conversation(['agent1', wording]), { agent1: unlisted }, unlisted))).toEqual([]);
   });
