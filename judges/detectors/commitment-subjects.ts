@@ -151,7 +151,10 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     previous = names;
     // "`config=` support landed", "the `tick()` method is in": the noun the code names is part of the subject.
     const head = !continued && (DEFINITION_NOUN.test(terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
-    const rest = terms.slice(continued ? 1 : firstWord + head);
+    // "`retries` field and builder are in": a plain noun joined to the subject is part of it.
+    const joined =
+      head && /^(?:and|&)$/.test(terms[firstWord + 1]?.normal ?? '') && terms[firstWord + 2]?.tags.has('Noun') && !terms[firstWord + 2]!.mask ? 2 : 0;
+    const rest = terms.slice(continued ? 1 : firstWord + head + joined);
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');

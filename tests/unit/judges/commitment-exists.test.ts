@@ -262,3 +262,25 @@ describe('commitments: what a module exports, by its language’s rules', () => 
     expect(await judge(input(conversation(['agent1', wording]), { agent1: unlisted }, unlisted))).toEqual([]);
   });
 });
+
+describe('commitments: a code subject joined with a plain noun', () => {
+  const wordings = ['`retries` field and builder are in.', '`retries` field and docs are done.', '`retries` field & builder landed.'];
+  const options = (field: string) =>
+    newFile('src/options.rs', [
+      'pub struct Options {',
+      '    pub timeout: u64,',
+      `    pub ${field}: u32,`,
+      '}',
+      '',
+      'impl Options {',
+      `    pub fn with_retries(mut self, n: u32) -> Self {`,
+      `        self.${field} = n;`,
+      '        self',
+      '    }',
+      '}',
+    ]);
+
+  it.each(wordings)('claims the code exists, broken when it is missing and kept when it is there: %s', async (wording) => {
+    await brokenThenKept(wording, options('max_retries'), options('retries'));
+  });
+});
