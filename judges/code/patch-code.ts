@@ -107,6 +107,24 @@ export function exportListed(files: readonly FileCode[], name: string): Located<
   return undefined;
 }
 
+/**
+ * Whether the files re-export a whole module (`export * from './percent'`, `from .loader import *`,
+ * `pub use crate::duration::*`) that is the file at `path` (its last segment names the file), or any
+ * module when no path is known.
+ */
+export function reexportsWhole(files: readonly FileCode[], path?: string): boolean {
+  const sources = files.flatMap((f) => f.hunks.flatMap((h) => h.after?.wildcardSources ?? []));
+  if (path === undefined) return sources.length > 0;
+  const stem = path.replace(/^.*\//, '').replace(/\.\w+$/, '');
+  return sources.some(
+    (s) =>
+      s
+        .split(/::|[./]/)
+        .filter(Boolean)
+        .at(-1) === stem,
+  );
+}
+
 /** Added lines (any language) that contain `name` as a word: the fallback where no grammar applies. */
 export function addedLinesNaming(files: readonly FileCode[], name: string): Located<{ line: number }>[] {
   const pattern = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);

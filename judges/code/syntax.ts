@@ -57,6 +57,10 @@ export interface Outline {
   functions: FunctionBody[];
   /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
   exportList: Set<string>;
+  /** A Python `__all__ = [...]` is shown whole: then it alone says what the module exports. */
+  declaresAll: boolean;
+  /** Modules re-exported whole: `export * from './percent'`, `from .loader import *` in `__init__.py`, `pub use crate::duration::*`. */
+  wildcardSources: string[];
   /**
    * The definition the hunk's context line opens (`func (p *Pool) Get() … {`, `impl Options {`), when the
    * piece parses better inside it: its name and the last line of the piece still inside it.
@@ -156,6 +160,9 @@ function parametersOf(node: Node): Node[] | undefined {
   return names;
 }
 
+/** Rust's plain `pub`: `pub(crate)`, `pub(super)` and `pub(in …)` keep the item inside the crate. */
+const isPublic = (node: Node) => node.namedChildren.some((c) => c?.type === 'visibility_modifier' && c.text === 'pub');
+
 function isExported(node: Node, language: CodeLanguage, name: string, scope: string[]): boolean {
   switch (family(language)) {
     case 'python':
@@ -163,7 +170,7 @@ function isExported(node: Node, language: CodeLanguage, name: string, scope: str
     case 'go':
       return /^[A-Z]/.test(name);
     case 'rust':
-      return node.namedChildren.some((c) => c?.type === 'visibility_modifier');
+      return isPublic(node);
     case 'js': {
       for (let up: Node | null = node.parent; up; up = up.parent) {
         if (up.type === 'export_statement') return true;
@@ -203,7 +210,7 @@ export function outline(piece: Piece): Outline | undefined {
   const { tree, inContext } = parsed;
   const shift = parsed.shift + (insideString ? 1 : 0);
   const kinds = DEFINITIONS[family(piece.language)];
-  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set() };
+  const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set(), declaresAll: false, wildcardSources: [] };
   let outer = piece.scope ?? [];
   const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
   // A function's end is shown when a non-blank line of the piece follows it (not a brace closed after the piece).
@@ -333,7 +340,9 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
     const left = node.childForFieldName('left');
     if (left?.type === 'identifier') {
       if (left.text === '__all__') {
-        for (const s of node.childForFieldName('right')?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
+        const right = node.childForFieldName('right');
+        for (const s of right?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
+        result.declaresAll ||= !!right && /^(?:list|tuple)$/.test(right.type) && !right.hasError;
       } else {
         result.definitions.push({
           name: left.text,
@@ -349,6 +358,7 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       if (attribute) result.definitions.push({ name: attribute.text, kind: 'field', line: lineOf(node), endLine: lineOf(node), exported: false, scope });
     }
   } else if (type === 'import_from_statement' && piece.initModule) {
+    if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) result.wildcardSources.push(node.childForFieldName('module_name')?.text ?? '');
     for (const n of node.childrenForFieldName('name')) {
       if (!n) continue;
       const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
@@ -367,10 +377,14 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       }
       if (right?.type === 'identifier') result.exportList.add(right.text);
     }
+  } else if (type === 'export_statement' && node.children.some((c) => c?.type === '*') && !node.namedChildren.some((c) => c?.type === 'namespace_export')) {
+    result.wildcardSources.push(node.childForFieldName('source')?.text.replace(/^['"]|['"]$/g, '') ?? '');
   } else if (type === 'export_specifier') {
     const name = node.childForFieldName('alias') ?? node.childForFieldName('name');
     if (name) result.exportList.add(name.text);
-  } else if (type === 'use_declaration' && node.namedChildren.some((c) => c?.type === 'visibility_modifier')) {
+  } else if (type === 'use_declaration' && isPublic(node)) {
+    const wildcard = node.namedChildren.find((c) => c?.type === 'use_wildcard');
+    if (wildcard) result.wildcardSources.push(wildcard.text.replace(/::\*$/, ''));
     // The last name of each path: `Thing` in `pub use crate::x::Thing`.
     for (const id of node.descendantsOfType('identifier')) if (id && id.parent?.childForFieldName('path')?.id !== id.id) result.exportList.add(id.text);
   }

@@ -3,7 +3,7 @@
 // where in it code is said to sit (first, before or after an anchor).
 import type { CommitmentKind } from '../definitions.ts';
 import { describingWords, type Reference } from './commitment-references.ts';
-import type { Mask, Sentence, Term } from './language.ts';
+import type { Mask, Sentence, Term, VerbPhrase } from './language.ts';
 
 export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
 
@@ -257,4 +257,12 @@ export function moduleAfter(terms: readonly Term[]): string | undefined {
     (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
   );
   return packageWord >= 0 ? PACKAGE : undefined;
+}
+
+/** The code of an earlier clause of the sender's own ("I've got `Put()`") that a pronoun object ("add it") stands for. */
+export function ownCodeBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): string[] {
+  if (object.length !== 1 || !/^(?:it|them|both)$/.test(object[0]!.normal)) return [];
+  const own = new Set(sentence.verbs.filter((v) => v.subject === 'first' && v.clause < verb.clause).map((v) => v.clause));
+  const code = sentence.terms.slice(0, verb.start).filter((t) => t.mask?.kind === 'code' && own.has(t.clause));
+  return codeOf(code.filter((t) => t.clause === code.at(-1)?.clause));
 }

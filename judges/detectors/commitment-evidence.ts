@@ -41,10 +41,16 @@ export interface Finding {
   evidence: Evidence[];
 }
 
-/** Whether a line the code shows (added or context) names `name`. */
-export function shownLinesNaming(files: readonly FileCode[], name: string): boolean {
-  const pattern = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
-  return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l) => pattern.test(l))));
+/**
+ * Whether a line the code shows (added or context) names `name`: it may be defined outside the hunks.
+ * For a promised member (`Pool.close`), an added attribute use (`pool.close()`) shows no definition:
+ * the partner may have written the call on the promise's word.
+ */
+export function shownLinesNaming(files: readonly FileCode[], name: string, member = false): boolean {
+  const word = (before: string) => new RegExp(`(?<![\\w$${before}])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+  const shown = word('');
+  const added = member ? word('.') : shown;
+  return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l, i) => (hunk.new.changed.has(hunk.new.start + i) ? added : shown).test(l))));
 }
 
 export const lastName = (name: string) => name.replace(/^.*[.:]/, '');

@@ -29,15 +29,17 @@ import {
   partnerRanges,
   previousCode,
   type ConversationMentions,
+  type NamedCode,
 } from './commitment-references.ts';
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
-import { listedCodeTargets } from './commitment-lists.ts';
+import { checkedCodeTargets, listedCodeTargets } from './commitment-lists.ts';
+import { exportParticipleTargets } from './commitment-participles.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { isConditional, stanceOf } from './stance.ts';
+import { acceptsByPronoun, isConditional, stanceOf } from './stance.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 
@@ -69,7 +71,15 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
     : [...callPlacementTargets(sentence), ...guardPlacementTargets(sentence), ...passiveGuardTargets(sentence), ...newFileTargets(sentence)];
   for (const target of [
     ...codeSubjectTargets(sentence),
-    ...(asked ? [] : [...referringSubjectTargets(sentence), ...parameterListTargets(sentence), ...listedCodeTargets(sentence)]),
+    ...(asked
+      ? []
+      : [
+          ...referringSubjectTargets(sentence),
+          ...parameterListTargets(sentence),
+          ...listedCodeTargets(sentence),
+          ...checkedCodeTargets(sentence),
+          ...exportParticipleTargets(sentence),
+        ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
     ...placements,
@@ -148,17 +158,10 @@ function requestTargets(sentence: Sentence): Target[] {
 const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 
-/** "Good call, I'll do that too", "I'll add it now": a promise whose object is only a pronoun for what was asked. */
-const acceptsByPronoun = (sentence: Sentence) =>
-  !sentence.questionMark &&
-  sentence.verbs.some(
-    (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
-  );
-
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
-function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions): Target[] {
+function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions, earlier: readonly Commitment[] = []): Target[] {
   const { refers, repeats, ...base } = target;
   // "keep clear of 10-19": bare numbers are lines when a range with those numbers was named before.
   if (repeats && !mentions.ranges.some((r) => r.at < at && r.lines[0] === base.lines![0] && r.lines[1] === base.lines![1])) return [];
@@ -172,7 +175,7 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
     resolved = scope ? [{ ...base, scope }] : [];
   } else if (refers?.to === 'previous' || refers?.to === 'described') {
     const code = refers.to === 'previous' ? previousCode(mentions, agent, at) : describedCode(mentions, agent, at, refers.words, refers.functions);
-    const names = [...new Set(code.map((c) => c.name))];
+    const names = committedNames(code, agent, earlier) ?? [...new Set(code.map((c) => c.name))];
     // The files the code was named with, where its sentence named them.
     const files = base.files.length ? base.files : [...new Set(code.filter((c) => c.filesNamed).flatMap((c) => c.files))];
     resolved = names.length ? [{ ...base, names, files }] : [];
@@ -184,6 +187,19 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
     const module = file ? packageModule(file) : undefined;
     return module ? [{ ...t, module }] : [];
   });
+}
+
+/**
+ * "it's in" after "I'll add a `close()` method to `Pool`, right after `release`": the code the sender
+ * committed to in the sentence referred to (`Pool.close`), not every name that sentence mentions.
+ */
+function committedNames(code: readonly NamedCode[], agent: string, earlier: readonly Commitment[]): string[] | undefined {
+  const named = new Set(code.map((c) => c.name));
+  const names = earlier
+    .filter((c) => c.agent === agent && c.messageId === code[0]?.messageId && (c.target.kind === 'exists' || c.target.kind === 'exported'))
+    .flatMap((c) => c.target.names)
+    .filter((n) => n.split('.').every((part) => named.has(part)));
+  return names.length ? [...new Set(names)] : undefined;
 }
 
 /**
@@ -220,7 +236,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
         .at(-1);
       const found = sentenceCommitments(sentence, named);
       for (const { kind, target } of found) {
-        for (const resolved of resolve(target, message.from, i * 1000 + s, mentions).map((t) => withEarlier(t, message.from, commitments))) {
+        for (const resolved of resolve(target, message.from, i * 1000 + s, mentions, commitments).map((t) => withEarlier(t, message.from, commitments))) {
           if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });
         }
       }

@@ -1,17 +1,56 @@
 // Checklist items that report code without a verb: "- ✓ `NewLimiter(rate)` in ratelimit/limiter.go",
-// "- [x] `formatBytes` in src/bytes.ts". The item's head is the code and a place phrase names the
-// file it is in; a list item states what the sender did or will do (commitment-extract.ts).
-import { symbolsIn, type Target } from './commitment-code.ts';
-import type { Sentence } from './language.ts';
+// "- [x] `formatBytes` in src/bytes.ts", and the verbless clause after a leading label ("Plan: new
+// `RetryPolicy` class in netkit/policy.py, and …"). The item's head is the code (a kind noun may
+// follow it) and a place phrase names the file it is in; a list item states what the sender did or
+// will do (commitment-extract.ts). A completion mark after code alone ("deleteJson ✓", "`a` + `b` ✅")
+// reports that code done.
+import { codeOf, symbolsIn, type Target } from './commitment-code.ts';
+import { DEFINITION_NOUN } from './commitment-phrases.ts';
+import type { Sentence, Term } from './language.ts';
 
 /** Where the listed code is: "in", "into" or "to" a file. */
 const IN_FILE = /^(?:in|into|to|inside)$/;
 
+const COMPLETION_MARK = /[✓✔☑✅]/u;
+
+/** The verbless words of a list item, or of the clause after a leading label ("Plan:"). */
+function verblessItem(sentence: Sentence): Term[] | undefined {
+  const terms = sentence.terms.filter((t) => t.text !== '' && !COMPLETION_MARK.test(t.text));
+  if (sentence.listItem) return sentence.verbs.length === 0 ? terms : undefined;
+  const label = terms[0];
+  // "Yours: `read_string()` in src/lexer.rs" gives the partner code; it reports none of the sender's.
+  if (!label || label.mask || !label.post.includes(':') || /^(?:you|your|yours|partner|agent\d*)$/.test(label.normal)) return undefined;
+  const clause = terms.filter((t) => t.clause === terms[1]?.clause && t !== label);
+  return clause.some((t) => t.tags.has('Verb')) ? undefined : clause;
+}
+
 export function listedCodeTargets(sentence: Sentence): Target[] {
-  if (!sentence.listItem || sentence.verbs.length > 0 || sentence.questionMark) return [];
-  const terms = sentence.terms.filter((t) => t.text !== '' && !/^[✓✔☑✅]$/u.test(t.text));
-  const [head, place, file] = terms;
+  const item = sentence.questionMark ? undefined : verblessItem(sentence);
+  if (!item) return [];
+  const start = /^(?:new|a|an)$/.test(item[0]?.normal ?? '') ? 1 : 0;
+  const head = item[start];
+  const kindNoun = DEFINITION_NOUN.test(item[start + 1]?.normal ?? '') ? 1 : 0;
+  const [place, file] = item.slice(start + 1 + kindNoun);
   if (head?.mask?.kind !== 'code' || !place || !IN_FILE.test(place.normal) || file?.mask?.kind !== 'file') return [];
   const names = symbolsIn(head.mask.text);
   return names.length ? [{ kind: 'exists', names, files: [file.mask.text] }] : [];
+}
+
+/** A word or code span, and words or spans joined to it: what may stand before a completion mark. */
+const CODE_HEAD = /^[\s*•-]*(?:`[^`]+`|[\w$.]+(?:\(\))?)(?:\s*(?:and|&|\+)\s*(?:`[^`]+`|[\w$.]+(?:\(\))?))*\s*$/;
+
+/** "deleteJson ✓", "with_capacity ✓", "formatPercent ✓ exported ✓": code alone, then a completion mark. */
+export function checkedCodeTargets(sentence: Sentence): Target[] {
+  const mark = COMPLETION_MARK.exec(sentence.text)?.index;
+  if (mark === undefined || sentence.questionMark || !CODE_HEAD.test(sentence.text.slice(0, mark))) return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const end = terms.findIndex((t) => t.mask?.kind !== 'code' && !/^(?:and|&|\+)$/.test(t.normal));
+  const head = terms.slice(0, end < 0 ? terms.length : end);
+  // Every word before the mark is code ("Tests ✓" reports no code).
+  const words = sentence.text
+    .slice(0, mark)
+    .split(/\s*(?:\band\b|&|\+)\s*/)
+    .filter((w) => w.trim() !== '');
+  const names = head.filter((t) => t.mask?.kind === 'code').length === words.length ? codeOf(head) : [];
+  return names.length ? [{ kind: 'exists', names, files: [] }] : [];
 }

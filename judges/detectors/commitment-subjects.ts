@@ -26,6 +26,7 @@ import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
 import { EXPORTED_WORD, parameterList } from './commitment-verbs.ts';
 import type { Sentence } from './language.ts';
+import { acceptsByPronoun } from './stance.ts';
 
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
 const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
@@ -150,7 +151,10 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     previous = names;
     // "`config=` support landed", "the `tick()` method is in": the noun the code names is part of the subject.
     const head = !continued && (DEFINITION_NOUN.test(terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
-    const rest = terms.slice(continued ? 1 : firstWord + head);
+    // "`retries` field and builder are in": a plain noun joined to the subject is part of it.
+    const joined =
+      head && /^(?:and|&)$/.test(terms[firstWord + 1]?.normal ?? '') && terms[firstWord + 2]?.tags.has('Noun') && !terms[firstWord + 2]!.mask ? 2 : 0;
+    const rest = terms.slice(continued ? 1 : firstWord + head + joined);
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');
@@ -165,9 +169,11 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     } else if (
       PRESENT.test(stateWord(words) ?? '') &&
       (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') ||
-        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!))
+        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!) ||
+        // "keys() in.": a verbless note whose state is all its predicate.
+        words.join(' ') === 'in')
     ) {
-      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed".
+      // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed", "keys() in".
       targets.push({ kind: 'exists', names, files });
     }
   }
@@ -209,14 +215,32 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
     const verbAt = terms.findIndex((t) => t.tags.has('Verb'));
     if (verbAt <= 0) continue;
     const subject = terms.slice(/^(?:and|but|so|also)$/.test(terms[0]!.normal) ? 1 : 0, verbAt);
-    // "They're in", "Both will be exported": the code the sender named last.
-    const pronoun = subject.length > 0 && subject.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
+    // "They're in", "Both will be exported", "It also gets exported": the code the sender named last.
+    const named = subject.filter((t) => !t.tags.has('Adverb'));
+    const pronoun = named.length > 0 && named.every((t) => /^(?:they|both|these|those|it|all)$/.test(t.normal));
     if (
       subject.length === 0 ||
       subject.some((t) => t.mask?.kind === 'code' || (t.tags.has('Pronoun') && !/^(?:your|their|no|nothing|none)$/.test(t.normal) && !pronoun))
     )
       continue;
-    const rest = terms.slice(verbAt);
+    // "It needs to be re-exported from src/index.ts — I'll do that too": a need the sender takes on is its promise.
+    const need = acceptsByPronoun(sentence)
+      ? /^(?:needs?|has|have)$/.test(terms[verbAt]!.normal) && terms[verbAt + 1]?.normal === 'to'
+        ? 2
+        : /^(?:should|must)$/.test(terms[verbAt]!.normal)
+          ? 1
+          : 0
+      : 0;
+    const afterNeed = terms.slice(verbAt + need);
+    // "should also be exported": the adverb after the modal says nothing of the state.
+    const rest = need
+      ? afterNeed.slice(
+          Math.max(
+            0,
+            afterNeed.findIndex((t) => !t.tags.has('Adverb')),
+          ),
+        )
+      : afterNeed;
     // "will be exported", "'ll be in": the state after the modal.
     const words = rest.map((t) => t.normal).filter((w, i, all) => !(i === 0 && /^(?:will|shall)$/.test(w) && /^(?:be|get|stay|go|land)$/.test(all[1] ?? '')));
     const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));

@@ -3,6 +3,7 @@
 // claims ("`X` was added to utils.py") and references ("the registry functions") included.
 import {
   codeOf,
+  ownCodeBefore,
   conditionNames,
   CONSTRUCTOR,
   fileMasks,
@@ -131,8 +132,10 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "adding an EXIF orientation fix to `load()`: `ImageOps.exif_transpose(img)` …": the code after the colon is the object.
   const apposed = codeOf(object).length ? [] : apposition(sentence, verb);
   const objectNames = apposed.length ? apposed.flatMap((t) => symbolsIn(t.mask!.text)) : codeOf(object);
-  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made.
-  const exportWord = (t: Term) => t.mask?.text === '__all__' || (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)));
+  // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made; "not exported" neither.
+  const exportWord = (t: Term, i: number) =>
+    t.mask?.text === '__all__' ||
+    (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
@@ -181,6 +184,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     const names = owner ? objectNames.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : objectNames;
     return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
+  // "I've got `Put()`; I'll add it above Get": a pronoun for code the sender took on earlier in the sentence.
+  const taken = CREATE.test(lemma) && !objectNames.length ? ownCodeBefore(sentence, verb, object) : [];
+  if (taken.length) return { kind: 'exists', names: taken, files };
   // "Added the registry functions": code named before, by its description.
   const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
   return described ? { kind: 'exists', names: [], files, refers: described } : undefined;

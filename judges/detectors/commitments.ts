@@ -7,7 +7,7 @@
 // A patch shows pieces of files, so a check that needs code the pieces do not show ("first in
 // get()" with get's start outside every hunk) is not decided: precision comes first.
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
-import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, usagesIn, type FileCode } from '../code/patch-code.ts';
+import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, reexportsWhole, usagesIn, type FileCode } from '../code/patch-code.ts';
 import { sameFunction } from './commitment-code.ts';
 import {
   codeQuote,
@@ -63,7 +63,7 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
   const memberless = missingMember(files, name, source);
   if (memberless) return memberless;
   // A name on a shown line may be defined outside the hunks (a parameter whose signature is not shown, a method above the hunk).
-  if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short)) return undefined;
+  if (definitions.some((d) => d.name === short) || shownLinesNaming(files, short, short !== name)) return undefined;
   return absent(c, code, name);
 }
 
@@ -115,11 +115,15 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
   const isPythonPackage = !!module && (!/\.\w+$/.test(module) || /__init__\.py$/.test(module));
   const listed = exportListed(moduleFiles, short);
   const definitions = definitionsIn(code.files).filter((d) => d.name === short && d.kind !== 'parameter');
-  const exportedHere = definitionsIn(moduleFiles).find((d) => d.name === short && d.exported);
+  // A named Python module whose `__all__` is shown exports only what that list names.
+  const declaresAll = !!module && moduleFiles.some((f) => f.hunks.some((h) => h.after?.declaresAll));
+  const exportedHere = declaresAll ? undefined : definitionsIn(moduleFiles).find((d) => d.name === short && d.exported);
   if (listed || exportedHere) return undefined;
   if (!module && definitions.some((d) => d.exported)) return undefined;
   const definition = definitions[0];
   const target = `${module ? ` from ${module}` : ''} in ${describeTarget(code)}`;
+  // `export * from './percent'` exports what percent.ts exports.
+  if (definition?.exported && reexportsWhole(moduleFiles, definition.path)) return undefined;
   if (definition) {
     return {
       missing: name,
@@ -147,6 +151,8 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
   // Defined outside the patches: broken when the module's changes show no export of it, or a
   // promised export never touched the module (a claim about an unchanged module may be old news).
   const moduleChanged = module !== undefined && moduleFiles.length > 0;
+  // A whole module re-exported may hold the definition the hunks do not show: not decided.
+  if (reexportsWhole(moduleFiles)) return undefined;
   if (!moduleChanged && (c.kind === 'claim' || module === undefined)) return addedLinesNaming(code.files, short).length ? undefined : absent(c, code, name);
   return {
     missing: name,

@@ -69,3 +69,10 @@ export function isConditional(sentence: Sentence): boolean {
     (t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
   );
 }
+
+/** "Good call, I'll do that too", "I'll add it now": a promise whose object is only a pronoun for what was asked or said. */
+export const acceptsByPronoun = (sentence: Sentence) =>
+  !sentence.questionMark &&
+  sentence.verbs.some(
+    (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
+  );
