@@ -1,4 +1,5 @@
-// The statements of a function's body (syntax.ts), by line: where the placement checks
+// The statements of a function's body (syntax.ts): whether a node is first in its function or in a
+// loop of it, and each function's statements by line, where the placement checks
 // (detectors/commitment-position.ts) find whether code sits first, last, in a loop or inside a `try`
 // of its function, whatever that code is.
 import type { Node } from 'web-tree-sitter';
@@ -27,6 +28,36 @@ const TRIES = new Set(['try_statement', 'with_statement', 'defer_statement']);
 
 const isDocstring = (n: Node) => n.type === 'expression_statement' && n.namedChildren[0]?.type === 'string';
 
+/** The node whose children are a body's statements: Go wraps a block's in a statement_list. */
+const statementHolder = (body: Node): Node =>
+  body.namedChildren.length === 1 && body.namedChildren[0]?.type === 'statement_list' ? body.namedChildren[0] : body;
+
+/** The statement a node sits in, directly inside a function body. */
+function statementInBody(node: Node, body: Node): Node | undefined {
+  let current: Node | null = node;
+  while (current && current.parent && current.parent.id !== body.id) current = current.parent;
+  return current?.parent?.id === body.id ? current : undefined;
+}
+
+/** Whether a node is in its function's first statement (a docstring aside); undefined where the body is not shown. */
+export function firstInFunction(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
+  const body = bodies.at(-1)?.body;
+  if (!body) return undefined;
+  const holder = statementHolder(body);
+  const statements = holder.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment');
+  const first = statements[0] && isDocstring(statements[0]) ? statements[1] : statements[0];
+  const statement = statementInBody(node, holder);
+  return statement !== undefined && first !== undefined && statement.id === first.id;
+}
+
+/** Whether a node sits in a loop of its function's body; undefined where the body is not shown. */
+export function inLoop(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
+  const body = bodies.at(-1)?.body;
+  if (!body) return undefined;
+  for (let n = node.parent; n && n.id !== body.id; n = n.parent) if (LOOPS.has(n.type)) return true;
+  return false;
+}
+
 /** The body's statements and blocks; undefined for a function without a body (a signature). */
 export function functionBody(
   node: Node,
@@ -35,10 +66,9 @@ export function functionBody(
   startShown: boolean,
   lineOf: (n: Node) => number,
 ): Omit<FunctionBody, 'endShown'> | undefined {
-  let body = node.childForFieldName('body');
-  if (!body) return undefined;
-  // Go wraps a block's statements in a statement_list.
-  if (body.namedChildren.length === 1 && body.namedChildren[0]?.type === 'statement_list') body = body.namedChildren[0];
+  const fieldBody = node.childForFieldName('body');
+  if (!fieldBody) return undefined;
+  const body = statementHolder(fieldBody);
   const span = (n: Node): Span => ({ line: lineOf(n), endLine: lineOf(n) + n.endPosition.row - n.startPosition.row });
   const statements = body.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment' && !c!.isMissing);
   const blocks: FunctionBody['blocks'] = [];

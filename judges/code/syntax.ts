@@ -1,10 +1,12 @@
 // Syntax trees of pieces of files (grammars.ts, pieces.ts): tree-sitter recovers from the code cut
 // off around a hunk and still yields the definitions, calls and `if`s inside it. `outline` turns a
-// piece into those facts, with file line numbers.
+// piece into those facts, with file line numbers; exports.ts reads what it exports, statements.ts
+// where in its function a node sits.
 import type { Node } from 'web-tree-sitter';
-import { family, parserOf, type CodeLanguage } from './grammars.ts';
+import { family, parserOf } from './grammars.ts';
 import { parsePiece, type Piece } from './pieces.ts';
-import { functionBody, type FunctionBody } from './statements.ts';
+import { collectExports, isExported } from './exports.ts';
+import { firstInFunction, functionBody, inLoop, type FunctionBody } from './statements.ts';
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
 
@@ -114,7 +116,6 @@ const DEFINITIONS: Record<'python' | 'js' | 'go' | 'rust', Record<string, Defini
 
 const CALLS = new Set(['call', 'call_expression', 'new_expression', 'macro_invocation']);
 const GUARDS = new Set(['if_statement', 'if_expression', 'assert_statement']);
-const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement', 'for_expression', 'while_expression', 'loop_expression']);
 const IDENTIFIERS = new Set(['identifier', 'property_identifier', 'field_identifier', 'type_identifier', 'shorthand_property_identifier']);
 
 /** Strips the indentation every line shares (Python will not parse an indented piece). */
@@ -158,43 +159,6 @@ function parametersOf(node: Node): Node[] | undefined {
     if (id && !['self', 'cls'].includes(id.text)) names.push(id);
   }
   return names;
-}
-
-/** Rust's plain `pub`: `pub(crate)`, `pub(super)` and `pub(in …)` keep the item inside the crate. */
-const isPublic = (node: Node) => node.namedChildren.some((c) => c?.type === 'visibility_modifier' && c.text === 'pub');
-
-function isExported(node: Node, language: CodeLanguage, name: string, scope: string[]): boolean {
-  switch (family(language)) {
-    case 'python':
-      return scope.length === 0 && !name.startsWith('_');
-    case 'go':
-      return /^[A-Z]/.test(name);
-    case 'rust':
-      return isPublic(node);
-    case 'js': {
-      for (let up: Node | null = node.parent; up; up = up.parent) {
-        if (up.type === 'export_statement') return true;
-        if (!['lexical_declaration', 'variable_declaration'].includes(up.type)) break;
-      }
-      return node.parent?.type === 'export_statement';
-    }
-  }
-}
-
-/** Python: the body's first statement, a docstring aside. */
-function firstStatementOf(body: Node | null): Node | undefined {
-  if (!body) return undefined;
-  const statements = body.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment');
-  const first = statements[0];
-  if (first?.type === 'expression_statement' && first.namedChildren[0]?.type === 'string') return statements[1];
-  return first;
-}
-
-/** The statement a node sits in, directly inside a function body. */
-function statementInBody(node: Node, body: Node): Node | undefined {
-  let current: Node | null = node;
-  while (current && current.parent && current.parent.id !== body.id) current = current.parent;
-  return current?.parent?.id === body.id ? current : undefined;
 }
 
 /** Definitions, calls, guards and names used in a piece of code; undefined if its grammar is not loaded. */
@@ -285,25 +249,8 @@ export function outline(piece: Piece): Outline | undefined {
   return result;
 }
 
-function firstInFunction(node: Node, bodies: { body: Node | null }[]): boolean | undefined {
-  let body = bodies.at(-1)?.body;
-  if (!body) return undefined;
-  // Go wraps a block's statements in a statement_list.
-  if (body.namedChildren.length === 1 && body.namedChildren[0]?.type === 'statement_list') body = body.namedChildren[0];
-  const statement = statementInBody(node, body);
-  const first = firstStatementOf(body);
-  return statement !== undefined && first !== undefined && statement.id === first.id;
-}
-
-/** Whether a node sits in a loop of its function's body; undefined where the body is not shown. */
-function inLoop(node: Node, bodies: { body: Node | null }[]): boolean | undefined {
-  const body = bodies.at(-1)?.body;
-  if (!body) return undefined;
-  for (let n = node.parent; n && n.id !== body.id; n = n.parent) if (LOOPS.has(n.type)) return true;
-  return false;
-}
-
 function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body: Node | null }[], result: Outline, lineOf: (n: Node) => number): void {
+  if (collectExports(node, piece, result)) return;
   const type = node.type;
   if (CALLS.has(type)) {
     const callee = node.childForFieldName('function') ?? node.childForFieldName('constructor') ?? node.childForFieldName('macro') ?? node.namedChildren[0];
@@ -339,53 +286,17 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
   } else if (type === 'assignment' && piece.language === 'python') {
     const left = node.childForFieldName('left');
     if (left?.type === 'identifier') {
-      if (left.text === '__all__') {
-        const right = node.childForFieldName('right');
-        for (const s of right?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
-        result.declaresAll ||= !!right && /^(?:list|tuple)$/.test(right.type) && !right.hasError;
-      } else {
-        result.definitions.push({
-          name: left.text,
-          kind: 'variable',
-          line: lineOf(node),
-          endLine: lineOf(node),
-          exported: scope.length === 0 && !left.text.startsWith('_'),
-          scope,
-        });
-      }
+      result.definitions.push({
+        name: left.text,
+        kind: 'variable',
+        line: lineOf(node),
+        endLine: lineOf(node),
+        exported: scope.length === 0 && !left.text.startsWith('_'),
+        scope,
+      });
     } else if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self') {
       const attribute = left.childForFieldName('attribute');
       if (attribute) result.definitions.push({ name: attribute.text, kind: 'field', line: lineOf(node), endLine: lineOf(node), exported: false, scope });
     }
-  } else if (type === 'import_from_statement' && piece.initModule) {
-    if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) result.wildcardSources.push(node.childForFieldName('module_name')?.text ?? '');
-    for (const n of node.childrenForFieldName('name')) {
-      if (!n) continue;
-      const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
-      if (alias) result.exportList.add(alias.text.replace(/^.*\./, ''));
-    }
-  } else if (type === 'assignment_expression' && family(piece.language) === 'js') {
-    // CommonJS: `module.exports = { a, b: c }`, `module.exports.a = …`, `exports.a = …`.
-    const left = node.childForFieldName('left')?.text ?? '';
-    const member = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(left);
-    if (member) result.exportList.add(member[1]!);
-    else if (/^module\.exports$/.test(left)) {
-      const right = node.childForFieldName('right');
-      for (const key of right?.type === 'object' ? right.namedChildren : []) {
-        if (key?.type === 'shorthand_property_identifier') result.exportList.add(key.text);
-        else if (key?.type === 'pair') result.exportList.add(key.childForFieldName('key')?.text ?? '');
-      }
-      if (right?.type === 'identifier') result.exportList.add(right.text);
-    }
-  } else if (type === 'export_statement' && node.children.some((c) => c?.type === '*') && !node.namedChildren.some((c) => c?.type === 'namespace_export')) {
-    result.wildcardSources.push(node.childForFieldName('source')?.text.replace(/^['"]|['"]$/g, '') ?? '');
-  } else if (type === 'export_specifier') {
-    const name = node.childForFieldName('alias') ?? node.childForFieldName('name');
-    if (name) result.exportList.add(name.text);
-  } else if (type === 'use_declaration' && isPublic(node)) {
-    const wildcard = node.namedChildren.find((c) => c?.type === 'use_wildcard');
-    if (wildcard) result.wildcardSources.push(wildcard.text.replace(/::\*$/, ''));
-    // The last name of each path: `Thing` in `pub use crate::x::Thing`.
-    for (const id of node.descendantsOfType('identifier')) if (id && id.parent?.childForFieldName('path')?.id !== id.id) result.exportList.add(id.text);
   }
 }
