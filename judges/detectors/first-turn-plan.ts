@@ -48,12 +48,23 @@ function isPlanSentence(sentence: Sentence): boolean {
   return sentence.verbs.some((v) => isPlanVerb(sentence, v));
 }
 
+/** "new exported func `ParseSize`", "a cached table": a participle between a determiner or adjective and its noun describes the noun; it reports nothing done. */
+function isAttributive(sentence: Sentence, verb: VerbPhrase): boolean {
+  const before = sentence.terms[verb.index - 1];
+  const after = sentence.terms[verb.index + 1];
+  return (
+    verb.auxiliary === '' &&
+    (before?.tags.has('Determiner') || before?.tags.has('Adjective')) === true &&
+    (after?.tags.has('Noun') || after?.mask !== undefined) === true
+  );
+}
+
 /** List items that assign named code ("- size.go: new exported func `ParseSize`"), not a report of work done. */
 function isAssignmentList(sentences: readonly Sentence[]): boolean {
   const items = sentences.filter(
     (s) => /^\s*(?:[-*+•|]|\d+[.)])/.test(s.text) && /^\s*(?:[-*+•|]|\d+[.)])\s*(?:\S+\s*){0,3}[:|]/.test(s.text) && s.masks.length > 0,
   );
-  const reports = items.filter((s) => s.verbs.some((v) => v.tense === 'past'));
+  const reports = items.filter((s) => s.verbs.some((v) => v.tense === 'past' && !isAttributive(s, v)));
   return items.length > 0 && reports.length * 2 < items.length;
 }
 

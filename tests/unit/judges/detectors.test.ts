@@ -191,6 +191,9 @@ describe('first-turn plan', () => {
       'Two options:\n(1) I add IsHash in _strings.py; you add IsRegex.\n(2) You add IsHash; I add IsRegex.\nWhich do you prefer?',
       '`max_length` for `slugify()` is mine (slugkit/slug.py).',
       'Retries with exponential backoff go into `request()` in src/client.ts.',
+      // A participle before its noun describes it ("new exported func"): the list assigns code, it reports nothing.
+      '- size.go: new exported func `ParseSize(s string) (int64, error)` after `FormatSize`\n- decimal units only\n- `FormatSize` untouched',
+      '- cache.py: a cached `lookup()` table\n- api.py: the exported `get()` wrapper',
     ])
       expect(planSentence(plan), plan).toBeDefined();
     expect(
@@ -202,6 +205,8 @@ describe('first-turn plan', () => {
     expect(firstTurnPlan(conversation(['agent1', 'If you want, I can add the helper to utils.py.']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Will you add the helper to utils.py?']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Hello! Starting on the timeout feature now.']))).toEqual([]);
+    // A list of work done is a report, not a plan.
+    expect(firstTurnPlan(conversation(['agent1', '- size.go: exported `ParseSize`\n- api.go: added `FormatSizeIEC`']))).toEqual([]);
     expect(firstTurnPlan([])).toEqual([]);
   });
 });
