@@ -28,13 +28,21 @@ export function isExported(node: Node, language: CodeLanguage, name: string, sco
   }
 }
 
+const addStrings = (node: Node | null, names: Set<string>) => {
+  for (const s of node?.descendantsOfType('string_content') ?? []) if (s) names.add(s.text);
+};
+
 /** Adds a node's export facts to the outline; whether the node was one (then it holds no other fact). */
 export function collectExports(node: Node, piece: Piece, result: Pick<Outline, 'exportList' | 'declaresAll' | 'wildcardSources'>): boolean {
   const type = node.type;
-  if (type === 'assignment' && piece.language === 'python' && node.childForFieldName('left')?.text === '__all__') {
+  const python = piece.language === 'python';
+  if (python && /^(?:augmented_)?assignment$/.test(type) && node.childForFieldName('left')?.text === '__all__') {
     const right = node.childForFieldName('right');
-    for (const s of right?.descendantsOfType('string_content') ?? []) if (s) result.exportList.add(s.text);
-    result.declaresAll ||= !!right && /^(?:list|tuple)$/.test(right.type) && !right.hasError;
+    addStrings(right, result.exportList);
+    // `__all__ += [...]` extends a list shown elsewhere: only `__all__ = [...]` declares it whole.
+    result.declaresAll ||= type === 'assignment' && !!right && /^(?:list|tuple)$/.test(right.type) && !right.hasError;
+  } else if (python && type === 'call' && /^__all__\.(?:append|extend|insert)$/.test(node.childForFieldName('function')?.text ?? '')) {
+    addStrings(node.childForFieldName('arguments'), result.exportList);
   } else if (type === 'import_from_statement' && piece.initModule) {
     if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) result.wildcardSources.push(node.childForFieldName('module_name')?.text ?? '');
     for (const n of node.childrenForFieldName('name')) {

@@ -257,6 +257,25 @@ describe('commitments: what a module exports, by its language’s rules', () => 
     },
   );
 
+  it.each([['__all__ += ["load_profile"]'], ['__all__.append("load_profile")'], ['__all__.extend(["load_profile"])']])(
+    'a shown `__all__` extended below (%s) exports what it adds',
+    async (extension) => {
+      const [lost, kept] = [[], [extension]].map((more) =>
+        newFile('profiles/loader.py', [
+          '__all__ = ["load_config"]',
+          ...more,
+          '',
+          'def load_config(path):',
+          '    return {}',
+          '',
+          'def load_profile(path):',
+          '    return {}',
+        ]),
+      );
+      await brokenThenKept(python[0]!, lost!, kept!);
+    },
+  );
+
   it.each(python)('keeps a top-level Python function of a module with no `__all__`: %s', async (wording) => {
     const unlisted = loader(undefined);
     expect(await judge(input(conversation(['agent1', wording]), { agent1: unlisted }, unlisted))).toEqual([]);
