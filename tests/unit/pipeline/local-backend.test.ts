@@ -250,7 +250,8 @@ describe('the core pipeline on the local test backend', () => {
   it("a first request refused after the model answered others' is that task's prompt: the task an infrastructure error, the run and its resume go on", async () => {
     // Agents run a command, then finish. The prompts of feature 3 are refused: in the first run once
     // another agent's second request shows that its first was answered (and recorded); on the resume
-    // at once, and nothing is answered until one is (the answers stored under this configuration count).
+    // at once, and nothing is answered until the run has logged a refused task as its error, not
+    // stopped on it (the answers stored under this configuration count).
     let answered: () => void;
     let gate = new Promise<void>((resolve) => (answered = resolve));
     let releaseAnswers: () => void = () => undefined;
@@ -267,7 +268,6 @@ describe('the core pipeline on the local test backend', () => {
           return messageReply(null, { toolUses: [{ name: 'bash', input: { command: 'true' } }] });
         }
         await gate;
-        setTimeout(releaseAnswers, 100);
         return anthropicErrorReply(400, 'fake: this prompt is refused');
       },
     });
@@ -279,8 +279,21 @@ describe('the core pipeline on the local test backend', () => {
           settings: ['coop'],
           modelOptions: { env: { ANTHROPIC_API_KEY: 'sk-ant-test-key-1', ANTHROPIC_BASE_URL: anthropic.url }, contextWindow: 200_000, warn: () => undefined },
         },
-        { createBackend: async () => backend, io },
+        { createBackend: async () => backend, io: answersAfterRefusal },
       );
+    const answersAfterRefusal: RunIO = {
+      ...io,
+      progress: (total) => {
+        const progress = io.progress(total);
+        return {
+          ...progress,
+          log: (line) => {
+            progress.log(line);
+            if (line.includes('fake: this prompt is refused')) releaseAnswers();
+          },
+        };
+      },
+    };
     const tasks = () =>
       queryRun<{ key: string; status: string; error_kind: string | null; error: string | null }>(
         runs,
@@ -304,6 +317,7 @@ describe('the core pipeline on the local test backend', () => {
         for (const row of refused) expect(row.error).toMatch(/request rejected \(400\): fake: this prompt is refused \(the agent's first request/);
       }
     } finally {
+      releaseAnswers();
       await anthropic.close();
     }
   });
