@@ -157,10 +157,11 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     return { loop, ...(position && { position, ...rest }) };
   }
   const first = terms.some((t) => FIRST_WORD.test(t.normal));
-  const relative = terms.findIndex((t) => /^(?:before|after|once)$/.test(t.normal));
+  // "ahead of the `extend_from_slice`": before it.
+  const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
   if (relative >= 0) {
     // "once the lock is held": after it.
-    const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
+    const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';
     // "before the call to `self._write(chunk)`": the code the call names.
     const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
     const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];

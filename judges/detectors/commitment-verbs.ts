@@ -286,7 +286,7 @@ export function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | un
 export function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
   return sentence.terms
     .slice(0, verb.start)
-    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever)$/.test(t.normal));
+    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever|unless)$/.test(t.normal));
 }
 
 /** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */
