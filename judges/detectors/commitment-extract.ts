@@ -247,8 +247,10 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
       if (found.some((f) => f.target.kind === 'placement')) return;
       const restated = restatedPlacements(sentence, message.from, commitments);
       const created = new Set(found.flatMap((f) => (f.target.kind === 'exists' || f.target.kind === 'exported' ? f.target.names : [])));
-      for (const target of restated.length ? restated : anchoredPlacementTargets(sentence, created)) {
-        if (!known(message.id, target)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind: 'claim', target });
+      const anchored = restated.length ? [] : anchoredPlacementTargets(sentence, created);
+      const kind = anchored.length && sentence.verbs.some((v) => v.tense === 'future') ? 'promise' : 'claim';
+      for (const target of restated.length ? restated : anchored) {
+        if (!known(message.id, target)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target });
       }
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.

@@ -152,11 +152,13 @@ export function anchoredPlacementTargets(sentence: Sentence, created: ReadonlySe
   if (terms.some((t) => /^(?:you|your|yours)$/.test(t.normal)) || sentence.verbs.some((v) => v.negative || v.form === 'imperative')) return [];
   const where = positionIn(terms);
   if ((where.position !== 'before' && where.position !== 'after') || where.loop) return [];
+  // What is placed comes before the position: "I'll rebase after `main` is merged" places nothing.
+  const relative = terms.findIndex((t) => t.normal === where.position || (t.normal === 'ahead' && where.position === 'before'));
+  const placed = terms.slice(0, relative).filter((t) => t.mask?.kind === 'code' || (t.tags.has('Noun') && !t.tags.has('Pronoun')));
   // "`Len()` after `Push`", "`ParseSize(…)`, exported, right after `FormatSize`": a new definition next to another.
-  const relative = terms.findIndex((t) => t.normal === where.position);
-  const defined = terms
-    .slice(0, relative)
-    .some((t) => t.mask?.kind === 'code' && (/^[\w$.:]+\(\)$/.test(t.mask.text.trim()) || symbolsIn(t.mask.text).some((n) => created.has(n))));
-  if (where.anchor && defined) return [];
+  const defined = placed.some(
+    (t) => t.mask?.kind === 'code' && (/^[\w$.:]+\(\)$/.test(t.mask.text.trim()) || symbolsIn(t.mask.text).some((n) => created.has(n))),
+  );
+  if (placed.length === 0 || (where.anchor && defined)) return [];
   return [{ kind: 'placement', names: [], files: fileMasks(sentence), ...where }];
 }

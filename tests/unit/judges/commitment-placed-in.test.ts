@@ -31,6 +31,8 @@ describe('commitments: code placed next to an anchor, the function found in the 
     // A new definition next to another is an order of definitions; a request or the partner's code is no placement of the sender's.
     expect(targets(['agent1', "I'm just adding `Len()` after `Push`."]).filter((t) => t.kind === 'placement' && !t.definition)).toEqual([]);
     expect(targets(['agent1', 'Please add the log call after `backend.push`.'])).toEqual([]);
+    // Nothing placed comes before the position: an order of the sender's work, not of code.
+    expect(targets(['agent1', "I'll rebase after `main` is merged."])).toEqual([]);
     expect(targets(['agent1', 'Your log call sits after `backend.push`.'])).toEqual([]);
   });
 
@@ -77,6 +79,20 @@ describe('commitments: code the sender puts in a named function', () => {
       expect.objectContaining({ kind: 'placement', scope: 'Allow' }),
     );
     expect(targets(['agent1', "I'm adding a `cost` argument to `allow()`."]).filter((t) => t.kind === 'placement')).toEqual([]);
+    // A Python special method is a function; "call it `X`" names the code, it calls nothing.
+    expect(targets(['agent1', '`__exit__` just calls `close()`.'])).toEqual([
+      expect.objectContaining({ kind: 'placement', names: ['close'], scope: '__exit__' }),
+    ]);
+    expect(targets(['agent1', "I'll put it in src/util.js and call it `debounce`, exported next to `noop`."]).filter((t) => t.kind === 'placement')).toEqual(
+      [],
+    );
+    // The object of "calls" is in its clause: "`prompt()` decorator unchanged" after the semicolon is not called.
+    expect(
+      targets([
+        'agent1',
+        'I added `conditional_filters` handling in a new `_apply_overlays()` helper that `__post_init__` calls; `prompt()` decorator unchanged.',
+      ]).filter((t) => t.kind === 'placement'),
+    ).toEqual([]);
     // What the sender does in a function other than putting code there says no place of code.
     expect(targets(['agent1', "I'll cap slugs at 80 characters inside `slugify()` then."])).toEqual([]);
   });
