@@ -36,6 +36,15 @@ describe('commitments: code placed next to an anchor, the function found in the 
     expect(targets(['agent1', 'Your log call sits after `backend.push`.'])).toEqual([]);
   });
 
+  it('reads a later report in the words of the placement, or another form of them, as that placement', () => {
+    const anchored = "Then I'll do Write: same closed check, first thing after taking the lock.";
+    expect(targets(['agent1', anchored], ['agent1', "Write's check is in too."])).toEqual(targets(['agent1', anchored]));
+    const counting = "I'm counting polls in `poll()`: one line after the `running` increment.";
+    expect(targets(['agent1', counting], ['agent1', 'counter in.'])).toEqual([
+      expect.objectContaining({ kind: 'placement', scope: 'poll', position: 'after', anchor: 'running' }),
+    ]);
+  });
+
   it('checks the sender’s code in the one function of its patch where the anchor is', async () => {
     const messages = conversation(['agent1', 'log call added after `backend.push`.']);
     const broken = await judge(input(messages, { agent1: logBeforePush }, logBeforePush));
