@@ -93,13 +93,14 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
     (t, i) =>
       /\(\)$/.test(t.mask?.text.trim() ?? '') &&
       functionName(t) !== undefined &&
-      // "I'll make `run()` check …": the object of make or have is the subject of the verb after it.
-      (i === 0 || terms[i - 1]!.clause !== t.clause || /^(?:make|have|let)$/.test(terms[i - 1]!.normal)) &&
-      // "`get()` now short-circuits": adverbs may come between.
-      terms
-        .slice(i + 1)
-        .find((x) => !x.tags.has('Adverb') && !/^(?:now|also|always|still)$/.test(x.normal))
-        ?.tags.has('Verb'),
+      // "I'll make `close()` flush …": the object of make or have is the subject of the bare verb after it, however tagged.
+      (/^(?:make|have|let)$/.test(terms[i - 1]?.normal ?? '') ||
+        ((i === 0 || terms[i - 1]!.clause !== t.clause) &&
+          // "`get()` now short-circuits": adverbs may come between.
+          terms
+            .slice(i + 1)
+            .find((x) => !x.tags.has('Adverb') && !/^(?:now|also|always|still)$/.test(x.normal))
+            ?.tags.has('Verb'))),
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
   if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];

@@ -114,3 +114,32 @@ describe('commitments: code the sender puts in a named function', () => {
     expect(await judge(input(messages, { agent1: retryLoop }, retryLoop))).toEqual([]);
   });
 });
+
+const closeBase = ['     def close(self):', '         self._closed = True', '         self._sock.close()'];
+// The next method shows where `close()` ends: its last statement is known.
+const closeEnd = ['         return None', ' ', '     def fileno(self):'];
+const flushLast = diff('netkit/conn.py', 30, 30, [...closeBase, '+        self.flush()', ...closeEnd]);
+const flushFirst = diff('netkit/conn.py', 30, 30, [closeBase[0]!, '+        self.flush()', ...closeBase.slice(1), ...closeEnd]);
+
+describe('commitments: places named by the grammar of the sentence', () => {
+  it('reads the function a causative verb makes act, an anchor named by a verb, and the return as the end', () => {
+    expect(targets(['agent1', "I'll make `close()` flush the buffer first."])).toEqual([
+      expect.objectContaining({ kind: 'placement', scope: 'close', position: 'first' }),
+    ]);
+    expect(targets(['agent1', '`tokenize()` strips comments before splitting.'])).toEqual([
+      expect.objectContaining({ kind: 'placement', scope: 'tokenize', position: 'before', anchorWords: ['split'], anchorCall: true }),
+    ]);
+    expect(targets(['agent1', "I'll insert the hook call just before `return result` in `execute()`."])).toEqual([
+      expect.objectContaining({ kind: 'placement', scope: 'execute', position: 'last' }),
+    ]);
+  });
+
+  it('checks them on the sender’s code in the function', async () => {
+    const first = conversation(['agent1', "I'll make `close()` flush the buffer first."]);
+    expect((await judge(input(first, { agent1: flushLast }, flushLast))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(first, { agent1: flushFirst }, flushFirst))).toEqual([]);
+    const last = conversation(['agent1', "I'll flush the buffer in `close()`, right before we return."]);
+    expect((await judge(input(last, { agent1: flushFirst }, flushFirst))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(last, { agent1: flushLast }, flushLast))).toEqual([]);
+  });
+});
