@@ -157,23 +157,34 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     return { loop, ...(position && { position, ...rest }) };
   }
   const first = terms.some((t) => FIRST_WORD.test(t.normal));
-  const relative = terms.findIndex((t) => /^(?:before|after|once)$/.test(t.normal));
+  // "ahead of the `extend_from_slice`": before it.
+  const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
   if (relative >= 0) {
     // "once the lock is held": after it.
-    const position = terms[relative]!.normal === 'before' ? 'before' : 'after';
+    const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';
+    // "just before `return result`", "right before we return": before the function's return is at its end.
+    const next = terms.slice(relative + 1).find((t) => !/^(?:the|a|its|we|it|they|final)$/.test(t.normal));
+    if (position === 'before' && next && (/^return(?:s|ing)?$/.test(next.normal) || /^return\b/.test(next.mask?.text ?? ''))) return { position: 'last' };
     // "before the call to `self._write(chunk)`": the code the call names.
     const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
     const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
     const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
     // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
-    const verbs = anchor || nouns.length ? [] : clauseVerbWords(terms.slice(relative + 1));
+    const verbs = anchor || nouns.length ? [] : [...clauseVerbWords(terms.slice(relative + 1)), ...gerundWords(terms[relative + 1])];
     const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;
     // "first, before the lookup": first says more.
     if ((anchor || anchorWords.length) && !(first && position === 'before'))
       return { position, ...(anchor ? { anchor } : { anchorWords, ...(verbs.length && { anchorCall: true }) }) };
   }
   return first ? { position: 'first' } : {};
+}
+
+/** "before splitting", "after routing": a verb with no subject names the anchor by its stem (`split(…)`, `route(…)`). */
+function gerundWords(term: Term | undefined): string[] {
+  if (!term?.tags.has('Gerund') || term.mask) return [];
+  const stem = term.normal.replace(/([b-df-hj-np-tv-z])\1ing$/, '$1').replace(/ing$/, '');
+  return stem.length >= 3 ? [stem] : [];
 }
 
 /** A subject pronoun opening a clause: "before it writes", "after we flush", "once they return". */

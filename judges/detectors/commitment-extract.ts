@@ -32,7 +32,7 @@ import {
   type NamedCode,
 } from './commitment-references.ts';
 import { passiveGuardTargets } from './commitment-guards.ts';
-import { placedCodeTargets } from './commitment-places.ts';
+import { anchoredPlacementTargets, placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
@@ -117,8 +117,12 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   }
   // Where the words name no placed code the other readers know: the function and the place in it.
   for (const target of asked ? [] : placedCodeTargets(sentence, named)) {
-    // "around the call to `handler` in `dispatch()`": the code named is the anchor; the place says more.
-    const placed = (t: Target) => t.kind === 'placement' && t.scope === target.scope && (t.position !== undefined || t.loop || t.guard);
+    // "around the call to `handler` in `dispatch()`": the code named is the anchor; the place says more. Code
+    // said only to be in the function ("calling `X` from `main()`") is placed there by any placement in it.
+    // A parameter added to the function ("a `cost` argument to `allow()`") is what goes there: its own target.
+    const bare = target.position === undefined && !target.loop;
+    const placed = (t: Target) =>
+      (bare && t.scope === target.scope) || (t.kind === 'placement' && t.scope === target.scope && (t.position !== undefined || t.loop || t.guard));
     if (!found.some((f) => placed(f.target))) found.push({ kind: stated, target });
   }
   for (const target of ownCodeTargets(sentence)) {
@@ -241,8 +245,12 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
         }
       }
       if (found.some((f) => f.target.kind === 'placement')) return;
-      for (const target of restatedPlacements(sentence, message.from, commitments)) {
-        if (!known(message.id, target)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind: 'claim', target });
+      const restated = restatedPlacements(sentence, message.from, commitments);
+      const created = new Set(found.flatMap((f) => (f.target.kind === 'exists' || f.target.kind === 'exported' ? f.target.names : [])));
+      const anchored = restated.length ? [] : anchoredPlacementTargets(sentence, created);
+      const kind = anchored.length && sentence.verbs.some((v) => v.tense === 'future') ? 'promise' : 'claim';
+      for (const target of restated.length ? restated : anchored) {
+        if (!known(message.id, target)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target });
       }
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.

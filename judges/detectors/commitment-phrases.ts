@@ -157,7 +157,8 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
     }
     // Active: "calling `X` from `Y`", "calling it from `Y`".
     const objectAt = next && /^(?:the|a|an|my|our|new|your|their)$/.test(next.normal) ? i + 2 : i + 1;
-    const object = terms[objectAt];
+    // "a helper that `__post_init__` calls; `prompt()` …": the next clause holds no object of the verb.
+    const object = terms[objectAt]?.clause === t.clause ? terms[objectAt] : undefined;
     const names =
       object?.mask?.kind === 'code'
         ? symbolsIn(object.mask.text)
@@ -172,11 +173,14 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
       .reverse()
       .find((x) => x.mask?.kind === 'code');
     const between = subject ? terms.slice(terms.indexOf(subject) + 1, i) : [];
+    // A Python special method is a function without its parentheses: "`__exit__` just calls `close()`".
     if (
       subject &&
-      /\(\)$/.test(subject.mask!.text.trim()) &&
+      /\(\)$|^[\w.]*__\w+__$/.test(subject.mask!.text.trim()) &&
       t.normal !== 'called' &&
-      between.every((x) => /^(?:now|also|then|already|will|function|method)$/.test(x.normal) || x.tags.has('Modal') || x.tags.has('Auxiliary'))
+      between.every(
+        (x) => /^(?:now|also|then|already|will|function|method)$/.test(x.normal) || x.tags.has('Modal') || x.tags.has('Auxiliary') || x.tags.has('Adverb'),
+      )
     ) {
       push(names, functionName(subject));
     }

@@ -3,9 +3,10 @@
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
 // first"). What was placed is not read from the words: commitment-position.ts takes it from the
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
-import { functionName, GUARD_NOUN, positionIn, fileMasks, type Target } from './commitment-code.ts';
+import { functionName, GUARD_NOUN, positionIn, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
 import type { Sentence, Term } from './language.ts';
-import { stanceOf } from './stance.ts';
+import { CREATE, headLemma } from './commitment-verbs.ts';
+import { isConditional, stanceOf } from './stance.ts';
 
 /** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
 const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
@@ -30,7 +31,7 @@ function isPlace(terms: readonly Term[], i: number): boolean {
   if (placeName(t) === undefined) return false;
   const sameClause = (j: number) => terms[j] !== undefined && terms[j]!.clause === t.clause;
   const before = (k: number) => (sameClause(i - k) ? terms[i - k]!.normal : '');
-  if (PLACE_BEFORE.test(before(1))) return true;
+  if (PLACE_BEFORE.test(before(1)) || isCaller(terms, i)) return true;
   if (!t.mask) return false;
   // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()` or in lower case there.
   const namesFunction = /\(\)$/.test(t.mask.text.trim()) || /^[a-z_]/.test(t.mask.text.trim());
@@ -42,6 +43,16 @@ function isPlace(terms: readonly Term[], i: number): boolean {
   if (before(1) === 'to' && put && /\(\)$/.test(t.mask.text.trim())) return true;
   if (before(1) === 'of' && PART_OF.test(before(2)) && before(3) !== 'on' && namesFunction) return true;
   return /^(?:thing|step|statement)$/.test(before(1)) && /^(?:does|do|did|runs)$/.test(sameClause(i + 1) ? terms[i + 1]!.normal : '');
+}
+
+/** Verbs that run code from a place: "call it from `main()`", "running the hooks from `close()`". */
+const RUNNING = /^(?:call|calls|calling|called|run|runs|running|invoke|invokes|invoking|fire|fires|firing)$/;
+
+/** "from `f()`" after a verb that runs code, within its clause: `f()` is where that code runs. */
+function isCaller(terms: readonly Term[], i: number): boolean {
+  if (terms[i - 1]?.normal !== 'from') return false;
+  const clause = terms.slice(Math.max(0, i - 5), i - 1).filter((x) => x.clause === terms[i]!.clause);
+  return clause.some((x) => RUNNING.test(x.normal)) && !/^(?:called|invoked)$/.test(terms[i - 2]?.normal ?? '');
 }
 
 const LAST_WORD = /^(?:last|end|bottom|final)$/;
@@ -74,28 +85,39 @@ function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | '
  */
 export function placedCodeTargets(sentence: Sentence, named?: string): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const own = sentence.verbs.some((v) => v.subject === 'first' && !v.negative && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
+  const ownVerbs = sentence.verbs.filter((v) => v.subject === 'first' && !v.negative && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
+  const own = ownVerbs.length > 0;
   const placeAt = terms.findIndex((_, i) => isPlace(terms, i));
   // "`save()` creates the directory first": a function that is its clause's subject, reported doing something in order.
   const subjectAt = terms.findIndex(
     (t, i) =>
       /\(\)$/.test(t.mask?.text.trim() ?? '') &&
       functionName(t) !== undefined &&
-      // "I'll make `run()` check …": the object of make or have is the subject of the verb after it.
-      (i === 0 || terms[i - 1]!.clause !== t.clause || /^(?:make|have|let)$/.test(terms[i - 1]!.normal)) &&
-      // "`get()` now short-circuits": adverbs may come between.
-      terms
-        .slice(i + 1)
-        .find((x) => !x.tags.has('Adverb') && !/^(?:now|also|always|still)$/.test(x.normal))
-        ?.tags.has('Verb'),
+      // "I'll make `close()` flush …": the object of make or have is the subject of the bare verb after it, however tagged.
+      (/^(?:make|have|let)$/.test(terms[i - 1]?.normal ?? '') ||
+        ((i === 0 || terms[i - 1]!.clause !== t.clause) &&
+          // "`get()` now short-circuits": adverbs may come between.
+          terms
+            .slice(i + 1)
+            .find((x) => !x.tags.has('Adverb') && !/^(?:now|also|always|still)$/.test(x.normal))
+            ?.tags.has('Verb'))),
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
   if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];
-  return placedIn(sentence, terms, placeName(terms[at])!, at, at === subjectAt);
+  const subject = at === subjectAt && at !== placeAt;
+  // "I'm adding a retry loop inside `request()`", "I'll call it from `main()`": the sender's own code put or run there.
+  // The verb is the last one before the place: "I'll add `SetEnabled()`, and a guard in `Allow()`".
+  const verb = sentence.verbs.filter((v) => v.index < sentence.terms.indexOf(terms[at]!)).at(-1);
+  const puts = at === placeAt && verb !== undefined && ownVerbs.includes(verb) && CREATE.test(headLemma(sentence, verb));
+  return placedIn(sentence, terms, placeName(terms[at])!, at, subject ? 'subject' : puts || isCaller(terms, at) ? 'own' : 'place');
 }
 
-/** The placement in `scope` the sentence states from `at` on, if it states a place in it. */
-function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at: number, subject = false): Target[] {
+/**
+ * The placement in `scope` the sentence states from `at` on. `named`: how the sentence names the function:
+ * as its clause's subject, as where the sender's own work puts or runs code, or as a place otherwise.
+ */
+function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at: number, named: 'subject' | 'own' | 'place' = 'place'): Target[] {
+  const subject = named === 'subject';
   // The place's clause, the one before it and the subordinate ones after it ("…, before we take the lock"), not
   // a coordinate clause with its own verb ("… and hold it around the write").
   const coordinate = terms.find(
@@ -108,10 +130,36 @@ function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at:
     (!coordinate || t.clause < coordinate.clause) &&
     (!subject || !newSubject || t.clause < newSubject.clause);
   const where = placeIn(terms.filter(clauses));
-  // Only a place in the function is checked by position: "in `f()`" alone says no more than that the code is there.
-  if (!where.position && !where.loop) return [];
+  // "in `f()`" alone says no more than that the code is there: where the sender's own work is in `f()`, its
+  // patch's lines in `f()` must reach the tested code (commitment-position.ts); elsewhere it says nothing checkable.
+  if (!where.position && !where.loop && named !== 'own') return [];
   // "`tick()` landed after `flush()`": a function said to follow another is a definition's order (commitment-phrases.ts).
   const relativeAt = terms.findIndex((t) => /^(?:before|after|below|above)$/.test(t.normal));
   if (subject && relativeAt >= 0 && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
   return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope, ...where }];
+}
+
+/**
+ * A placement named by its anchor alone, in a sentence that names no function: "log call added after
+ * `backend.push`", "on_evict now fires right after the popitem", "`const started = Date.now()` just before
+ * the handler". The checker finds the function in the sender's patch, where the anchor is
+ * (commitment-position.ts). The sentence names code, so that "I'll push after the tests pass" places none.
+ */
+export function anchoredPlacementTargets(sentence: Sentence, created: ReadonlySet<string>): Target[] {
+  if (sentence.questionMark || isConditional(sentence) || !sentence.masks.some((m) => m.kind === 'code') || sentence.masks.some((m) => m.kind === 'lines'))
+    return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  // The partner's code, a request or a denial is no placement of the sender's.
+  if (terms.some((t) => /^(?:you|your|yours)$/.test(t.normal)) || sentence.verbs.some((v) => v.negative || v.form === 'imperative')) return [];
+  const where = positionIn(terms);
+  if ((where.position !== 'before' && where.position !== 'after') || where.loop) return [];
+  // What is placed comes before the position: "I'll rebase after `main` is merged" places nothing.
+  const relative = terms.findIndex((t) => t.normal === where.position || (t.normal === 'ahead' && where.position === 'before'));
+  const placed = terms.slice(0, relative).filter((t) => t.mask?.kind === 'code' || (t.tags.has('Noun') && !t.tags.has('Pronoun')));
+  // "`Len()` after `Push`", "`ParseSize(…)`, exported, right after `FormatSize`": a new definition next to another.
+  const defined = placed.some(
+    (t) => t.mask?.kind === 'code' && (/^[\w$.:]+\(\)$/.test(t.mask.text.trim()) || symbolsIn(t.mask.text).some((n) => created.has(n))),
+  );
+  if (placed.length === 0 || (where.anchor && defined)) return [];
+  return [{ kind: 'placement', names: [], files: fileMasks(sentence), ...where }];
 }

@@ -45,9 +45,8 @@ function addedCopies(files: readonly FileCode[], own: readonly Placed[]): Placed
 }
 
 /** Lines of the function where the anchor is: calls of the named code, or calls and names containing the anchor's words. */
-function anchorLines(files: readonly FileCode[], c: Commitment, path: string): number[] {
+function anchorLines(files: readonly FileCode[], c: Commitment, scope: string, path: string): number[] {
   const t = c.target;
-  const scope = t.scope!;
   const inScope = (x: { path: string; scope: string[] }) => x.path === path && x.scope.some((s) => sameFunction(s, scope));
   if (t.anchor) {
     // "after the `running` increment": a name the code uses where no call has it.
@@ -61,10 +60,10 @@ function anchorLines(files: readonly FileCode[], c: Commitment, path: string): n
 }
 
 /** Why the placed code is not at the stated place, or undefined when it is (or the code does not show). */
-function misplacement(c: Commitment, placed: readonly Placed[], body: FunctionBody | undefined, anchors: readonly number[]): string | undefined {
+function misplacement(c: Commitment, name: string, placed: readonly Placed[], body: FunctionBody | undefined, anchors: readonly number[]): string | undefined {
   const t = c.target;
   const lines = placed.map((p) => p.line);
-  const scope = `\`${t.scope}()\``;
+  const scope = `\`${name}()\``;
   if (t.loop) {
     if (!body || lines.some((l) => body.blocks.some((b) => b.kind === 'loop' && within(l, b)))) return undefined;
     return `is in ${scope} but outside its loop`;
@@ -89,10 +88,29 @@ function misplacement(c: Commitment, placed: readonly Placed[], body: FunctionBo
   return undefined;
 }
 
+/**
+ * The function of a placement named by its anchor alone ("log call added after `backend.push`"): the one
+ * function in which the sender's patch adds lines and the anchor is. None where several are, or where the
+ * patch adds an indented line in no function it shows (a function whose start the hunk leaves out may be it).
+ */
+function anchoredScope(c: Commitment, ownFiles: readonly FileCode[]): string | undefined {
+  const added = (f: FileCode, b: FunctionBody) => f.file.added.some((l) => within(l.line, b) && l.line !== b.line && /\w/.test(l.text));
+  const unplaced = ownFiles.some((f) => f.file.added.some((l) => /^\s+\S*\w/.test(l.text) && !functionsIn([f]).some((b) => within(l.line, b))));
+  if (unplaced) return undefined;
+  const names = new Set(
+    ownFiles.flatMap((f) =>
+      functionsIn([f])
+        .filter((b) => added(f, b) && anchorLines([f], c, b.name, f.path).length > 0)
+        .map((b) => b.name),
+    ),
+  );
+  return names.size === 1 ? [...names][0] : undefined;
+}
+
 export function checkPlacedCode(c: Commitment, code: CodeUnderCheck): Finding | undefined {
-  const scope = c.target.scope;
-  if (!scope) return undefined;
   const ownFiles = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
+  const scope = c.target.scope ?? anchoredScope(c, ownFiles);
+  if (!scope) return undefined;
   const own = ownFiles.flatMap((f) => linesIn(f, scope, f.file.added));
   if (own.length === 0) return undefined;
   const source = code.source === 'merged' ? 'merged' : 'patch';
@@ -119,7 +137,7 @@ export function checkPlacedCode(c: Commitment, code: CodeUnderCheck): Finding | 
     shown.filter((f) => f.path === path),
     scope,
   ).find((b) => placed.some((p) => p.path === path && within(p.line, b)));
-  const wrong = misplacement(c, placed, body, anchorLines(shown, c, path));
+  const wrong = misplacement(c, scope, placed, body, anchorLines(shown, c, scope, path));
   return wrong
     ? { missing: 'its code', evidence: [{ kind: 'absence', source, text: placed[0]!.text, note: `${what} ${wrong}` }, codeQuote(source, placed[0]!)] }
     : undefined;

@@ -39,7 +39,9 @@ export function restatedPlacements(sentence: Sentence, agent: string, earlier: r
   // (a call is written `x()`) restates the one guard the sender placed, in whatever words.
   const noPlace = sentence.masks.every((m) => m.kind === 'code' && !/\)$/.test(m.text.trim()));
   const reported = !sentence.verbs.some((v) => v.subject === 'first' && v.tense === 'future');
-  return (bare || (relative && noPlace && reported)) && guards.length === 1 ? guards : [];
+  if ((bare || (relative && noPlace && reported)) && guards.length === 1) return guards;
+  // "Write's check is in too": a report in the words of an earlier placement that the rules above do not tie to it.
+  return reportedDone(sentence, own);
 }
 
 /** Words that say the work is there: "try/finally in", "counter in.", "timing log done". */
@@ -60,7 +62,12 @@ function reportedDone(sentence: Sentence, own: readonly Commitment[]): Target[] 
     .filter((t) => t.clause === terms[doneAt]!.clause && !t.mask && !FILLER.test(t.normal) && t.normal.length >= 3)
     .map((t) => t.normal.replace(/'s$/, ''));
   if (subject.length === 0) return [];
-  const said = (c: Commitment) => subject.some((w) => new RegExp(`(?<![\\w/])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w/])`, 'i').test(c.quote));
+  // "counter in." after "I'm counting polls in poll()": the word or another form of it ("count" for both).
+  const root = (w: string) => (w.length > 5 ? w.toLowerCase().replace(/(?:ing|er|ed|es|s)$/, '') : w.toLowerCase());
+  const roots = new Set(subject.map(root));
+  const said = (c: Commitment) =>
+    subject.some((w) => new RegExp(`(?<![\\w/])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w/])`, 'i').test(c.quote)) ||
+    c.quote.split(/[^\w/]+/).some((w) => w.length > 5 && roots.has(root(w)));
   const promised = own.filter(said).at(-1);
   return promised ? [promised.target] : [];
 }

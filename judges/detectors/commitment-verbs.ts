@@ -173,7 +173,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     return { kind: 'placement', names: [], guard: tested, files, scope: where ?? placeFunction(leading), ...at };
   }
   const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal)) || apposed.some((t) => /\w\(.+\)$/.test(t.mask!.text));
-  if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && objectNames.length && (where || position)) {
+  // "call it `debounce`": a pronoun and then code are two objects; the verb names the code, it calls nothing.
+  const naming = /^(?:it|them|this)$/.test(object[0]?.normal ?? '') && object[1]?.mask?.kind === 'code';
+  if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && !naming && objectNames.length && (where || position)) {
     return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
   }
   if (CREATE.test(lemma) && objectNames.length) {
@@ -286,7 +288,7 @@ export function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | un
 export function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
   return sentence.terms
     .slice(0, verb.start)
-    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever)$/.test(t.normal));
+    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever|unless)$/.test(t.normal));
 }
 
 /** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */

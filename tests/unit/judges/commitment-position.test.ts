@@ -38,8 +38,10 @@ describe('commitments: placements checked by the position of the sender’s own 
     expect(targets(['agent1', "I'll add the closed check first thing in Drain."])).toContainEqual(
       expect.objectContaining({ kind: 'placement', names: [], scope: 'Drain', position: 'first' }),
     );
-    // A coordinate clause's place is its own verb's: "around the write" is not in `__init__`.
-    expect(targets(['agent1', "I'll create it in `__init__` and hold it around the write."]).filter((t) => t.scope === '__init__')).toEqual([]);
+    // A coordinate clause's place is its own verb's: "around the write" is not in `__init__`, where only the creation is.
+    expect(targets(['agent1', "I'll create it in `__init__` and hold it around the write."]).filter((t) => t.scope === '__init__')).toEqual([
+      { kind: 'placement', names: [], files: [], scope: '__init__' },
+    ]);
     // "on top of" is no place; a function said to follow another is a definition's order.
     expect(targets(['agent1', "I'm rewriting `formatPrice()` in lib/price.js on top of Intl.NumberFormat."])).toEqual([]);
     expect(targets(['agent1', '`Reset()` landed after `Allow()`.']).filter((t) => t.kind === 'placement' && !t.definition)).toEqual([]);
