@@ -11,8 +11,12 @@ import { SHIPPED_POOLS } from '../harness/paths.ts';
 /** Generated data: modules of this many bytes each. */
 const MODULE_BYTES = 256 * 1024;
 const MODULES = 16;
-/** Loop iterations of the fixture: about a second of CPython on this machine's cores. */
-const WORK = 6_000_000;
+/**
+ * Loop iterations of the fixture: a suite that collects runs ~1.1 s alone on this machine, the mean
+ * of real pools' feature runs (issue 16: 557 s for 250 pairs' 500). 6 M (until session 8) gave
+ * 0.55 s, half the issue's length: the harness's fixed cost per pair then weighed twice as much.
+ */
+const WORK = 12_000_000;
 
 const CONFTEST = `# The workload of a realistic suite: CPU-bound Python for about a second per run.
 import pytest
