@@ -36,6 +36,7 @@ import { placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
+import { keywordParameterTargets } from './commitment-keywords.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
@@ -79,6 +80,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
           ...listedCodeTargets(sentence),
           ...checkedCodeTargets(sentence),
           ...exportParticipleTargets(sentence),
+          ...keywordParameterTargets(sentence),
         ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
