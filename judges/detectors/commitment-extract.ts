@@ -34,7 +34,7 @@ import {
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
-import { checkedCodeTargets, listedCodeTargets } from './commitment-lists.ts';
+import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
@@ -79,6 +79,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
           ...parameterListTargets(sentence),
           ...listedCodeTargets(sentence),
           ...checkedCodeTargets(sentence),
+          ...countedListTargets(sentence),
           ...exportParticipleTargets(sentence),
           ...keywordParameterTargets(sentence),
         ]),

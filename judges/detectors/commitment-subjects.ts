@@ -31,10 +31,10 @@ import { acceptsByPronoun } from './stance.ts';
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
 const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
 
-const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
+export const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
 
 /** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
-function stateWord(words: readonly string[]): string | undefined {
+export function stateWord(words: readonly string[]): string | undefined {
   return words.find((w) => !/^(?:is|are|was|were|'s|has|have|been|now|already|also|all|both|finally|just)$/.test(w));
 }
 

@@ -1,5 +1,6 @@
 // Claims read from the shape of the sentence and of the code it quotes, checked against the code
-// (commitment-extract.ts, commitments.ts): parameters named by a keyword argument.
+// (commitment-extract.ts, commitments.ts): parameters named by a keyword argument, a list after a
+// counting claim ("All three are in: …").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -43,5 +44,44 @@ describe('commitments: a parameter named by a keyword argument', () => {
     ]);
     expect(targets(['agent1', 'Good: `fetch_text()` relies on `fetch_json(url, timeout=timeout)`.'])).toEqual([]);
     expect(targets(['agent1', '`fetch_json(url, timeout=5)` no longer works.'])).toEqual([]);
+  });
+});
+
+/** ratelimit/limiter.py gains `reset()` and `DEFAULT_BURST`, and the `remaining` property when `withRemaining`. */
+const limiter = (withRemaining: boolean) =>
+  diff('ratelimit/limiter.py', 1, 1, [
+    '+DEFAULT_BURST = 10',
+    ' class RateLimiter:',
+    '     def allow(self):',
+    '         return True',
+    '+    def reset(self):',
+    '+        self.tokens = self.burst',
+    ...(withRemaining ? ['+    @property', '+    def remaining(self):', '+        return self.tokens'] : []),
+  ]);
+
+describe('commitments: a counting claim about the list after its colon', () => {
+  const plan =
+    '## My part (ratelimit/limiter.py)\n\n- a new `reset()` method\n- a read-only `remaining` property on `RateLimiter`\n- a `DEFAULT_BURST` constant';
+  const claims = [
+    'All three are in: reset(), the remaining property and DEFAULT_BURST.',
+    'Everything is done: `reset()`, the remaining property, `DEFAULT_BURST`.',
+  ];
+
+  it.each(claims)('is broken when an item named only in words is missing: %s', async (claim) => {
+    const messages = conversation(['agent1', plan], ['agent1', claim]);
+    const labels = await judge(input(messages, { agent1: limiter(false) }, limiter(false)));
+    expect(labels.map((l) => l.messageId)).toEqual([1, 2]);
+    expect(labels[1]!.description).toContain('`remaining`');
+  });
+
+  it.each(claims)('is kept when every item is there: %s', async (claim) => {
+    const messages = conversation(['agent1', plan], ['agent1', claim]);
+    expect(await judge(input(messages, { agent1: limiter(true) }, limiter(true)))).toEqual([]);
+  });
+
+  it('reads nothing from a list whose claim names its subject, or from an item about an export', () => {
+    expect(targets(['agent1', 'The tests are in: unit and integration.'])).toEqual([]);
+    const existing = targets(['agent1', 'All in: `RetryPolicy` and the package export.']).filter((t) => t.kind === 'exists');
+    expect(existing).toEqual([{ kind: 'exists', names: ['RetryPolicy'], files: [] }]);
   });
 });
