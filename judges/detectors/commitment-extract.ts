@@ -261,7 +261,8 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     if (conversation.slice(requestIndex + 1, i).some((m) => m.from === message.from)) return;
     for (const sentence of analysed[requestIndex]!) {
       for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
-        if (known(message.id, target)) continue;
+        // "Done — added `Timeout` to `Options` as you asked": a reply that restates the work still accepts the request.
+        if (commitments.some((c) => c.messageId === message.id && c.request && JSON.stringify(c.target) === JSON.stringify(target))) continue;
         commitments.push({
           messageId: message.id,
           agent: message.from,

@@ -223,7 +223,11 @@ export function brokenCommitments(input: JudgeInput, commitments: readonly Commi
   if (commitments.length === 0 || input.patches.length === 0) return [];
   const code = codeUnderCheck(input);
   const labels: JudgeLabel[] = [];
-  for (const c of commitments) {
+  for (const [i, c] of commitments.entries()) {
+    // An accepted request its reply also states as a claim is one commitment, reported as the accepted request.
+    const rank = (x: Commitment) => (x.request ? 0 : 1);
+    const same = commitments.filter((d) => d.messageId === c.messageId && JSON.stringify(d.target) === JSON.stringify(c.target));
+    if (same.some((d) => rank(d) < rank(c) || (rank(d) === rank(c) && commitments.indexOf(d) < i))) continue;
     const findings = check(c, code, input);
     if (findings.length === 0) continue;
     // One label per message: a second broken commitment in it adds its evidence.
