@@ -57,6 +57,9 @@ export const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before
 /** Places relative to other code: "below `flush()`" places code next to flush, not in it. */
 const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
 
+/** "as it was", "as they are", "as before", "as-is": code said to stay in the state it is in. */
+export const AS_BEFORE = /\bas (?:before|it (?:is|was)|they (?:are|were))\b|\bas[ -]is\b/i;
+
 export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
 
 const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;

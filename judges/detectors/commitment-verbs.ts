@@ -2,6 +2,7 @@
 // "export", "leave … alone", "call"), its object and the place phrase after it the target; passive
 // claims ("`X` was added to utils.py") and references ("the registry functions") included.
 import {
+  AS_BEFORE,
   codeOf,
   ownCodeBefore,
   conditionNames,
@@ -111,10 +112,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
     (/^(?:stay|keep)$/.test(lemma) &&
       [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
-    (LEAVE.test(lemma) &&
-      (lemma === 'avoid' ||
-        all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
-        /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
+    (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || AS_BEFORE.test(sentence.text)));
   if (untouched) {
     // "leave the existing parameters of `__init__` as they are": its signature, not its body.
     if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);

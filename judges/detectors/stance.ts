@@ -23,7 +23,11 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   const governor = verb.governor;
   const auxiliary = `${verb.auxiliary} ${governor?.auxiliary ?? ''}`;
   const first = verb.subject === 'first';
-  const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
+  // "👍 won't go near L13-23": an emoji or other mark with no letters is not a word the clause starts with.
+  const atClauseStart =
+    sentence.terms.findIndex(
+      (t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal) && (t.text === '' || /[\p{L}\p{N}]/u.test(t.text)),
+    ) === verb.start;
   if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
   // "Going to add …", "Planning to add …" without a subject: the sender's own intent.
   if (

@@ -107,3 +107,49 @@ describe('commitments: an accepted request that the reply also states as done', 
     expect(await judge(input(messages, { agent2: patch }, patch))).toEqual([]);
   });
 });
+
+/** minihttp/parser.py: an edit of old line 16 (inside 13-23) or of old line 41 (outside it), with `parse_cookies()` added after it. */
+const parserEdit = (line: number) =>
+  diff('minihttp/parser.py', line - 1, line - 1, [
+    '     value = raw.strip()',
+    '-    return value',
+    '+    return value.lower()',
+    '+',
+    '+def parse_cookies(raw):',
+    '+    return dict(p.split("=", 1) for p in raw.split("; "))',
+  ]);
+/** httpx_lite/session.py: `close()`'s body changed, or a method added after it. */
+const closeChanged = diff('httpx_lite/session.py', 30, 30, ['     def close(self):', '-        self._pool.clear()', '+        self._pool.shutdown()', ' ']);
+const closeKept = diff('httpx_lite/session.py', 30, 30, [
+  '     def close(self):',
+  '         self._pool.clear()',
+  '+',
+  '+    def reset(self):',
+  '+        self._pool.clear()',
+]);
+
+describe('commitments: code left as it was, in telegraphic replies', () => {
+  const ranges = [
+    "👍 won't go near L13-23. I'm only appending `parse_cookies()` at the end of the file.",
+    'parse_cookies landed at the bottom; your L13-23 untouched.',
+  ];
+
+  it.each(ranges)('is broken when the sender edits the range: %s', async (reply) => {
+    const patch = parserEdit(16);
+    const labels = await judge(input(conversation(['agent1', reply]), { agent1: patch }, patch));
+    expect(labels.map((l) => l.messageId)).toEqual([1]);
+    expect(labels[0]!.description).toContain('lines 13-23');
+  });
+
+  it.each(ranges)('is kept when the edit is outside the range: %s', async (reply) => {
+    const patch = parserEdit(41);
+    expect(await judge(input(conversation(['agent1', reply]), { agent1: patch }, patch))).toEqual([]);
+  });
+
+  it('reads "as it was" of a named function, and nothing of the partner\'s code but that it is untouched', async () => {
+    const messages = conversation(['agent1', 'Retries done. `close()` is exactly as it was.']);
+    expect((await judge(input(messages, { agent1: closeChanged }, closeChanged))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(messages, { agent1: closeKept }, closeKept))).toEqual([]);
+    expect(targets(['agent1', 'your `parse()` is in now.'])).toEqual([]);
+  });
+});
