@@ -34,6 +34,8 @@ export interface Target {
   definition?: boolean;
   /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
   parameters?: boolean;
+  /** untouched_symbol: every existing function of the files but these ("I'm only touching `route()`"). */
+  except?: string[];
   /** untouched_symbol with `parameters`: the whole signature stays, so no parameter is added either. */
   signature?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */

@@ -37,6 +37,7 @@ import { restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
+import { onlyChangedTargets } from './commitment-only.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
@@ -82,6 +83,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
           ...countedListTargets(sentence),
           ...exportParticipleTargets(sentence),
           ...keywordParameterTargets(sentence),
+          ...onlyChangedTargets(sentence),
         ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),

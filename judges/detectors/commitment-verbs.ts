@@ -31,7 +31,7 @@ export const CREATE =
 
 const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 
-const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
 
 /** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
 const MAKE = /^(?:make|turn|convert|mark|change)$/;

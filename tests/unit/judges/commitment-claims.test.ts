@@ -1,6 +1,7 @@
 // Claims read from the shape of the sentence and of the code it quotes, checked against the code
 // (commitment-extract.ts, commitments.ts): parameters named by a keyword argument, a list after a
-// counting claim ("All three are in: …").
+// counting claim ("All three are in: …"), an accepted request restated as done, code left as it was,
+// a change limited to one function.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -151,5 +152,50 @@ describe('commitments: code left as it was, in telegraphic replies', () => {
     expect((await judge(input(messages, { agent1: closeChanged }, closeChanged))).map((l) => l.messageId)).toEqual([1]);
     expect(await judge(input(messages, { agent1: closeKept }, closeKept))).toEqual([]);
     expect(targets(['agent1', 'your `parse()` is in now.'])).toEqual([]);
+  });
+});
+
+/** src/server.ts: `route()` changed, plus a line changed in `handle()` when `alsoHandle`, and a new `health()` method. */
+const server = (alsoHandle: boolean) =>
+  diff(
+    'src/server.ts',
+    10,
+    10,
+    [
+      '   handle(req: Request): Response {',
+      ...(alsoHandle ? ['-    return this.route(req);', '+    return this.route(req) ?? notFound();'] : ['     return this.route(req);']),
+      '   }',
+      ' ',
+      '   route(req: Request): Response | undefined {',
+      '-    return this.routes.get(req.path)?.(req);',
+      "+    if (req.path === '/health') return this.health();",
+      '+    return this.routes.get(req.path)?.(req);',
+      '   }',
+      '+',
+      '+  health(): Response {',
+      '+    return new Response("ok");',
+      '+  }',
+    ],
+    'class Server {',
+  );
+
+describe('commitments: a change limited to one function', () => {
+  const limits = [
+    "ack — I'm only touching `route()` for the /health endpoint.",
+    '`route()` now answers /health; nothing outside that function changed.',
+    "I'll just edit `route()` in src/server.ts.",
+  ];
+
+  it.each(limits)('is broken when the patch changes another existing function: %s', async (limit) => {
+    const patch = server(true);
+    const labels = await judge(input(conversation(['agent1', limit]), { agent1: patch }, patch));
+    expect(labels.map((l) => l.description)).toEqual([
+      expect.stringMatching(/^agent1 (?:promised|claimed) to change only `route`, but its patch changes `handle`$/),
+    ]);
+  });
+
+  it.each(limits)('is kept when the other changes are new code: %s', async (limit) => {
+    const patch = server(false);
+    expect(await judge(input(conversation(['agent1', limit]), { agent1: patch }, patch))).toEqual([]);
   });
 });
