@@ -38,6 +38,7 @@ import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './com
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
+import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
@@ -84,6 +85,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
           ...exportParticipleTargets(sentence),
           ...keywordParameterTargets(sentence),
           ...onlyChangedTargets(sentence),
+          ...renamedTargets(sentence),
         ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),

@@ -1,7 +1,7 @@
 // Claims read from the shape of the sentence and of the code it quotes, checked against the code
 // (commitment-extract.ts, commitments.ts): parameters named by a keyword argument, a list after a
 // counting claim ("All three are in: …"), an accepted request restated as done, code left as it was,
-// a change limited to one function.
+// a change limited to one function, a rename.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -197,5 +197,34 @@ describe('commitments: a change limited to one function', () => {
   it.each(limits)('is kept when the other changes are new code: %s', async (limit) => {
     const patch = server(false);
     expect(await judge(input(conversation(['agent1', limit]), { agent1: patch }, patch))).toEqual([]);
+  });
+});
+
+/** clickish/termui.py: `Editor.edit_file` renamed to `name`. */
+const renamed = (name: string) =>
+  diff(
+    'clickish/termui.py',
+    20,
+    20,
+    ['-    def edit_file(self, filename):', `+    def ${name}(self, filenames):`, '         editor = self.get_editor()'],
+    'class Editor:',
+  );
+
+describe('commitments: a rename', () => {
+  const renames = ['FYI, renamed `edit_file` to `edit_files` in clickish/termui.py. It takes a list now.', "I'll rename `edit_file` to `edit_files`."];
+
+  it.each(renames)('is broken when the code has another new name: %s', async (rename) => {
+    const patch = renamed('edit_many');
+    const labels = await judge(input(conversation(['agent1', rename]), { agent1: patch }, patch));
+    expect(labels.map((l) => l.description)).toEqual([expect.stringContaining('`edit_files`, missing from the code')]);
+  });
+
+  it.each(renames)('is kept when the code has the new name: %s', async (rename) => {
+    const patch = renamed('edit_files');
+    expect(await judge(input(conversation(['agent1', rename]), { agent1: patch }, patch))).toEqual([]);
+  });
+
+  it('reads nothing from a rename the partner is asked for', () => {
+    expect(targets(['agent1', 'Please rename `edit_file` to `edit_files`.'])).toEqual([]);
   });
 });
