@@ -182,9 +182,11 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
     resolved = scope ? [{ ...base, scope }] : [];
   } else if (refers?.to === 'previous' || refers?.to === 'described') {
     const code = refers.to === 'previous' ? previousCode(mentions, agent, at) : describedCode(mentions, agent, at, refers.words, refers.functions);
-    const names = committedNames(code, agent, earlier) ?? [...new Set(code.map((c) => c.name))];
+    // "The paused check is in" after "check `self.paused` first": code reached through a value (`self.`, `ctx.`) is used there, not defined.
+    const defined = code.filter((c) => base.kind !== 'exists' || !/^[a-z_$][\w$]*\./.test(c.name));
+    const names = committedNames(defined, agent, earlier) ?? [...new Set(defined.map((c) => c.name))];
     // The files the code was named with, where its sentence named them.
-    const files = base.files.length ? base.files : [...new Set(code.filter((c) => c.filesNamed).flatMap((c) => c.files))];
+    const files = base.files.length ? base.files : [...new Set(defined.filter((c) => c.filesNamed).flatMap((c) => c.files))];
     resolved = names.length ? [{ ...base, names, files }] : [];
   }
   return resolved.flatMap((t) => {

@@ -1,7 +1,7 @@
 // Claims read from the shape of the sentence and of the code it quotes, checked against the code
 // (commitment-extract.ts, commitments.ts): parameters named by a keyword argument, a list after a
 // counting claim ("All three are in: …"), an accepted request restated as done, code left as it was,
-// a change limited to one function, a rename.
+// a change limited to one function, a rename, a check described in words.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -226,5 +226,24 @@ describe('commitments: a rename', () => {
 
   it('reads nothing from a rename the partner is asked for', () => {
     expect(targets(['agent1', 'Please rename `edit_file` to `edit_files`.'])).toEqual([]);
+  });
+});
+
+describe('commitments: a described check is a placement, not a new symbol', () => {
+  it('says only where the check is missing, not that the value it tests was never defined', async () => {
+    const patch = diff(
+      'src/jobs.rs',
+      10,
+      10,
+      ['     pub fn next_job(&mut self) -> Option<Job> {', '+        self.log.push("next");', '         self.queue.pop_front()', '     }'],
+      'impl Jobs {',
+    );
+    const messages = conversation(
+      ['agent1', "In `next_job()` I'll check `self.paused` first and return None."],
+      ['agent1', 'Paused check is in, first thing in `next_job()`.'],
+    );
+    const labels = await judge(input(messages, { agent1: patch }, patch));
+    const notes = labels.find((l) => l.messageId === 2)!.evidence.flatMap((e) => ('note' in e && e.note ? [e.note] : []));
+    expect(notes).toEqual(['no `if` testing `paused` in `next_job()` in the merged code']);
   });
 });
