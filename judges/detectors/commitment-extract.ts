@@ -42,7 +42,7 @@ import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { acceptsByPronoun, isConditional, stanceOf } from './stance.ts';
+import { acceptsByPronoun, isConditional, stanceOf, unconditionalPart } from './stance.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 
@@ -63,7 +63,11 @@ const offers = (sentence: Sentence) =>
 
 /** `named`: the function the message named last before the sentence. */
 function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commitment['kind']; target: Target }[] {
-  if (sentence.questionMark || isConditional(sentence) || offers(sentence)) return [];
+  if (sentence.questionMark || offers(sentence)) return [];
+  if (isConditional(sentence)) {
+    const part = unconditionalPart(sentence);
+    return part ? sentenceCommitments(part, named) : [];
+  }
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(

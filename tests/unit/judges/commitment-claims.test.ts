@@ -1,7 +1,7 @@
 // Claims read from the shape of the sentence and of the code it quotes, checked against the code
 // (commitment-extract.ts, commitments.ts): parameters named by a keyword argument, a list after a
 // counting claim ("All three are in: …"), an accepted request restated as done, code left as it was,
-// a change limited to one function, a rename, a check described in words.
+// a change limited to one function, a rename, a check described in words, a trailing condition.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -245,5 +245,39 @@ describe('commitments: a described check is a placement, not a new symbol', () =
     const labels = await judge(input(messages, { agent1: patch }, patch));
     const notes = labels.find((l) => l.messageId === 2)!.evidence.flatMap((e) => ('note' in e && e.note ? [e.note] : []));
     expect(notes).toEqual(['no `if` testing `paused` in `next_job()` in the merged code']);
+  });
+});
+
+/** logbuf/writer.go gains the method `name` on `*Writer`. */
+const writerMethod = (name: string) =>
+  diff('logbuf/writer.go', 30, 30, [
+    ' }',
+    '+',
+    `+func (w *Writer) ${name}() error {`,
+    '+\tif err := w.Flush(); err != nil {',
+    '+\t\treturn err',
+    '+\t}',
+    '+\treturn nil',
+    '+}',
+  ]);
+
+describe('commitments: a condition at the end of a sentence governs only the clause before it', () => {
+  const claim = "`Close()` is in, flushes then closes the underlying writer if it's a Closer.";
+
+  it('is broken when the claimed method is missing', async () => {
+    const patch = writerMethod('Shutdown');
+    const labels = await judge(input(conversation(['agent1', claim]), { agent1: patch }, patch));
+    expect(labels.map((l) => l.description)).toEqual(['agent1 claimed `Close`, missing from the code']);
+  });
+
+  it('is kept when the method is there', async () => {
+    const patch = writerMethod('Close');
+    expect(await judge(input(conversation(['agent1', claim]), { agent1: patch }, patch))).toEqual([]);
+  });
+
+  it('leaves a promise made on a condition uncommitted', () => {
+    expect(targets(['agent1', "I'll add `close()` if you agree."])).toEqual([]);
+    expect(targets(['agent1', "If the tests pass, I'll add `close()`."])).toEqual([]);
+    expect(targets(['agent1', "I'll add `close()`, and if the tests fail, I'll revert `flush()`."])).toEqual([{ kind: 'exists', names: ['close'], files: [] }]);
   });
 });
