@@ -37,10 +37,11 @@ import { restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
+import { neededTargets } from './commitment-needs.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
 import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
-import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { coordinatedStance, CREATE, TOUCH, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
 import { acceptsByPronoun, isConditional, stanceOf, unconditionalPart } from './stance.ts';
 
@@ -163,13 +164,22 @@ function requestTargets(sentence: Sentence): Target[] {
     const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });
     if (target) targets.push(target);
   }
-  return targets;
+  return [...targets, ...neededTargets(sentence)];
 }
 
 const ACCEPTANCE =
   /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
 
-const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
+const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b/i;
+
+/**
+ * The reply turns the request down: a refusal word, or "No" to open it. "`flush_every` won't change"
+ * is a boundary the reply promises, not a refusal of what was asked.
+ */
+function refuses(message: string, sentences: readonly Sentence[]): boolean {
+  const boundary = (s: Sentence) => s.verbs.some((v) => v.negative && TOUCH.test(v.lemma)) && !REFUSAL.test(s.text.replace(/\b(?:won't|will not)\b/gi, ''));
+  return /^\W*no\b/i.test(message) || sentences.some((s) => REFUSAL.test(s.text) && !boundary(s));
+}
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
 function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions, earlier: readonly Commitment[] = []): Target[] {
@@ -260,7 +270,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !(ACCEPTANCE.test(opening.text) || acceptsByPronoun(opening)) || REFUSAL.test(message.message)) return;
+    if (!opening || !(ACCEPTANCE.test(opening.text) || acceptsByPronoun(opening)) || refuses(message.message, analysed[i]!)) return;
     const request = conversation
       .slice(0, i)
       .reverse()

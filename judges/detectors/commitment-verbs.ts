@@ -29,7 +29,7 @@ import { stanceOf } from './stance.ts';
 export const CREATE =
   /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;
 
-const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
+export const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 
 export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
 
@@ -39,7 +39,7 @@ const MAKE = /^(?:make|turn|convert|mark|change)$/;
 /** Words that say a symbol is visible from its module. */
 export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public)$/;
 
-const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
+export const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 
 const CALL = /^(?:call|invoke|apply|run)$/;
 

@@ -1,7 +1,8 @@
 // Claims read from the shape of the sentence and of the code it quotes, checked against the code
 // (commitment-extract.ts, commitments.ts): parameters named by a keyword argument, a list after a
 // counting claim ("All three are in: …"), an accepted request restated as done, code left as it was,
-// a change limited to one function, a rename, a check described in words, a trailing condition.
+// a change limited to one function, a rename, a check described in words, a trailing condition, a
+// request said as a need.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -279,5 +280,29 @@ describe('commitments: a condition at the end of a sentence governs only the cla
     expect(targets(['agent1', "I'll add `close()` if you agree."])).toEqual([]);
     expect(targets(['agent1', "If the tests pass, I'll add `close()`."])).toEqual([]);
     expect(targets(['agent1', "I'll add `close()`, and if the tests fail, I'll revert `flush()`."])).toEqual([{ kind: 'exists', names: ['close'], files: [] }]);
+  });
+});
+
+/** cache/__init__.py re-exports `names` from cache/lru.py, where `LRUCache` is defined. */
+const cachePackage = (names: string) =>
+  `${diff('cache/__init__.py', 1, 1, [' from .ttl import TTLCache', `+from .lru import ${names}`])}${diff('cache/lru.py', 1, 1, [' import time', '+', '+class LRUCache:', '+    pass'])}`;
+
+describe("commitments: a request said as the requester's need, accepted with a boundary", () => {
+  const messages = conversation(
+    ['agent1', "I'm on the docs. I need `LRUCache` exported from cache/__init__.py for the examples."],
+    ['agent2', "Sure thing. `get()` won't change."],
+  );
+
+  it('is broken when the accepted export is missing', async () => {
+    const patch = cachePackage('lru_stats');
+    const labels = await judge(input(messages, { agent2: patch }, patch));
+    expect(labels.map((l) => l.description)).toEqual([
+      "agent2 accepted agent1's request that `LRUCache` is exported from cache/__init__.py, which the code does not do",
+    ]);
+  });
+
+  it('is kept when the package exports it', async () => {
+    const patch = cachePackage('LRUCache');
+    expect(await judge(input(messages, { agent2: patch }, patch))).toEqual([]);
   });
 });
