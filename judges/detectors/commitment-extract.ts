@@ -7,8 +7,10 @@
 // promise whose target names no code is left to the symptom judge. Targets are read by
 // commitment-verbs.ts (a clause's verb), commitment-subjects.ts (code as a clause's subject),
 // commitment-phrases.ts (noun phrases and fixed constructions) and commitment-places.ts (a function
-// named as a place), on commitment-code.ts's terms; commitment-restated.ts reads reports that restate
-// an earlier placement.
+// named as a place), commitment-keywords.ts (parameters by a keyword argument's shape),
+// commitment-only.ts (a change limited to functions) and commitment-renames.ts, on
+// commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier placement,
+// commitment-requests.ts requests and the replies that accept them.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import { functionName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
 import {
@@ -37,13 +39,13 @@ import { restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
-import { neededTargets } from './commitment-needs.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
 import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
-import { coordinatedStance, CREATE, TOUCH, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { acceptsByPronoun, isConditional, stanceOf, unconditionalPart } from './stance.ts';
+import { isConditional, stanceOf, unconditionalPart } from './stance.ts';
+import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 
@@ -145,42 +147,6 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   return found;
 }
 
-/** A request of the partner's with a checkable target ("Please export `LRUCache` from __init__.py"). */
-function requestTargets(sentence: Sentence): Target[] {
-  if (isConditional(sentence)) return [];
-  const targets: Target[] = [];
-  for (const verb of sentence.verbs) {
-    // "I'll add `X` … and export it": a verb joined to the requester's own plan is not a request.
-    if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none' || coordinatedStance(sentence, verb)) continue;
-    // "I'm taking lines 28-41 to add a `break_long_words` option": the purpose of the requester's own plan.
-    if (sentence.terms[verb.start - 1]?.normal === 'to' && sentence.verbs.some((v) => v.index < verb.start && v.subject === 'first')) continue;
-    const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
-    const asked = before.every(
-      (t) =>
-        /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) ||
-        t.tags.has('Adverb'),
-    );
-    if (!asked) continue;
-    const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });
-    if (target) targets.push(target);
-  }
-  return [...targets, ...neededTargets(sentence)];
-}
-
-const ACCEPTANCE =
-  /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
-
-const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b/i;
-
-/**
- * The reply turns the request down: a refusal word, or "No" to open it. "`flush_every` won't change"
- * is a boundary the reply promises, not a refusal of what was asked.
- */
-function refuses(message: string, sentences: readonly Sentence[]): boolean {
-  const boundary = (s: Sentence) => s.verbs.some((v) => v.negative && TOUCH.test(v.lemma)) && !REFUSAL.test(s.text.replace(/\b(?:won't|will not)\b/gi, ''));
-  return /^\W*no\b/i.test(message) || sentences.some((s) => REFUSAL.test(s.text) && !boundary(s));
-}
-
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
 function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions, earlier: readonly Commitment[] = []): Target[] {
   const { refers, repeats, ...base } = target;
@@ -270,7 +236,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !(ACCEPTANCE.test(opening.text) || acceptsByPronoun(opening)) || refuses(message.message, analysed[i]!)) return;
+    if (!opening || !acceptsRequest(message.message, analysed[i]!)) return;
     const request = conversation
       .slice(0, i)
       .reverse()
