@@ -34,6 +34,8 @@ export interface Target {
   definition?: boolean;
   /** untouched_symbol: only the existing parameters of `scope` (its signature) must stay. */
   parameters?: boolean;
+  /** untouched_symbol: every existing function of the files but these ("I'm only touching `route()`"). */
+  except?: string[];
   /** untouched_symbol with `parameters`: the whole signature stays, so no parameter is added either. */
   signature?: boolean;
   /** A target named by reference, resolved through the conversation (commitment-references.ts). */
@@ -56,6 +58,9 @@ export const LOCATION = /^(?:in|inside|into|within|to|at|from|of|on|after|before
 
 /** Places relative to other code: "below `flush()`" places code next to flush, not in it. */
 const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
+
+/** "as it was", "as they are", "as before", "as-is": code said to stay in the state it is in. */
+export const AS_BEFORE = /\bas (?:before|it (?:is|was)|they (?:are|were))\b|\bas[ -]is\b/i;
 
 export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
 

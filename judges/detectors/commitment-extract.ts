@@ -7,8 +7,10 @@
 // promise whose target names no code is left to the symptom judge. Targets are read by
 // commitment-verbs.ts (a clause's verb), commitment-subjects.ts (code as a clause's subject),
 // commitment-phrases.ts (noun phrases and fixed constructions) and commitment-places.ts (a function
-// named as a place), on commitment-code.ts's terms; commitment-restated.ts reads reports that restate
-// an earlier placement.
+// named as a place), commitment-keywords.ts (parameters by a keyword argument's shape),
+// commitment-only.ts (a change limited to functions) and commitment-renames.ts, on
+// commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier placement,
+// commitment-requests.ts requests and the replies that accept them.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import { functionName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
 import {
@@ -34,12 +36,16 @@ import {
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { anchoredPlacementTargets, placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
-import { checkedCodeTargets, listedCodeTargets } from './commitment-lists.ts';
+import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
+import { keywordParameterTargets } from './commitment-keywords.ts';
+import { onlyChangedTargets } from './commitment-only.ts';
+import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { acceptsByPronoun, isConditional, stanceOf } from './stance.ts';
+import { isConditional, stanceOf, unconditionalPart } from './stance.ts';
+import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 
@@ -60,7 +66,11 @@ const offers = (sentence: Sentence) =>
 
 /** `named`: the function the message named last before the sentence. */
 function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commitment['kind']; target: Target }[] {
-  if (sentence.questionMark || isConditional(sentence) || offers(sentence)) return [];
+  if (sentence.questionMark || offers(sentence)) return [];
+  if (isConditional(sentence)) {
+    const part = unconditionalPart(sentence);
+    return part ? sentenceCommitments(part, named) : [];
+  }
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(
@@ -78,7 +88,11 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
           ...parameterListTargets(sentence),
           ...listedCodeTargets(sentence),
           ...checkedCodeTargets(sentence),
+          ...countedListTargets(sentence),
           ...exportParticipleTargets(sentence),
+          ...keywordParameterTargets(sentence),
+          ...onlyChangedTargets(sentence),
+          ...renamedTargets(sentence),
         ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
@@ -137,33 +151,6 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   return found;
 }
 
-/** A request of the partner's with a checkable target ("Please export `LRUCache` from __init__.py"). */
-function requestTargets(sentence: Sentence): Target[] {
-  if (isConditional(sentence)) return [];
-  const targets: Target[] = [];
-  for (const verb of sentence.verbs) {
-    // "I'll add `X` … and export it": a verb joined to the requester's own plan is not a request.
-    if (verb.subject === 'first' || stanceOf(sentence, verb) !== 'none' || coordinatedStance(sentence, verb)) continue;
-    // "I'm taking lines 28-41 to add a `break_long_words` option": the purpose of the requester's own plan.
-    if (sentence.terms[verb.start - 1]?.normal === 'to' && sentence.verbs.some((v) => v.index < verb.start && v.subject === 'first')) continue;
-    const before = sentence.terms.slice(0, verb.start).filter((t) => t.text !== '' && t.clause === verb.clause);
-    const asked = before.every(
-      (t) =>
-        /^(?:please|pls|also|and|so|then|just|kindly|could|can|would|will|you|now|first|make|sure|to|ensure|do|don't|not|never)$/.test(t.normal) ||
-        t.tags.has('Adverb'),
-    );
-    if (!asked) continue;
-    const target = targetOf(sentence, { ...verb, negative: verb.negative || before.some((t) => /^(?:don't|not|never)$/.test(t.normal)) });
-    if (target) targets.push(target);
-  }
-  return targets;
-}
-
-const ACCEPTANCE =
-  /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
-
-const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b|^\W*no\b/i;
-
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
 function resolve(target: Target, agent: string, at: number, mentions: ConversationMentions, earlier: readonly Commitment[] = []): Target[] {
   const { refers, repeats, ...base } = target;
@@ -179,9 +166,11 @@ function resolve(target: Target, agent: string, at: number, mentions: Conversati
     resolved = scope ? [{ ...base, scope }] : [];
   } else if (refers?.to === 'previous' || refers?.to === 'described') {
     const code = refers.to === 'previous' ? previousCode(mentions, agent, at) : describedCode(mentions, agent, at, refers.words, refers.functions);
-    const names = committedNames(code, agent, earlier) ?? [...new Set(code.map((c) => c.name))];
+    // "The paused check is in" after "check `self.paused` first": code reached through a value (`self.`, `ctx.`) is used there, not defined.
+    const defined = code.filter((c) => base.kind !== 'exists' || !/^[a-z_$][\w$]*\./.test(c.name));
+    const names = committedNames(defined, agent, earlier) ?? [...new Set(defined.map((c) => c.name))];
     // The files the code was named with, where its sentence named them.
-    const files = base.files.length ? base.files : [...new Set(code.filter((c) => c.filesNamed).flatMap((c) => c.files))];
+    const files = base.files.length ? base.files : [...new Set(defined.filter((c) => c.filesNamed).flatMap((c) => c.files))];
     resolved = names.length ? [{ ...base, names, files }] : [];
   }
   return resolved.flatMap((t) => {
@@ -255,7 +244,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !(ACCEPTANCE.test(opening.text) || acceptsByPronoun(opening)) || REFUSAL.test(message.message)) return;
+    if (!opening || !acceptsRequest(message.message, analysed[i]!)) return;
     const request = conversation
       .slice(0, i)
       .reverse()
@@ -266,7 +255,8 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     if (conversation.slice(requestIndex + 1, i).some((m) => m.from === message.from)) return;
     for (const sentence of analysed[requestIndex]!) {
       for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
-        if (known(message.id, target)) continue;
+        // "Done — added `Timeout` to `Options` as you asked": a reply that restates the work still accepts the request.
+        if (commitments.some((c) => c.messageId === message.id && c.request && JSON.stringify(c.target) === JSON.stringify(target))) continue;
         commitments.push({
           messageId: message.id,
           agent: message.from,

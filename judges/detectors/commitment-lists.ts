@@ -3,9 +3,13 @@
 // `RetryPolicy` class in netkit/policy.py, and …"). The item's head is the code (a kind noun may
 // follow it) and a place phrase names the file it is in; a list item states what the sender did or
 // will do (commitment-extract.ts). A completion mark after code alone ("deleteJson ✓", "`a` + `b` ✅")
-// reports that code done.
-import { codeOf, symbolsIn, type Target } from './commitment-code.ts';
+// reports that code done. A claim whose subject only counts ("All three are in: `reset()`, the
+// remaining property and `DEFAULT_BURST`") is about the list after its colon.
+import { codeOf, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
+import { describingWords, meansFunctions } from './commitment-references.ts';
+import { PRESENT, stateWord } from './commitment-subjects.ts';
+import { EXPORTED_WORD } from './commitment-verbs.ts';
 import type { Sentence, Term } from './language.ts';
 
 /** Where the listed code is: "in", "into" or "to" a file. */
@@ -53,4 +57,41 @@ export function checkedCodeTargets(sentence: Sentence): Target[] {
     .filter((w) => w.trim() !== '');
   const names = head.filter((t) => t.mask?.kind === 'code').length === words.length ? codeOf(head) : [];
   return names.length ? [{ kind: 'exists', names, files: [] }] : [];
+}
+
+/** Subject words that count what the claim is about without naming it: "all three", "both", "everything". */
+const COUNTING = /^(?:all|both|everything|each|every|three|two|four|five)$/;
+
+/**
+ * "All three are in: `reset()`, the remaining property and `DEFAULT_BURST`", "All in: `RetryPolicy`,
+ * the policy kwarg": a counting subject, a state that says the code is there, then a colon; each
+ * item after it is code named or described. An item about an export ("the package export") says
+ * how code is reached, not which code is there.
+ */
+export function countedListTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const colon = terms.findIndex((t) => t.post.includes(':'));
+  if (colon < 1 || sentence.questionMark) return [];
+  const claim = terms.slice(0, colon + 1);
+  const subject = claim.slice(
+    0,
+    claim.findIndex((t) => !COUNTING.test(t.normal) && !t.tags.has('Value')),
+  );
+  if (subject.length === 0 || !PRESENT.test(stateWord(claim.slice(subject.length).map((t) => t.normal)) ?? '')) return [];
+  const files = fileMasks(sentence);
+  // The items: split at commas and at "and", "plus", "+".
+  const items: Term[][] = [[]];
+  terms.slice(colon + 1).forEach((t, i, list) => {
+    if (i > 0 && /[,;]/.test(list[i - 1]!.post)) items.push([]);
+    if (/^(?:and|plus|&|\+)$/.test(t.normal)) items.push([]);
+    else items.at(-1)!.push(t);
+  });
+  const targets: Target[] = [];
+  const named = codeOf(items.flat());
+  if (named.length) targets.push({ kind: 'exists', names: named, files });
+  for (const item of items.filter((i) => i.length && !i.some((t) => t.mask || EXPORTED_WORD.test(t.normal)))) {
+    const words = describingWords(item);
+    if (words.length) targets.push({ kind: 'exists', names: [], files, refers: { to: 'described', words, functions: meansFunctions(item) } });
+  }
+  return targets;
 }

@@ -3,6 +3,7 @@
 // the first statement of `get()`", "the existing keyword arguments are unchanged", "your lines are
 // untouched".
 import {
+  AS_BEFORE,
   CHECK_VERB,
   codeOf,
   conditionNames,
@@ -31,10 +32,10 @@ import { acceptsByPronoun } from './stance.ts';
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
 const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
 
-const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
+export const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
 
 /** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
-function stateWord(words: readonly string[]): string | undefined {
+export function stateWord(words: readonly string[]): string | undefined {
   return words.find((w) => !/^(?:is|are|was|were|'s|has|have|been|now|already|also|all|both|finally|just)$/.test(w));
 }
 
@@ -119,7 +120,9 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const files = subjectClauses.length > 1 ? (clauseFiles(clause).length ? clauseFiles(clause) : sharedFiles) : allFiles;
     // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
     // "…, and `retry_count` support landed": a new subject after the conjunction.
-    const terms = /^(?:the|my|our|and|but|both)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask ? clauseTerms.slice(1) : clauseTerms;
+    // "your L13-23 untouched": the partner's code, of which the sender can only say it left it alone.
+    const partners = /^(?:your|their)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask !== undefined;
+    const terms = (/^(?:the|my|our|and|but|both)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask) || partners ? clauseTerms.slice(1) : clauseTerms;
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
     const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
     // "`X` is done and exported": the clause after "and" keeps the subject.
@@ -158,8 +161,10 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');
-    if (words.some((w) => UNCHANGED.test(w)) || /\b(?:as (?:it|they) (?:is|are)|as[ -]is|won't change|will not change|not change)\b/i.test(said)) {
+    if (words.some((w) => UNCHANGED.test(w)) || AS_BEFORE.test(said) || /\b(?:won't change|will not change|not change)\b/i.test(said)) {
       targets.push({ kind: 'untouched_symbol', names, files });
+    } else if (partners) {
+      continue;
     } else if (
       words.some((w) => EXPORTED_WORD.test(w)) ||
       (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))
@@ -192,7 +197,7 @@ export function parameterListTargets(sentence: Sentence): Target[] {
   const words = after.map((t) => t.normal);
   const unchanged =
     words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
-    /\bas (?:before|it was|they were|it is|they are)\b|\bas[ -]is\b/i.test(span(after)) ||
+    AS_BEFORE.test(span(after)) ||
     ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => CHANGE_WORD.test(w)));
   // "`render()`'s arguments": the owner before the noun.
   const owner = terms.slice(Math.max(0, at - 3), at).find((t) => t.mask?.kind === 'code' && /'s$/.test(t.text));
@@ -247,7 +252,7 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
     const unchanged =
       (negated && words.some((w) => /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered)$/.test(w))) ||
       words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
-      /\bas (?:before|it was|they were)\b/i.test(span(rest));
+      AS_BEFORE.test(span(rest));
     if (unchanged) {
       const refers = namesParameterList(subject) ? undefined : partnerWork(subject);
       if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });

@@ -8,6 +8,17 @@ import { sameFunction } from './commitment-code.ts';
 import { lastName, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment } from './commitment-extract.ts';
 
+/** A finding on the agent's own patch: what it changed (`note`) and the line that shows it. */
+function ownPatchFinding(c: Commitment, file: FileCode, missing: string, note: string, quote: string): Finding {
+  return {
+    missing,
+    evidence: [
+      { kind: 'absence', source: 'patch', agent: c.agent, file: file.path, text: missing, note },
+      { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: quote.trim() || '(blank line)' },
+    ],
+  };
+}
+
 export function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
   const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
   const short = lastName(name);
@@ -25,21 +36,8 @@ export function checkUntouchedSymbol(c: Commitment, code: CodeUnderCheck, name: 
         );
         const line = definition && [...changed].find((l) => (l > definition.line && l <= definition.endLine) || l === definition.line);
         if (definition && line !== undefined) {
-          const text = lineText(file, side, line).trim();
-          return {
-            missing: name,
-            evidence: [
-              {
-                kind: 'absence',
-                source: 'patch',
-                agent: c.agent,
-                file: file.path,
-                text: name,
-                note: `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${short}\` (${file.path}:${line})`,
-              },
-              { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text || '(blank line)' },
-            ],
-          };
+          const note = `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${short}\` (${file.path}:${line})`;
+          return ownPatchFinding(c, file, name, note, lineText(file, side, line));
         }
       }
     }
@@ -94,20 +92,7 @@ export function checkUntouchedFile(c: Commitment, code: CodeUnderCheck): Finding
       const side = hunk.new.changed.size ? 'new' : 'old';
       const line = [...hunk[side].changed][0];
       if (line === undefined) continue;
-      return {
-        missing: file.path,
-        evidence: [
-          {
-            kind: 'absence',
-            source: 'patch',
-            agent: c.agent,
-            file: file.path,
-            text: file.path,
-            note: `${c.agent}'s patch changes ${file.path} (line ${line})`,
-          },
-          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: lineText(file, side, line).trim() || '(blank line)' },
-        ],
-      };
+      return ownPatchFinding(c, file, file.path, `${c.agent}'s patch changes ${file.path} (line ${line})`, lineText(file, side, line));
     }
   }
   return undefined;
@@ -137,20 +122,46 @@ export function checkUntouchedLines(c: Commitment, code: CodeUnderCheck, input: 
       const what = removed !== undefined ? `removes line ${removed}` : `inserts code after line ${inserted}`;
       const text =
         removed !== undefined ? lineText(file, 'old', removed) : ([...hunk.new.changed].map((l) => lineText(file, 'new', l)).find((x) => x.trim()) ?? '');
-      return {
-        missing: `lines ${from}-${to}`,
-        evidence: [
-          {
-            kind: 'absence',
-            source: 'patch',
-            agent: c.agent,
-            file: file.path,
-            text: `lines ${from}-${to}`,
-            note: `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}`,
-          },
-          { kind: 'quote', source: 'patch', agent: c.agent, file: file.path, text: text.trim() || '(blank line)' },
-        ],
-      };
+      return ownPatchFinding(c, file, `lines ${from}-${to}`, `${c.agent}'s patch ${what} of ${file.path}, inside lines ${from}-${to}`, text);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * "I'm only touching `route()`": a change the agent's own patch makes inside another existing function
+ * of the files that show the named ones. Functions the patch adds, and the classes around the named
+ * ones, are not other functions; files that do not show them say nothing about the boundary.
+ */
+export function checkOnlyChanged(c: Commitment, code: CodeUnderCheck): Finding | undefined {
+  const kept = c.target.except!;
+  const outlines = (f: FileCode) => f.hunks.flatMap((h) => [h.before, h.after]).filter((o) => o !== undefined);
+  const shows = (f: FileCode) => outlines(f).some((o) => (o.context && kept.includes(o.context.name)) || o.definitions.some((d) => kept.includes(d.name)));
+  for (const file of inFiles(code.byAgent.get(c.agent) ?? [], c.target.files).filter(shows)) {
+    const around = new Set(outlines(file).flatMap((o) => o.definitions.filter((d) => kept.includes(d.name)).flatMap((d) => d.scope)));
+    for (const h of file.hunks) {
+      for (const [side, outline] of [
+        ['old', h.before],
+        ['new', h.after],
+      ] as const) {
+        if (!outline) continue;
+        const existing = outline.definitions.filter(
+          (d) => d.kind === 'function' && (side === 'old' || h.before?.definitions.some((b) => b.name === d.name && b.kind === 'function')),
+        );
+        // The function the hunk starts inside (its context line), from the piece's first line.
+        const context =
+          outline.context?.kind === 'function'
+            ? [{ name: outline.context.name, line: h.hunk[side].start - 1, endLine: outline.context.endLine, scope: [] }]
+            : [];
+        for (const d of [...existing, ...context]) {
+          if (kept.includes(d.name) || around.has(d.name) || d.scope.some((s) => kept.includes(s))) continue;
+          const line = [...h.hunk[side].changed].find((l) => l >= d.line && l <= d.endLine);
+          if (line === undefined) continue;
+          const where = kept.map((k) => `\`${k}\``).join(', ');
+          const note = `${c.agent}'s patch ${side === 'new' ? 'adds' : 'removes'} a line inside \`${d.name}\` (${file.path}:${line}), outside ${where}`;
+          return ownPatchFinding(c, file, d.name, note, lineText(file, side, line));
+        }
+      }
     }
   }
   return undefined;

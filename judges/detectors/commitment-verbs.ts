@@ -2,6 +2,7 @@
 // "export", "leave … alone", "call"), its object and the place phrase after it the target; passive
 // claims ("`X` was added to utils.py") and references ("the registry functions") included.
 import {
+  AS_BEFORE,
   codeOf,
   ownCodeBefore,
   conditionNames,
@@ -28,9 +29,9 @@ import { stanceOf } from './stance.ts';
 export const CREATE =
   /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;
 
-const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
+export const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 
-const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
 
 /** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
 const MAKE = /^(?:make|turn|convert|mark|change)$/;
@@ -38,7 +39,7 @@ const MAKE = /^(?:make|turn|convert|mark|change)$/;
 /** Words that say a symbol is visible from its module. */
 export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public)$/;
 
-const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
+export const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 
 const CALL = /^(?:call|invoke|apply|run)$/;
 
@@ -111,10 +112,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
     (/^(?:stay|keep)$/.test(lemma) &&
       [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
-    (LEAVE.test(lemma) &&
-      (lemma === 'avoid' ||
-        all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
-        /\bas[ -]is\b|\bas (?:it is|they are)\b/i.test(sentence.text)));
+    (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || AS_BEFORE.test(sentence.text)));
   if (untouched) {
     // "leave the existing parameters of `__init__` as they are": its signature, not its body.
     if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);

@@ -20,7 +20,7 @@ import {
   type Finding,
 } from './commitment-evidence.ts';
 import { checkPlacement } from './commitment-placement.ts';
-import { checkParametersKept, checkUntouchedFile, checkUntouchedLines, checkUntouchedSymbol } from './commitment-untouched.ts';
+import { checkOnlyChanged, checkParametersKept, checkUntouchedFile, checkUntouchedLines, checkUntouchedSymbol } from './commitment-untouched.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
 
 function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
@@ -179,6 +179,10 @@ function check(c: Commitment, code: CodeUnderCheck, input: JudgeInput): Finding[
         const f = t.scope ? checkParametersKept(c, code, input) : undefined;
         return f ? [f] : [];
       }
+      if (t.except) {
+        const f = checkOnlyChanged(c, code);
+        return f ? [f] : [];
+      }
       if (t.names.length === 0) {
         const f = checkUntouchedFile(c, code);
         return f ? [f] : [];
@@ -209,13 +213,15 @@ function describe(c: Commitment, findings: Finding[]): string {
   const t = c.target;
   const what = t.parameters
     ? `that the ${t.signature ? 'signature' : 'existing parameters'} of \`${t.scope}\` stay${t.signature ? 's' : ''}, but its patch ${findings.map(parameterChange).join('; ')}`
-    : t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
-      ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
-      : t.kind === 'exported'
-        ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`
-        : t.kind === 'placement'
-          ? `${findings[0]!.missing} ${t.position === 'first' ? 'first ' : ''}${t.scope ? `in \`${t.scope}()\`` : ''}, which the code does not have there`
-          : `${findings.map((f) => `\`${f.missing}\``).join(', ')}${t.scope ? ` in \`${t.scope}\`` : ''}, missing from the code`;
+    : t.except
+      ? `to change only ${t.except.map((n) => `\`${n}\``).join(', ')}, but its patch changes ${findings.map((f) => `\`${f.missing}\``).join(', ')}`
+      : t.kind === 'untouched_lines' || t.kind === 'untouched_symbol'
+        ? `to leave ${findings.map((f) => (t.kind === 'untouched_lines' ? f.missing : `\`${f.missing}\``)).join(', ')} untouched, but its patch changes ${t.kind === 'untouched_lines' ? 'them' : 'it'}`
+        : t.kind === 'exported'
+          ? `that ${findings.map((f) => `\`${f.missing}\``).join(', ')} is exported${t.module ? ` from ${t.module}` : ''}, which the code does not do`
+          : t.kind === 'placement'
+            ? `${findings[0]!.missing} ${t.position === 'first' ? 'first ' : ''}${t.scope ? `in \`${t.scope}()\`` : ''}, which the code does not have there`
+            : `${findings.map((f) => `\`${f.missing}\``).join(', ')}${t.scope ? ` in \`${t.scope}\`` : ''}, missing from the code`;
   return `${c.agent} ${verb} ${what}`;
 }
 
@@ -223,7 +229,11 @@ export function brokenCommitments(input: JudgeInput, commitments: readonly Commi
   if (commitments.length === 0 || input.patches.length === 0) return [];
   const code = codeUnderCheck(input);
   const labels: JudgeLabel[] = [];
-  for (const c of commitments) {
+  for (const [i, c] of commitments.entries()) {
+    // An accepted request its reply also states as a claim is one commitment, reported as the accepted request.
+    const rank = (x: Commitment) => (x.request ? 0 : 1);
+    const same = commitments.filter((d) => d.messageId === c.messageId && JSON.stringify(d.target) === JSON.stringify(c.target));
+    if (same.some((d) => rank(d) < rank(c) || (rank(d) === rank(c) && commitments.indexOf(d) < i))) continue;
     const findings = check(c, code, input);
     if (findings.length === 0) continue;
     // One label per message: a second broken commitment in it adds its evidence.

@@ -23,7 +23,11 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   const governor = verb.governor;
   const auxiliary = `${verb.auxiliary} ${governor?.auxiliary ?? ''}`;
   const first = verb.subject === 'first';
-  const atClauseStart = sentence.terms.findIndex((t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal)) === verb.start;
+  // "👍 won't go near L13-23": an emoji or other mark with no letters is not a word the clause starts with.
+  const atClauseStart =
+    sentence.terms.findIndex(
+      (t) => t.clause === verb.clause && !t.tags.has('Adverb') && !SKIPPED.test(t.normal) && (t.text === '' || /[\p{L}\p{N}]/u.test(t.text)),
+    ) === verb.start;
   if (governor && governor.lemma === 'let' && /^(?:me|us)$/.test(sentence.terms[verb.start - 1]?.normal ?? '')) return verb.lemma === 'know' ? 'none' : 'will';
   // "Going to add …", "Planning to add …" without a subject: the sender's own intent.
   if (
@@ -63,11 +67,31 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   return 'none';
 }
 
-/** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
-export function isConditional(sentence: Sentence): boolean {
-  return sentence.terms.some(
+const conditionAt = (sentence: Sentence) =>
+  sentence.terms.findIndex(
     (t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
   );
+
+/** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
+export function isConditional(sentence: Sentence): boolean {
+  return conditionAt(sentence) >= 0;
+}
+
+/**
+ * The clauses before a condition and the clause it governs, which the condition leaves unconditional:
+ * "`Close()` is in, flushes then closes the writer if it's a Closer" keeps "`Close()` is in". A
+ * condition that ends with a comma governs what follows it ("…, and if the tests fail, I'll revert"),
+ * one at the end the clause before it ("I'll add it if you agree"). None when nothing is left.
+ */
+export function unconditionalPart(sentence: Sentence): Sentence | undefined {
+  const at = conditionAt(sentence);
+  if (at < 0) return sentence;
+  const clause = sentence.terms[at]!.clause;
+  const governsNext = sentence.terms.some((t) => t.clause > clause);
+  const kept = governsNext ? clause : clause - 1;
+  const end = sentence.terms.findIndex((t) => t.clause >= kept);
+  if (end <= 0) return undefined;
+  return { ...sentence, terms: sentence.terms.slice(0, end), verbs: sentence.verbs.filter((v) => v.index < end && v.start < end) };
 }
 
 /** "Good call, I'll do that too", "I'll add it now": a promise whose object is only a pronoun for what was asked or said. */
