@@ -194,6 +194,10 @@ describe('first-turn plan', () => {
       // A participle before its noun describes it ("new exported func"): the list assigns code, it reports nothing.
       '- size.go: new exported func `ParseSize(s string) (int64, error)` after `FormatSize`\n- decimal units only\n- `FormatSize` untouched',
       '- cache.py: a cached `lookup()` table\n- api.py: the exported `get()` wrapper',
+      // The sender named as where the change comes from, with or without a verb.
+      'config/config.go: `Config` gets a `Retries int` field from me.',
+      '`Queue.drain()` (src/queue.ts) is getting a `limit` argument from me.',
+      'formatBytes from me — new file src/bytes.ts, exported through the package entry point.',
     ])
       expect(planSentence(plan), plan).toBeDefined();
     expect(
@@ -205,6 +209,8 @@ describe('first-turn plan', () => {
     expect(firstTurnPlan(conversation(['agent1', 'If you want, I can add the helper to utils.py.']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Will you add the helper to utils.py?']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Hello! Starting on the timeout feature now.']))).toEqual([]);
+    // What came from the sender before is no plan.
+    expect(firstTurnPlan(conversation(['agent1', '`Config` got a `Retries` field from me yesterday.']))).toEqual([]);
     // A list of work done is a report, not a plan.
     expect(firstTurnPlan(conversation(['agent1', '- size.go: exported `ParseSize`\n- api.go: added `FormatSizeIEC`']))).toEqual([]);
     expect(firstTurnPlan([])).toEqual([]);
