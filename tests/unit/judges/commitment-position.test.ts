@@ -22,6 +22,13 @@ const wrapped = [
   ' }',
 ];
 
+/** `Store.write()` with the sender's read-only check added as its first statement or after the lock. */
+function write(first: boolean): string {
+  const check = ['+        if self.read_only:', '+            raise ReadOnlyError(self.path)'];
+  const lock = ['         with self._lock:', '             self._data[key] = value'];
+  return diff('kvlite/store.py', 20, 20, [' class Store:', '     def write(self, key, value):', ...(first ? [...check, ...lock] : [...lock, ...check]), ' ']);
+}
+
 describe('commitments: placements checked by the position of the sender’s own code', () => {
   it('reads a construct placed around a call in a named function, whatever the construct is', () => {
     expect(targets(['agent1', "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally."])).toEqual([
@@ -105,18 +112,19 @@ describe('commitments: placements checked by the position of the sender’s own 
     ]);
     expect((await judge(input(around, { agent1: elsewhere }, elsewhere))).map((l) => l.messageId)).toEqual([1]);
     const top = conversation(['agent1', 'The check goes at the top of `write()`.']);
-    const write = (first: boolean) => {
-      const check = ['+        if self.read_only:', '+            raise ReadOnlyError(self.path)'];
-      const lock = ['         with self._lock:', '             self._data[key] = value'];
-      return diff('kvlite/store.py', 20, 20, [
-        ' class Store:',
-        '     def write(self, key, value):',
-        ...(first ? [...check, ...lock] : [...lock, ...check]),
-        ' ',
-      ]);
-    };
     expect((await judge(input(top, { agent1: write(false) }, write(false)))).map((l) => l.messageId)).toEqual([1]);
     expect(await judge(input(top, { agent1: write(true) }, write(true)))).toEqual([]);
+  });
+
+  it('reads what a function begins with, or does before anything else, as its first statement', async () => {
+    for (const said of ['`write()` now begins with the read-only check.', '`write()` checks the read-only flag before anything else.']) {
+      const messages = conversation(['agent1', said]);
+      expect(
+        (await judge(input(messages, { agent1: write(false) }, write(false)))).map((l) => l.messageId),
+        said,
+      ).toEqual([1]);
+      expect(await judge(input(messages, { agent1: write(true) }, write(true))), said).toEqual([]);
+    }
   });
 
   it('leaves undecided what the tested code does not show in the named function', async () => {
