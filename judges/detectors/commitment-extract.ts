@@ -39,7 +39,7 @@ import { exportParticipleTargets } from './commitment-participles.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { acceptsByPronoun, isConditional, stanceOf } from './stance.ts';
+import { acceptsByPronoun, afterDeterminer, isConditional, stanceOf } from './stance.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
 
@@ -64,7 +64,9 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(
-    (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
+    (v) =>
+      (v.subject === 'second' && !subordinate(sentence, v)) ||
+      (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none' && !afterDeterminer(sentence, v)),
   );
   const placements = asked
     ? []

@@ -76,3 +76,7 @@ export const acceptsByPronoun = (sentence: Sentence) =>
   sentence.verbs.some(
     (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
   );
+
+/** "`remaining` — a read-only property on …": a word after a determiner in its clause is a noun, however the tagger read it; it asks nothing. */
+export const afterDeterminer = (sentence: Sentence, verb: VerbPhrase) =>
+  sentence.terms.slice(0, verb.index).some((t) => t.clause === verb.clause && t.tags.has('Determiner'));

@@ -130,6 +130,26 @@ describe('commitments: new code and exports in the wordings of agents (independe
     expect(targets(['agent1', 'Is there a `flush_all()` method on `Batcher`?'])).toEqual([]);
   });
 
+  it('reads code named before its noun phrase ("`remaining` — a read-only property on RateLimiter") as that new code', async () => {
+    const messages = conversation([
+      'agent1',
+      'Mine, all in ratelimit/limiter.py:\n\n1. `reset()` on `RateLimiter`\n2. `remaining` — a read-only property on RateLimiter',
+    ]);
+    const limiter = (property: string[]) =>
+      diff('ratelimit/limiter.py', 10, 10, [
+        ' class RateLimiter:',
+        '     def allow(self):',
+        '         return self.tokens > 0',
+        '+',
+        '+    def reset(self):',
+        '+        self.tokens = self.burst',
+        ...property,
+      ]);
+    const kept = limiter(['+', '+    @property', '+    def remaining(self):', '+        return self.tokens']);
+    expect((await judge(input(messages, { agent1: limiter([]) }, limiter([])))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
   it('reads an export promised through an import or "exposed", from the module the import names', () => {
     expect(targets(['agent1', 'I will make it importable as `from config import load_config`.'])).toEqual([
       expect.objectContaining({ kind: 'exported', names: ['load_config'], module: 'config' }),
