@@ -63,10 +63,15 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   return 'none';
 }
 
-/** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
+/**
+ * The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …").
+ * "even if" concedes: the main clause holds either way ("release() runs even if it throws").
+ */
 export function isConditional(sentence: Sentence): boolean {
   return sentence.terms.some(
-    (t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
+    (t, i) =>
+      (t.normal === 'if' && sentence.terms[i - 1]?.normal !== 'even') ||
+      (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
   );
 }
 

@@ -66,6 +66,16 @@ describe('commitments: placements checked by the position of the sender’s own 
     expect(await judge(input(messages, { agent1: own }, own))).toEqual([]);
   });
 
+  it('reads a report with a concession ("even if it throws") as a report, and a condition as committing to nothing', async () => {
+    const promise = "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally.";
+    const report = 'the handler call is in a try/finally now, so release() runs even if it throws';
+    const messages = conversation(['agent1', promise], ['agent2', 'ok'], ['agent1', report]);
+    const own = diff('lib/dispatch.js', 5, 5, wrapped);
+    const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
+    expect((await judge(input(messages, { agent1: own, agent2: partner }, partner))).map((l) => l.messageId)).toEqual([1, 3]);
+    expect(targets(['agent1', 'If the handler throws, I will put a try/finally around the handler call in `dispatch()`.'])).toEqual([]);
+  });
+
   it('labels the placement alike in its paraphrases', async () => {
     const own = diff('lib/dispatch.js', 5, 5, wrapped);
     const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
