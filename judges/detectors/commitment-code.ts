@@ -166,13 +166,9 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
   const first = terms.some((t, i) => FIRST_WORD.test(t.normal) || (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with'));
   // "ahead of the `extend_from_slice`": before it.
   const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
-  // "before anything else": before every statement, so first.
-  if (
-    relative >= 0 &&
-    /^(?:before|ahead)$/.test(terms[relative]!.normal) &&
-    EVERYTHING.test(terms[relative + (terms[relative]!.normal === 'ahead' ? 2 : 1)]?.normal ?? '')
-  )
-    return { position: 'first' };
+  // "before anything else": before every statement, so first ("before anything is written" is before the write).
+  const everything = relative >= 0 && /^(?:before|ahead)$/.test(terms[relative]!.normal) ? relative + (terms[relative]!.normal === 'ahead' ? 2 : 1) : -1;
+  if (everything >= 0 && EVERYTHING.test(terms[everything]?.normal ?? '') && !terms[everything + 1]?.tags.has('Verb')) return { position: 'first' };
   if (relative >= 0) {
     // "once the lock is held": after it.
     const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';

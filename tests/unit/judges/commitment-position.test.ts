@@ -135,6 +135,8 @@ describe('commitments: placements checked by the position of the sender’s own 
       ).toEqual([1]);
       expect(await judge(input(messages, { agent1: write(true) }, write(true))), said).toEqual([]);
     }
+    // "anything" as the subject of a clause names what comes after the check, not every statement.
+    expect(targets(['agent1', "I'll check `self._closed` in `flush()` before anything is written."]).map((t) => t.position)).not.toContain('first');
   });
 
   it('leaves undecided what the tested code does not show in the named function', async () => {
