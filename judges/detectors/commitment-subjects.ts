@@ -16,6 +16,7 @@ import {
   namesIn,
   placeFunction,
   positionIn,
+  symbolsIn,
   span,
   type Target,
   untouchedRange,
@@ -175,6 +176,10 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     ) {
       // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed", "keys() in".
       targets.push({ kind: 'exists', names, files });
+    } else if (/^(?:has|have)$/.test(words[0] ?? '') && names.length === 1) {
+      // "ClientOptions has `retries` now": the code the subject has is its member.
+      const member = rest.slice(1).find((t) => !t.tags.has('Adverb') && !/^(?:now|also|got)$/.test(t.normal));
+      if (member?.mask?.kind === 'code') targets.push({ kind: 'exists', names: symbolsIn(member.mask.text).map((n) => `${names[0]}.${n}`), files });
     }
   }
   return targets;

@@ -130,6 +130,15 @@ describe('commitments: new code and exports in the wordings of agents (independe
     expect(targets(['agent1', 'Is there a `flush_all()` method on `Batcher`?'])).toEqual([]);
   });
 
+  it('reads code that code "has" as its member: "ClientOptions has `retries` now"', async () => {
+    const messages = conversation(['agent1', 'done — ClientOptions has `retries` now and `get()` uses it.']);
+    const options = (member: string[]) =>
+      diff('src/client.ts', 1, 1, [' export interface ClientOptions {', '   baseUrl: string;', '   token?: string;', ...member, ' }']);
+    const kept = options(['+  retries?: number;']);
+    expect((await judge(input(messages, { agent1: kept }, options([])))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
   it('reads code named before its noun phrase ("`remaining` — a read-only property on RateLimiter") as that new code', async () => {
     const messages = conversation([
       'agent1',
