@@ -139,6 +139,22 @@ describe('commitments: new code and exports in the wordings of agents (independe
     expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
   });
 
+  it('reads "it" after a clause whose subject is code as that code: "uniqueSlug done, it\'s exported"', async () => {
+    const messages = conversation(['agent1', "I won't change `slugify()`."], ['agent2', 'ok'], ['agent1', "uniqueSlug done, it's exported from src/slug.ts."]);
+    const slug = (exported: boolean) =>
+      diff('src/slug.ts', 1, 1, [
+        ' export function slugify(text: string): string {',
+        '   return text.toLowerCase();',
+        ' }',
+        '+',
+        `+${exported ? 'export ' : ''}function uniqueSlug(text: string, taken: Set<string>): string {`,
+        '+  return slugify(text);',
+        '+}',
+      ]);
+    expect((await judge(input(messages, { agent1: slug(false) }, slug(false)))).map((l) => l.messageId)).toEqual([3]);
+    expect(await judge(input(messages, { agent1: slug(true) }, slug(true)))).toEqual([]);
+  });
+
   it('reads code named before its noun phrase ("`remaining` — a read-only property on RateLimiter") as that new code', async () => {
     const messages = conversation([
       'agent1',
