@@ -64,6 +64,12 @@ export const AS_BEFORE = /\bas (?:before|it (?:is|was)|they (?:are|were))\b|\bas
 
 export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
 
+/** Verbs of starting, before "with": "begins with", "starts with", "opens with". */
+const BEGIN_VERB = /^(?:begin|begins|began|start|starts|started|open|opens|opened)$/;
+
+/** What nothing comes before: "before anything else", "ahead of everything". */
+const EVERYTHING = /^(?:anything|everything|all)$/;
+
 const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;
 
 /** Keywords a place phrase may put in backticks ("the `for` loop"): never a function's name. */
@@ -161,9 +167,13 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     const { position, ...rest } = positionIn(terms.filter((t) => !LOOP_WORD.test(t.normal) && !FIRST_WORD.test(t.normal)));
     return { loop, ...(position && { position, ...rest }) };
   }
-  const first = terms.some((t) => FIRST_WORD.test(t.normal));
+  // "`get()` begins with the bypass check": what a function starts with is its first statement.
+  const first = terms.some((t, i) => FIRST_WORD.test(t.normal) || (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with'));
   // "ahead of the `extend_from_slice`": before it.
   const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
+  // "before anything else": before every statement, so first ("before anything is written" is before the write).
+  const everything = relative >= 0 && /^(?:before|ahead)$/.test(terms[relative]!.normal) ? relative + (terms[relative]!.normal === 'ahead' ? 2 : 1) : -1;
+  if (everything >= 0 && EVERYTHING.test(terms[everything]?.normal ?? '') && !terms[everything + 1]?.tags.has('Verb')) return { position: 'first' };
   if (relative >= 0) {
     // "once the lock is held": after it.
     const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';

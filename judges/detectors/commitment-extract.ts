@@ -44,7 +44,7 @@ import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { isConditional, stanceOf, unconditionalPart } from './stance.ts';
+import { afterDeterminer, isConditional, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
@@ -74,7 +74,9 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
   const asked = sentence.verbs.some(
-    (v) => (v.subject === 'second' && !subordinate(sentence, v)) || (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none'),
+    (v) =>
+      (v.subject === 'second' && !subordinate(sentence, v)) ||
+      (v.form === 'imperative' && v.subject === 'none' && stanceOf(sentence, v) === 'none' && !afterDeterminer(sentence, v)),
   );
   const placements = asked
     ? []

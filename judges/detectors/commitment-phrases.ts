@@ -68,19 +68,26 @@ export function newCodeTargets(sentence: Sentence): Target[] {
     if (!INTRODUCING.test(t.normal) || (i > 0 && INTRODUCING.test(terms[i - 1]!.normal))) return;
     if (/^(?:like|as|of|than|your|their)$/.test(terms[i - 1]?.normal ?? '')) return;
     // The phrase: describing words and at most one kind noun, then the code (or the code, then its kind noun).
+    // "`remaining` — a read-only property on `RateLimiter`": the name in apposition, before the phrase's dash or colon.
+    const before = terms[i - 1];
+    const nameBefore = before?.mask?.kind === 'code' && before.clause === t.clause - 1 && /[—–:-]/.test(before.post);
     let j = i + 1;
     let kind: string | undefined;
     while (j < terms.length && j <= i + 4 && !terms[j]!.mask) {
       const w = terms[j]!.normal;
       if (DEFINITION_NOUN.test(w) && !kind) kind = w;
+      else if (kind && nameBefore) break;
       else if (!(PHRASE_WORD.test(w) || (terms[j]!.tags.has('Adjective') && !terms[j]!.tags.has('Verb')))) return;
       j++;
     }
-    const code = terms[j];
+    const namedBefore = kind !== undefined && nameBefore && !terms[j]?.mask;
+    // The phrase ends at its kind noun: what follows ("on `RateLimiter`") is read from the noun on.
+    if (namedBefore) j--;
+    const code = namedBefore ? before : terms[j];
     // "an exported constructor, `NewLimiter(rate)`, that …": the name in apposition, after the phrase's comma.
     const apposition = code?.clause === t.clause + 1 && /,/.test(terms[j - 1]?.post ?? '');
-    if (code?.mask?.kind !== 'code' || (code.clause !== t.clause && !apposition)) return;
-    const next = terms[j + 1];
+    if (code?.mask?.kind !== 'code' || (code.clause !== t.clause && !apposition && !namedBefore)) return;
+    const next = namedBefore ? undefined : terms[j + 1];
     // "a `with_retries()` builder method": a describing noun may come before the kind noun.
     const describedKind = next && !next.mask && next.tags.has('Noun') && DEFINITION_NOUN.test(terms[j + 2]?.normal ?? '') ? 2 : 0;
     if (!kind && next && (DEFINITION_NOUN.test(next.normal) || describedKind)) {

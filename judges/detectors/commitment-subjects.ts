@@ -17,6 +17,7 @@ import {
   namesIn,
   placeFunction,
   positionIn,
+  symbolsIn,
   span,
   type Target,
   untouchedRange,
@@ -180,6 +181,10 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     ) {
       // "`X` is in", "`tick()` landed", "`max_length` done", "`X` has now landed", "keys() in".
       targets.push({ kind: 'exists', names, files });
+    } else if (/^(?:has|have)$/.test(words[0] ?? '') && names.length === 1) {
+      // "ClientOptions has `retries` now": the code the subject has is its member.
+      const member = rest.slice(1).find((t) => !t.tags.has('Adverb') && !/^(?:now|also|got)$/.test(t.normal));
+      if (member?.mask?.kind === 'code') targets.push({ kind: 'exists', names: symbolsIn(member.mask.text).map((n) => `${names[0]}.${n}`), files });
     }
   }
   return targets;
@@ -211,6 +216,12 @@ const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remai
  * "no existing keyword argument changed", "your lines are untouched", "the EXIF step is in",
  * "the registry functions are exported".
  */
+/** The code that opens the clause before `clause` (its subject): "`uniqueSlug` done" before ", it's exported". */
+function clauseSubjectCode(sentence: Sentence, clause: number): string[] {
+  const opening = sentence.terms.find((t) => t.clause === clause - 1 && t.text !== '');
+  return opening?.mask?.kind === 'code' ? codeOf([opening]) : [];
+}
+
 export function referringSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const files = fileMasks(sentence);
@@ -262,12 +273,19 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
       continue;
     const described = describingWords(subject);
     if (described.length === 0 && !pronoun) continue;
-    const refers: Reference = pronoun ? { to: 'previous' } : { to: 'described', words: described, functions: meansFunctions(subject) };
+    // "uniqueSlug done, it's exported": a pronoun after a clause whose subject is code stands for that code.
+    const subjectBefore = pronoun ? clauseSubjectCode(sentence, clause) : [];
+    const refers: Reference | undefined = subjectBefore.length
+      ? undefined
+      : pronoun
+        ? { to: 'previous' }
+        : { to: 'described', words: described, functions: meansFunctions(subject) };
     const state = stateWord(words) ?? '';
+    const code = { names: subjectBefore, files, ...(refers && { refers }) };
     if (words.some((w) => EXPORTED_WORD.test(w) && w !== 'public'))
-      targets.push({ kind: 'exported', names: [], files, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0], refers });
+      targets.push({ kind: 'exported', ...code, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0] });
     else if (PRESENT.test(state) || (/^(?:goes|go|went|lands?|landed)$/.test(words[0]!) && /^(?:in|into)$/.test(words[1] ?? '')))
-      targets.push({ kind: 'exists', names: [], files, refers });
+      targets.push({ kind: 'exists', ...code });
   }
   return targets;
 }

@@ -4,9 +4,10 @@
 // I'll put…", "I'm planning to…", "Taking parser.py L40-60", "Proposed split: I take lines 1-60")
 // on code the sentence names (a file, a line range, a symbol); a "## Plan" heading over a list is
 // one too, and so is taking ownership ("`max_length` is mine", "I'm on footnotes in render.ts"),
-// putting work somewhere ("Retries go into `request()`") and a list of who does what. Offers ("I can
-// add it if you want"), questions and intentions that name no code ("Starting on the timeout
-// feature") are not plans.
+// putting work somewhere ("Retries go into `request()`"), naming the sender as the source of a
+// change ("`Config` gets a `Retries` field from me", "`formatBytes` from me") and a list of who does
+// what. Offers ("I can add it if you want"), questions and intentions that name no code ("Starting
+// on the timeout feature") are not plans.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf } from '../text.ts';
@@ -31,9 +32,27 @@ function namesCode(sentence: Sentence, verb: VerbPhrase): boolean {
   return sentence.terms.some((t, i) => i > verb.index && t.clause === verb.clause && t.mask !== undefined);
 }
 
+/** "from me", "by us" right after the term at `i`: the sender is where the change comes from. */
+const bySenderAt = (terms: Sentence['terms'], i: number) => /^(?:from|by)$/.test(terms[i]?.normal ?? '') && /^(?:me|us)$/.test(terms[i + 1]?.normal ?? '');
+
+/** "`Queue.drain()` is getting a `limit` argument from me": the clause's change comes from the sender, whoever its subject is. */
+function senderIsSource(sentence: Sentence, verb: VerbPhrase): boolean {
+  return verb.tense !== 'past' && !verb.negative && sentence.terms.some((t, i) => i > verb.index && t.clause === verb.clause && bySenderAt(sentence.terms, i));
+}
+
+/** "`formatBytes` from me — new file src/bytes.ts": a clause of code and its source, with no verb, assigns the code to the sender. */
+function assignsCodeToSender(sentence: Sentence): boolean {
+  return sentence.terms.some(
+    (t, i) => t.mask !== undefined && bySenderAt(sentence.terms, i + 1) && !sentence.verbs.some((v) => v.clause === t.clause && v.index < i),
+  );
+}
+
 function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
   const stance = stanceOf(sentence, verb);
   if (PLACE_VERB.test(verb.lemma) && verb.tense !== 'past' && !verb.negative) return sentence.masks.length > 0;
+  // The subject receives what the sender does: "gets" is the change, not a verb of fetching.
+  if (senderIsSource(sentence, verb))
+    return namesCode(sentence, verb) || sentence.terms.slice(0, verb.index).some((t) => t.clause === verb.clause && t.mask !== undefined);
   if (stance !== 'will' && stance !== 'doing') return false;
   if (NOT_WORK.test(verb.lemma) || (verb.lemma === 'update' && sentence.terms[verb.index + 1]?.normal === 'you')) return false;
   // A plan says where: it names a file, a line range or code (a boundary "I will NOT edit lines 68–84" included).
@@ -43,6 +62,7 @@ function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
 function isPlanSentence(sentence: Sentence): boolean {
   if (sentence.questionMark) return false;
   if (sentence.masks.length > 0 && OWNERSHIP.test(sentence.text.replace(/[’‘]/g, "'"))) return true;
+  if (assignsCodeToSender(sentence)) return true;
   // "`humanize()` → src/humanize.ts": code mapped to where it goes.
   if (/[`\w)]\s*(?:→|->|=>)\s*\S/.test(sentence.text) && sentence.masks.length > 1) return true;
   return sentence.verbs.some((v) => isPlanVerb(sentence, v));

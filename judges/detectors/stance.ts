@@ -67,9 +67,12 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   return 'none';
 }
 
+// "even if" concedes: the main clause holds either way ("release() runs even if it throws").
 const conditionAt = (sentence: Sentence) =>
   sentence.terms.findIndex(
-    (t, i) => t.normal === 'if' || (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
+    (t, i) =>
+      (t.normal === 'if' && sentence.terms[i - 1]?.normal !== 'even') ||
+      (t.normal === 'in' && sentence.terms[i + 1]?.normal === 'case' && sentence.terms[i + 2]?.normal !== 'you'),
   );
 
 /** The sentence is conditional on something other than the partner's objection ("if the tests fail, I'll …"). */
@@ -100,3 +103,7 @@ export const acceptsByPronoun = (sentence: Sentence) =>
   sentence.verbs.some(
     (v) => v.subject === 'first' && stanceOf(sentence, v) === 'will' && /^(?:that|it|this|so|both)$/.test(sentence.terms[v.index + 1]?.normal ?? ''),
   );
+
+/** "`remaining` — a read-only property on …": a word after a determiner in its clause is a noun, however the tagger read it; it asks nothing. */
+export const afterDeterminer = (sentence: Sentence, verb: VerbPhrase) =>
+  sentence.terms.slice(0, verb.index).some((t) => t.clause === verb.clause && t.tags.has('Determiner'));

@@ -22,6 +22,13 @@ const wrapped = [
   ' }',
 ];
 
+/** `Store.write()` with the sender's read-only check added as its first statement or after the lock. */
+function write(first: boolean): string {
+  const check = ['+        if self.read_only:', '+            raise ReadOnlyError(self.path)'];
+  const lock = ['         with self._lock:', '             self._data[key] = value'];
+  return diff('kvlite/store.py', 20, 20, [' class Store:', '     def write(self, key, value):', ...(first ? [...check, ...lock] : [...lock, ...check]), ' ']);
+}
+
 describe('commitments: placements checked by the position of the sender’s own code', () => {
   it('reads a construct placed around a call in a named function, whatever the construct is', () => {
     expect(targets(['agent1', "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally."])).toEqual([
@@ -57,6 +64,16 @@ describe('commitments: placements checked by the position of the sender’s own 
       'none of the code agent1 added to `dispatch()` in its own patch is in the merged code',
     );
     expect(await judge(input(messages, { agent1: own }, own))).toEqual([]);
+  });
+
+  it('reads a report with a concession ("even if it throws") as a report, and a condition as committing to nothing', async () => {
+    const promise = "I'll put a try/finally around the handler call in `dispatch()` and move the release into the finally.";
+    const report = 'the handler call is in a try/finally now, so release() runs even if it throws';
+    const messages = conversation(['agent1', promise], ['agent2', 'ok'], ['agent1', report]);
+    const own = diff('lib/dispatch.js', 5, 5, wrapped);
+    const partner = diff('lib/dispatch.js', 5, 5, [...dispatchBase, '+  const started = Date.now();', '   const result = await handler(job.payload);']);
+    expect((await judge(input(messages, { agent1: own, agent2: partner }, partner))).map((l) => l.messageId)).toEqual([1, 3]);
+    expect(targets(['agent1', 'If the handler throws, I will put a try/finally around the handler call in `dispatch()`.'])).toEqual([]);
   });
 
   it('labels the placement alike in its paraphrases', async () => {
@@ -105,18 +122,21 @@ describe('commitments: placements checked by the position of the sender’s own 
     ]);
     expect((await judge(input(around, { agent1: elsewhere }, elsewhere))).map((l) => l.messageId)).toEqual([1]);
     const top = conversation(['agent1', 'The check goes at the top of `write()`.']);
-    const write = (first: boolean) => {
-      const check = ['+        if self.read_only:', '+            raise ReadOnlyError(self.path)'];
-      const lock = ['         with self._lock:', '             self._data[key] = value'];
-      return diff('kvlite/store.py', 20, 20, [
-        ' class Store:',
-        '     def write(self, key, value):',
-        ...(first ? [...check, ...lock] : [...lock, ...check]),
-        ' ',
-      ]);
-    };
     expect((await judge(input(top, { agent1: write(false) }, write(false)))).map((l) => l.messageId)).toEqual([1]);
     expect(await judge(input(top, { agent1: write(true) }, write(true)))).toEqual([]);
+  });
+
+  it('reads what a function begins with, or does before anything else, as its first statement', async () => {
+    for (const said of ['`write()` now begins with the read-only check.', '`write()` checks the read-only flag before anything else.']) {
+      const messages = conversation(['agent1', said]);
+      expect(
+        (await judge(input(messages, { agent1: write(false) }, write(false)))).map((l) => l.messageId),
+        said,
+      ).toEqual([1]);
+      expect(await judge(input(messages, { agent1: write(true) }, write(true))), said).toEqual([]);
+    }
+    // "anything" as the subject of a clause names what comes after the check, not every statement.
+    expect(targets(['agent1', "I'll check `self._closed` in `flush()` before anything is written."]).map((t) => t.position)).not.toContain('first');
   });
 
   it('leaves undecided what the tested code does not show in the named function', async () => {

@@ -130,6 +130,51 @@ describe('commitments: new code and exports in the wordings of agents (independe
     expect(targets(['agent1', 'Is there a `flush_all()` method on `Batcher`?'])).toEqual([]);
   });
 
+  it('reads code that code "has" as its member: "ClientOptions has `retries` now"', async () => {
+    const messages = conversation(['agent1', 'done — ClientOptions has `retries` now and `get()` uses it.']);
+    const options = (member: string[]) =>
+      diff('src/client.ts', 1, 1, [' export interface ClientOptions {', '   baseUrl: string;', '   token?: string;', ...member, ' }']);
+    const kept = options(['+  retries?: number;']);
+    expect((await judge(input(messages, { agent1: kept }, options([])))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
+  it('reads "it" after a clause whose subject is code as that code: "uniqueSlug done, it\'s exported"', async () => {
+    const messages = conversation(['agent1', "I won't change `slugify()`."], ['agent2', 'ok'], ['agent1', "uniqueSlug done, it's exported from src/slug.ts."]);
+    const slug = (exported: boolean) =>
+      diff('src/slug.ts', 1, 1, [
+        ' export function slugify(text: string): string {',
+        '   return text.toLowerCase();',
+        ' }',
+        '+',
+        `+${exported ? 'export ' : ''}function uniqueSlug(text: string, taken: Set<string>): string {`,
+        '+  return slugify(text);',
+        '+}',
+      ]);
+    expect((await judge(input(messages, { agent1: slug(false) }, slug(false)))).map((l) => l.messageId)).toEqual([3]);
+    expect(await judge(input(messages, { agent1: slug(true) }, slug(true)))).toEqual([]);
+  });
+
+  it('reads code named before its noun phrase ("`remaining` — a read-only property on RateLimiter") as that new code', async () => {
+    const messages = conversation([
+      'agent1',
+      'Mine, all in ratelimit/limiter.py:\n\n1. `reset()` on `RateLimiter`\n2. `remaining` — a read-only property on RateLimiter',
+    ]);
+    const limiter = (property: string[]) =>
+      diff('ratelimit/limiter.py', 10, 10, [
+        ' class RateLimiter:',
+        '     def allow(self):',
+        '         return self.tokens > 0',
+        '+',
+        '+    def reset(self):',
+        '+        self.tokens = self.burst',
+        ...property,
+      ]);
+    const kept = limiter(['+', '+    @property', '+    def remaining(self):', '+        return self.tokens']);
+    expect((await judge(input(messages, { agent1: limiter([]) }, limiter([])))).map((l) => l.messageId)).toEqual([1]);
+    expect(await judge(input(messages, { agent1: kept }, kept))).toEqual([]);
+  });
+
   it('reads an export promised through an import or "exposed", from the module the import names', () => {
     expect(targets(['agent1', 'I will make it importable as `from config import load_config`.'])).toEqual([
       expect.objectContaining({ kind: 'exported', names: ['load_config'], module: 'config' }),
