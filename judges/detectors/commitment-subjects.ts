@@ -211,17 +211,17 @@ export function parameterListTargets(sentence: Sentence): Target[] {
 
 const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
 
-/**
- * Clauses whose subject names code by reference: "the existing keyword arguments are unchanged",
- * "no existing keyword argument changed", "your lines are untouched", "the EXIF step is in",
- * "the registry functions are exported".
- */
 /** The code that opens the clause before `clause` (its subject): "`uniqueSlug` done" before ", it's exported". */
 function clauseSubjectCode(sentence: Sentence, clause: number): string[] {
   const opening = sentence.terms.find((t) => t.clause === clause - 1 && t.text !== '');
   return opening?.mask?.kind === 'code' ? codeOf([opening]) : [];
 }
 
+/**
+ * Clauses whose subject names code by reference: "the existing keyword arguments are unchanged",
+ * "no existing keyword argument changed", "your lines are untouched", "the EXIF step is in",
+ * "the registry functions are exported".
+ */
 export function referringSubjectTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const files = fileMasks(sentence);
