@@ -44,7 +44,7 @@ import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
 import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { afterDeterminer, isConditional, stanceOf, unconditionalPart } from './stance.ts';
+import { afterDeterminer, commits, isConditional, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
@@ -115,13 +115,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   for (const verb of sentence.verbs) {
     const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
     const target =
-      verb.subject === 'other'
-        ? stance === 'did'
-          ? passiveTarget(sentence, verb)
-          : undefined
-        : stance === 'will' || stance === 'doing' || stance === 'did'
-          ? targetOf(sentence, verb)
-          : undefined;
+      verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : commits(stance) ? targetOf(sentence, verb) : undefined;
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
     // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.

@@ -4,7 +4,7 @@
 import { fileMasks, functionName, type Target } from './commitment-code.ts';
 import { TOUCH } from './commitment-verbs.ts';
 import type { Sentence, Term } from './language.ts';
-import { stanceOf } from './stance.ts';
+import { commits, stanceOf } from './stance.ts';
 
 const ONLY = /^(?:only|just|solely)$/;
 
@@ -33,7 +33,7 @@ export function onlyChangedTargets(sentence: Sentence): Target[] {
   const only: string[] = [];
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
-    if (verb.negative || !TOUCH.test(verb.lemma) || !(stance === 'will' || stance === 'doing' || stance === 'did')) continue;
+    if (verb.negative || !TOUCH.test(verb.lemma) || !commits(stance)) continue;
     // "only touching `route()`", "touching only `route()`".
     const limited = terms.slice(verb.start, verb.index + 2).some((t) => ONLY.test(t.normal));
     const object = terms.slice(verb.index + 1).findIndex((t) => t.text !== '' && !ONLY.test(t.normal));

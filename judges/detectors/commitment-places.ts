@@ -6,7 +6,7 @@
 import { functionName, GUARD_NOUN, positionIn, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
 import type { Sentence, Term } from './language.ts';
 import { CREATE, headLemma } from './commitment-verbs.ts';
-import { isConditional, stanceOf } from './stance.ts';
+import { commits, isConditional, stanceOf } from './stance.ts';
 
 /** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
 const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
@@ -85,7 +85,7 @@ function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | '
  */
 export function placedCodeTargets(sentence: Sentence, named?: string): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const ownVerbs = sentence.verbs.filter((v) => v.subject === 'first' && !v.negative && /^(?:will|doing|did)$/.test(stanceOf(sentence, v)));
+  const ownVerbs = sentence.verbs.filter((v) => v.subject === 'first' && !v.negative && commits(stanceOf(sentence, v)));
   const own = ownVerbs.length > 0;
   const placeAt = terms.findIndex((_, i) => isPlace(terms, i));
   // "`save()` creates the directory first": a function that is its clause's subject, reported doing something in order.

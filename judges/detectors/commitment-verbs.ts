@@ -24,7 +24,7 @@ import {
 } from './commitment-code.ts';
 import { describingWords, meansFunctions, namesParameterList, partnerWork, type Reference } from './commitment-references.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
-import { stanceOf } from './stance.ts';
+import { commits, stanceOf } from './stance.ts';
 
 export const CREATE =
   /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;
@@ -302,5 +302,5 @@ export function coordinatedStance(sentence: Sentence, verb: VerbPhrase): ReturnT
   if (!/^(?:and|or|then)$/.test(before.at(-1)?.normal ?? '')) return undefined;
   const lead = sentence.verbs.filter((v) => v.index < verb.start && v.subject === 'first').at(-1);
   const stance = lead && stanceOf(sentence, lead);
-  return stance === 'will' || stance === 'doing' || stance === 'did' ? stance : undefined;
+  return commits(stance) ? stance : undefined;
 }

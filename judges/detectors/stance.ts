@@ -19,6 +19,9 @@ const WANT_AUXILIARY = /\b(?:would|'d)\b/;
  */
 export type Stance = 'will' | 'doing' | 'did' | 'offer' | 'none';
 
+/** The sender commits to the work: it will do it, is doing it or did it (not an offer). */
+export const commits = (stance: Stance | undefined): stance is 'will' | 'doing' | 'did' => stance === 'will' || stance === 'doing' || stance === 'did';
+
 export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
   const governor = verb.governor;
   const auxiliary = `${verb.auxiliary} ${governor?.auxiliary ?? ''}`;
