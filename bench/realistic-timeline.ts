@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { runCascade } from '../resolver/index.ts';
 import type { GitCommand } from '../resolver/git.ts';
 import type { EvaluationResult } from '../harness/run/types.ts';
-import type { BackendSlot, BaseRepo, PendingTestSequence } from '../harness/sandbox/types.ts';
+import type { BackendSlot, BaseRepo, TestSequence } from '../harness/sandbox/types.ts';
 import { ms, type BenchTable } from './table.ts';
 
 /** One pair's evaluation as seen from outside evaluatePatches and from its test slot. */
@@ -18,22 +18,22 @@ export interface PairMarks {
   groups: { sent: number; runsMs: number[] }[];
 }
 
-/** `slot` whose test sequences report to `marks`. */
+/** `slot` whose test sandboxes report to `marks`. */
 export function markedSlot(slot: BackendSlot, marks: PairMarks): BackendSlot {
   if (!slot.startTestSequence) return slot;
   return {
     ...slot,
-    async startTestSequence(spec): Promise<PendingTestSequence> {
-      const pending = await slot.startTestSequence!(spec);
+    async startTestSequence(spec): Promise<TestSequence> {
+      const sandbox = await slot.startTestSequence!(spec);
+      let group: PairMarks['groups'][number] | undefined;
       return {
-        async run(testsPatches, patch) {
-          const group = { sent: performance.now(), runsMs: [] as number[] };
-          marks.groups.push(group);
-          const raws = await pending.run(testsPatches, patch);
-          group.runsMs = raws.map((raw) => raw.durationMs);
-          return raws;
+        async run(testsPatch, patch) {
+          if (!group) marks.groups.push((group = { sent: performance.now(), runsMs: [] }));
+          const raw = await sandbox.run(testsPatch, patch);
+          group.runsMs.push(raw.durationMs);
+          return raw;
         },
-        discard: () => pending.discard(),
+        release: () => sandbox.release(),
       };
     },
   };

@@ -143,16 +143,16 @@ export interface TestSequenceSpec extends Omit<TestRunSpec, 'testsPatch'> {
 }
 
 /**
- * A test sandbox that runs several features' tests on the same code one after another: for each
- * tests patch, in order, `runner.sh tests.patch [patch.patch]` as PendingTestRun does, the
- * repository reset to its base commit before each run after the first (as CooperBench's
- * evaluation does in its one container per pair). A run that the time limit stops does not stop
- * the next: it gets a fresh sandbox. `run` removes the sandbox(es) once done; `discard` hands an
- * unused one back.
+ * A test sandbox a task holds, running features' tests on the task's code one at a time: each `run`
+ * is `runner.sh tests.patch [patch.patch]` as PendingTestRun's, the repository reset to its base
+ * commit before every run after the first (as CooperBench's evaluation resets it in its one
+ * container per pair). A run that the time limit stops does not stop the next: that one gets a
+ * fresh sandbox. `release` ends the holding: a used sandbox is removed (or checked and kept for
+ * another task), an unused one handed back.
  */
-export interface PendingTestSequence {
-  run(testsPatches: Buffer[], patch: string): Promise<RawTestRun[]>;
-  discard(): Promise<void>;
+export interface TestSequence {
+  run(testsPatch: Buffer, patch: string): Promise<RawTestRun>;
+  release(): Promise<void>;
 }
 
 /** Test sandboxes of a backend that takes them again across tasks (Docker's warm test containers). */
@@ -174,13 +174,13 @@ export interface BackendSlot {
   startAgentSandbox(spec: AgentSandboxSpec): Promise<AgentSandbox>;
   startTestRun(spec: TestRunSpec): Promise<PendingTestRun>;
   /**
-   * CPUs that the slot's test sandboxes share (a Docker engine's), so that the evaluation can
-   * choose between one sandbox per feature and one for all of a task's features. Absent: the
-   * backend spreads sandboxes over machines (a cluster), one per feature is always right.
+   * CPUs that the slot's test sandboxes share (a Docker engine's), so that the evaluation runs no
+   * more features' tests at once than there are. Absent: the backend spreads sandboxes over
+   * machines (a cluster), one per feature, all at once, is always right.
    */
   sharedCores?(): Promise<number>;
   /** Backends that can run several features' tests in one sandbox (with sharedCores). */
-  startTestSequence?(spec: TestSequenceSpec): Promise<PendingTestSequence>;
+  startTestSequence?(spec: TestSequenceSpec): Promise<TestSequence>;
 }
 
 export interface SandboxBackend {

@@ -1,5 +1,5 @@
-// Several features' tests in one test container, one after another (how a task's tests run when
-// other tasks' tests share the engine's cores), and test containers kept warm for a run's next
+// Several features' tests in one test container a task holds, one after another (how a task's tests
+// run on a core of an engine: harness/evaluation/feature-runs.ts), and test containers kept warm for a run's next
 // tasks: the same verdicts as a container per feature, a time limit that stops one feature's tests
 // does not stop the next, and the spares carry the run's labels and go at the run's end.
 // Containers taken again across tasks (harness/sandbox/docker/warm-tests.ts, as-new.ts): one whose
@@ -18,7 +18,7 @@ import { loadPool } from '../../tasks/pools.ts';
 import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.ts';
 import { engineAt } from '../../harness/sandbox/docker/engine.ts';
 import { WarmTestContainers } from '../../harness/sandbox/docker/warm-tests.ts';
-import { DEFAULT_LIMITS, type SandboxBackend } from '../../harness/sandbox/types.ts';
+import { DEFAULT_LIMITS, type SandboxBackend, type TestSequence } from '../../harness/sandbox/types.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
 import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
@@ -37,6 +37,14 @@ beforeAll(async () => {
   backend = await createBackend('docker', { log: () => undefined });
 });
 
+/** Each tests patch's run on `patch` in the held sandbox, in order; then the sandbox is released. */
+async function runEach(sequence: TestSequence, testsPatches: Buffer[], patch: string) {
+  const runs = [];
+  for (const testsPatch of testsPatches) runs.push(await sequence.run(testsPatch, patch));
+  await sequence.release();
+  return runs;
+}
+
 const spec = (run: string, timeoutMs = 300_000) => ({ image, run, limits: DEFAULT_LIMITS, timeoutMs, maxOutputBytes: 256 * 1024 });
 
 describe('features tested one after another in one container', () => {
@@ -45,7 +53,7 @@ describe('features tested one after another in one container', () => {
     const slot = backend.acquire();
     const sequence = await slot.startTestSequence!(spec(run));
     // Feature 1's code: its own tests pass, feature 2's fail, whatever ran before them.
-    const runs = await sequence.run([testsOf(f2), testsOf(f1), testsOf(f2)], gold1);
+    const runs = await runEach(sequence, [testsOf(f2), testsOf(f1), testsOf(f2)], gold1);
     const alone = await Promise.all(
       [f2, f1].map((feature) => runFeatureTests(feature!, gold1, { slot, image, run, limits: DEFAULT_LIMITS, timeoutMs: 300_000 })),
     );
@@ -67,7 +75,7 @@ describe('features tested one after another in one container', () => {
     writeFileSync(init, `${readFileSync(init, 'utf8')}\nwhile True:\n    pass\n`);
     const hang = (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
     const sequence = await slot.startTestSequence!(spec(run, 4000));
-    const [slow, next] = await sequence.run([testsOf(f1), testsOf(f1)], hang);
+    const [slow, next] = await runEach(sequence, [testsOf(f1), testsOf(f1)], hang);
     expect(slow).toMatchObject({ exitCode: null, timedOut: true });
     expect(next).toMatchObject({ exitCode: null, timedOut: true });
     expect(await containersOf(run)).toEqual([]);
@@ -80,7 +88,7 @@ describe('warm test containers', () => {
     const warm = new WarmTestContainers();
     const engine = image.engine;
     const taken = await warm.startSequence(engine, { ...spec(run), keepWarm: true });
-    const [result] = await taken.run([testsOf(f1)], gold1);
+    const [result] = await runEach(taken, [testsOf(f1)], gold1);
     expect(result!.exitCode).toBe(0);
     // The spare's start and the used container's check go on in the background; as new, it is kept.
     await warm.settled();
@@ -98,7 +106,7 @@ describe('warm test containers', () => {
 
     // The next task takes one; an unused one goes back.
     const next = await warm.startSequence(engine, { ...spec(run), keepWarm: true });
-    await next.discard();
+    await next.release();
     await warm.removeSpares();
     expect(await containersOf(run)).toEqual([]);
   });
@@ -125,7 +133,7 @@ async function alone(run: string, patch: string): Promise<(number | null)[]> {
 
 async function sequence(warm: WarmTestContainers, run: string, patch: string): Promise<(number | null)[]> {
   const taken = await warm.startSequence(image.engine, warmSpec(run));
-  const runs = await taken.run([testsOf(f1), testsOf(f2)], patch);
+  const runs = await runEach(taken, [testsOf(f1), testsOf(f2)], patch);
   // The check (and the spare's start) go on in the background.
   await warm.settled();
   return runs.map((r) => r.exitCode);
@@ -160,7 +168,7 @@ describe('test containers taken again across tasks', () => {
       const verdicts = [];
       for (let task = 0; task < 3; task++) {
         const taken = await warm.startSequence(image.engine, warmSpec(run));
-        verdicts.push((await taken.run([testsOf(f1), testsOf(f2)], gold1)).map((r) => r.exitCode));
+        verdicts.push((await runEach(taken, [testsOf(f1), testsOf(f2)], gold1)).map((r) => r.exitCode));
       }
       return verdicts;
     };

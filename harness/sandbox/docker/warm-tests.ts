@@ -13,7 +13,7 @@
 // container lets it go on to the next, or to a start of its own). Without retirements a kind then
 // never has more containers than tasks holding one at once, plus one spare.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { PendingTestSequence, TestContainerCounts, TestSequenceSpec } from '../types.ts';
+import type { TestContainerCounts, TestSequence, TestSequenceSpec } from '../types.ts';
 import type { RetireReason } from './as-new.ts';
 import type { Engine } from './engine.ts';
 import { TestContainer, type TestContainerSpec } from './test-run.ts';
@@ -155,10 +155,10 @@ export class WarmTestContainers {
   }
 
   /**
-   * A sequence of test runs (see PendingTestSequence) in a container from here. Without `keepWarm`
-   * (no removeSpares at the end) the container is removed before the runs' results are returned.
+   * A test sandbox held by a task (see TestSequence), from here. Without `keepWarm` (no removeSpares
+   * at the end) its container is removed when released, used or not.
    */
-  async startSequence(engine: Engine, spec: TestSequenceSpec): Promise<PendingTestSequence> {
+  async startSequence(engine: Engine, spec: TestSequenceSpec): Promise<TestSequence> {
     const keepWarm = spec.keepWarm ?? false;
     let container = await this.take(engine, spec, keepWarm);
     let used = false;
@@ -168,24 +168,16 @@ export class WarmTestContainers {
       else this.retire(finished, 'stopped');
     };
     return {
-      run: async (testsPatches, patch) => {
-        used = true;
-        const runs = [];
-        try {
-          for (const testsPatch of testsPatches) {
-            // A run that the time limit stopped took the container with it: the next gets another.
-            if (!container.ready) {
-              await done(container);
-              container = await this.take(engine, spec, false);
-            }
-            runs.push(await container.run(testsPatch, patch, spec.timeoutMs, spec.maxOutputBytes));
-          }
-          return runs;
-        } finally {
+      run: async (testsPatch, patch) => {
+        // A run that the time limit stopped took the container with it: the next gets another.
+        if (!container.ready) {
           await done(container);
+          container = await this.take(engine, spec, false);
         }
+        used = true;
+        return container.run(testsPatch, patch, spec.timeoutMs, spec.maxOutputBytes);
       },
-      discard: () => (used ? Promise.resolve() : this.giveBack(engine, spec, container)),
+      release: () => (used || !keepWarm ? done(container) : this.giveBack(engine, spec, container)),
     };
   }
 }
