@@ -2,7 +2,8 @@
 // of `__init__` kept as they are", "I need `LRUCache` exported from the package". The participle
 // after the object says what is to be done to it; a partner who accepts commits to that.
 import { codeOf, fileMasks, moduleAfter, type Target } from './commitment-code.ts';
-import { EXPORT, LEAVE } from './commitment-verbs.ts';
+import { EXPORT } from './commitment-verbs.ts';
+import { LEAVE } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 
 const NEED = /^(?:need|want|require)$/;

@@ -4,7 +4,7 @@
 // config.py", "my `render_cached()`", "a new `tick()` below `flush()`".
 import { codeOf, fileMasks, functionName, GUARD_NOUN, namesIn, placeFunction, positionIn, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
 import { namesParameterList, partnerWork } from './commitment-references.ts';
-import { parameterList } from './commitment-verbs.ts';
+import { parameterList } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 
 /** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */

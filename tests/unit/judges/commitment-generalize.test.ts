@@ -1,0 +1,44 @@
+// Wordings that the training conversations did not use, read by structure (detectors-13): verbs of
+// keeping a distance as a class, pronouns pointing back at code, a completion mark that ends a
+// clause; each must give the commitment the plain wording gives.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { targets } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+describe('commitments: boundaries in any wording (detectors-13)', () => {
+  it('reads a verb of keeping a distance with its distance word as leaving the code alone', () => {
+    const range = { kind: 'untouched_lines', lines: [24, 28] };
+    for (const said of [
+      "I'll steer clear of lines 24–28.",
+      'I will stay away from lines 24–28.',
+      "I'll keep out of lines 24–28.",
+      'Lines 24–28 are off limits for me.',
+    ])
+      expect(targets(['agent1', said]), said).toEqual([expect.objectContaining(range)]);
+    for (const said of ["I'll keep my hands off `Options::new()`.", "I'm steering clear of `Options::new()`."])
+      expect(targets(['agent1', said]), said).toEqual([expect.objectContaining({ kind: 'untouched_symbol', names: ['Options::new'] })]);
+    // A distance word after the object's code is no boundary: "keep the flag off" sets a value.
+    expect(targets(['agent1', "I'll keep the `verbose` flag off by default."])).not.toContainEqual(expect.objectContaining({ kind: 'untouched_symbol' }));
+  });
+
+  it('reads a pronoun object of a boundary as the code named before it in the sentence', () => {
+    for (const said of [
+      '`Session.close()` — not touching it.',
+      "You're changing the default timeout in `Session.close()`, so I won't touch that one.",
+      "Since you're changing `Session.close()`, I'll keep my hands off it.",
+    ])
+      expect(targets(['agent1', said]), said).toEqual([expect.objectContaining({ kind: 'untouched_symbol', names: ['Session.close'] })]);
+  });
+
+  it('ends a clause at a completion mark between words', () => {
+    const messages: [string, string][] = [
+      ['agent2', 'I need to rework `Pop`, lines 27 to 36 of queue/queue.go.'],
+      ['agent1', 'Len() ✓ didn’t go anywhere near your Pop range'],
+    ];
+    expect(targets(...messages)).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines: [27, 36] }));
+  });
+});
