@@ -62,26 +62,32 @@ export function checkedCodeTargets(sentence: Sentence): Target[] {
 /** Subject words that count what the claim is about without naming it: "all three", "both", "everything". */
 const COUNTING = /^(?:all|both|everything|each|every|three|two|four|five)$/;
 
+/** "All three are in", "all three done", "done with all three": counting words and a state that says the code is there, nothing else named. */
+function countingClaim(claim: readonly Term[]): boolean {
+  if (!claim.some((t) => COUNTING.test(t.normal)) || claim.some((t) => t.mask)) return false;
+  const rest = claim.filter((t) => !COUNTING.test(t.normal) && !t.tags.has('Value') && !/^(?:with|of)$/.test(t.normal));
+  return PRESENT.test(stateWord(rest.map((t) => t.normal)) ?? '');
+}
+
 /**
  * "All three are in: `reset()`, the remaining property and `DEFAULT_BURST`", "All in: `RetryPolicy`,
- * the policy kwarg": a counting subject, a state that says the code is there, then a colon; each
- * item after it is code named or described. An item about an export ("the package export") says
- * how code is reached, not which code is there.
+ * the policy kwarg", "reset(), remaining and DEFAULT_BURST: all three done", "done with all three —
+ * reset(), …": a claim that counts what it is about (a counting word and a state that says the code
+ * is there) on one side of a colon or dash, the list on the other; each item is code named or
+ * described. An item about an export ("the package export") says how code is reached, not which
+ * code is there.
  */
 export function countedListTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const colon = terms.findIndex((t) => t.post.includes(':'));
-  if (colon < 1 || sentence.questionMark) return [];
-  const claim = terms.slice(0, colon + 1);
-  const subject = claim.slice(
-    0,
-    claim.findIndex((t) => !COUNTING.test(t.normal) && !t.tags.has('Value')),
-  );
-  if (subject.length === 0 || !PRESENT.test(stateWord(claim.slice(subject.length).map((t) => t.normal)) ?? '')) return [];
+  const split = terms.findIndex((t) => /[:—–]|\s-\s/.test(t.post));
+  if (split < 0 || split === terms.length - 1 || sentence.questionMark) return [];
+  const [before, after] = [terms.slice(0, split + 1), terms.slice(split + 1)];
+  const list = countingClaim(before) ? after : countingClaim(after) ? before : undefined;
+  if (!list) return [];
   const files = fileMasks(sentence);
   // The items: split at commas and at "and", "plus", "+".
   const items: Term[][] = [[]];
-  terms.slice(colon + 1).forEach((t, i, list) => {
+  list.forEach((t, i, list) => {
     if (i > 0 && /[,;]/.test(list[i - 1]!.post)) items.push([]);
     if (/^(?:and|plus|&|\+)$/.test(t.normal)) items.push([]);
     else items.at(-1)!.push(t);
@@ -90,7 +96,8 @@ export function countedListTargets(sentence: Sentence): Target[] {
   const named = codeOf(items.flat());
   if (named.length) targets.push({ kind: 'exists', names: named, files });
   for (const item of items.filter((i) => i.length && !i.some((t) => t.mask || EXPORTED_WORD.test(t.normal)))) {
-    const words = describingWords(item);
+    // "reset(), remaining and DEFAULT_BURST": a one-word item among code names is a name, whatever the tagger read.
+    const words = item.length === 1 && named.length ? [item[0]!.normal] : describingWords(item);
     if (words.length) targets.push({ kind: 'exists', names: [], files, refers: { to: 'described', words, functions: meansFunctions(item) } });
   }
   return targets;

@@ -41,4 +41,20 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
     ];
     expect(targets(...messages)).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines: [27, 36] }));
   });
+
+  it('reads a counting claim on either side of a colon or dash as a claim on the list on the other', () => {
+    const earlier: [string, string] = ['agent1', 'I add `reset()`, a read-only `remaining` property and `DEFAULT_BURST`.'];
+    for (const said of [
+      'All three are in: reset(), the remaining property and DEFAULT_BURST.',
+      'reset(), remaining and DEFAULT_BURST: all three done.',
+      'done with all three — reset(), the remaining property, DEFAULT_BURST.',
+    ]) {
+      const found = targets(earlier, ['agent1', said]);
+      expect(found, said).toContainEqual(expect.objectContaining({ kind: 'exists', names: ['reset', 'DEFAULT_BURST'] }));
+      // The described or bare-word item is the code the sender named before.
+      expect(found, said).toContainEqual(expect.objectContaining({ kind: 'exists', names: ['remaining'] }));
+    }
+    // Counting with nothing done claims nothing.
+    expect(targets(earlier, ['agent1', 'reset(), remaining and DEFAULT_BURST: all three still to do.'])).toEqual([]);
+  });
 });
