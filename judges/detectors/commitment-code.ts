@@ -184,7 +184,17 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
     const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
+    // "after send comes back": the bare word before the clause's verb is its subject, whatever the tagger read.
+    const [subject, verb] = [terms[relative + 1], terms[relative + 2]];
+    const bareSubject =
+      subject &&
+      !subject.mask &&
+      verb?.tags.has('Verb') &&
+      !subject.tags.has('Pronoun') &&
+      !subject.tags.has('Determiner') &&
+      !SUBJECT_PRONOUN.test(subject.normal);
     const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
+    if (!nouns.length && bareSubject && subject.normal.length >= 3) nouns.push(subject.normal);
     // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
     const verbs = anchor || nouns.length ? [] : [...clauseVerbWords(terms.slice(relative + 1)), ...gerundWords(terms[relative + 1])];
     const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;

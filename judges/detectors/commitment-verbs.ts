@@ -64,7 +64,9 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
       // "exported, with a `run()` method": what comes with it is not what is exported.
       (i === 0 && /^(?:from|into|via|inside|within|with)$/.test(t.normal)) ||
       (i > 0 &&
+        // "call `record()` once `send()` has returned": "once" opens the place, as "after" does.
         ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal) && !describedCall(terms, i - 1))) ||
+          t.normal === 'once' ||
           t.clause !== terms[0]!.clause)),
   );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
@@ -148,12 +150,20 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && !naming && objectNames.length && (where || position)) {
     return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
   }
-  if (CREATE.test(lemma) && objectNames.length) {
-    const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
-    const scope = where && (parameter || where === '__init__') ? where : undefined;
+  // "give `Pool` a `close()` method", "give `allow()` a `cost` arg": the first object receives the second, as after "to".
+  const recipient = lemma === 'give' && object[0]?.mask?.kind === 'code' && object[1]?.tags.has('Determiner') ? object[0] : undefined;
+  const made = recipient ? codeOf(object.slice(1)) : objectNames;
+  if ((CREATE.test(lemma) || recipient) && made.length) {
+    const parameter = [...object, ...place].some((t) =>
+      /^(?:param|params|parameter|parameters|argument|arguments|arg|args|signature|kwarg|kwargs)$/.test(t.normal),
+    );
+    const into = recipient && /\(\)$/.test(recipient.mask!.text.trim()) ? functionName(recipient) : where;
+    const scope = into && (parameter || into === '__init__') ? into : undefined;
     // "added `Timeout` to `Options`": a member of the type the place names (capitalised, not a call).
-    const owner = scope ? undefined : place.find((t) => t.mask?.kind === 'code' && /^[A-Z][\w$]*$/.test(t.mask.text.trim()))?.mask!.text.trim();
-    const names = owner ? objectNames.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : objectNames;
+    const owner = scope
+      ? undefined
+      : (recipient ? [recipient] : place).find((t) => t.mask?.kind === 'code' && /^[A-Z][\w$]*$/.test(t.mask.text.trim()))?.mask!.text.trim();
+    const names = owner ? made.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : made;
     return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
   // "I've got `Put()`; I'll add it above Get": a pronoun for code the sender took on earlier in the sentence.

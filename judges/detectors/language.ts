@@ -212,6 +212,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
   const doc = model()(masked);
   // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
   doc.match('^/^(?!(?:no|some|any|every)thing$|string$|during$)[a-z]+ing$/').tag('Gerund');
+  // A hedge between a modal and its verb ("I'll most likely give `Pool` …") leaves the verb a verb.
+  doc.match('#Modal (#Adverb|likely)+ [#Noun]', 0).not('(#ProperNoun|#Pronoun|#Determiner)').tag('Infinitive');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);
   const terms = toTerms(raw, masks);
   markClauses(terms);

@@ -57,4 +57,23 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
     // Counting with nothing done claims nothing.
     expect(targets(earlier, ['agent1', 'reset(), remaining and DEFAULT_BURST: all three still to do.'])).toEqual([]);
   });
+
+  it('reads a hedged verb as a verb and "give X a Y" as Y added to X', () => {
+    for (const said of ["I'll most likely give `Pool` a `close()` method.", "I'll give `Pool` a `close()` method.", "I'll add a `close()` method to `Pool`."])
+      expect(targets(['agent1', said]), said).toContainEqual(expect.objectContaining({ kind: 'exists', names: ['Pool.close'] }));
+    expect(targets(['agent1', "I'll give `allow()` a `cost` arg."])).toContainEqual(
+      expect.objectContaining({ kind: 'exists', names: ['cost'], scope: 'allow' }),
+    );
+  });
+
+  it('reads the bare subject of a clause after "after" as the anchor, and "once" as opening the place', () => {
+    const after = { kind: 'placement', scope: 'request', position: 'after' };
+    expect(targets(['agent1', 'request() records the metric after send comes back.'])).toContainEqual(
+      expect.objectContaining({ ...after, anchorWords: ['send'] }),
+    );
+    expect(targets(['agent1', 'In `request()` I will call `this.metrics.record()` once `await this.send(req)` has returned.'])).toEqual([
+      expect.objectContaining({ kind: 'placement', names: ['record'], position: 'after', anchor: 'send' }),
+      expect.objectContaining({ ...after, anchor: 'send' }),
+    ]);
+  });
 });
