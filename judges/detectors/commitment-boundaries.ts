@@ -40,6 +40,15 @@ function keepsAway(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]
   );
 }
 
+/** "to you", "for you": the partner as who gets the code. */
+const toPartner = (terms: readonly Term[]) => terms.some((t, i) => t.normal === 'you' && /^(?:to|for)$/.test(terms[i - 1]?.normal ?? ''));
+
+/** "`new()` I left to you", "I'll leave to you": the sender's verb of leaving, with the partner as who gets it. */
+export function leftToPartner(terms: readonly Term[]): boolean {
+  const leave = terms.findIndex((t) => t.tags.has('Verb') && LEAVE.test(t.normal.replace(/^left$/, 'leave').replace(/ing$/, 'e')));
+  return leave >= 0 && /^(?:i|we)$/.test(terms[0]?.normal ?? '') && toPartner(terms.slice(leave + 1, leave + 4));
+}
+
 /**
  * The untouched target of a verb with its object and place, given its head lemma; false when the
  * verb says nothing of leaving code alone (undefined: it does, but names nothing checkable).
@@ -58,6 +67,8 @@ export function boundaryTarget(
     // "I kept the existing parameters of `render()`".
     (LEAVE.test(lemma) && namesParameterList(all)) ||
     keepsAway(sentence, verb, object) ||
+    // "I'll leave `new()` to you" (not "leave a note for you in `new()`": what is left is the object).
+    (LEAVE.test(lemma) && toPartner(all) && object.some((t) => t.mask?.kind === 'code' || POINTING.test(t.normal))) ||
     (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || AS_BEFORE.test(sentence.text)));
   if (!untouched) return false;
   // "leave the existing parameters of `__init__` as they are": its signature, not its body.

@@ -277,6 +277,9 @@ export function importedFrom(sentence: Sentence): string | undefined {
   return undefined;
 }
 
+/** Where an export is reached: "from `pkg`", "in src/index.ts", "at the crate root". */
+const MODULE_PREPOSITION = /^(?:from|in|via|through|of|at)$/;
+
 /** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
 export function moduleAfter(terms: readonly Term[]): string | undefined {
   const named = terms.find(
@@ -285,12 +288,12 @@ export function moduleAfter(terms: readonly Term[]): string | undefined {
       t.mask.kind !== 'lines' &&
       // "call it in `save()`": a function is not a module.
       !/\s|\)$/.test(t.mask.text.trim()) &&
-      /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
+      MODULE_PREPOSITION.test(terms[i - 1]?.normal ?? ''),
   )?.mask?.text;
   if (named) return named;
   // "from the package", "from the crate root".
   const packageWord = terms.findIndex(
-    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
+    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => MODULE_PREPOSITION.test(x.normal)),
   );
   return packageWord >= 0 ? PACKAGE : undefined;
 }

@@ -27,7 +27,7 @@ import {
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
 import { EXPORTED_WORD } from './commitment-verbs.ts';
-import { parameterList } from './commitment-boundaries.ts';
+import { leftToPartner, parameterList } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 import { acceptsByPronoun } from './stance.ts';
 
@@ -140,8 +140,10 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const state = terms.slice(firstWord).map((t) => t.normal);
     const owner = stateWord(state);
     const given =
-      /^(?:is|are|'s)$/.test(terms[firstWord]!.normal) &&
-      (owner === 'yours' || owner === 'off-limits' || (owner === 'off' && state[state.indexOf(owner) + 1] === 'limits'));
+      (/^(?:is|are|'s)$/.test(terms[firstWord]!.normal) &&
+        (owner === 'yours' || owner === 'off-limits' || (owner === 'off' && state[state.indexOf(owner) + 1] === 'limits'))) ||
+      // "`new()` I left to you": the code fronted before the sender's verb that gives it to the partner.
+      leftToPartner(terms.slice(firstWord));
     const ranges = subject.filter((t) => t.mask?.kind === 'lines');
     // "lines 24–28 untouched": a line range as the subject.
     if (ranges.length && (given || (subject.length === 1 && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))))) {

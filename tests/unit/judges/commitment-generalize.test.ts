@@ -76,4 +76,10 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
       expect.objectContaining({ ...after, anchor: 'send' }),
     ]);
   });
+
+  it('reads code left to the partner as left alone, the code fronted or after the verb', () => {
+    for (const said of ['new() I left to you.', "I'll leave `new()` to you.", 'Done with the builder. `new()` I left to you.'])
+      expect(targets(['agent1', said]), said).toContainEqual(expect.objectContaining({ kind: 'untouched_symbol', names: ['new'] }));
+    expect(targets(['agent1', "I'll leave a note for you in `new()`."])).not.toContainEqual(expect.objectContaining({ kind: 'untouched_symbol' }));
+  });
 });
