@@ -291,9 +291,10 @@ export function moduleAfter(terms: readonly Term[]): string | undefined {
       MODULE_PREPOSITION.test(terms[i - 1]?.normal ?? ''),
   )?.mask?.text;
   if (named) return named;
-  // "from the package", "from the crate root".
+  // "from the package", "from the crate root", "to the package's `__all__`".
   const packageWord = terms.findIndex(
-    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => MODULE_PREPOSITION.test(x.normal)),
+    (t, i) =>
+      /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => MODULE_PREPOSITION.test(x.normal) || x.normal === 'to'),
   );
   return packageWord >= 0 ? PACKAGE : undefined;
 }

@@ -111,7 +111,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
-    const said = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
+    // "importable from `mdtoc`; I'll add it …": code after "from" is the module, not what is exported.
+    const before = sentence.terms.slice(0, verb.start).filter((_, i, all) => !/^(?:from|via)$/.test(all[i - 1]?.normal ?? ''));
+    const said = (referred ? codeOf(before) : objectNames).filter((n) => n !== '__all__');
     // "make it importable as `from config import load_config`": what the import names.
     const names = said.length || !referred ? said : importedNames(sentence);
     const module = moduleAfter(place) ?? importedFrom(sentence) ?? files[0];
@@ -157,7 +159,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     const parameter = [...object, ...place].some((t) =>
       /^(?:param|params|parameter|parameters|argument|arguments|arg|args|signature|kwarg|kwargs)$/.test(t.normal),
     );
-    const into = recipient && /\(\)$/.test(recipient.mask!.text.trim()) ? functionName(recipient) : where;
+    // "I'll write `assertMetricName(name)` in the same file; it runs in the constructor": a place in another clause is not where the code goes.
+    const into =
+      recipient && /\(\)$/.test(recipient.mask!.text.trim()) ? functionName(recipient) : placeFunction(place.filter((t) => t.clause === verb.clause));
     const scope = into && (parameter || into === '__init__') ? into : undefined;
     // "added `Timeout` to `Options`": a member of the type the place names (capitalised, not a call).
     const owner = scope

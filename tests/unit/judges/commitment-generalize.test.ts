@@ -82,4 +82,15 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
       expect(targets(['agent1', said]), said).toContainEqual(expect.objectContaining({ kind: 'untouched_symbol', names: ['new'] }));
     expect(targets(['agent1', "I'll leave a note for you in `new()`."])).not.toContainEqual(expect.objectContaining({ kind: 'untouched_symbol' }));
   });
+
+  it('reads a new function\'s place in its own clause, and a module after "from" as no exported name', () => {
+    expect(targets(['agent1', "I'll write `assertMetricName(name)` in the same file; it runs in the constructor."])).toContainEqual({
+      kind: 'exists',
+      names: ['assertMetricName'],
+      files: [],
+    });
+    const exported = targets(['agent1', "slugify_heading should be importable from `mdtoc` directly; I'll add it to toc.py and to the package's `__all__`."]);
+    expect(exported).toContainEqual(expect.objectContaining({ kind: 'exists', names: ['slugify_heading'] }));
+    expect(exported.flatMap((t) => t.names)).not.toContain('mdtoc');
+  });
 });
