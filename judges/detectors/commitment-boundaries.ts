@@ -20,7 +20,7 @@ const NEAR = /^(?:near|into|close|in)$/;
 
 /** Verbs of keeping a distance, with the word that says the distance ("stay out of", "keep clear of", "steer clear of", "keep my hands off"). */
 const KEEP = /^(?:stay|keep|steer|remain|hold)$/;
-const AWAY = /^(?:away|out|clear|off)$/;
+const AWAY = /^(?:away|out|clear|off|outside)$/;
 
 /** Words that point back at code named before: "not touching it", "I won't touch that one". */
 const POINTING = /^(?:it|that|this|them|those|these)$/;

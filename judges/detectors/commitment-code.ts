@@ -87,8 +87,10 @@ export function symbolsIn(code: string): string[] {
   // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`, `d time.Duration`.
   const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[a-z]\w*\.)?(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
   if (typed) return [typed[1]!];
+  // `to_roman(n: u32) -> String`, `def load(path: str)`: the typed parameters of a signature are not what it defines.
+  const signature = trimmed.replace(/^((?:(?:def|fn|function|func)\s+)?[A-Za-z_$][\w$]*\s*)\(([^()]*:[^()]*)\)/, '$1()');
   const defined = [
-    ...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
+    ...signature.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
   ]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
@@ -303,6 +305,9 @@ export function moduleAfter(terms: readonly Term[]): string | undefined {
 export function ownCodeBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): string[] {
   if (object.length !== 1 || !/^(?:it|them|both)$/.test(object[0]!.normal)) return [];
   const own = new Set(sentence.verbs.filter((v) => v.subject === 'first' && v.clause < verb.clause).map((v) => v.clause));
+  // "`to_roman(n: u32) -> String`: writing it as a pub fn": code alone before a colon is what the sentence is about.
+  const label = sentence.terms.filter((t) => t.text !== '' && t.clause === 0);
+  if (verb.clause > 0 && label.length === 1 && label[0]!.mask?.kind === 'code' && /:/.test(label[0]!.post)) own.add(0);
   const code = sentence.terms.slice(0, verb.start).filter((t) => t.mask?.kind === 'code' && own.has(t.clause));
   return codeOf(code.filter((t) => t.clause === code.at(-1)?.clause));
 }

@@ -29,6 +29,12 @@ function verblessItem(sentence: Sentence): Term[] | undefined {
 }
 
 export function listedCodeTargets(sentence: Sentence): Target[] {
+  // "- `Warehouse.reserve(sku, qty)` – moves qty into a held bucket": code alone before a dash heads the item; the rest describes it.
+  const lead = sentence.terms.filter((t) => t.text !== '' && t.clause === 0);
+  if (sentence.listItem && !sentence.questionMark && lead.length === 1 && lead[0]!.mask?.kind === 'code' && /[—–]|\s-\s/.test(lead[0]!.post)) {
+    const names = codeOf(lead);
+    return names.length ? [{ kind: 'exists', names, files: fileMasks(sentence) }] : [];
+  }
   const item = sentence.questionMark ? undefined : verblessItem(sentence);
   if (!item) return [];
   const start = /^(?:new|a|an)$/.test(item[0]?.normal ?? '') ? 1 : 0;

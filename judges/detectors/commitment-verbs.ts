@@ -33,7 +33,7 @@ export const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 const MAKE = /^(?:make|turn|convert|mark|change)$/;
 
 /** Words that say a symbol is visible from its module. */
-export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public)$/;
+export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public|pub)$/;
 
 const CALL = /^(?:call|invoke|apply|run)$/;
 

@@ -93,4 +93,20 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
     expect(exported).toContainEqual(expect.objectContaining({ kind: 'exists', names: ['slugify_heading'] }));
     expect(exported.flatMap((t) => t.names)).not.toContain('mdtoc');
   });
+
+  it('reads a typed signature by its name, a label before a colon as what "it" is, "pub" as exported, "stayed outside" as a boundary', () => {
+    expect(targets(['agent1', '`to_roman(n: u32) -> String`: writing it as a pub fn in src/roman.rs next to from_roman.'])).toEqual([
+      { kind: 'exported', names: ['to_roman'], files: ['src/roman.rs'], module: 'src/roman.rs' },
+      { kind: 'exists', names: ['to_roman'], files: ['src/roman.rs'] },
+    ]);
+    expect(targets(['agent1', 'redo() done, stayed outside L7–L19.'])).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines: [7, 19] }));
+  });
+
+  it('reads a list item headed by code and a dash as that code', () => {
+    const items = targets([
+      'agent1',
+      'Reservations, in stock/warehouse.py:\n\n- `Warehouse.reserve(sku, qty)` – moves qty into a held bucket\n- `Warehouse.release(sku)` – gives it back',
+    ]);
+    expect(items).toEqual([expect.objectContaining({ kind: 'exists', names: ['reserve'] }), expect.objectContaining({ kind: 'exists', names: ['release'] })]);
+  });
 });
