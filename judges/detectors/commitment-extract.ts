@@ -36,7 +36,7 @@ import {
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { anchoredPlacementTargets, placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
-import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
+import { checkedCodeTargets, countedListTargets, listedCodeTargets, partnerItemTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
@@ -99,6 +99,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
         ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
+    ...partnerItemTargets(sentence),
     ...placements,
   ]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))

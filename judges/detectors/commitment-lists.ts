@@ -5,7 +5,7 @@
 // will do (commitment-extract.ts). A completion mark after code alone ("deleteJson ✓", "`a` + `b` ✅")
 // reports that code done. A claim whose subject only counts ("All three are in: `reset()`, the
 // remaining property and `DEFAULT_BURST`") is about the list after its colon.
-import { codeOf, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
+import { codeOf, fileMasks, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions } from './commitment-references.ts';
 import { PRESENT, stateWord } from './commitment-subjects.ts';
@@ -107,4 +107,20 @@ export function countedListTargets(sentence: Sentence): Target[] {
     if (words.length) targets.push({ kind: 'exists', names: [], files, refers: { to: 'described', words, functions: meansFunctions(item) } });
   }
   return targets;
+}
+
+/**
+ * "- you: `Flush` (lines 31–44) — make it keep the buffer", "Yours: `read_string()`": an item of a split
+ * labelled for the partner gives it those lines (else that code), which the sender leaves alone.
+ */
+export function partnerItemTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const label = terms[0];
+  if (!label || label.mask || !/^(?:you|yours)$/.test(label.normal) || !label.post.includes(':') || sentence.questionMark) return [];
+  const given = terms.filter((t) => t.clause === terms[1]?.clause);
+  const files = fileMasks(sentence);
+  const ranges = given.flatMap((t) => (t.mask?.kind === 'lines' ? [untouchedRange(t.mask, files)] : [])).filter((r): r is Target => r !== undefined);
+  // As for "`Flush` / lines 31–44 is yours": the lines, where they are named, are what is given.
+  const names = ranges.length ? [] : codeOf(given.filter((t) => t.mask?.kind === 'code'));
+  return [...ranges, ...(names.length ? [{ kind: 'untouched_symbol' as const, names, files }] : [])];
 }

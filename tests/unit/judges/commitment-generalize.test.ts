@@ -109,4 +109,13 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
     ]);
     expect(items).toEqual([expect.objectContaining({ kind: 'exists', names: ['reserve'] }), expect.objectContaining({ kind: 'exists', names: ['release'] })]);
   });
+
+  it('reads an item of a split labelled for the partner as what the sender leaves alone', () => {
+    const split = 'logbuf/writer.go split:\n- you: `Flush` (lines 31–44) — make it keep the buffer\n- me: just `Close()`, at the end of the file';
+    expect(targets(['agent1', split])).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines: [31, 44] }));
+    expect(targets(['agent1', 'Split:\n- you: `Flush`\n- me: `Close()`'])).toContainEqual(
+      expect.objectContaining({ kind: 'untouched_symbol', names: ['Flush'] }),
+    );
+    expect(targets(['agent1', 'Split:\n- me: `Close()`'])).not.toContainEqual(expect.objectContaining({ kind: 'untouched_symbol' }));
+  });
 });
