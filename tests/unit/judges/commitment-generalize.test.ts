@@ -118,4 +118,14 @@ describe('commitments: boundaries in any wording (detectors-13)', () => {
     );
     expect(targets(['agent1', 'Split:\n- me: `Close()`'])).not.toContainEqual(expect.objectContaining({ kind: 'untouched_symbol' }));
   });
+
+  it('reads code that "needs to stay as it is please" as asked to be left alone, accepted by "I won\'t touch it"', () => {
+    const messages: [string, string][] = [
+      ['agent1', 'The signature of `Parser::next_token` needs to stay as it is please — the tests call it directly.'],
+      ['agent2', "ok sure, I won't touch it."],
+    ];
+    expect(targets(...messages)).toEqual([expect.objectContaining({ kind: 'untouched_symbol', signature: true, scope: 'next_token' })]);
+    // Without "please" it is the sender's own constraint: nothing is asked.
+    expect(targets(['agent1', 'The signature of `Parser::next_token` needs to stay as it is.'], ['agent2', "ok sure, I won't touch it."])).toEqual([]);
+  });
 });
