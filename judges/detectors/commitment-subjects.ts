@@ -8,7 +8,6 @@ import {
   codeOf,
   conditionNames,
   fileMasks,
-  FIRST_WORD,
   functionBefore,
   functionName,
   GUARD_CODE,
@@ -16,7 +15,6 @@ import {
   LOCATION,
   namesIn,
   placeFunction,
-  positionIn,
   symbolsIn,
   span,
   type Target,
@@ -24,6 +22,7 @@ import {
   importedFrom,
   moduleAfter,
 } from './commitment-code.ts';
+import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
 import { EXPORTED_WORD } from './commitment-verbs.ts';

@@ -15,10 +15,10 @@ import {
   importedNames,
   moduleAfter,
   placeFunction,
-  positionIn,
   symbolsIn,
   type Target,
 } from './commitment-code.ts';
+import { positionIn } from './commitment-place-words.ts';
 import { describingWords, meansFunctions, type Reference } from './commitment-references.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
