@@ -2,7 +2,7 @@
 // (`Target`), the symbols in a code mask or a guard snippet, the function a place phrase names, and
 // where in it code is said to sit (first, before or after an anchor).
 import type { CommitmentKind } from '../definitions.ts';
-import { describingWords, type Reference } from './commitment-references.ts';
+import type { Reference } from './commitment-references.ts';
 import type { Mask, Sentence, Term, VerbPhrase } from './language.ts';
 
 export type TargetKind = Exclude<CommitmentKind, 'accepted_request'>;
@@ -62,16 +62,6 @@ const RELATIVE = /^(?:before|after|below|above|beneath|under|beside)$/;
 /** "as it was", "as they are", "as before", "as-is": code said to stay in the state it is in. */
 export const AS_BEFORE = /\bas (?:before|it (?:is|was)|they (?:are|were))\b|\bas[ -]is\b/i;
 
-export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
-
-/** Verbs of starting, before "with": "begins with", "starts with", "opens with". */
-const BEGIN_VERB = /^(?:begin|begins|began|start|starts|started|open|opens|opened)$/;
-
-/** What nothing comes before: "before anything else", "ahead of everything". */
-const EVERYTHING = /^(?:anything|everything|all)$/;
-
-const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;
-
 /** Keywords a place phrase may put in backticks ("the `for` loop"): never a function's name. */
 const KEYWORD = /^(?:for|while|loop|if|else|match|switch|try|with|return)$/;
 
@@ -87,8 +77,10 @@ export function symbolsIn(code: string): string[] {
   // A Go-style parameter or field, name then type: `opts ...Option`, `n int64`, `items []string`, `d time.Duration`.
   const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[a-z]\w*\.)?(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
   if (typed) return [typed[1]!];
+  // `to_roman(n: u32) -> String`, `def load(path: str)`: the typed parameters of a signature are not what it defines.
+  const signature = trimmed.replace(/^((?:(?:def|fn|function|func)\s+)?[A-Za-z_$][\w$]*\s*)\(([^()]*:[^()]*)\)/, '$1()');
   const defined = [
-    ...trimmed.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
+    ...signature.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
   ]
     .map((m) => m[1] ?? m[2]!)
     .filter((n) => !NOT_CODE.test(n) && !/^(?:def|class|function|return|if|for|while|str|int|bool|float|dict|list|self)$/.test(n));
@@ -154,70 +146,6 @@ export function placeFunction(place: readonly Term[]): string | undefined {
   return undefined;
 }
 
-/**
- * Where in its function code is said to sit: first, or before or after an anchor named by code or by
- * words ("the first statement after taking the lock" is after the lock, not first in the function).
- */
-export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'anchorCall' | 'loop'> {
-  // "inside the `for` loop", "on every iteration", "each pass through the loop": first then means first in the loop.
-  const loop = terms.some(
-    (t, i) => LOOP_WORD.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:in|inside|within|each|every|per)$/.test(x.normal)),
-  );
-  if (loop) {
-    const { position, ...rest } = positionIn(terms.filter((t) => !LOOP_WORD.test(t.normal) && !FIRST_WORD.test(t.normal)));
-    return { loop, ...(position && { position, ...rest }) };
-  }
-  // "`get()` begins with the bypass check": what a function starts with is its first statement.
-  const first = terms.some((t, i) => FIRST_WORD.test(t.normal) || (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with'));
-  // "ahead of the `extend_from_slice`": before it.
-  const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
-  // "before anything else": before every statement, so first ("before anything is written" is before the write).
-  const everything = relative >= 0 && /^(?:before|ahead)$/.test(terms[relative]!.normal) ? relative + (terms[relative]!.normal === 'ahead' ? 2 : 1) : -1;
-  if (everything >= 0 && EVERYTHING.test(terms[everything]?.normal ?? '') && !terms[everything + 1]?.tags.has('Verb')) return { position: 'first' };
-  if (relative >= 0) {
-    // "once the lock is held": after it.
-    const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';
-    // "just before `return result`", "right before we return": before the function's return is at its end.
-    const next = terms.slice(relative + 1).find((t) => !/^(?:the|a|its|we|it|they|final)$/.test(t.normal));
-    if (position === 'before' && next && (/^return(?:s|ing)?$/.test(next.normal) || /^return\b/.test(next.mask?.text ?? ''))) return { position: 'last' };
-    // "before the call to `self._write(chunk)`": the code the call names.
-    const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
-    const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
-    const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
-    const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
-    // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
-    const verbs = anchor || nouns.length ? [] : [...clauseVerbWords(terms.slice(relative + 1)), ...gerundWords(terms[relative + 1])];
-    const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;
-    // "first, before the lookup": first says more.
-    if ((anchor || anchorWords.length) && !(first && position === 'before'))
-      return { position, ...(anchor ? { anchor } : { anchorWords, ...(verbs.length && { anchorCall: true }) }) };
-  }
-  return first ? { position: 'first' } : {};
-}
-
-/** "before splitting", "after routing": a verb with no subject names the anchor by its stem (`split(…)`, `route(…)`). */
-function gerundWords(term: Term | undefined): string[] {
-  if (!term?.tags.has('Gerund') || term.mask) return [];
-  const stem = term.normal.replace(/([b-df-hj-np-tv-z])\1ing$/, '$1').replace(/ing$/, '');
-  return stem.length >= 3 ? [stem] : [];
-}
-
-/** A subject pronoun opening a clause: "before it writes", "after we flush", "once they return". */
-const SUBJECT_PRONOUN = /^(?:it|we|i|you|they|he|she|this|that)$/;
-
-/**
- * "before it writes anything to `out`": a clause after "before" or "after" whose subject is a pronoun
- * names the anchor by its verb; its stem finds the call (`w.out.Write(…)`).
- */
-function clauseVerbWords(clause: readonly Term[]): string[] {
-  // "before it races with `Close()`": a clause that names a function is about that function, not a call its verb names.
-  const own = clause.filter((t) => t.clause === clause[0]?.clause);
-  if (!SUBJECT_PRONOUN.test(clause[0]?.normal ?? '') || own.some((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))) return [];
-  const verb = clause.slice(1, 4).find((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && !t.tags.has('Modal'));
-  const stem = verb?.normal.replace(/(?:ing|ed|es|s)$/, '');
-  return stem && stem.length >= 3 ? [stem] : [];
-}
-
 /** The text of terms, masks restored. */
 export const span = (terms: readonly Term[]) => terms.map((t) => t.mask?.text ?? t.text).join(' ');
 
@@ -267,6 +195,9 @@ export function importedFrom(sentence: Sentence): string | undefined {
   return undefined;
 }
 
+/** Where an export is reached: "from `pkg`", "in src/index.ts", "at the crate root". */
+const MODULE_PREPOSITION = /^(?:from|in|via|through|of|at)$/;
+
 /** The module a symbol is exported from: a file or a module name after "from", "in", "via" (not a snippet such as `pub use`). */
 export function moduleAfter(terms: readonly Term[]): string | undefined {
   const named = terms.find(
@@ -275,12 +206,13 @@ export function moduleAfter(terms: readonly Term[]): string | undefined {
       t.mask.kind !== 'lines' &&
       // "call it in `save()`": a function is not a module.
       !/\s|\)$/.test(t.mask.text.trim()) &&
-      /^(?:from|in|via|through|of)$/.test(terms[i - 1]?.normal ?? ''),
+      MODULE_PREPOSITION.test(terms[i - 1]?.normal ?? ''),
   )?.mask?.text;
   if (named) return named;
-  // "from the package", "from the crate root".
+  // "from the package", "from the crate root", "to the package's `__all__`".
   const packageWord = terms.findIndex(
-    (t, i) => /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:from|in|via|through|of)$/.test(x.normal)),
+    (t, i) =>
+      /^(?:package|crate|root|index)$/.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => MODULE_PREPOSITION.test(x.normal) || x.normal === 'to'),
   );
   return packageWord >= 0 ? PACKAGE : undefined;
 }
@@ -289,6 +221,9 @@ export function moduleAfter(terms: readonly Term[]): string | undefined {
 export function ownCodeBefore(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]): string[] {
   if (object.length !== 1 || !/^(?:it|them|both)$/.test(object[0]!.normal)) return [];
   const own = new Set(sentence.verbs.filter((v) => v.subject === 'first' && v.clause < verb.clause).map((v) => v.clause));
+  // "`to_roman(n: u32) -> String`: writing it as a pub fn": code alone before a colon is what the sentence is about.
+  const label = sentence.terms.filter((t) => t.text !== '' && t.clause === 0);
+  if (verb.clause > 0 && label.length === 1 && label[0]!.mask?.kind === 'code' && /:/.test(label[0]!.post)) own.add(0);
   const code = sentence.terms.slice(0, verb.start).filter((t) => t.mask?.kind === 'code' && own.has(t.clause));
   return codeOf(code.filter((t) => t.clause === code.at(-1)?.clause));
 }

@@ -36,13 +36,14 @@ import {
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { anchoredPlacementTargets, placedCodeTargets } from './commitment-places.ts';
 import { restatedPlacements } from './commitment-restated.ts';
-import { checkedCodeTargets, countedListTargets, listedCodeTargets } from './commitment-lists.ts';
+import { checkedCodeTargets, countedListTargets, listedCodeTargets, partnerItemTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
 import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
-import { coordinatedStance, CREATE, headLemma, ownWork, parameterOwner, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { coordinatedStance, CREATE, headLemma, ownWork, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { parameterOwner } from './commitment-boundaries.ts';
 import { messageSentences, type Sentence } from './language.ts';
 import { afterDeterminer, commits, isConditional, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
@@ -98,6 +99,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
         ]),
     // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
     ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
+    ...partnerItemTargets(sentence),
     ...placements,
   ]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))

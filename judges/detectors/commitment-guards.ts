@@ -3,7 +3,8 @@
 // by-phrase says what the guard tests (its describing words and code names), the rest of the sentence
 // where in the function it sits (positionIn). The active forms are read by commitment-phrases.ts.
 import { describingWords } from './commitment-references.ts';
-import { fileMasks, functionName, GUARD_NOUN, namesIn, positionIn, type Target } from './commitment-code.ts';
+import { fileMasks, functionName, GUARD_NOUN, namesIn, type Target } from './commitment-code.ts';
+import { positionIn } from './commitment-place-words.ts';
 import type { Sentence } from './language.ts';
 
 /** Participles that say a function is guarded: the guard is the agent of the passive. */

@@ -5,7 +5,7 @@
 // will do (commitment-extract.ts). A completion mark after code alone ("deleteJson ✓", "`a` + `b` ✅")
 // reports that code done. A claim whose subject only counts ("All three are in: `reset()`, the
 // remaining property and `DEFAULT_BURST`") is about the list after its colon.
-import { codeOf, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
+import { codeOf, fileMasks, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions } from './commitment-references.ts';
 import { PRESENT, stateWord } from './commitment-subjects.ts';
@@ -29,6 +29,12 @@ function verblessItem(sentence: Sentence): Term[] | undefined {
 }
 
 export function listedCodeTargets(sentence: Sentence): Target[] {
+  // "- `Warehouse.reserve(sku, qty)` – moves qty into a held bucket": code alone before a dash heads the item; the rest describes it.
+  const lead = sentence.terms.filter((t) => t.text !== '' && t.clause === 0);
+  if (sentence.listItem && !sentence.questionMark && lead.length === 1 && lead[0]!.mask?.kind === 'code' && /[—–]|\s-\s/.test(lead[0]!.post)) {
+    const names = codeOf(lead);
+    return names.length ? [{ kind: 'exists', names, files: fileMasks(sentence) }] : [];
+  }
   const item = sentence.questionMark ? undefined : verblessItem(sentence);
   if (!item) return [];
   const start = /^(?:new|a|an)$/.test(item[0]?.normal ?? '') ? 1 : 0;
@@ -62,26 +68,32 @@ export function checkedCodeTargets(sentence: Sentence): Target[] {
 /** Subject words that count what the claim is about without naming it: "all three", "both", "everything". */
 const COUNTING = /^(?:all|both|everything|each|every|three|two|four|five)$/;
 
+/** "All three are in", "all three done", "done with all three": counting words and a state that says the code is there, nothing else named. */
+function countingClaim(claim: readonly Term[]): boolean {
+  if (!claim.some((t) => COUNTING.test(t.normal)) || claim.some((t) => t.mask)) return false;
+  const rest = claim.filter((t) => !COUNTING.test(t.normal) && !t.tags.has('Value') && !/^(?:with|of)$/.test(t.normal));
+  return PRESENT.test(stateWord(rest.map((t) => t.normal)) ?? '');
+}
+
 /**
  * "All three are in: `reset()`, the remaining property and `DEFAULT_BURST`", "All in: `RetryPolicy`,
- * the policy kwarg": a counting subject, a state that says the code is there, then a colon; each
- * item after it is code named or described. An item about an export ("the package export") says
- * how code is reached, not which code is there.
+ * the policy kwarg", "reset(), remaining and DEFAULT_BURST: all three done", "done with all three —
+ * reset(), …": a claim that counts what it is about (a counting word and a state that says the code
+ * is there) on one side of a colon or dash, the list on the other; each item is code named or
+ * described. An item about an export ("the package export") says how code is reached, not which
+ * code is there.
  */
 export function countedListTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const colon = terms.findIndex((t) => t.post.includes(':'));
-  if (colon < 1 || sentence.questionMark) return [];
-  const claim = terms.slice(0, colon + 1);
-  const subject = claim.slice(
-    0,
-    claim.findIndex((t) => !COUNTING.test(t.normal) && !t.tags.has('Value')),
-  );
-  if (subject.length === 0 || !PRESENT.test(stateWord(claim.slice(subject.length).map((t) => t.normal)) ?? '')) return [];
+  const split = terms.findIndex((t) => /[:—–]|\s-\s/.test(t.post));
+  if (split < 0 || split === terms.length - 1 || sentence.questionMark) return [];
+  const [before, after] = [terms.slice(0, split + 1), terms.slice(split + 1)];
+  const list = countingClaim(before) ? after : countingClaim(after) ? before : undefined;
+  if (!list) return [];
   const files = fileMasks(sentence);
   // The items: split at commas and at "and", "plus", "+".
   const items: Term[][] = [[]];
-  terms.slice(colon + 1).forEach((t, i, list) => {
+  list.forEach((t, i, list) => {
     if (i > 0 && /[,;]/.test(list[i - 1]!.post)) items.push([]);
     if (/^(?:and|plus|&|\+)$/.test(t.normal)) items.push([]);
     else items.at(-1)!.push(t);
@@ -90,8 +102,25 @@ export function countedListTargets(sentence: Sentence): Target[] {
   const named = codeOf(items.flat());
   if (named.length) targets.push({ kind: 'exists', names: named, files });
   for (const item of items.filter((i) => i.length && !i.some((t) => t.mask || EXPORTED_WORD.test(t.normal)))) {
-    const words = describingWords(item);
+    // "reset(), remaining and DEFAULT_BURST": a one-word item among code names is a name, whatever the tagger read.
+    const words = item.length === 1 && named.length ? [item[0]!.normal] : describingWords(item);
     if (words.length) targets.push({ kind: 'exists', names: [], files, refers: { to: 'described', words, functions: meansFunctions(item) } });
   }
   return targets;
+}
+
+/**
+ * "- you: `Flush` (lines 31–44) — make it keep the buffer", "Yours: `read_string()`": an item of a split
+ * labelled for the partner gives it those lines (else that code), which the sender leaves alone.
+ */
+export function partnerItemTargets(sentence: Sentence): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const label = terms[0];
+  if (!label || label.mask || !/^(?:you|yours)$/.test(label.normal) || !label.post.includes(':') || sentence.questionMark) return [];
+  const given = terms.filter((t) => t.clause === terms[1]?.clause);
+  const files = fileMasks(sentence);
+  const ranges = given.flatMap((t) => (t.mask?.kind === 'lines' ? [untouchedRange(t.mask, files)] : [])).filter((r): r is Target => r !== undefined);
+  // As for "`Flush` / lines 31–44 is yours": the lines, where they are named, are what is given.
+  const names = ranges.length ? [] : codeOf(given.filter((t) => t.mask?.kind === 'code'));
+  return [...ranges, ...(names.length ? [{ kind: 'untouched_symbol' as const, names, files }] : [])];
 }

@@ -2,7 +2,7 @@
 // touching `route()`", "just editing `parse()`", "nothing outside that function changed". Every
 // other existing function of the files it is in is then left alone (commitment-untouched.ts).
 import { fileMasks, functionName, type Target } from './commitment-code.ts';
-import { TOUCH } from './commitment-verbs.ts';
+import { TOUCH } from './commitment-boundaries.ts';
 import type { Sentence, Term } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
 

@@ -2,9 +2,10 @@
 // (commitment-extract.ts): "no edits to `X`", "a new `tick()` method on `Batcher`", "calling it from
 // `parse_line()`", "the guard `if l.disabled` sits in `Allow()`", "`BatchConfig` lives in a new
 // config.py", "my `render_cached()`", "a new `tick()` below `flush()`".
-import { codeOf, fileMasks, functionName, GUARD_NOUN, namesIn, placeFunction, positionIn, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
+import { codeOf, fileMasks, functionName, GUARD_NOUN, namesIn, placeFunction, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
+import { positionIn } from './commitment-place-words.ts';
 import { namesParameterList, partnerWork } from './commitment-references.ts';
-import { parameterList } from './commitment-verbs.ts';
+import { parameterList } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 
 /** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */

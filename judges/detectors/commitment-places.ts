@@ -3,7 +3,8 @@
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
 // first"). What was placed is not read from the words: commitment-position.ts takes it from the
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
-import { functionName, GUARD_NOUN, positionIn, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
+import { functionName, GUARD_NOUN, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
+import { positionIn } from './commitment-place-words.ts';
 import type { Sentence, Term } from './language.ts';
 import { CREATE, headLemma } from './commitment-verbs.ts';
 import { commits, isConditional, stanceOf } from './stance.ts';

@@ -3,7 +3,8 @@
 // that accepts it ("Sure, will do", "Good call, I'll do that too") without turning it down.
 import type { Target } from './commitment-code.ts';
 import { neededTargets } from './commitment-needs.ts';
-import { coordinatedStance, targetOf, TOUCH } from './commitment-verbs.ts';
+import { coordinatedStance, targetOf } from './commitment-verbs.ts';
+import { TOUCH } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 import { acceptsByPronoun, isConditional, stanceOf } from './stance.ts';
 

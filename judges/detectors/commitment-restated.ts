@@ -1,6 +1,7 @@
 // Reports that restate a placement the sender made before (commitment-extract.ts): a claim in other
 // words of the same place, checked as the earlier commitment's target.
-import { codeOf, GUARD_NOUN, placeFunction, positionIn, sameFunction, type Target } from './commitment-code.ts';
+import { codeOf, GUARD_NOUN, placeFunction, sameFunction, type Target } from './commitment-code.ts';
+import { positionIn } from './commitment-place-words.ts';
 import type { Commitment } from './commitment-extract.ts';
 import { GUARDED } from './commitment-guards.ts';
 import type { Sentence } from './language.ts';

@@ -8,7 +8,6 @@ import {
   codeOf,
   conditionNames,
   fileMasks,
-  FIRST_WORD,
   functionBefore,
   functionName,
   GUARD_CODE,
@@ -16,7 +15,6 @@ import {
   LOCATION,
   namesIn,
   placeFunction,
-  positionIn,
   symbolsIn,
   span,
   type Target,
@@ -24,9 +22,11 @@ import {
   importedFrom,
   moduleAfter,
 } from './commitment-code.ts';
+import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
 import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
-import { EXPORTED_WORD, parameterList } from './commitment-verbs.ts';
+import { EXPORTED_WORD } from './commitment-verbs.ts';
+import { leftToPartner, parameterList } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 import { acceptsByPronoun } from './stance.ts';
 
@@ -135,7 +135,14 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     if (firstWord < 0 || (firstWord === 0 && !continued)) continue;
     const subject = continued ? [] : terms.slice(0, firstWord);
     // "`parse_headers()` / lines 18–27 is yours": what the sender gives the partner, it leaves alone.
-    const given = stateWord(terms.slice(firstWord).map((t) => t.normal)) === 'yours' && /^(?:is|are|'s)$/.test(terms[firstWord]!.normal);
+    // "lines 24–28 are off limits for me": the same boundary from the sender's side.
+    const state = terms.slice(firstWord).map((t) => t.normal);
+    const owner = stateWord(state);
+    const given =
+      (/^(?:is|are|'s)$/.test(terms[firstWord]!.normal) &&
+        (owner === 'yours' || owner === 'off-limits' || (owner === 'off' && state[state.indexOf(owner) + 1] === 'limits'))) ||
+      // "`new()` I left to you": the code fronted before the sender's verb that gives it to the partner.
+      leftToPartner(terms.slice(firstWord));
     const ranges = subject.filter((t) => t.mask?.kind === 'lines');
     // "lines 24–28 untouched": a line range as the subject.
     if (ranges.length && (given || (subject.length === 1 && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))))) {

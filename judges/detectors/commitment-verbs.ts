@@ -2,11 +2,9 @@
 // "export", "leave … alone", "call"), its object and the place phrase after it the target; passive
 // claims ("`X` was added to utils.py") and references ("the registry functions") included.
 import {
-  AS_BEFORE,
   codeOf,
   ownCodeBefore,
   conditionNames,
-  CONSTRUCTOR,
   fileMasks,
   functionName,
   GUARD_CODE,
@@ -17,36 +15,30 @@ import {
   importedNames,
   moduleAfter,
   placeFunction,
-  positionIn,
   symbolsIn,
   type Target,
-  untouchedRange,
 } from './commitment-code.ts';
-import { describingWords, meansFunctions, namesParameterList, partnerWork, type Reference } from './commitment-references.ts';
+import { positionIn } from './commitment-place-words.ts';
+import { describingWords, meansFunctions, type Reference } from './commitment-references.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
+import { boundaryTarget, LEAVE, TOUCH } from './commitment-boundaries.ts';
 
 export const CREATE =
   /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;
 
 export const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 
-export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
-
 /** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
 const MAKE = /^(?:make|turn|convert|mark|change)$/;
 
 /** Words that say a symbol is visible from its module. */
-export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public)$/;
-
-export const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
+export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public|pub)$/;
 
 const CALL = /^(?:call|invoke|apply|run)$/;
 
 /** Verbs whose object is what a guard tests. */
 const GUARD_VERB = /^(?:check|test|validate|verify|guard|assert)$/;
-
-const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
 
 interface Region {
   /** Terms of the verb's object, up to where its location begins. */
@@ -72,7 +64,9 @@ function regionOf(sentence: Sentence, verb: VerbPhrase): Region {
       // "exported, with a `run()` method": what comes with it is not what is exported.
       (i === 0 && /^(?:from|into|via|inside|within|with)$/.test(t.normal)) ||
       (i > 0 &&
+        // "call `record()` once `send()` has returned": "once" opens the place, as "after" does.
         ((LOCATION.test(t.normal) && !(t.normal === 'to' && /^(?:call|calls)$/.test(terms[i - 1]!.normal) && !describedCall(terms, i - 1))) ||
+          t.normal === 'once' ||
           t.clause !== terms[0]!.clause)),
   );
   return end === -1 ? { object: terms, place: [] } : { object: terms.slice(0, end), place: terms.slice(end) };
@@ -104,28 +98,8 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   const files = fileMasks(sentence);
   const all = [...object, ...place];
   const lemma = headLemma(sentence, verb);
-  const lineMask = all.find((t) => t.mask?.kind === 'lines');
-  const untouched =
-    (verb.negative && (TOUCH.test(lemma) || (/^(?:go|come|get)$/.test(lemma) && all.some((t) => /^(?:near|into|close)$/.test(t.normal))))) ||
-    // "I kept the existing parameters of `render()`".
-    (LEAVE.test(lemma) && namesParameterList(all)) ||
-    // "stay out of", "keep clear of" (the tagger may read "keep clear" as one verb).
-    (/^(?:stay|keep)$/.test(lemma) &&
-      [object[0], ...sentence.terms.slice(verb.start + 1, verb.index + 1)].some((t) => /^(?:away|out|clear|off)$/.test(t?.normal ?? ''))) ||
-    (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || AS_BEFORE.test(sentence.text)));
-  if (untouched) {
-    // "leave the existing parameters of `__init__` as they are": its signature, not its body.
-    if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
-    if (lineMask && !codeOf(object).length) return untouchedRange(lineMask.mask!, files);
-    const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
-    if (names.length) return { kind: 'untouched_symbol', names, files };
-    // "I won't edit slug.py": the whole file (a bare path, no symbol).
-    const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
-    if (objectFiles.length) return { kind: 'untouched_symbol', names: [], files: objectFiles };
-    // "I stayed out of your lines": the partner's announced work.
-    const refers = partnerWork(all);
-    return refers ? { kind: 'untouched_lines', names: [], files, refers } : undefined;
-  }
+  const boundary = boundaryTarget(sentence, verb, lemma, { object, place }, files);
+  if (boundary !== false) return boundary;
   if (verb.negative) return undefined;
   // "adding an EXIF orientation fix to `load()`: `ImageOps.exif_transpose(img)` …": the code after the colon is the object.
   const apposed = codeOf(object).length ? [] : apposition(sentence, verb);
@@ -137,7 +111,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
-    const said = (referred ? codeOf(sentence.terms.slice(0, verb.start)) : objectNames).filter((n) => n !== '__all__');
+    // "importable from `mdtoc`; I'll add it …": code after "from" is the module, not what is exported.
+    const before = sentence.terms.slice(0, verb.start).filter((_, i, all) => !/^(?:from|via)$/.test(all[i - 1]?.normal ?? ''));
+    const said = (referred ? codeOf(before) : objectNames).filter((n) => n !== '__all__');
     // "make it importable as `from config import load_config`": what the import names.
     const names = said.length || !referred ? said : importedNames(sentence);
     const module = moduleAfter(place) ?? importedFrom(sentence) ?? files[0];
@@ -176,12 +152,22 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && !naming && objectNames.length && (where || position)) {
     return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
   }
-  if (CREATE.test(lemma) && objectNames.length) {
-    const parameter = [...object, ...place].some((t) => /^(?:param|params|parameter|parameters|argument|arguments|signature|kwarg|kwargs)$/.test(t.normal));
-    const scope = where && (parameter || where === '__init__') ? where : undefined;
+  // "give `Pool` a `close()` method", "give `allow()` a `cost` arg": the first object receives the second, as after "to".
+  const recipient = lemma === 'give' && object[0]?.mask?.kind === 'code' && object[1]?.tags.has('Determiner') ? object[0] : undefined;
+  const made = recipient ? codeOf(object.slice(1)) : objectNames;
+  if ((CREATE.test(lemma) || recipient) && made.length) {
+    const parameter = [...object, ...place].some((t) =>
+      /^(?:param|params|parameter|parameters|argument|arguments|arg|args|signature|kwarg|kwargs)$/.test(t.normal),
+    );
+    // "I'll write `assertMetricName(name)` in the same file; it runs in the constructor": a place in another clause is not where the code goes.
+    const into =
+      recipient && /\(\)$/.test(recipient.mask!.text.trim()) ? functionName(recipient) : placeFunction(place.filter((t) => t.clause === verb.clause));
+    const scope = into && (parameter || into === '__init__') ? into : undefined;
     // "added `Timeout` to `Options`": a member of the type the place names (capitalised, not a call).
-    const owner = scope ? undefined : place.find((t) => t.mask?.kind === 'code' && /^[A-Z][\w$]*$/.test(t.mask.text.trim()))?.mask!.text.trim();
-    const names = owner ? objectNames.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : objectNames;
+    const owner = scope
+      ? undefined
+      : (recipient ? [recipient] : place).find((t) => t.mask?.kind === 'code' && /^[A-Z][\w$]*$/.test(t.mask.text.trim()))?.mask!.text.trim();
+    const names = owner ? made.map((n) => (n.includes('.') ? n : `${owner}.${n}`)) : made;
     return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
   // "I've got `Put()`; I'll add it above Get": a pronoun for code the sender took on earlier in the sentence.
@@ -190,33 +176,6 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "Added the registry functions": code named before, by its description.
   const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
   return described ? { kind: 'exists', names: [], files, refers: described } : undefined;
-}
-
-/** The existing parameters of a function, named in the sentence or to be resolved through the conversation. */
-export function parameterList(files: string[], scope: string | undefined, sentence: Sentence): Target {
-  return {
-    kind: 'untouched_symbol',
-    names: [],
-    files,
-    parameters: true,
-    // "don't change the signature": a parameter added breaks it too, not only one removed.
-    ...(sentence.terms.some((t) => /^signatures?$/.test(t.normal)) && { signature: true }),
-    ...(scope ? { scope } : { refers: { to: 'parameters', fallback: parameterOwner(sentence.terms.filter((t) => t.text !== '')) } }),
-  };
-}
-
-/**
- * The function a sentence about parameters is about: a function named after "of", "to", "in"
- * ("the `flush_every` parameter of `__init__`"), else any function it names, else the constructor.
- */
-export function parameterOwner(terms: readonly Term[]): string | undefined {
-  const functionLike = (t: Term) =>
-    t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
-  const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
-  const named = placed ?? terms.find((t) => functionLike(t));
-  // "options to `NewLimiter`": a bare name that parameters are added to is a function too.
-  const bare = terms.find((t, i) => /^(?:of|to|on|into)$/.test(terms[i - 1]?.normal ?? '') && functionName(t) !== undefined);
-  return (named && functionLike(named)) ?? constructorIn(terms) ?? functionName(bare);
 }
 
 /** The code listed right after a colon that follows the verb, before any other person's clause. */
@@ -231,11 +190,6 @@ function apposition(sentence: Sentence, verb: VerbPhrase): Term[] {
     else if (!/^(?:and|or)$/.test(t.normal) && !(t.tags.has('Noun') && !t.tags.has('Pronoun') && terms[start + i - 1]?.mask?.kind === 'code')) break;
   }
   return run;
-}
-
-/** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */
-function constructorIn(terms: readonly Term[]): string | undefined {
-  return terms.some((t) => CONSTRUCTOR.test(t.normal) || (t.mask?.kind === 'code' && /^[A-Z]\w*\(/.test(t.mask.text))) ? '__init__' : undefined;
 }
 
 /**

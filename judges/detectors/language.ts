@@ -5,8 +5,10 @@
 // is swapped for a placeholder noun first, so the tagger sees "I'll add Zqa to Zqb" and the
 // detectors still get the code back from `masks`.
 import type nlpType from 'compromise';
-import { BARE_RANGE, FILE_PATH, LINE_REFERENCE } from './mentions.ts';
+import { maskCode, type Mask, type MaskKind } from './code-masks.ts';
 import { proseOf, sentences } from '../text.ts';
+
+export type { Mask, MaskKind } from './code-masks.ts';
 
 type Nlp = typeof nlpType;
 let nlp: Nlp | undefined;
@@ -19,17 +21,6 @@ export async function loadLanguage(): Promise<void> {
 function model(): Nlp {
   if (!nlp) throw new Error('call loadLanguage() before analysing sentences');
   return nlp;
-}
-
-export type MaskKind = 'code' | 'file' | 'lines';
-
-export interface Mask {
-  kind: MaskKind;
-  /** The original text (backticks removed for inline code). */
-  text: string;
-  placeholder: string;
-  /** A line range written as bare numbers ("keep clear of 10-19"): lines only where it repeats a range named as lines. */
-  bare?: boolean;
 }
 
 export type Person = 'first' | 'second' | 'other' | 'none';
@@ -80,51 +71,14 @@ export interface Sentence {
   listItem: boolean;
 }
 
-const CODE_SPAN = /`([^`\n]+)`/g;
-/** Code-shaped names: snake_case, dunder, camelCase, dotted or called `name()`. */
-const CODE_NAME =
-  /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|_+[A-Za-z]\w*|[a-z]+[A-Z]\w*|[A-Z]\w*[a-z][A-Z]\w*)(?![\w$])/g;
-
-function placeholderName(i: number): string {
-  let name = '';
-  let n = i;
-  do {
-    name = String.fromCharCode(97 + (n % 26)) + name;
-    n = Math.floor(n / 26) - 1;
-  } while (n >= 0);
-  return `Zq${name}`;
-}
-
-/** Swaps code for placeholder nouns; `masks` keeps what each placeholder stands for. */
-export function maskCode(original: string): { masked: string; masks: Mask[] } {
-  const masks: Mask[] = [];
-  const text = original.replace(/[’‘]/g, "'");
-  const swap = (kind: MaskKind, original: string, bare = false) => {
-    const placeholder = placeholderName(masks.length);
-    masks.push({ kind, text: original, placeholder, ...(bare && { bare }) });
-    return placeholder;
-  };
-  const masked = text
-    .replace(CODE_SPAN, (_, code: string) => {
-      const trimmed = code.trim();
-      return swap(new RegExp(`^${FILE_PATH.source}$`, 'i').test(trimmed) ? 'file' : 'code', trimmed);
-    })
-    .replace(LINE_REFERENCE, (m) => swap('lines', m))
-    .replace(BARE_RANGE, (m) => swap('lines', m, true))
-    .replace(FILE_PATH, (m) => swap('file', m))
-    // "i.e." and "e.g." are abbreviations, not dotted names.
-    .replace(CODE_NAME, (m) => (/^Zq[a-z]+$|^(?:i\.e|e\.g)$/i.test(m) ? m : swap('code', m)))
-    // "`retries`/`backoff`": both, as two nouns the tagger can tell apart.
-    .replace(/\b(Zq[a-z]+)\s*\/\s*(?=Zq[a-z]+\b)/g, '$1 and ');
-  return { masked, masks };
-}
-
 /** Bullets, numbering, headings, emphasis and check marks around a line, which are not words. */
 function stripDecoration(text: string): string {
   return (
     text
       .replace(/^(?:\s*(?:[-*+•>]|\d+[.)]|#{1,6}|(?:[✓✔✅☑✗✘❌]|⚠\uFE0F?)+|\[[ xX]\]))+\s*/u, '')
       .replace(/\*\*|__/g, '')
+      // A mark between two words ends a clause ("Len() ✓ didn't go near …"), as a dash does.
+      .replace(/\s*[✓✔✅☑]+\s*(?=[\w`])/gu, ' — ')
       .replace(/[✓✔✅☑]/gu, '')
       // Shouting and capitals after a colon ("Line 26: Added BOTH") are not names.
       .replace(/\b[A-Z]{2,}\b/g, (w) => w.toLowerCase())
@@ -258,6 +212,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
   const doc = model()(masked);
   // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
   doc.match('^/^(?!(?:no|some|any|every)thing$|string$|during$)[a-z]+ing$/').tag('Gerund');
+  // A hedge between a modal and its verb ("I'll most likely give `Pool` …") leaves the verb a verb.
+  doc.match('#Modal (#Adverb|likely)+ [#Noun]', 0).not('(#ProperNoun|#Pronoun|#Determiner)').tag('Infinitive');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);
   const terms = toTerms(raw, masks);
   markClauses(terms);

@@ -159,8 +159,10 @@ describe('commitments: code named after a leading label', () => {
     await brokenThenKept(wording, pool('size'), pool('stats'));
   });
 
-  it('reads no promise from code given to the partner', () => {
-    expect(targets(['agent1', 'Yours: `read_string()` in src/lexer.rs'])).toEqual([]);
+  it('reads code given to the partner as left alone, not as new code of the sender', () => {
+    expect(targets(['agent1', 'Yours: `read_string()` in src/lexer.rs'])).toEqual([
+      { kind: 'untouched_symbol', names: ['read_string'], files: ['src/lexer.rs'] },
+    ]);
   });
 });
 

@@ -1,0 +1,91 @@
+// Where in its function a sentence places code (commitment-verbs.ts, -places.ts, -subjects.ts read it):
+// first ("the first statement", "begins with"), last ("right before we return"), before or after an
+// anchor named by code, by words, by a verb ("before it writes") or by a gerund ("before splitting"),
+// and in a loop of the function.
+import { codeOf, LOCATION, type Target } from './commitment-code.ts';
+import { describingWords } from './commitment-references.ts';
+import type { Term } from './language.ts';
+
+export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
+
+/** Verbs of starting, before "with": "begins with", "starts with", "opens with". */
+const BEGIN_VERB = /^(?:begin|begins|began|start|starts|started|open|opens|opened)$/;
+
+/** What nothing comes before: "before anything else", "ahead of everything". */
+const EVERYTHING = /^(?:anything|everything|all)$/;
+
+const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;
+
+/**
+ * Where in its function code is said to sit: first, or before or after an anchor named by code or by
+ * words ("the first statement after taking the lock" is after the lock, not first in the function).
+ */
+export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'anchorCall' | 'loop'> {
+  // "inside the `for` loop", "on every iteration", "each pass through the loop": first then means first in the loop.
+  const loop = terms.some(
+    (t, i) => LOOP_WORD.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:in|inside|within|each|every|per)$/.test(x.normal)),
+  );
+  if (loop) {
+    const { position, ...rest } = positionIn(terms.filter((t) => !LOOP_WORD.test(t.normal) && !FIRST_WORD.test(t.normal)));
+    return { loop, ...(position && { position, ...rest }) };
+  }
+  // "`get()` begins with the bypass check": what a function starts with is its first statement.
+  const first = terms.some((t, i) => FIRST_WORD.test(t.normal) || (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with'));
+  // "ahead of the `extend_from_slice`": before it.
+  const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
+  // "before anything else": before every statement, so first ("before anything is written" is before the write).
+  const everything = relative >= 0 && /^(?:before|ahead)$/.test(terms[relative]!.normal) ? relative + (terms[relative]!.normal === 'ahead' ? 2 : 1) : -1;
+  if (everything >= 0 && EVERYTHING.test(terms[everything]?.normal ?? '') && !terms[everything + 1]?.tags.has('Verb')) return { position: 'first' };
+  if (relative >= 0) {
+    // "once the lock is held": after it.
+    const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';
+    // "just before `return result`", "right before we return": before the function's return is at its end.
+    const next = terms.slice(relative + 1).find((t) => !/^(?:the|a|its|we|it|they|final)$/.test(t.normal));
+    if (position === 'before' && next && (/^return(?:s|ing)?$/.test(next.normal) || /^return\b/.test(next.mask?.text ?? ''))) return { position: 'last' };
+    // "before the call to `self._write(chunk)`": the code the call names.
+    const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
+    const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
+    const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
+    // "after send comes back": the bare word before the clause's verb is its subject, whatever the tagger read.
+    const [subject, verb] = [terms[relative + 1], terms[relative + 2]];
+    const bareSubject =
+      subject &&
+      !subject.mask &&
+      verb?.tags.has('Verb') &&
+      !subject.tags.has('Pronoun') &&
+      !subject.tags.has('Determiner') &&
+      !SUBJECT_PRONOUN.test(subject.normal);
+    const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
+    if (!nouns.length && bareSubject && subject.normal.length >= 3) nouns.push(subject.normal);
+    // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
+    const verbs = anchor || nouns.length ? [] : [...clauseVerbWords(terms.slice(relative + 1)), ...gerundWords(terms[relative + 1])];
+    const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;
+    // "first, before the lookup": first says more.
+    if ((anchor || anchorWords.length) && !(first && position === 'before'))
+      return { position, ...(anchor ? { anchor } : { anchorWords, ...(verbs.length && { anchorCall: true }) }) };
+  }
+  return first ? { position: 'first' } : {};
+}
+
+/** "before splitting", "after routing": a verb with no subject names the anchor by its stem (`split(…)`, `route(…)`). */
+function gerundWords(term: Term | undefined): string[] {
+  if (!term?.tags.has('Gerund') || term.mask) return [];
+  const stem = term.normal.replace(/([b-df-hj-np-tv-z])\1ing$/, '$1').replace(/ing$/, '');
+  return stem.length >= 3 ? [stem] : [];
+}
+
+/** A subject pronoun opening a clause: "before it writes", "after we flush", "once they return". */
+const SUBJECT_PRONOUN = /^(?:it|we|i|you|they|he|she|this|that)$/;
+
+/**
+ * "before it writes anything to `out`": a clause after "before" or "after" whose subject is a pronoun
+ * names the anchor by its verb; its stem finds the call (`w.out.Write(…)`).
+ */
+function clauseVerbWords(clause: readonly Term[]): string[] {
+  // "before it races with `Close()`": a clause that names a function is about that function, not a call its verb names.
+  const own = clause.filter((t) => t.clause === clause[0]?.clause);
+  if (!SUBJECT_PRONOUN.test(clause[0]?.normal ?? '') || own.some((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))) return [];
+  const verb = clause.slice(1, 4).find((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && !t.tags.has('Modal'));
+  const stem = verb?.normal.replace(/(?:ing|ed|es|s)$/, '');
+  return stem && stem.length >= 3 ? [stem] : [];
+}
