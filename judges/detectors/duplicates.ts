@@ -101,7 +101,10 @@ export function contentOf(text: string): Content {
   return {
     tokens,
     future: stances.some((x) => x === 'will' || x === 'doing') || /\b(?:i'll|i will|we'll|we will|going to|plan to|about to|will)\b/.test(lower),
-    past: stances.includes('did') || /\b(?:done|finished|complete|completed|landed|pushed|committed|merged|in)\b[.;,!]?|✓|✅/.test(lower),
+    // "in" reports only at a clause's end ("early return is in", "it's in now."), not "an early return in finish()".
+    past:
+      stances.includes('did') ||
+      /\b(?:done|finished|complete|completed|landed|pushed|committed|merged)\b|\bin(?:\s+(?:now|too))?\s*(?:[.;,!)]|$)|✓|✅/.test(lower),
   };
 }
 

@@ -47,8 +47,58 @@ function assignsCodeToSender(sentence: Sentence): boolean {
   );
 }
 
+/**
+ * Code changed in the passive, the change to come: "`pad()` will be called in `finish()`", "`await
+ * task()` gets wrapped in try/finally", "There'll be a `MAX_TOASTS` constant". With no agent named,
+ * the change a first message announces is its sender's; one said to be the partner's is not.
+ */
+function passiveChangeToCome(sentence: Sentence, verb: VerbPhrase): boolean {
+  if (verb.negative || verb.subject !== 'other') return false;
+  const terms = sentence.terms;
+  const getPassive = verb.lemma === 'get' && /^gets?$/.test(terms[verb.index - 1]?.normal ?? '') && terms[verb.index]?.tags.has('PastTense') === true;
+  const futurePassive = verb.tense === 'future' && /\bbe$/.test(verb.auxiliary);
+  const thereWillBe = verb.lemma === 'be' && verb.tense === 'future' && terms[verb.start - 1]?.normal === 'there';
+  const clause = terms.filter((t) => t.clause === verb.clause);
+  return (getPassive || futurePassive || thereWillBe) && clause.some((t) => t.mask !== undefined) && !clause.some((t) => /^(?:you|your)$/.test(t.normal));
+}
+
+/** "The PDF exporter I'm writing calls it": a first-person clause right after a noun phrase describes the noun. */
+function describesNoun(sentence: Sentence, verb: VerbPhrase): boolean {
+  const terms = sentence.terms;
+  const subject = terms[verb.start - 1];
+  const noun = terms[verb.start - 2];
+  return (
+    verb.subject === 'first' &&
+    /^(?:i|we)$/.test(subject?.normal ?? '') &&
+    noun?.tags.has('Noun') === true &&
+    !noun.tags.has('Pronoun') &&
+    noun.post.trim() === '' &&
+    terms.slice(0, verb.start - 2).some((t) => t.clause === verb.clause && t.tags.has('Determiner'))
+  );
+}
+
+/** "I'm in upload/handler.go adding sniffing": a gerund after the sender says where it is, in the same clause. */
+function doingAfterPlace(sentence: Sentence, verb: VerbPhrase): boolean {
+  const at = sentence.verbs.indexOf(verb);
+  const before = sentence.verbs[at - 1];
+  return (
+    sentence.terms[verb.index]?.tags.has('Gerund') === true &&
+    before?.lemma === 'be' &&
+    before.subject === 'first' &&
+    before.tense === 'present' &&
+    before.clause === verb.clause &&
+    sentence.terms[before.index + 1]?.tags.has('Preposition') === true
+  );
+}
+
+function planStance(sentence: Sentence, verb: VerbPhrase) {
+  if (describesNoun(sentence, verb)) return 'none';
+  return doingAfterPlace(sentence, verb) ? 'doing' : stanceOf(sentence, verb);
+}
+
 function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
-  const stance = stanceOf(sentence, verb);
+  if (passiveChangeToCome(sentence, verb)) return true;
+  const stance = planStance(sentence, verb);
   if (PLACE_VERB.test(verb.lemma) && verb.tense !== 'past' && !verb.negative) return sentence.masks.length > 0;
   // The subject receives what the sender does: "gets" is the change, not a verb of fetching.
   if (senderIsSource(sentence, verb))

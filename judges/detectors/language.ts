@@ -274,7 +274,15 @@ export function analyseSentence(text: string, start = 0): Sentence {
   const { masked: code, masks } = maskCode(text);
   const masked = stripDecoration(code);
   const { terms, verbs } = masked.trim() ? analyse(masked, masks) : { terms: [], verbs: [] };
-  return { text, start, masks, terms, verbs, questionMark: /\?["')\]*_]*$/.test(text.trim()), listItem: /^\s*(?:[-*+•]|\d+[.)])\s/.test(text) };
+  return {
+    text,
+    start,
+    masks,
+    terms,
+    verbs,
+    questionMark: /[\p{L}\p{N}][^?]*\?["')\]*_]*$/u.test(text.trim()),
+    listItem: /^\s*(?:[-*+•]|\d+[.)])\s/.test(text),
+  };
 }
 
 /** Analyses are pure: the detectors read the same message several times (questions, plans, commitments, repeats). */

@@ -71,11 +71,12 @@ export const FILE_PATH = new RegExp(String.raw`(?<![\w./:-])(?:[\w.-]+/)*[\w-][\
 
 // "to", "down to", "up to", "until", "through"/"thru", "..": every way a range's end is joined to its start.
 const RANGE_JOIN = String.raw`-|–|—|\.\.|(?:(?:down|up|all the way)\s+)?to|through|thru|until|till|and|,`;
-const RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*\d+)*`;
+// The end may name the line again: "between line 28 and line 38", "from line 19 to line 26".
+const RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*(?:[Ll]ines?\s*)?\d+)*`;
 const L_RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*L?\d+)*`;
 
 /**
- * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "L120-L130", or a
+ * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "line 28 and line 38", "L120-L130", or a
  * `path.py:120` suffix. A range or list is one mention.
  */
 export const LINE_REFERENCE = new RegExp(
