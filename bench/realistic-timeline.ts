@@ -58,7 +58,7 @@ function mergeAndWait(mark: PairMarks, result: EvaluationResult): { merge: numbe
   return { merge, sent, wait: Math.max(0, sent - mark.started - merge) };
 }
 
-/** Every pair's wait for a test container after its merge, summed, ms (a wait the merge hides is none). */
+/** Every pair's wait for a core and a test container after its merge, summed, ms (a wait the merge hides is none). */
 export function waitsAfterMergeMs(marks: PairMarks[], results: EvaluationResult[]): number {
   return marks.reduce((sum, mark, p) => sum + mergeAndWait(mark, results[p]!).wait, 0);
 }
