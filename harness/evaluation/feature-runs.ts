@@ -68,21 +68,27 @@ function onSharedCores(features: Feature[], options: TestRunOptions, startAhead:
           if (waiting.length === 0) return;
           const taken = held ?? start();
           held = undefined;
-          const sandbox = await taken;
           try {
-            for (let feature = waiting.shift(); feature; feature = waiting.shift()) {
-              const raw = await sandbox.run(await readFile(feature.testsPatchPath), patch);
-              fresh.set(feature, await keptTestRun(feature, patch, options, raw));
+            const sandbox = await taken;
+            try {
+              for (let feature = waiting.shift(); feature; feature = waiting.shift()) {
+                const raw = await sandbox.run(await readFile(feature.testsPatchPath), patch);
+                fresh.set(feature, await keptTestRun(feature, patch, options, raw));
+              }
+            } finally {
+              await sandbox.release();
             }
           } catch (error) {
+            // The task fails: its other lanes start nothing more.
             waiting.length = 0;
             throw error;
-          } finally {
-            await sandbox.release();
           }
         };
         const cores = await coresOf(options.slot);
-        await Promise.all(waiting.map(() => cores(lane)));
+        // Every lane ends before the task does, so that none runs on after its error is reported.
+        const lanes = await Promise.allSettled(waiting.map(() => cores(lane)));
+        const failed = lanes.find((settled) => settled.status === 'rejected');
+        if (failed) throw failed.reason;
         return features.map((feature, i) => cached[i] ?? fresh.get(feature)!);
       } finally {
         await handBack(held);

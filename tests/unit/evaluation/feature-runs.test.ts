@@ -185,15 +185,21 @@ describe("a task's feature runs on shared cores", () => {
     await Promise.all([...runs, there]);
   });
 
-  it('a run the engine failed under fails the task: no feature of it starts after, its sandboxes are handed back', async () => {
-    const { place, slot, nextRuns } = fakePlace('failing', 1);
+  it('a run the engine failed under fails the task once its other runs end: no feature of it starts after, its sandboxes are handed back', async () => {
+    const { place, slot, nextRuns } = fakePlace('failing', 2);
     const tests = taskTests(features('a', 3), options(slot), true);
     const verdict = tests.run('patch');
-    const [a1] = await nextRuns(1);
+    let runningAtFailure: number | undefined;
+    verdict.catch(() => (runningAtFailure = place.active.length));
+    const [a1, a2] = await nextRuns(2);
     a1!.fail();
+    // Everything the failure set off in this process happens before the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    a2!.end();
     await expect(verdict).rejects.toThrow('engine gone');
-    expect(place.active).toEqual([]);
-    expect(place.released).toEqual([1]);
+    expect(runningAtFailure).toBe(0);
+    expect(place.sandboxes).toBe(2);
+    expect(place.released.sort()).toEqual([1, 2]);
   });
 
   it('a sandbox started ahead that no run needed is handed back', async () => {
