@@ -79,6 +79,8 @@ describe('questions with no reply', () => {
   it('finds questions in prose only, not in quotes, code, courtesy closings or self-answered ones', () => {
     expect(questionsIn('Which approach would you prefer? I want to keep both.')).toEqual(['Which approach would you prefer?']);
     expect(questionsIn('> Did you change foo?\nYes.\n```\nx = a ? b : c  # why?\n```')).toEqual([]);
+    // A question mark with no words before it is the `?` operator, not a question.
+    expect(questionsIn("I'll handle `?` inside matches().\n? support done.")).toEqual([]);
     expect(questionsIn('Done. Anything else you need from me?')).toEqual([]);
     expect(questionsIn('Should I bump the version in setup.py? No, I will leave it.')).toEqual([]);
     expect(questionsIn('Let me know if you need anything.')).toEqual([]);
@@ -176,6 +178,12 @@ describe('near-duplicates behind prefixes and filler', () => {
       ),
     ).toEqual([]);
   });
+
+  it('reads "in" as done only at the end of a clause, so a plan with "in finish()" is no report already', () => {
+    const plan = "I'm adding an early return in finish() for an empty buffer, at its very top.";
+    expect(nearDuplicates(conversation(['agent1', plan], ['agent1', 'early return for empty buffer is in']))).toEqual([]);
+    expect(nearDuplicates(conversation(['agent1', plan], ['agent2', 'ok'], ['agent1', plan]))).toHaveLength(1);
+  });
 });
 
 describe('first-turn plan', () => {
@@ -199,6 +207,11 @@ describe('first-turn plan', () => {
       'config/config.go: `Config` gets a `Retries int` field from me.',
       '`Queue.drain()` (src/queue.ts) is getting a `limit` argument from me.',
       'formatBytes from me — new file src/bytes.ts, exported through the package entry point.',
+      // A change in the passive, still to come, with no agent named: the sender's.
+      'Padding: `pad_to_block()` will be called in `finish()` right before the bytes are encoded.',
+      '`await task()` gets wrapped in try/finally so the spinner stops even when the task throws.',
+      "Capping the queue. There'll be a `MAX_TOASTS` constant exported from src/toast.js.",
+      "I'm in upload/handler.go adding content-type sniffing after store().",
     ])
       expect(planSentence(plan), plan).toBeDefined();
     expect(
@@ -212,6 +225,12 @@ describe('first-turn plan', () => {
     expect(firstTurnPlan(conversation(['agent1', 'Hello! Starting on the timeout feature now.']))).toEqual([]);
     // What came from the sender before is no plan.
     expect(firstTurnPlan(conversation(['agent1', '`Config` got a `Retries` field from me yesterday.']))).toEqual([]);
+    // A first-person clause after a noun describes the noun; a change said to be the partner's is not the sender's.
+    expect(
+      firstTurnPlan(conversation(['agent1', "Please keep `format_total`'s signature. The PDF exporter I'm writing calls it as `format_total(amount)`."])),
+    ).toEqual([]);
+    expect(firstTurnPlan(conversation(['agent1', '`pad_to_block()` will be called in `finish()` by you.']))).toEqual([]);
+    expect(firstTurnPlan(conversation(['agent1', 'Your `await task()` will be wrapped in try/finally.']))).toEqual([]);
     // A list of work done is a report, not a plan.
     expect(firstTurnPlan(conversation(['agent1', '- size.go: exported `ParseSize`\n- api.go: added `FormatSizeIEC`']))).toEqual([]);
     expect(firstTurnPlan([])).toEqual([]);
@@ -224,5 +243,6 @@ describe('line-number and file-path mentions', () => {
     expect(lineNumberMentions(text)).toEqual(['lines 1161–1230', 'L20-L25', ':120', 'lines 10, 12 and 14']);
     expect(filePathMentions(text)).toEqual(['src/jinja2/filters.py', 'filters.py']);
     expect(filePathMentions('then call response.json() on it')).toEqual([]);
+    expect(lineNumberMentions('everything between line 28 and line 38 of ring.go; also line 50')).toEqual(['line 28 and line 38', 'line 50']);
   });
 });
