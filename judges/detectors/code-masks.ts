@@ -43,7 +43,8 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
       const trimmed = code.trim();
       return swap(new RegExp(`^${FILE_PATH.source}$`, 'i').test(trimmed) ? 'file' : 'code', trimmed);
     })
-    .replace(LINE_REFERENCE, (m) => swap('lines', m))
+    // "rota/shifts.py:11-16": the file and its lines, two nouns.
+    .replace(LINE_REFERENCE, (m) => (m.startsWith(':') ? ' ' : '') + swap('lines', m))
     .replace(BARE_RANGE, (m) => swap('lines', m, true))
     .replace(FILE_PATH, (m) => swap('file', m))
     // "i.e." and "e.g." are abbreviations, not dotted names.

@@ -74,7 +74,9 @@ export function boundaryTarget(
   // "leave the existing parameters of `__init__` as they are": its signature, not its body.
   if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
   if (lineMask && !codeOf(object).length) return untouchedRange(lineMask.mask!, files);
-  const names = codeOf(all.filter((t) => t.mask?.kind === 'code'));
+  // "leaving compute_dose to you and only changing `max_daily`": what is left comes before "to you".
+  const partnerAt = LEAVE.test(lemma) ? all.findIndex((t, i) => t.normal === 'you' && /^(?:to|for)$/.test(all[i - 1]?.normal ?? '')) : -1;
+  const names = codeOf((partnerAt > 0 ? all.slice(0, partnerAt) : all).filter((t) => t.mask?.kind === 'code'));
   if (names.length) return { kind: 'untouched_symbol', names, files };
   // "`Session.close()` — not touching it", "… in `Options::new()`, so I won't touch that one": the code named before.
   const referred = object.some((t) => POINTING.test(t.normal))
@@ -110,10 +112,12 @@ export function parameterOwner(terms: readonly Term[]): string | undefined {
   const functionLike = (t: Term) =>
     t.mask?.kind === 'code' && (/\(\)$/.test(t.mask.text.trim()) || /^(?:[\w.]*\.)?__\w+__$/.test(t.mask.text.trim())) ? functionName(t) : undefined;
   const placed = terms.find((t, i) => functionLike(t) && /^(?:of|to|in|on|for|into)$/.test(terms[i - 1]?.normal ?? ''));
-  const named = placed ?? terms.find((t) => functionLike(t));
+  // "`format_total`'s signature": the owner of the signature, in whatever form its name is written.
+  const owning = terms.find((t) => /['’]s$/.test(t.text) && functionName(t) !== undefined);
+  const named = placed ?? owning ?? terms.find((t) => functionLike(t));
   // "options to `NewLimiter`": a bare name that parameters are added to is a function too.
   const bare = terms.find((t, i) => /^(?:of|to|on|into)$/.test(terms[i - 1]?.normal ?? '') && functionName(t) !== undefined);
-  return (named && functionLike(named)) ?? constructorIn(terms) ?? functionName(bare);
+  return (named && functionName(named)) ?? constructorIn(terms) ?? functionName(bare);
 }
 
 /** The constructor a sentence names by a class call (`Batcher(sink, config=…)`) or the word. */

@@ -70,6 +70,9 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** Words that are not code even in backticks. */
 const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;
 
+/** `Cache.get`, `BitSet::count_ones` → `get`, `count_ones`. */
+export const lastName = (name: string) => name.replace(/^.*[.:]/, '');
+
 /** The symbols a code mask names: an identifier, or the names a snippet defines (`reverse: bool = False`, `signal?: AbortSignal`). */
 export function symbolsIn(code: string): string[] {
   const trimmed = code.trim();
@@ -139,7 +142,7 @@ export function placeFunction(place: readonly Term[]): string | undefined {
       const name = symbolsIn(t.mask.text)[0];
       // "in the `Client` constructor" is the class's constructor; "the `for` loop" is no function.
       if (CONSTRUCTOR.test(place[i + 1]?.normal ?? '')) return '__init__';
-      if (name && !KEYWORD.test(name)) return name.replace(/^.*[.:]/, '');
+      if (name && !KEYWORD.test(name)) return lastName(name);
     }
     if (CONSTRUCTOR.test(t.normal)) return '__init__';
   }
@@ -167,7 +170,7 @@ export const sameFunction = (a: string, b: string) => a === b || (isConstructor(
 export function functionName(term: Term | undefined): string | undefined {
   if (term?.mask?.kind !== 'code') return undefined;
   const name = symbolsIn(term.mask.text)[0];
-  return name && IDENTIFIER.test(term.mask.text.trim()) && !KEYWORD.test(name) ? name.replace(/^.*[.:]/, '') : undefined;
+  return name && IDENTIFIER.test(term.mask.text.trim()) && !KEYWORD.test(name) ? lastName(name) : undefined;
 }
 
 /** The names an import in the sentence imports: `from config import load_config`, `import { a, b } from 'pkg'`. */

@@ -5,6 +5,7 @@ import type { Evidence, JudgeInput } from '../types.ts';
 import { patchFiles } from '../patch-lines.ts';
 import { addedLinesNaming, codeOf, definitionsIn, inFiles, type FileCode } from '../code/patch-code.ts';
 import type { Commitment } from './commitment-extract.ts';
+import { lastName } from './commitment-code.ts';
 
 const TESTED_MERGES = new Set(['clean', 'union', 'llm']);
 
@@ -53,8 +54,6 @@ export function shownLinesNaming(files: readonly FileCode[], name: string, membe
   return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l, i) => (hunk.new.changed.has(hunk.new.start + i) ? added : shown).test(l))));
 }
 
-export const lastName = (name: string) => name.replace(/^.*[.:]/, '');
-
 export function codeQuote(source: 'merged' | 'patch', at: { path: string; text: string }, agent?: string): Evidence {
   return { kind: 'quote', source, file: at.path, text: at.text, ...(agent && { agent }) };
 }
@@ -65,6 +64,9 @@ export function ownPatchNote(c: Commitment, code: CodeUnderCheck, name: string):
   const own = inFiles(code.byAgent.get(c.agent) ?? [], c.target.files);
   const defined = definitionsIn(own).find((d) => d.name === lastName(name)) ?? addedLinesNaming(own, lastName(name))[0];
   if (!defined) return [{ kind: 'fact', text: `${c.agent}'s patch never added \`${name}\`` }];
+  // A line the merged code still has (a use: `w.count_ones()`) was not lost: the patch never defined the name.
+  const kept = addedLinesNaming(inFiles(code.files, [defined.path]), lastName(name)).some((l) => l.text === defined.text.trim());
+  if (kept) return [{ kind: 'fact', text: `${c.agent}'s patch never defined \`${name}\`` }];
   return [
     codeQuote('patch', defined, c.agent),
     { kind: 'fact', text: `${c.agent}'s patch added it (${defined.path}:${defined.line}); it was lost in the merge` },

@@ -12,7 +12,7 @@
 // commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier placement,
 // commitment-requests.ts requests and the replies that accept them.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { functionName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
+import { functionName, lastName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
   definitionOrderTargets,
@@ -35,7 +35,7 @@ import {
 } from './commitment-references.ts';
 import { passiveGuardTargets } from './commitment-guards.ts';
 import { anchoredPlacementTargets, placedCodeTargets } from './commitment-places.ts';
-import { restatedPlacements } from './commitment-restated.ts';
+import { restatedCommitments, restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, countedListTargets, listedCodeTargets, partnerItemTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
 import { keywordParameterTargets } from './commitment-keywords.ts';
@@ -226,10 +226,15 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
         .filter(Boolean)
         .at(-1);
       const found = sentenceCommitments(sentence, named);
+      const earlier = commitments.filter((c) => c.messageId !== message.id);
       for (const { kind, target } of found) {
         for (const resolved of resolve(target, message.from, i * 1000 + s, mentions, commitments).map((t) => withEarlier(t, message.from, commitments))) {
           if (!known(message.id, resolved)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind, target: resolved });
         }
+      }
+      // Before this sentence's own commitments count as earlier ones: a report restates what came before.
+      for (const target of restatedCommitments(sentence, message.from, earlier)) {
+        if (!known(message.id, target)) commitments.push({ messageId: message.id, agent: message.from, quote: sentence.text, kind: 'claim', target });
       }
       if (found.some((f) => f.target.kind === 'placement')) return;
       const restated = restatedPlacements(sentence, message.from, commitments);
@@ -274,7 +279,9 @@ const WITHDRAWAL =
 
 /** A later sentence of the same agent that takes the commitment back for `name` (a symbol or a file). */
 export function withdrawal(conversation: readonly ConversationMessage[], commitment: Commitment, name: string): string | undefined {
-  const named = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
+  // "dropping vintage_range" takes back `Rack.vintage_range`.
+  const names = [...new Set([name, lastName(name)])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const named = new RegExp(`(?<![\\w$])(?:${names.join('|')})(?![\\w$])`);
   for (const message of conversation) {
     if (message.id <= commitment.messageId || message.from !== commitment.agent) continue;
     const hit = messageSentences(message.message).find((s) => named.test(s.text) && WITHDRAWAL.test(s.text) && commitment.target.kind !== 'untouched_symbol');

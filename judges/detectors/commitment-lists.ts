@@ -29,9 +29,11 @@ function verblessItem(sentence: Sentence): Term[] | undefined {
 }
 
 export function listedCodeTargets(sentence: Sentence): Target[] {
-  // "- `Warehouse.reserve(sku, qty)` – moves qty into a held bucket": code alone before a dash heads the item; the rest describes it.
+  // "- `Warehouse.reserve(sku, qty)` – moves qty into a held bucket", "- `archiveColumn(name)`: moves …", "- `cardCount()`":
+  // code alone heads the item (before a dash or colon, or all of it); the rest describes it.
   const lead = sentence.terms.filter((t) => t.text !== '' && t.clause === 0);
-  if (sentence.listItem && !sentence.questionMark && lead.length === 1 && lead[0]!.mask?.kind === 'code' && /[—–]|\s-\s/.test(lead[0]!.post)) {
+  const alone = lead.length === 1 && sentence.terms.filter((t) => t.text !== '').length === 1;
+  if (sentence.listItem && !sentence.questionMark && lead.length === 1 && lead[0]!.mask?.kind === 'code' && (alone || /[—–:]|\s-\s/.test(lead[0]!.post))) {
     const names = codeOf(lead);
     return names.length ? [{ kind: 'exists', names, files: fileMasks(sentence) }] : [];
   }

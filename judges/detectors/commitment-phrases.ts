@@ -2,7 +2,7 @@
 // (commitment-extract.ts): "no edits to `X`", "a new `tick()` method on `Batcher`", "calling it from
 // `parse_line()`", "the guard `if l.disabled` sits in `Allow()`", "`BatchConfig` lives in a new
 // config.py", "my `render_cached()`", "a new `tick()` below `flush()`".
-import { codeOf, fileMasks, functionName, GUARD_NOUN, namesIn, placeFunction, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
+import { codeOf, fileMasks, functionName, GUARD_NOUN, lastName, namesIn, placeFunction, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
 import { positionIn } from './commitment-place-words.ts';
 import { namesParameterList, partnerWork } from './commitment-references.ts';
 import { parameterList } from './commitment-boundaries.ts';
@@ -113,8 +113,8 @@ export function newCodeTargets(sentence: Sentence): Target[] {
     // "a public method" of a class is visible from the class, not exported from the module.
     const exported = terms.slice(i, j).some((x) => x.normal === 'exported' || (x.normal === 'public' && !(kind && MEMBER_KIND.test(kind))));
     if (exported) targets.push({ kind: 'exported', names, files, module: files[0] });
-    else if (owner && kind && PARAMETER_KIND.test(kind)) targets.push({ kind: 'exists', names, files, scope: owner.replace(/^.*[.:]/, '') });
-    else if (owner && kind && MEMBER_KIND.test(kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${n.replace(/^.*[.:]/, '')}`), files });
+    else if (owner && kind && PARAMETER_KIND.test(kind)) targets.push({ kind: 'exists', names, files, scope: lastName(owner) });
+    else if (owner && kind && MEMBER_KIND.test(kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${lastName(n)}`), files });
     else targets.push({ kind: 'exists', names, files });
   });
   return targets;
@@ -142,7 +142,7 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
     // "called in `request()` after `await this.send(req)` returns": where in the function, from this clause.
     const at = positionIn(terms.slice(i + 1).filter((x) => x.clause === t.clause));
     const push = (names: string[], scope: string | undefined) => {
-      const called = names.map((n) => n.replace(/^.*[.:]/, '')).filter((n) => n !== scope);
+      const called = names.map(lastName).filter((n) => n !== scope);
       if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope, ...at });
     };
     const next = terms[i + 1];

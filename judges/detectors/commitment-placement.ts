@@ -1,8 +1,8 @@
 // Placement checks of the commitment checker (commitments.ts): a call or guard at the stated place in
 // its function (first, in its loop, before or after an anchor), and a new definition next to another.
 import { addedLinesNaming, callsIn, definitionsIn, guardsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
-import { sameFunction } from './commitment-code.ts';
-import { codeQuote, describeTarget, lastName, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
+import { lastName, sameFunction } from './commitment-code.ts';
+import { codeQuote, describeTarget, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment } from './commitment-extract.ts';
 import { checkPlacedCode } from './commitment-position.ts';
 

@@ -67,7 +67,8 @@ function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | '
   if (around >= 0) {
     // The anchor is the call or the nouns that follow: "around the handler call" is around `handler(…)`.
     const next = terms.slice(around + 1, around + 5).filter((t) => t.clause === terms[around]!.clause);
-    const code = next.find((t) => t.mask?.kind === 'code');
+    // "midnight wrap in `travel_time`": code after "in" is where the code goes, not what it wraps.
+    const code = next.find((t, j) => t.mask?.kind === 'code' && !/^(?:in|inside|within)$/.test(next[j - 1]?.normal ?? terms[around]!.normal));
     const anchor = code ? functionName(code) : undefined;
     const nouns = next.filter((t) => !t.mask && t.tags.has('Noun') && !/^(?:call|calls|invocation|it)$/.test(t.normal)).map((t) => t.normal);
     if (anchor) return { position: 'around', anchor };

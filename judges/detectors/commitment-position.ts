@@ -5,8 +5,8 @@
 // not show leaves the claim undecided.
 import { callsIn, functionsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
 import type { FunctionBody, Span } from '../code/statements.ts';
-import { sameFunction } from './commitment-code.ts';
-import { codeQuote, describeTarget, lastName, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
+import { lastName, sameFunction } from './commitment-code.ts';
+import { codeQuote, describeTarget, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment } from './commitment-extract.ts';
 
 interface Placed {

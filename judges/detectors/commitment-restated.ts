@@ -1,11 +1,11 @@
 // Reports that restate a placement the sender made before (commitment-extract.ts): a claim in other
 // words of the same place, checked as the earlier commitment's target.
-import { codeOf, GUARD_NOUN, placeFunction, sameFunction, type Target } from './commitment-code.ts';
+import { codeOf, GUARD_NOUN, lastName, placeFunction, sameFunction, symbolsIn, type Target } from './commitment-code.ts';
 import { positionIn } from './commitment-place-words.ts';
 import type { Commitment } from './commitment-extract.ts';
 import { GUARDED } from './commitment-guards.ts';
 import type { Sentence } from './language.ts';
-import { isConditional } from './stance.ts';
+import { isConditional, reportedDoneAt } from './stance.ts';
 
 /**
  * A report that restates a placement the sender promised before, in words: "metric recording is in
@@ -17,7 +17,7 @@ export function restatedPlacements(sentence: Sentence, agent: string, earlier: r
   const terms = sentence.terms.filter((t) => t.text !== '');
   const inAt = terms.findIndex((t) => /^(?:in|inside|within)$/.test(t.normal));
   const scope = inAt < 0 ? undefined : placeFunction(terms.slice(inAt + 1, inAt + 4));
-  const named = new Set(codeOf(terms).map((n) => n.replace(/^.*[.:]/, '')));
+  const named = new Set(codeOf(terms).map(lastName));
   const placed = positionIn(terms);
   // "before anything is written"; "after all" orders nothing.
   const relative = terms.some((t, i) => /^(?:before|after)$/.test(t.normal) && !/^(?:all|that|this)$/.test(terms[i + 1]?.normal ?? ''));
@@ -28,7 +28,7 @@ export function restatedPlacements(sentence: Sentence, agent: string, earlier: r
     (c) =>
       c.target.scope &&
       ((scope !== undefined && sameFunction(scope, c.target.scope)) ||
-        c.target.names.some((n) => named.has(n.replace(/^.*[.:]/, ''))) ||
+        c.target.names.some((n) => named.has(lastName(n))) ||
         // "Flush is guarded as described": the promised function named without backticks.
         (c.target.guard && terms.some((t) => !t.mask && t.text.replace(/\W+$/, '') === c.target.scope))),
   );
@@ -45,9 +45,6 @@ export function restatedPlacements(sentence: Sentence, agent: string, earlier: r
   return reportedDone(sentence, own);
 }
 
-/** Words that say the work is there: "try/finally in", "counter in.", "timing log done". */
-const DONE = /^(?:in|done|landed|added|there|pushed|shipped)$/;
-
 const FILLER = /^(?:the|a|an|my|our|its|is|are|was|now|also|all|both|and|too|same|it|this|that|one|thing|change|changes|part|work|bit)$/;
 
 /**
@@ -56,11 +53,13 @@ const FILLER = /^(?:the|a|an|my|our|its|is|are|was|now|also|all|both|and|too|sam
  */
 function reportedDone(sentence: Sentence, own: readonly Commitment[]): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const doneAt = terms.findIndex((t) => DONE.test(t.normal));
+  // A placement is reported where it is: "in" anywhere ("the metric is recorded in request() now").
+  const inAt = terms.findIndex((t) => t.normal === 'in');
+  const doneAt = inAt > 0 ? inAt : reportedDoneAt(sentence);
   if (doneAt <= 0 || sentence.verbs.some((v) => v.tense === 'future')) return [];
   const subject = terms
     .slice(0, doneAt)
-    .filter((t) => t.clause === terms[doneAt]!.clause && !t.mask && !FILLER.test(t.normal) && t.normal.length >= 3)
+    .filter((t) => t.clause === (terms[doneAt] ?? terms.at(-1)!).clause && !t.mask && !FILLER.test(t.normal) && t.normal.length >= 3)
     .map((t) => t.normal.replace(/'s$/, ''));
   if (subject.length === 0) return [];
   // "counter in." after "I'm counting polls in poll()": the word or another form of it ("count" for both).
@@ -71,4 +70,42 @@ function reportedDone(sentence: Sentence, own: readonly Commitment[]): Target[] 
     c.quote.split(/[^\w/]+/).some((w) => w.length > 5 && roots.has(root(w)));
   const promised = own.filter(said).at(-1);
   return promised ? [promised.target] : [];
+}
+
+/** Words that say code was left as it was: "new() untouched", "signature unchanged", "Stayed out of dispense", "didn't go near your block". */
+const LEFT =
+  /\b(?:untouched|unchanged|intact|alone)\b|\b(?:stay(?:ed)?|kept|keep|steer(?:ed)?)\s+(?:out|clear|away)\b|\b(?:didn't|did not|never)\s+(?:touch|go near|edit|change)/i;
+/** "MAX_DELAY_MS added" reports the constant, not its export: an export is restated in words that say so. */
+const EXPORT_WORD = /^(?:exported|exports?|exposed|re-exported|pub|public)$/;
+/** "not in yet", "still pending", "next": work reported as unfinished claims nothing. */
+const UNFINISHED = /^(?:not|never|no|yet|still|todo|wip|pending|next|later|almost|partly|half)$/;
+
+/**
+ * A report that names, bare or in backticks, code the sender committed to before, and says it is done
+ * (for an export, exported; for what the sender promised to leave alone, untouched): "add_line ✓
+ * validates qty up front", "offset param is in.", "reserve/release + held are in.", "parseCron is up,
+ * exported from index.ts too", "new() untouched". It claims those earlier commitments, with their
+ * targets as the earlier sentence named them (the file, the owner, the place).
+ */
+export function restatedCommitments(sentence: Sentence, agent: string, earlier: readonly Commitment[]): Target[] {
+  if (sentence.questionMark || isConditional(sentence) || sentence.verbs.some((v) => v.tense === 'future')) return [];
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const left = LEFT.test(sentence.text);
+  if (!left && terms.some((t) => UNFINISHED.test(t.normal))) return [];
+  const reported = { done: reportedDoneAt(sentence) >= 0, left, exported: terms.some((t) => EXPORT_WORD.test(t.normal)) };
+  const says = (c: Commitment) => (c.target.kind === 'untouched_symbol' ? reported.left : c.target.kind === 'exported' ? reported.exported : reported.done);
+  const named = new Set(
+    terms.flatMap((t) => (t.mask ? (t.mask.kind === 'code' ? symbolsIn(t.mask.text) : []) : t.text.split('/'))).map((n) => lastName(n.replace(/\W+$/, ''))),
+  );
+  const names = (c: Commitment) => {
+    const t = c.target;
+    // "`foo()` done" after "I'll add `foo()` and call it first in `bar()`" reports foo, not where it is called.
+    if (t.kind === 'placement') return !t.definition && named.has(t.scope ?? '');
+    return t.names.some((n) => named.has(lastName(n)));
+  };
+  const claimed = earlier
+    .filter((c) => c.agent === agent && !c.request && says(c) && names(c))
+    // "`DEFAULT_TTL` is in" after promising `DEFAULT_TTL` and `format_duration()`: the names it reports; a placement whole.
+    .map((c): Target => (c.target.kind === 'placement' ? c.target : { ...c.target, names: c.target.names.filter((n) => named.has(lastName(n))) }));
+  return [...new Map(claimed.map((t) => [JSON.stringify(t), t])).values()];
 }

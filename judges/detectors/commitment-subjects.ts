@@ -5,6 +5,7 @@
 import {
   AS_BEFORE,
   CHECK_VERB,
+  CONSTRUCTOR,
   codeOf,
   conditionNames,
   fileMasks,
@@ -12,6 +13,7 @@ import {
   functionName,
   GUARD_CODE,
   GUARD_NOUN,
+  lastName,
   LOCATION,
   namesIn,
   placeFunction,
@@ -93,7 +95,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
       after.some((t) => t.normal === 'it') ? functionBefore(sentence, guardAt) : undefined,
       placeFunction(lead.filter((t) => !t.mask || /\(\)$/.test(t.mask.text.trim()))),
       placeFunction(sentence.terms.slice(0, guardAt).filter((t) => t.clause < sentence.terms[guardAt]!.clause)),
-    ].find((name) => name && name !== at.anchor?.replace(/^.*[.:]/, ''));
+    ].find((name) => name && name !== (at.anchor && lastName(at.anchor)));
     const shown = guardAt === shownAt ? conditionNames(sentence.terms[guardAt]!.mask!.text) : [];
     const described = lead
       .filter(
@@ -101,6 +103,8 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
           t.text !== '' &&
           !t.tags.has('Determiner') &&
           !LOCATION.test(t.normal) &&
+          // "constructor validation": the word names where the guard is, not what it tests.
+          !CONSTRUCTOR.test(t.normal) &&
           (t.tags.has('Noun') || t.tags.has('Adjective') || t.tags.has('Verb') || t.mask),
       )
       .filter((t) => !(t.mask && functionName(t) === scope))
@@ -111,14 +115,16 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
   const clauses = new Set(sentence.terms.map((t) => t.clause));
   // "`offset` is in and `Kind` is exported from src/lib.rs": a file named in a clause with its own code subject is that clause's.
   const clauseFiles = (clause: number) => sentence.terms.filter((t) => t.clause === clause && t.mask?.kind === 'file').map((t) => t.mask!.text);
-  const subjectClauses = [...clauses].filter(
-    (c) => sentence.terms.find((t) => t.clause === c && t.text !== '' && !/^(?:and|but|or|also)$/.test(t.normal))?.mask?.kind === 'code',
-  );
-  const sharedFiles = [...clauses].filter((c) => !subjectClauses.includes(c)).flatMap(clauseFiles);
+  const subjectOf = (c: number) => sentence.terms.find((t) => t.clause === c && t.text !== '' && !/^(?:and|but|or|also)$/.test(t.normal))?.mask?.kind;
+  const subjectClauses = [...clauses].filter((c) => subjectOf(c) === 'code');
+  // "parseRobots is in; index.ts got `export * …`": a file that is its own clause's subject is not where the code is.
+  const fileClauses = [...clauses].filter((c) => subjectOf(c) === 'file');
+  const sharedFiles = [...clauses].filter((c) => !subjectClauses.includes(c) && !fileClauses.includes(c)).flatMap(clauseFiles);
   let previous: string[] = [];
   for (const clause of clauses) {
-    const clauseTerms = sentence.terms.filter((t) => t.clause === clause && t.text !== '');
-    const files = subjectClauses.length > 1 ? (clauseFiles(clause).length ? clauseFiles(clause) : sharedFiles) : allFiles;
+    // "👍 `Setpoint` is your side": a mark with no letters is not the clause's first word ("&" joins words).
+    const clauseTerms = sentence.terms.filter((t) => t.clause === clause && (t.mask || /[\p{L}\p{N}&]/u.test(t.text)));
+    const files = subjectClauses.length > 1 || fileClauses.length ? (clauseFiles(clause).length ? clauseFiles(clause) : sharedFiles) : allFiles;
     // "The `strict` option is in", "my `tick()` landed": the sender's own code after a determiner.
     // "…, and `retry_count` support landed": a new subject after the conjunction.
     // "your L13-23 untouched": the partner's code, of which the sender can only say it left it alone.
@@ -136,11 +142,17 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const subject = continued ? [] : terms.slice(0, firstWord);
     // "`parse_headers()` / lines 18–27 is yours": what the sender gives the partner, it leaves alone.
     // "lines 24–28 are off limits for me": the same boundary from the sender's side.
-    const state = terms.slice(firstWord).map((t) => t.normal);
+    // "`Parse` stays yours", "`Setpoint` is your side": the state after the verb, whose owner is the partner.
+    const stays = /^(?:stays?|remains?)$/.test(terms[firstWord]!.normal);
+    const state = terms.slice(firstWord + (stays ? 1 : 0)).map((t) => t.normal);
     const owner = stateWord(state);
+    const after = state[state.indexOf(owner ?? '') + 1];
     const given =
-      (/^(?:is|are|'s)$/.test(terms[firstWord]!.normal) &&
-        (owner === 'yours' || owner === 'off-limits' || (owner === 'off' && state[state.indexOf(owner) + 1] === 'limits'))) ||
+      ((stays || /^(?:is|are|'s)$/.test(terms[firstWord]!.normal)) &&
+        (owner === 'yours' ||
+          owner === 'off-limits' ||
+          (owner === 'off' && after === 'limits') ||
+          (owner === 'your' && /^(?:side|part|area|territory|turf|half|domain)$/.test(after ?? '')))) ||
       // "`new()` I left to you": the code fronted before the sender's verb that gives it to the partner.
       leftToPartner(terms.slice(firstWord));
     const ranges = subject.filter((t) => t.mask?.kind === 'lines');
@@ -279,7 +291,8 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
     if (negated || !(STATE_VERB.test(words[0] ?? '') || /^(?:be|get)$/.test(words[0] ?? '')) || subject.some((t) => /^(?:your|their)$/.test(t.normal)))
       continue;
     const described = describingWords(subject);
-    if (described.length === 0 && !pronoun) continue;
+    // "Closed check is in": a guard's words name what it tests, not code it adds (restatedPlacements reads the guard).
+    if ((described.length === 0 && !pronoun) || subject.some((t) => GUARD_NOUN.test(t.normal))) continue;
     // "uniqueSlug done, it's exported": a pronoun after a clause whose subject is code stands for that code.
     const subjectBefore = pronoun ? clauseSubjectCode(sentence, clause) : [];
     const refers: Reference | undefined = subjectBefore.length

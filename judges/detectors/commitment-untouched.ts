@@ -4,8 +4,8 @@
 import type { JudgeInput } from '../types.ts';
 import { pathMatches } from '../patch-lines.ts';
 import { inFiles, lineText, type FileCode, type HunkCode } from '../code/patch-code.ts';
-import { sameFunction } from './commitment-code.ts';
-import { lastName, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
+import { lastName, sameFunction } from './commitment-code.ts';
+import { type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment } from './commitment-extract.ts';
 
 /** A finding on the agent's own patch: what it changed (`note`) and the line that shows it. */

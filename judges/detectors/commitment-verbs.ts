@@ -3,17 +3,18 @@
 // claims ("`X` was added to utils.py") and references ("the registry functions") included.
 import {
   codeOf,
-  ownCodeBefore,
   conditionNames,
   fileMasks,
   functionName,
   GUARD_CODE,
   GUARD_NOUN,
-  LOCATION,
-  namesIn,
   importedFrom,
   importedNames,
+  lastName,
+  LOCATION,
   moduleAfter,
+  namesIn,
+  ownCodeBefore,
   placeFunction,
   symbolsIn,
   type Target,
@@ -150,7 +151,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "call it `debounce`": a pronoun and then code are two objects; the verb names the code, it calls nothing.
   const naming = /^(?:it|them|this)$/.test(object[0]?.normal ?? '') && object[1]?.mask?.kind === 'code';
   if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && !naming && objectNames.length && (where || position)) {
-    return { kind: 'placement', names: objectNames.map((n) => n.replace(/^.*[.:]/, '')), files, scope: where, ...at };
+    return { kind: 'placement', names: objectNames.map(lastName), files, scope: where, ...at };
   }
   // "give `Pool` a `close()` method", "give `allow()` a `cost` arg": the first object receives the second, as after "to".
   const recipient = lemma === 'give' && object[0]?.mask?.kind === 'code' && object[1]?.tags.has('Determiner') ? object[0] : undefined;

@@ -8,17 +8,8 @@
 // get()" with get's start outside every hunk) is not decided: precision comes first.
 import type { Evidence, JudgeInput, JudgeLabel } from '../types.ts';
 import { addedLinesNaming, definitionsIn, exportListed, inFiles, lineText, reexportsWhole, usagesIn, type FileCode } from '../code/patch-code.ts';
-import { sameFunction } from './commitment-code.ts';
-import {
-  codeQuote,
-  codeUnderCheck,
-  describeTarget,
-  lastName,
-  ownPatchNote,
-  shownLinesNaming,
-  type CodeUnderCheck,
-  type Finding,
-} from './commitment-evidence.ts';
+import { lastName, sameFunction } from './commitment-code.ts';
+import { codeQuote, codeUnderCheck, describeTarget, ownPatchNote, shownLinesNaming, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import { checkPlacement } from './commitment-placement.ts';
 import { checkOnlyChanged, checkParametersKept, checkUntouchedFile, checkUntouchedLines, checkUntouchedSymbol } from './commitment-untouched.ts';
 import { extractCommitments, withdrawal, type Commitment, type Target } from './commitment-extract.ts';
@@ -92,7 +83,10 @@ function missingMember(files: readonly FileCode[], name: string, source: 'merged
 
 function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {
   const where = c.target.files.length ? ` to ${c.target.files.join(' or ')}` : '';
-  const elsewhere = c.target.files.length ? addedLinesNaming(code.files, lastName(name))[0] : undefined;
+  // Added to another file than the promised one; a use in the promised file (`w.count_ones()`) is no definition elsewhere.
+  const elsewhere = c.target.files.length
+    ? addedLinesNaming(code.files, lastName(name)).find((l) => !inFiles(code.files, c.target.files).some((f) => f.path === l.path))
+    : undefined;
   return {
     missing: name,
     evidence: [

@@ -8,7 +8,7 @@ import type { ConversationMessage } from '../../harness/store/records.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
 import { messageSentences } from './language.ts';
-import { stanceOf } from './stance.ts';
+import { reportedDoneAt, stanceOf } from './stance.ts';
 import { FILE_PATH } from './mentions.ts';
 
 /** Messages with fewer content words (a "thanks", an "ok, done") are never called repeats. */
@@ -97,14 +97,12 @@ export function contentOf(text: string): Content {
     if (!FILLER.has(word)) tokens.add(stem(word.replace(/'s$/, '')));
   }
   const lower = prose.toLowerCase();
-  const stances = messageSentences(prose).flatMap((s) => s.verbs.map((v) => stanceOf(s, v)));
+  const analysed = messageSentences(prose);
+  const stances = analysed.flatMap((s) => s.verbs.map((v) => stanceOf(s, v)));
   return {
     tokens,
     future: stances.some((x) => x === 'will' || x === 'doing') || /\b(?:i'll|i will|we'll|we will|going to|plan to|about to|will)\b/.test(lower),
-    // "in" reports only at a clause's end ("early return is in", "it's in now."), not "an early return in finish()".
-    past:
-      stances.includes('did') ||
-      /\b(?:done|finished|complete|completed|landed|pushed|committed|merged)\b|\bin(?:\s+(?:now|too))?\s*(?:[.;,!)]|$)|✓|✅/.test(lower),
+    past: stances.includes('did') || analysed.some((s) => reportedDoneAt(s) >= 0),
   };
 }
 

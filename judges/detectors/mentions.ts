@@ -77,10 +77,10 @@ const L_RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*L?\d+)*`;
 
 /**
  * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "line 28 and line 38", "L120-L130", or a
- * `path.py:120` suffix. A range or list is one mention.
+ * `path.py:120` suffix, or a range after a path ("src/meter.rs 13–17"). A range or list is one mention.
  */
 export const LINE_REFERENCE = new RegExp(
-  String.raw`\b(?:[Ll]ines?|LINES?)\s*#?\s*\d+${RANGE_TAIL}|\bL\d+${L_RANGE_TAIL}\b|(?<=\.[A-Za-z]{1,6}):\d+(?:-\d+)?\b`,
+  String.raw`\b(?:[Ll]ines?|LINES?)\s*#?\s*\d+${RANGE_TAIL}|\bL\d+${L_RANGE_TAIL}\b|(?<=\.[A-Za-z]{1,6}):\d+(?:-\d+)?\b|(?<=\.[A-Za-z]{1,6} )\d+\s?(?:[-–—]|\.\.)\s?\d+\b`,
   'g',
 );
 
@@ -100,8 +100,8 @@ export interface MentionCounts {
   filePathMentions: number;
 }
 
-/** Two numbers joined by a dash, not part of a version, date, path or percentage ("10-19", "40–53"). */
-export const BARE_RANGE = /(?<![\w.$/:#-])\d+\s?[-–—]\s?\d+(?![\w%/:-]|\.\d)/g;
+/** Two numbers joined by a dash or "..", not part of a version, date, path or percentage ("10-19", "40–53", "18..28"). */
+export const BARE_RANGE = /(?<![\w.$/:#-])\d+\s?(?:[-–—]|\.\.)\s?\d+(?![\w%/:-]|\.\d)/g;
 
 const numbersOf = (range: string) => [...range.matchAll(/\d+/g)].map((m) => m[0]).join('-');
 

@@ -110,3 +110,25 @@ export const acceptsByPronoun = (sentence: Sentence) =>
 /** "`remaining` — a read-only property on …": a word after a determiner in its clause is a noun, however the tagger read it; it asks nothing. */
 export const afterDeterminer = (sentence: Sentence, verb: VerbPhrase) =>
   sentence.terms.slice(0, verb.index).some((t) => t.clause === verb.clause && t.tags.has('Determiner'));
+
+/** Words that report work as there, whoever did it: "count_ones is done", "Increment field + NewClock(base, inc) pushed". */
+const DONE = /^(?:done|finished|complete|completed|landed|pushed|committed|merged|shipped|added|wired|hooked|written|implemented|there)$/;
+const CHECK_MARK = /[✓✔✅☑]/u;
+
+/**
+ * Where a sentence reports work as there: the term that says so ("done", "pushed", "in" at a clause's
+ * end: "early return is in", "it's in now." but not "an early return in finish()"), the sentence's end for a
+ * check mark ("add_line ✓ validates qty up front"), or -1. Indexes count the terms with text.
+ */
+export function reportedDoneAt(sentence: Sentence): number {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex(
+    (t, i) =>
+      DONE.test(t.normal) ||
+      (t.normal === 'in' &&
+        (i === terms.length - 1 ||
+          /[.;,!)]/.test(t.post) ||
+          (/^(?:now|too)$/.test(terms[i + 1]!.normal) && (i + 2 === terms.length || /[.;,!)]/.test(terms[i + 1]!.post))))),
+  );
+  return at >= 0 ? at : CHECK_MARK.test(sentence.text) ? terms.length : -1;
+}

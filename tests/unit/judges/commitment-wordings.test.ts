@@ -179,9 +179,11 @@ describe('commitments: new code and exports in the wordings of agents (independe
     expect(targets(['agent1', 'I will make it importable as `from config import load_config`.'])).toEqual([
       expect.objectContaining({ kind: 'exported', names: ['load_config'], module: 'config' }),
     ]);
-    expect(targets(['agent1', 'New `load_config(path)` in config/loader.py.'], ['agent1', '`load_config` is done and exposed from the package.'])).toEqual([
-      expect.objectContaining({ kind: 'exported', names: ['load_config'], module: 'config/__init__.py' }),
-    ]);
+    expect(
+      targets(['agent1', 'New `load_config(path)` in config/loader.py.'], ['agent1', '`load_config` is done and exposed from the package.']).filter(
+        (t) => t.kind === 'exported',
+      ),
+    ).toEqual([expect.objectContaining({ kind: 'exported', names: ['load_config'], module: 'config/__init__.py' })]);
   });
 
   it('exports neither what comes "with" the exported code nor from a function named as a place', () => {

@@ -35,7 +35,7 @@ describe('coop-bench judge', () => {
     const out = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir]);
     expect(out).toContain('task 1 ');
     expect(out).toContain(
-      '  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 7 commitments checked',
+      '  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 8 commitments checked',
     );
     expect(out).toContain('    broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code');
     expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');

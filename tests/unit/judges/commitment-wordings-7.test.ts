@@ -1,0 +1,91 @@
+// Wordings from independent-train-7 (written blind to the detectors, session 10), each read as what
+// it commits to, with a wording that must not match: ranges after a path or written "18..28", code
+// given to the partner ("stays yours", "is your side"), what "to you" leaves, a guard's place word,
+// a "wrap" that is no wrapper, code alone in a list item, a file that is its own clause's subject, a
+// check's words, and a promise taken back by the last part of its name.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { countMentions } from '../../../judges/detectors/mentions.ts';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+describe('commitments: line ranges and code given to the partner', () => {
+  it.each([
+    ['Claiming rota/shifts.py:11-16 for overnight shifts.', "ack, I'll keep out of 11-16 entirely.", [11, 16]],
+    ['Taking `pay()` (src/meter.rs 13–17) for the cap.', "Then I'll stay clear of 13–17 and do expiry.", [13, 17]],
+    ['Parse skips fences now: toc/toc.go lines 18-28, all mine.', "I won't touch 18..28.", [18, 28]],
+  ])('reads bare numbers as the range the partner named: %s / %s', (claim, reply, lines) => {
+    expect(targets(['agent2', claim], ['agent1', reply])).toContainEqual(expect.objectContaining({ kind: 'untouched_lines', lines }));
+  });
+
+  it('counts a range after a path as one line mention, and a bare repeat of it as another', () => {
+    expect(countMentions([{ message: 'Taking src/meter.rs 13–17.' }, { message: 'I stay clear of 13–17.' }]).lineNumberMentions).toBe(2);
+    expect(countMentions([{ message: 'Bumped lib.py 2-3 weeks ago' }, { message: 'version 1..2' }]).lineNumberMentions).toBe(1);
+  });
+
+  it.each(['Ok, `Parse` stays yours.', '👍 `Setpoint` is your side.', '`Setpoint` is your part'])(
+    'reads code given to the partner as left alone: %s',
+    (said) => {
+      expect(targets(['agent1', said])).toEqual([expect.objectContaining({ kind: 'untouched_symbol' })]);
+    },
+  );
+
+  it('gives nothing in "your call" or "stays as fast"', () => {
+    expect(targets(['agent1', '`retries` is your call.'])).toEqual([]);
+    expect(targets(['agent1', '`Setpoint` stays fast.'])).not.toContainEqual(expect.objectContaining({ kind: 'untouched_symbol' }));
+  });
+
+  it('leaves to the partner only what comes before "to you"', () => {
+    expect(targets(['agent1', "I'm leaving `compute_dose` to you and only changing `max_daily`."])).toEqual([
+      expect.objectContaining({ kind: 'untouched_symbol', names: ['compute_dose'] }),
+    ]);
+  });
+});
+
+describe('commitments: what a sentence places, adds and names', () => {
+  it('reads "constructor validation" as a check in the constructor, not one testing "constructor"', () => {
+    const [placed] = targets(['agent1', 'constructor validation done: new() calls a small validate() helper first.']);
+    expect(placed).toEqual(expect.objectContaining({ kind: 'placement', scope: 'new', position: 'first' }));
+    expect(placed!.guard ?? []).not.toContain('constructor');
+  });
+
+  it('reads no wrapper in "midnight wrap in `travel_time`", and the wrapped call in "wrap the `fetch` call"', () => {
+    expect(targets(['agent1', "I'll do the midnight wrap in `travel_time`."])).not.toContainEqual(expect.objectContaining({ position: 'around' }));
+    expect(targets(['agent1', "I'll wrap the `fetch` call in a try/catch in `load()`."])).toContainEqual(
+      expect.objectContaining({ position: 'around', anchor: 'fetch', scope: 'load' }),
+    );
+  });
+
+  it('reads code alone in a list item as new code, and a question item as none', () => {
+    const listed = targets(['agent1', "I'm adding to board.ts:\n- `moveCard(id, to)`\n- `archiveColumn(name)`: moves a column's cards\n- `cardCount()`"]);
+    expect(listed.flatMap((t) => t.names)).toEqual(['moveCard', 'archiveColumn', 'cardCount']);
+    expect(targets(['agent1', 'Which one?\n- `moveCard(id, to)`?'])).toEqual([]);
+  });
+
+  it('does not put code in a file that is the subject of its own clause', () => {
+    expect(targets(['agent1', "parseRobots is in; index.ts got `export * from './robots'`."])).not.toContainEqual(
+      expect.objectContaining({ kind: 'exists', files: ['index.ts'] }),
+    );
+  });
+
+  it('reads the words of a reported check as the guard, not as code that must exist', () => {
+    const said = targets(
+      ['agent1', 'in `enqueue()`, before the heappush, I will bail out with QueueClosed if close() was called'],
+      ['agent1', 'Closed check is in, via a small `_ensure_open()` helper.'],
+    );
+    expect(said.filter((t) => t.kind === 'exists').flatMap((t) => t.names)).not.toContain('close');
+  });
+
+  it('takes a promise back by the last part of its name', async () => {
+    const messages = conversation(
+      ['agent1', "I'll add a `Rack.vintage_range()` helper."],
+      ['agent2', 'That duplicates `oldest()`. Do you need it?'],
+      ['agent1', "Fair, dropping vintage_range, I won't add it."],
+    );
+    const patch = diff('cellar/rack.py', 1, 1, [' class Rack:', '+    def store(self, bottle):', '+        pass']);
+    expect(await judge(input(messages, { agent1: patch }, patch))).toEqual([]);
+  });
+});
