@@ -34,7 +34,7 @@ import {
   type NamedCode,
 } from './commitment-references.ts';
 import { passiveGuardTargets } from './commitment-guards.ts';
-import { anchoredPlacementTargets, placedCodeTargets } from './commitment-places.ts';
+import { anchoredPlacementTargets, guardFrameTargets, placedCodeTargets } from './commitment-places.ts';
 import { restatedCommitments, restatedPlacements } from './commitment-restated.ts';
 import { checkedCodeTargets, countedListTargets, listedCodeTargets, partnerItemTargets } from './commitment-lists.ts';
 import { exportParticipleTargets } from './commitment-participles.ts';
@@ -137,6 +137,9 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
       (bare && t.scope === target.scope) || (t.kind === 'placement' && t.scope === target.scope && (t.position !== undefined || t.loop || t.guard));
     if (!found.some((f) => placed(f.target))) found.push({ kind: stated, target });
   }
+  // A guard and its place in words no reader above took ("encode: ascii check up top ✓").
+  if (!asked && !found.some((f) => f.target.kind === 'placement'))
+    for (const target of guardFrameTargets(sentence, named)) found.push({ kind: stated, target });
   for (const target of ownCodeTargets(sentence)) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: 'claim', target });
   }

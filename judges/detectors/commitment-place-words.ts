@@ -30,7 +30,14 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     return { loop, ...(position && { position, ...rest }) };
   }
   // "`get()` begins with the bypass check": what a function starts with is its first statement.
-  const first = terms.some((t, i) => FIRST_WORD.test(t.normal) || (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with'));
+  // "its opening statement", "up front" (not "before opening the file").
+  const first = terms.some(
+    (t, i) =>
+      FIRST_WORD.test(t.normal) ||
+      (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with') ||
+      (t.normal === 'opening' && /^(?:statement|line)$/.test(terms[i + 1]?.normal ?? '')) ||
+      (t.normal === 'front' && terms[i - 1]?.normal === 'up'),
+  );
   // "ahead of the `extend_from_slice`": before it.
   const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
   // "before anything else": before every statement, so first ("before anything is written" is before the write).
@@ -56,7 +63,15 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
       !subject.tags.has('Determiner') &&
       !SUBJECT_PRONOUN.test(subject.normal);
     const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
-    if (!nouns.length && bareSubject && subject.normal.length >= 3) nouns.push(subject.normal);
+    // "before hold, done": a lone word that ends the clause names the anchor, whatever the tagger read.
+    const lone =
+      subject &&
+      !subject.mask &&
+      !subject.tags.has('Gerund') &&
+      (relative + 2 === terms.length || /[,;.]/.test(subject.post)) &&
+      /^[a-z][\w-]*$/.test(subject.normal) &&
+      !/^(?:all|that|this|which|then|now|everything|anything)$/.test(subject.normal);
+    if (!nouns.length && (bareSubject || lone) && !SUBJECT_PRONOUN.test(subject.normal) && subject.normal.length >= 3) nouns.push(subject.normal);
     // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
     const verbs = anchor || nouns.length ? [] : [...clauseVerbWords(terms.slice(relative + 1)), ...gerundWords(terms[relative + 1])];
     const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;

@@ -3,8 +3,9 @@
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
 // first"). What was placed is not read from the words: commitment-position.ts takes it from the
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
-import { functionName, GUARD_NOUN, fileMasks, symbolsIn, type Target } from './commitment-code.ts';
-import { positionIn } from './commitment-place-words.ts';
+import { CONSTRUCTOR, functionName, GUARD_NOUN, fileMasks, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
+import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
+import { describingWords } from './commitment-references.ts';
 import type { Sentence, Term } from './language.ts';
 import { CREATE, headLemma } from './commitment-verbs.ts';
 import { commits, isConditional, stanceOf } from './stance.ts';
@@ -164,4 +165,36 @@ export function anchoredPlacementTargets(sentence: Sentence, created: ReadonlySe
   );
   if (placed.length === 0 || (where.anchor && defined)) return [];
   return [{ kind: 'placement', names: [], files: fileMasks(sentence), ...where }];
+}
+
+/** Labels that open a sentence without naming a function: "Plan:", "Update:", "Done:". */
+const LABEL = /^(?:plan|update|status|done|note|summary|todo|fyi|re|ps|edit|progress|next|also|ok|okay|yes|no|np|update|mine|yours|me|you|agent\d*)$/;
+
+/** Parts of a function after its possessive: "encode's opening statement", "`get()`'s first line". */
+const FUNCTION_PART = /^(?:opening|first|top|start|beginning|body|end|last|loop|statement|line)$/;
+
+/** A bare or backticked identifier read as a function's name. */
+const nameOf = (t: Term | undefined) =>
+  t?.mask ? functionName(t) : t && /^[A-Za-z_][\w]*(?:\(\))?[':]?s?$/.test(t.text) ? t.text.replace(/(?:\(\)|['’]s|:)+$/, '') : undefined;
+
+/**
+ * A guard said with where it sits, in whatever order the words come: "the ascii check is encode's opening
+ * statement", "encode: ascii check up top ✓", "Checkout: empty-dock guard in, ahead of the slice indexing".
+ * The function is a place after the guard ("… in `f()`"), a possessive before a part of it, the
+ * sentence's topic before a colon, or `named`, the function the message named last before the sentence.
+ */
+export function guardFrameTargets(sentence: Sentence, named?: string): Target[] {
+  const terms = sentence.terms.filter((t) => t.text !== '');
+  const at = terms.findIndex((t) => GUARD_NOUN.test(t.normal));
+  if (at < 0) return [];
+  const where = positionIn(terms.slice(at + 1));
+  if (!where.position && !where.loop) return [];
+  const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !FIRST_WORD.test(w));
+  const possessive = terms.find((t, i) => /['’]s$/.test(t.text) && FUNCTION_PART.test(terms[i + 1]?.normal ?? '') && nameOf(t) !== undefined);
+  const topic = terms[0]!.post.includes(':') && !LABEL.test(terms[0]!.normal) ? nameOf(terms[0]) : undefined;
+  const scope = placeFunction(terms.slice(at + 1)) ?? nameOf(possessive) ?? topic ?? named;
+  if (!words.length || !scope) return [];
+  // "a check in `write` before we write anything": the function's own name is no call inside it.
+  if (where.anchorCall && where.anchorWords?.some((w) => scope.toLowerCase().startsWith(w))) return [];
+  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope, ...where }];
 }

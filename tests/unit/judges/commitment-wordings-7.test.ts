@@ -59,6 +59,23 @@ describe('commitments: what a sentence places, adds and names', () => {
     );
   });
 
+  it.each([
+    ["the ascii check is encode's opening statement, before the table is built.", { scope: 'encode', position: 'first' }],
+    ['encode: ascii check up top ✓', { scope: 'encode', position: 'first' }],
+    ['reserve(): availability check before hold, done', { scope: 'reserve', position: 'before', anchorWords: ['hold'] }],
+    ['Checkout: empty-dock guard in, ahead of the slice indexing ✓', { scope: 'Checkout', position: 'before', anchorWords: ['slice'] }],
+  ])('reads a guard and its place in whatever order: %s', (said, place) => {
+    expect(targets(['agent1', said])).toContainEqual(expect.objectContaining({ kind: 'placement', ...place }));
+  });
+
+  it('reads no guard place from a label, "after all" or the function’s own name', () => {
+    expect(targets(['agent1', 'Plan: the bounds check goes first.'])).toEqual([]);
+    expect(targets(['agent1', "I won't add `normalize_key()` after all."]).filter((t) => t.kind === 'placement')).toEqual([]);
+    expect(targets(['agent1', "I'm adding the capacity check to `Writer::write`, before we write anything."])).not.toContainEqual(
+      expect.objectContaining({ anchorWords: ['write'] }),
+    );
+  });
+
   it('reads code alone in a list item as new code, and a question item as none', () => {
     const listed = targets(['agent1', "I'm adding to board.ts:\n- `moveCard(id, to)`\n- `archiveColumn(name)`: moves a column's cards\n- `cardCount()`"]);
     expect(listed.flatMap((t) => t.names)).toEqual(['moveCard', 'archiveColumn', 'cardCount']);
