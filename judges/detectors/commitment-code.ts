@@ -127,6 +127,9 @@ export function untouchedRange(mask: Mask, files: string[]): Target | undefined 
 
 export const codeOf = (terms: readonly Term[]) => terms.filter((t) => t.mask?.kind === 'code').flatMap((t) => symbolsIn(t.mask!.text));
 
+/** "d.bikes", "self.items": a field read through a receiver is data, not a function. */
+export const isField = (code: string) => /^(?:[a-z]|self|this)\.[a-z_][\w]*$/.test(code.trim());
+
 /** The function a place phrase names: `get()` in "FIRST in get()", `__init__` in "to the constructor". */
 export function placeFunction(place: readonly Term[]): string | undefined {
   for (let i = 0; i < place.length; i++) {
@@ -140,6 +143,8 @@ export function placeFunction(place: readonly Term[]): string | undefined {
       (i === 0 || LOCATION.test(previous) || /^(?:the|top|start|beginning|of)$/.test(previous))
     ) {
       const name = symbolsIn(t.mask.text)[0];
+      // "index into d.bikes".
+      if (isField(t.mask.text)) continue;
       // "in the `Client` constructor" is the class's constructor; "the `for` loop" is no function.
       if (CONSTRUCTOR.test(place[i + 1]?.normal ?? '')) return '__init__';
       if (name && !KEYWORD.test(name)) return lastName(name);

@@ -48,9 +48,12 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
     const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';
     // "just before `return result`", "right before we return": before the function's return is at its end.
     const next = terms.slice(relative + 1).find((t) => !/^(?:the|a|its|we|it|they|final)$/.test(t.normal));
-    if (position === 'before' && next && (/^return(?:s|ing)?$/.test(next.normal) || /^return\b/.test(next.mask?.text ?? ''))) return { position: 'last' };
-    // "before the call to `self._write(chunk)`": the code the call names.
-    const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of)$/.test(t.normal));
+    // "just before scale() returns": the function's own return.
+    const returns = (t: Term | undefined) => !!t && (/^return(?:s|ing)?$/.test(t.normal) || /^return\b/.test(t.mask?.text ?? ''));
+    const after = terms[terms.indexOf(next!) + 1];
+    if (position === 'before' && next && (returns(next) || (next.mask?.kind === 'code' && returns(after)))) return { position: 'last' };
+    // "before the call to `self._write(chunk)`", "before we call `hold()`": the code the call names.
+    const called = terms.slice(relative + 1).findIndex((t) => !/^(?:the|a|its|call|calls|invocation|to|of|we|they)$/.test(t.normal));
     const anchor = codeOf(terms.slice(relative + 1, relative + 1 + Math.max(2, called + 1)))[0];
     const end = terms.findIndex((t, i) => i > relative + 1 && (LOCATION.test(t.normal) || t.clause !== terms[relative]!.clause));
     // "after send comes back": the bare word before the clause's verb is its subject, whatever the tagger read.

@@ -3,7 +3,7 @@
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
 // first"). What was placed is not read from the words: commitment-position.ts takes it from the
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
-import { CONSTRUCTOR, functionName, GUARD_NOUN, fileMasks, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
+import { CONSTRUCTOR, functionName, GUARD_NOUN, fileMasks, isField, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
 import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
 import { describingWords } from './commitment-references.ts';
 import type { Sentence, Term } from './language.ts';
@@ -24,7 +24,7 @@ const PART_OF = /^(?:top|start|beginning|end|bottom|head|body|loop)$/;
  * ("in Drain", "inside parse_line"): the checker finds no such function where it is a word.
  */
 const placeName = (t: Term | undefined) =>
-  functionName(t) ??
+  (t?.mask && isField(t.mask.text) ? undefined : functionName(t)) ??
   (t && !t.mask && /^(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+_\w+|[a-z]+[A-Z]\w*)$/.test(t.text.replace(/[^\w]+$/, '')) ? t.text.replace(/[^\w]+$/, '') : undefined);
 
 /** The function a term names as a place: after "in", after "the top of", before "does" in "the last thing `f()` does". */
@@ -70,7 +70,16 @@ function placeIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | '
     const next = terms.slice(around + 1, around + 5).filter((t) => t.clause === terms[around]!.clause);
     // "midnight wrap in `travel_time`": code after "in" is where the code goes, not what it wraps.
     const code = next.find((t, j) => t.mask?.kind === 'code' && !/^(?:in|inside|within)$/.test(next[j - 1]?.normal ?? terms[around]!.normal));
-    const anchor = code ? functionName(code) : undefined;
+    // "the `self.client.get(...)` call … gets wrapped in try/except": in the passive, the call before is what is wrapped.
+    const passive = /^(?:gets|get|got|is|are|was|be|been)$/.test(terms[around - 1]?.normal ?? '');
+    const wrapped = passive
+      ? terms
+          .slice(0, around)
+          .filter((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))
+          .at(-1)
+      : undefined;
+    const callee = wrapped && /([A-Za-z_$][\w$]*)\s*\([^()]*\)$/.exec(wrapped.mask!.text.trim())?.[1];
+    const anchor = callee ?? (code ? functionName(code) : undefined);
     const nouns = next.filter((t) => !t.mask && t.tags.has('Noun') && !/^(?:call|calls|invocation|it)$/.test(t.normal)).map((t) => t.normal);
     if (anchor) return { position: 'around', anchor };
     if (nouns.length) return { position: 'around', anchorWords: nouns };
@@ -190,11 +199,12 @@ export function guardFrameTargets(sentence: Sentence, named?: string): Target[] 
   const where = positionIn(terms.slice(at + 1));
   if (!where.position && !where.loop) return [];
   const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !FIRST_WORD.test(w));
+  // "The check goes before we call `hold()`": a guard in no words is placed code, checked where the sender's own code sits.
   const possessive = terms.find((t, i) => /['’]s$/.test(t.text) && FUNCTION_PART.test(terms[i + 1]?.normal ?? '') && nameOf(t) !== undefined);
   const topic = terms[0]!.post.includes(':') && !LABEL.test(terms[0]!.normal) ? nameOf(terms[0]) : undefined;
   const scope = placeFunction(terms.slice(at + 1)) ?? nameOf(possessive) ?? topic ?? named;
-  if (!words.length || !scope) return [];
+  if (!scope) return [];
   // "a check in `write` before we write anything": the function's own name is no call inside it.
   if (where.anchorCall && where.anchorWords?.some((w) => scope.toLowerCase().startsWith(w))) return [];
-  return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope, ...where }];
+  return [{ kind: 'placement', names: [], ...(words.length && { guard: words }), files: fileMasks(sentence), scope, ...where }];
 }

@@ -76,6 +76,26 @@ describe('commitments: what a sentence places, adds and names', () => {
     );
   });
 
+  it.each([
+    ['Then I have scale(). It fires as the last step, just before scale() returns.', { scope: 'scale', position: 'last' }],
+    [
+      "in `reserve()` I'm going to check `this.ledger.isFree(seat)` and throw. The check goes before we call `this.ledger.hold(...)`.",
+      { scope: 'reserve', position: 'before', anchor: 'hold' },
+    ],
+    [
+      'the `self.client.get(...)` call in fetch_departures gets wrapped in try/except TimeoutError.',
+      { scope: 'fetch_departures', position: 'around', anchor: 'get' },
+    ],
+  ])('reads the place of code the words do not name: %s', (said, place) => {
+    expect(targets(['agent1', said])).toContainEqual(expect.objectContaining({ kind: 'placement', names: [], ...place }));
+  });
+
+  it('reads a field after "into" as no function', () => {
+    expect(targets(['agent1', 'I will have `Dock.Checkout` return `ErrEmpty`, checked before we index into d.bikes.'])).not.toContainEqual(
+      expect.objectContaining({ scope: 'bikes' }),
+    );
+  });
+
   it('reads code alone in a list item as new code, and a question item as none', () => {
     const listed = targets(['agent1', "I'm adding to board.ts:\n- `moveCard(id, to)`\n- `archiveColumn(name)`: moves a column's cards\n- `cardCount()`"]);
     expect(listed.flatMap((t) => t.names)).toEqual(['moveCard', 'archiveColumn', 'cardCount']);

@@ -55,10 +55,10 @@ describe('deterministic detectors on the calibration set', () => {
 
   it('gives the paraphrases of the training split the labels of their original', () => {
     // Not all yet (issue 17): independent-paraphrases-2.json, written blind to the detectors in
-    // session 8, had 28 of its 49 labelled otherwise; 13 of the 87 still are (judges/README.md,
-    // detectors-13). A paraphrase that agrees must keep agreeing: raise this as more do.
+    // session 8, had 28 of its 49 labelled otherwise; 12 of the 87 still are (judges/README.md,
+    // detectors-14). A paraphrase that agrees must keep agreeing: raise this as more do.
     expect(scores.paraphrases.of).toBeGreaterThanOrEqual(87);
-    expect(scores.paraphrases.same, scores.paraphrases.differing.join('; ')).toBeGreaterThanOrEqual(74);
+    expect(scores.paraphrases.same, scores.paraphrases.differing.join('; ')).toBeGreaterThanOrEqual(75);
   });
 
   it('stores the figures the report shows, as a fresh scoring gives them', async () => {
