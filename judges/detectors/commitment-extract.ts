@@ -9,7 +9,7 @@
 // commitment-phrases.ts (noun phrases and fixed constructions) and commitment-places.ts (a function
 // named as a place), commitment-keywords.ts (parameters by a keyword argument's shape),
 // commitment-only.ts (a change limited to functions) and commitment-renames.ts, on
-// commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier placement,
+// commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier commitment,
 // commitment-requests.ts requests and the replies that accept them.
 import type { ConversationMessage } from '../../harness/store/records.ts';
 import { functionName, lastName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';

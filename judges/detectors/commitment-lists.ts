@@ -10,12 +10,10 @@ import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions } from './commitment-references.ts';
 import { PRESENT, stateWord } from './commitment-subjects.ts';
 import { EXPORTED_WORD } from './commitment-verbs.ts';
-import type { Sentence, Term } from './language.ts';
+import { COMPLETION_MARK, type Sentence, type Term } from './language.ts';
 
 /** Where the listed code is: "in", "into" or "to" a file. */
 const IN_FILE = /^(?:in|into|to|inside)$/;
-
-const COMPLETION_MARK = /[✓✔☑✅]/u;
 
 /** The verbless words of a list item, or of the clause after a leading label ("Plan:"). */
 function verblessItem(sentence: Sentence): Term[] | undefined {

@@ -1,5 +1,6 @@
-// Reports that restate a placement the sender made before (commitment-extract.ts): a claim in other
-// words of the same place, checked as the earlier commitment's target.
+// Reports that restate a commitment the sender made before (commitment-extract.ts): a placement in
+// other words of the same place, or any commitment by naming its code with a word that says it is
+// done; a claim checked as the earlier commitment's target.
 import { codeOf, GUARD_NOUN, lastName, placeFunction, sameFunction, symbolsIn, type Target } from './commitment-code.ts';
 import { positionIn } from './commitment-place-words.ts';
 import type { Commitment } from './commitment-extract.ts';

@@ -71,6 +71,9 @@ export interface Sentence {
   listItem: boolean;
 }
 
+/** A check mark: "count_ones is done ✅", "- ✓ `NewLimiter(rate)`". */
+export const COMPLETION_MARK = /[✓✔✅☑]/u;
+
 /** Bullets, numbering, headings, emphasis and check marks around a line, which are not words. */
 function stripDecoration(text: string): string {
   return (

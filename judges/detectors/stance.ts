@@ -1,6 +1,6 @@
 // What a sentence's verbs say about the sender's own work (will do, doing, did, offers it), and
 // whether the sentence is conditional: read from the clause structure language.ts gives.
-import { SKIPPED, type Sentence, type VerbPhrase } from './language.ts';
+import { COMPLETION_MARK, SKIPPED, type Sentence, type VerbPhrase } from './language.ts';
 
 /** Modal auxiliaries that make a verb an offer or a possibility rather than a commitment. */
 const TENTATIVE = /\b(?:can|could|may|might|should|would|shall)\b/;
@@ -113,7 +113,6 @@ export const afterDeterminer = (sentence: Sentence, verb: VerbPhrase) =>
 
 /** Words that report work as there, whoever did it: "count_ones is done", "Increment field + NewClock(base, inc) pushed". */
 const DONE = /^(?:done|finished|complete|completed|landed|pushed|committed|merged|shipped|added|wired|hooked|written|implemented|there)$/;
-const CHECK_MARK = /[✓✔✅☑]/u;
 
 /**
  * Where a sentence reports work as there: the term that says so ("done", "pushed", "in" at a clause's
@@ -130,5 +129,5 @@ export function reportedDoneAt(sentence: Sentence): number {
           /[.;,!)]/.test(t.post) ||
           (/^(?:now|too)$/.test(terms[i + 1]!.normal) && (i + 2 === terms.length || /[.;,!)]/.test(terms[i + 1]!.post))))),
   );
-  return at >= 0 ? at : CHECK_MARK.test(sentence.text) ? terms.length : -1;
+  return at >= 0 ? at : COMPLETION_MARK.test(sentence.text) ? terms.length : -1;
 }
