@@ -17,9 +17,12 @@ import { stanceOf } from './stance.ts';
 /** Verbs of talking, looking, waiting and wanting: "I'll wait for your reply", "I'll check the file" plan no code. */
 const NOT_WORK =
   /^(?:wait|reply|respond|answer|ask|look|read|review|investigate|explore|inspect|see|think|confirm|know|hear|ping|tell|say|get|be|have|coordinate|sync|check|notify|inform|message|send|let|hope|need|want|like|appreciate|thank|agree|understand|follow|note|mention|share|verify|test|run|try|go|come|finish|stop|pause|begin|start)$/;
-/** Taking ownership of named code: "`max_length` is mine", "I'm on footnotes in render.ts", "My part: …". */
+/**
+ * Taking ownership of named code: "`max_length` is mine", "I'm on footnotes in render.ts", "My part: …",
+ * "I'm in `place()`, lines 21 to 34", "first step is a `MaxRetries int` field".
+ */
 const OWNERSHIP =
-  /\b(?:is|are)\s+mine\b|\bmine\s*[:(,]|\bi(?:'m| am) on\b|\bi(?:'ve| have)? got\b|\bmy (?:part|side|piece|share|scope|half|task)s?\b|\b(?:i|we)(?:'ll| will)? take\b/i;
+  /\b(?:is|are)\s+mine\b|\bmine\s*[:(,]|\bi(?:'m| am) on\b|\bi(?:'m| am) in\s+(?:`|[\w./-]+\.\w{1,5}\b|\w+\(\))|\bi(?:'ve| have)? got\b|\bmy (?:part|side|piece|share|scope|half|task)s?\b|\b(?:i|we)(?:'ll| will)? take\b|\b(?:first|next) step is\b/i;
 /** Verbs that put work somewhere: "Retries go into `request()`", "`strict` lives in parser.py". */
 const PLACE_VERB = /^(?:go|live|sit|land|belong|stay|end)$/;
 /** Headings that introduce a plan: "## Plan", "Proposed split:", "My plan:", "Division of work:". */
@@ -49,7 +52,8 @@ function assignsCodeToSender(sentence: Sentence): boolean {
 
 /**
  * Code changed in the passive, the change to come: "`pad()` will be called in `finish()`", "`await
- * task()` gets wrapped in try/finally", "There'll be a `MAX_TOASTS` constant". With no agent named,
+ * task()` gets wrapped in try/finally", "There'll be a `MAX_TOASTS` constant", "`Walker` gets a
+ * `maxDepth` option". With no agent named,
  * the change a first message announces is its sender's; one said to be the partner's is not.
  */
 function passiveChangeToCome(sentence: Sentence, verb: VerbPhrase): boolean {
@@ -59,7 +63,15 @@ function passiveChangeToCome(sentence: Sentence, verb: VerbPhrase): boolean {
   const futurePassive = verb.tense === 'future' && /\bbe$/.test(verb.auxiliary);
   const thereWillBe = verb.lemma === 'be' && verb.tense === 'future' && terms[verb.start - 1]?.normal === 'there';
   const clause = terms.filter((t) => t.clause === verb.clause);
-  return (getPassive || futurePassive || thereWillBe) && clause.some((t) => t.mask !== undefined) && !clause.some((t) => /^(?:you|your)$/.test(t.normal));
+  // "`Station.__init__` gets a `smoothing` kwarg": code that gets new code, the change to come.
+  const getsCode =
+    verb.lemma === 'get' &&
+    verb.tense === 'present' &&
+    clause.find((t) => t.text !== '')?.mask?.kind === 'code' &&
+    terms.slice(verb.index + 1).some((t) => t.clause === verb.clause && t.mask?.kind === 'code');
+  return (
+    (getPassive || futurePassive || thereWillBe || getsCode) && clause.some((t) => t.mask !== undefined) && !clause.some((t) => /^(?:you|your)$/.test(t.normal))
+  );
 }
 
 /** "The PDF exporter I'm writing calls it": a first-person clause right after a noun phrase describes the noun. */
@@ -96,7 +108,8 @@ function planStance(sentence: Sentence, verb: VerbPhrase) {
   return doingAfterPlace(sentence, verb) ? 'doing' : stanceOf(sentence, verb);
 }
 
-function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
+/** `elsewhere`: another sentence of the message names code ("About `Server.handle()`. I'll make the auth check its first statement"). */
+function isPlanVerb(sentence: Sentence, verb: VerbPhrase, elsewhere = false): boolean {
   if (passiveChangeToCome(sentence, verb)) return true;
   const stance = planStance(sentence, verb);
   if (PLACE_VERB.test(verb.lemma) && verb.tense !== 'past' && !verb.negative) return sentence.masks.length > 0;
@@ -106,11 +119,12 @@ function isPlanVerb(sentence: Sentence, verb: VerbPhrase): boolean {
   if (stance !== 'will' && stance !== 'doing') return false;
   if (NOT_WORK.test(verb.lemma) || (verb.lemma === 'update' && sentence.terms[verb.index + 1]?.normal === 'you')) return false;
   // A plan says where: it names a file, a line range or code (a boundary "I will NOT edit lines 68–84" included).
-  return namesCode(sentence, verb) || (!verb.negative && sentence.masks.length > 0);
+  return namesCode(sentence, verb) || (!verb.negative && (sentence.masks.length > 0 || elsewhere));
 }
 
-function isPlanSentence(sentence: Sentence): boolean {
+function isPlanSentence(sentence: Sentence, elsewhere = false): boolean {
   if (sentence.questionMark) return false;
+  if (elsewhere) return sentence.verbs.some((v) => isPlanVerb(sentence, v, true));
   if (sentence.masks.length > 0 && OWNERSHIP.test(sentence.text.replace(/[’‘]/g, "'"))) return true;
   if (assignsCodeToSender(sentence)) return true;
   // "`humanize()` → src/humanize.ts": code mapped to where it goes.
@@ -141,7 +155,9 @@ function isAssignmentList(sentences: readonly Sentence[]): boolean {
 /** The sentence (or heading) that makes the message a plan, if any. */
 export function planSentence(text: string): string | undefined {
   const all = messageSentences(text);
-  const found = all.find(isPlanSentence);
+  // Work to come in one sentence, code in another: a plan, unless the message asks (what it says then may wait on the answer).
+  const elsewhere = all.some((s) => s.masks.length > 0) && !all.some((s) => s.questionMark);
+  const found = all.find((s) => isPlanSentence(s)) ?? (elsewhere ? all.find((s) => isPlanSentence(s, true)) : undefined);
   if (found) return found.text;
   const prose = proseOf(text);
   const heading = PLAN_HEADING.exec(prose);

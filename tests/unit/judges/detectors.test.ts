@@ -212,6 +212,11 @@ describe('first-turn plan', () => {
       '`await task()` gets wrapped in try/finally so the spinner stops even when the task throws.',
       "Capping the queue. There'll be a `MAX_TOASTS` constant exported from src/toast.js.",
       "I'm in upload/handler.go adding content-type sniffing after store().",
+      // Code that gets new code; where the sender is; the work in one sentence and the code in another.
+      '- `Station.__init__` gets a `smoothing` kwarg (window size, default 1)',
+      "1px padding between sprites. I'm in `place()`, lines 21 to 34 of src/atlas.rs.",
+      'Retry support: first step is a `MaxRetries int` field on Config (mirror/config.go).',
+      "About `Server.handle()` in src/server.ts. I'll make the auth check its first statement.",
     ])
       expect(planSentence(plan), plan).toBeDefined();
     expect(
@@ -231,6 +236,9 @@ describe('first-turn plan', () => {
     ).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', '`pad_to_block()` will be called in `finish()` by you.']))).toEqual([]);
     expect(firstTurnPlan(conversation(['agent1', 'Your `await task()` will be wrapped in try/finally.']))).toEqual([]);
+    // Code in one sentence and the sender's wish in another, in a message that asks: the answer decides.
+    expect(firstTurnPlan(conversation(['agent1', "Which part of store/cart.py are you going to edit? I'd like to avoid the same lines."]))).toEqual([]);
+    expect(firstTurnPlan(conversation(['agent1', '`Walker` got a `maxDepth` option yesterday.']))).toEqual([]);
     // A list of work done is a report, not a plan.
     expect(firstTurnPlan(conversation(['agent1', '- size.go: exported `ParseSize`\n- api.go: added `FormatSizeIEC`']))).toEqual([]);
     expect(firstTurnPlan([])).toEqual([]);
