@@ -75,12 +75,15 @@ const RANGE_JOIN = String.raw`-|–|—|\.\.|(?:(?:down|up|all the way)\s+)?to|t
 const RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*(?:[Ll]ines?\s*)?\d+)*`;
 const L_RANGE_TAIL = String.raw`(?:\s*(?:${RANGE_JOIN})\s*L?\d+)*`;
 
+/** Words after numbers that make them a quantity, not lines: "lib.py 2-3 weeks ago". */
+const UNIT = String.raw`%|x\b|times\b|(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?|[kmg]i?b|bytes?)\b`;
+
 /**
  * A line reference: "line 26", "lines 72–77", "lines 10, 12 and 14", "line 28 and line 38", "L120-L130", or a
  * `path.py:120` suffix, or a range after a path ("src/meter.rs 13–17"). A range or list is one mention.
  */
 export const LINE_REFERENCE = new RegExp(
-  String.raw`\b(?:[Ll]ines?|LINES?)\s*#?\s*\d+${RANGE_TAIL}|\bL\d+${L_RANGE_TAIL}\b|(?<=\.[A-Za-z]{1,6}):\d+(?:-\d+)?\b|(?<=\.[A-Za-z]{1,6} )\d+\s?(?:[-–—]|\.\.)\s?\d+\b`,
+  String.raw`\b(?:[Ll]ines?|LINES?)\s*#?\s*\d+${RANGE_TAIL}|\bL\d+${L_RANGE_TAIL}\b|(?<=\.[A-Za-z]{1,6}):\d+(?:-\d+)?\b|(?<=\.[A-Za-z]{1,6} )\d+\s?(?:[-–—]|\.\.)\s?\d+\b(?!\s*(?:${UNIT}))`,
   'g',
 );
 

@@ -23,7 +23,8 @@ describe('commitments: line ranges and code given to the partner', () => {
 
   it('counts a range after a path as one line mention, and a bare repeat of it as another', () => {
     expect(countMentions([{ message: 'Taking src/meter.rs 13–17.' }, { message: 'I stay clear of 13–17.' }]).lineNumberMentions).toBe(2);
-    expect(countMentions([{ message: 'Bumped lib.py 2-3 weeks ago' }, { message: 'version 1..2' }]).lineNumberMentions).toBe(1);
+    // A quantity after a path, or a bare range that repeats no line range, is no line mention.
+    expect(countMentions([{ message: 'Touched lib.py 2-3 weeks ago' }, { message: 'versions 1..2' }]).lineNumberMentions).toBe(0);
   });
 
   it.each(['Ok, `Parse` stays yours.', '👍 `Setpoint` is your side.', '`Setpoint` is your part'])(
