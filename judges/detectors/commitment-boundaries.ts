@@ -40,6 +40,18 @@ function keepsAway(sentence: Sentence, verb: VerbPhrase, object: readonly Term[]
   );
 }
 
+/** A sentence that says code was left alone, whatever it names: "new() untouched", "Stayed out of dispense", "didn't go near your block". */
+export function saysLeftAlone(sentence: Sentence): boolean {
+  const terms = sentence.terms;
+  const near = (v: VerbPhrase) => terms.slice(v.index + 1, v.index + 4).some((t) => NEAR.test(t.normal));
+  return (
+    terms.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
+    sentence.verbs.some(
+      (v) => (KEEP.test(v.lemma) && AWAY.test(terms[v.index + 1]?.normal ?? '')) || (v.negative && (TOUCH.test(v.lemma) || (MOVE.test(v.lemma) && near(v)))),
+    )
+  );
+}
+
 /** "to you", "for you": the partner as who gets the code. */
 const toPartner = (terms: readonly Term[]) => terms.some((t, i) => t.normal === 'you' && /^(?:to|for)$/.test(terms[i - 1]?.normal ?? ''));
 

@@ -179,8 +179,8 @@ export function anchoredPlacementTargets(sentence: Sentence, created: ReadonlySe
 /** Labels that open a sentence without naming a function: "Plan:", "Update:", "Done:". */
 const LABEL = /^(?:plan|update|status|done|note|summary|todo|fyi|re|ps|edit|progress|next|also|ok|okay|yes|no|np|mine|yours|me|you|agent\d*)$/;
 
-/** Parts of a function after its possessive: "encode's opening statement", "`get()`'s first line". */
-const FUNCTION_PART = /^(?:opening|first|top|start|beginning|body|end|last|loop|statement|line)$/;
+/** Parts of a function after its possessive: "encode's opening statement", "`get()`'s first line", "`f()`'s loop". */
+const functionPart = (word: string) => PART_OF.test(word) || /^(?:opening|first|last|statement|line)$/.test(word);
 
 /** A bare or backticked identifier read as a function's name, where the words around make it one (a possessive before a part of a function, a topic before a colon). */
 const nameOf = (t: Term | undefined) =>
@@ -199,7 +199,7 @@ export function guardFrameTargets(sentence: Sentence, named?: string): Target[] 
   const where = positionIn(terms.slice(at + 1));
   if (!where.position && !where.loop) return [];
   const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !FIRST_WORD.test(w));
-  const possessive = terms.find((t, i) => /['’]s$/.test(t.text) && FUNCTION_PART.test(terms[i + 1]?.normal ?? '') && nameOf(t) !== undefined);
+  const possessive = terms.find((t, i) => /['’]s$/.test(t.text) && functionPart(terms[i + 1]?.normal ?? '') && nameOf(t) !== undefined);
   const topic = terms[0]!.post.includes(':') && !LABEL.test(terms[0]!.normal) ? nameOf(terms[0]) : undefined;
   const scope = placeFunction(terms.slice(at + 1)) ?? nameOf(possessive) ?? topic ?? named;
   if (!scope) return [];

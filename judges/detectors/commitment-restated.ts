@@ -7,6 +7,8 @@ import type { Commitment } from './commitment-extract.ts';
 import { GUARDED } from './commitment-guards.ts';
 import type { Sentence } from './language.ts';
 import { isConditional, reportedDoneAt } from './stance.ts';
+import { saysLeftAlone } from './commitment-boundaries.ts';
+import { EXPORTED_WORD } from './commitment-verbs.ts';
 
 /**
  * A report that restates a placement the sender promised before, in words: "metric recording is in
@@ -73,11 +75,6 @@ function reportedDone(sentence: Sentence, own: readonly Commitment[]): Target[] 
   return promised ? [promised.target] : [];
 }
 
-/** Words that say code was left as it was: "new() untouched", "signature unchanged", "Stayed out of dispense", "didn't go near your block". */
-const LEFT =
-  /\b(?:untouched|unchanged|intact|alone)\b|\b(?:stay(?:ed)?|kept|keep|steer(?:ed)?)\s+(?:out|clear|away)\b|\b(?:didn't|did not|never)\s+(?:touch|go near|edit|change)/i;
-/** "MAX_DELAY_MS added" reports the constant, not its export: an export is restated in words that say so. */
-const EXPORT_WORD = /^(?:exported|exports?|exposed|re-exported|pub|public)$/;
 /** "not in yet", "still pending", "next": work reported as unfinished claims nothing. */
 const UNFINISHED = /^(?:not|never|no|yet|still|todo|wip|pending|next|later|almost|partly|half)$/;
 
@@ -91,9 +88,10 @@ const UNFINISHED = /^(?:not|never|no|yet|still|todo|wip|pending|next|later|almos
 export function restatedCommitments(sentence: Sentence, agent: string, earlier: readonly Commitment[]): Target[] {
   if (sentence.questionMark || isConditional(sentence) || sentence.verbs.some((v) => v.tense === 'future')) return [];
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const left = LEFT.test(sentence.text);
+  const left = saysLeftAlone(sentence);
   if (!left && terms.some((t) => UNFINISHED.test(t.normal))) return [];
-  const reported = { done: reportedDoneAt(sentence) >= 0, left, exported: terms.some((t) => EXPORT_WORD.test(t.normal)) };
+  const reported = { done: reportedDoneAt(sentence) >= 0, left, exported: terms.some((t) => EXPORTED_WORD.test(t.normal)) };
+  // "MAX_DELAY_MS added" reports the constant, not its export: an export is restated in words that say so.
   const says = (c: Commitment) => (c.target.kind === 'untouched_symbol' ? reported.left : c.target.kind === 'exported' ? reported.exported : reported.done);
   const named = new Set(
     terms.flatMap((t) => (t.mask ? (t.mask.kind === 'code' ? symbolsIn(t.mask.text) : []) : t.text.split('/'))).map((n) => lastName(n.replace(/\W+$/, ''))),
