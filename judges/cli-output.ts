@@ -135,6 +135,12 @@ export function formatDetectorScores(split: string, scores: DetectorScores): str
                 ...scoreTable(scores.commitments, false).map((l) => `  ${l}`),
               ]
             : []),
+          ...(scores.goldReading.labels.length
+            ? [
+                `  the code checks alone, on the gold's reading of every commitment (what a reader that misses no promise would get; placements approximate; ${scores.goldReading.unread} gold entries unreadable):`,
+                ...scoreTable(scores.goldReading.labels, false).map((l) => `  ${l}`),
+              ]
+            : []),
           `  paraphrases labelled like their original: ${p.same}/${p.of}${
             p.differing.length
               ? ` (differ: ${p.differing

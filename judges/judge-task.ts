@@ -1,11 +1,12 @@
 // Judging stored tasks: every finished Coop task gets the detectors, and with a judge model the
-// communication and speech-act judges (when there are messages) and the symptom judge (when the
-// merged code failed). Results go to run.db; the caller decides what to print.
+// communication and speech-act judges (when there are messages), the commitments judge (when there
+// are messages and patches) and the symptom judge (when the merged code failed). Results go to run.db; the caller decides what to print.
 import pLimit from 'p-limit';
 import type { Model } from '../harness/models/types.ts';
 import type { RunStore } from '../harness/store/run-store.ts';
 import { loadTaskRecord } from '../harness/store/records.ts';
 import { judgeAnswerCache, saveJudgeOutcome } from '../harness/store/judge-results.ts';
+import { commitmentsJudge } from './llm/commitments.ts';
 import { communicationJudge } from './llm/communication.ts';
 import { speechActsJudge } from './llm/speech-acts.ts';
 import { symptomsJudge } from './llm/symptoms.ts';
@@ -13,7 +14,7 @@ import type { LlmJudge } from './llm/judge.ts';
 import { detectorOutcome, llmOutcome, type JudgeOutcome } from './run-judge.ts';
 import { judgeInputOf, type JudgeName } from './types.ts';
 
-export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, symptomsJudge, speechActsJudge];
+export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, symptomsJudge, speechActsJudge, commitmentsJudge];
 
 export const DEFAULT_JUDGE_TIMEOUT_MS = 5 * 60_000;
 

@@ -105,6 +105,7 @@ export async function llmOutcome<Answer>(
     usage = asked.usage;
     cache.put(inputHash, { answer, usage, judge: judge.name, model: model.spec, promptVersion: judge.promptVersion });
   }
+  await judge.prepare?.(input);
   const { labels, dropped } = judge.labels(answer, prompt.material, input);
   return { ...base, status: 'ok', inputHash, labels, dropped, metrics: judge.metrics?.(labels) ?? {}, cached, usage };
 }

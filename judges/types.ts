@@ -3,8 +3,8 @@
 // run the same on a stored task and on a calibration case.
 import type { ConversationMessage, StoredMerge, TaskRecord } from '../harness/store/records.ts';
 
-export type JudgeName = 'communication' | 'symptoms' | 'speech_acts' | 'detectors';
-export const JUDGE_NAMES: readonly JudgeName[] = ['detectors', 'communication', 'symptoms', 'speech_acts'];
+export type JudgeName = 'communication' | 'symptoms' | 'speech_acts' | 'commitments' | 'detectors';
+export const JUDGE_NAMES: readonly JudgeName[] = ['detectors', 'communication', 'symptoms', 'speech_acts', 'commitments'];
 
 export interface AgentPatch {
   agent: string;

@@ -97,7 +97,7 @@ async function judgeStoredRun(o: JudgeCommandOptions): Promise<number> {
 export function judgeCommand(): Command {
   return new Command('judge')
     .description(
-      'label a stored run with the judges (communication errors, failure symptoms, speech acts, deterministic detectors), or score them with --calibrate',
+      'label a stored run with the judges (communication errors, failure symptoms, speech acts, commitments read by the judge model, deterministic detectors), or score them with --calibrate',
     )
     .option('--name <run>', 'the run to judge')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')

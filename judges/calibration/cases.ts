@@ -42,6 +42,9 @@ const commitmentSchema = z.object({
   /** accepted_request: the requesting message, and the kind the request reduces to. */
   request: z.number().int().optional(),
   as: z.enum(COMMITMENT_KINDS).optional(),
+  /** placement: the placed code as the kept code has it, and where it sits, in words. */
+  code: z.string().optional(),
+  detail: z.string().optional(),
 });
 
 export const SPLITS = ['train', 'test'] as const;

@@ -1,20 +1,25 @@
 // Precision and recall on the calibration set, one split at a time: for the deterministic
 // detectors (per message, or per conversation for the first-turn plan; mention counts as exact
 // matches; commitments found per kind; paraphrases labelled alike), and for the LLM judges
-// (communication error and primary symptom per conversation, speech act per message). Gold is
+// (communication error and primary symptom per conversation, speech act per message, broken
+// checkable commitment per message where the case has patches). Gold is
 // read through the definitions: a detector that covers part of a paper label is scored on that part.
 import type { Model } from '../../harness/models/types.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
 import { extractCommitments, type Commitment } from '../detectors/commitment-extract.ts';
+import { brokenCommitments } from '../detectors/commitments.ts';
 import { detect, prepareDetectors, type DetectorMetrics } from '../detectors/index.ts';
 import { partnerWroteAfter } from '../detectors/questions.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
+import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
 import { communicationJudge } from '../llm/communication.ts';
 import { speechActsJudge } from '../llm/speech-acts.ts';
 import { symptomsJudge } from '../llm/symptoms.ts';
+import { conversationItems, DEFAULT_BUDGET } from '../llm/material.ts';
 import { llmOutcome, memoryCache, type AnswerCache } from '../run-judge.ts';
 import type { JudgeInput, JudgeLabel } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
+import { goldReading } from './gold-reading.ts';
 
 export interface LabelScore {
   judge: string;
@@ -73,6 +78,11 @@ export interface DetectorScores {
   counts: CountScore[];
   /** Commitments found per kind, against the cases' gold commitments (where given). */
   commitments: LabelScore[];
+  /**
+   * broken_checkable_commitment with the gold's reading of every commitment (gold-reading.ts) in place
+   * of the extractor's: the code checks alone. `unread`: gold entries whose target the checks cannot read.
+   */
+  goldReading: { labels: LabelScore[]; unread: number };
   /** Paraphrases of positive cases that got the same detector labels as their original. */
   paraphrases: { same: number; of: number; differing: string[] };
 }
@@ -120,6 +130,8 @@ function labelItems(c: CalibrationCase, labels: readonly JudgeLabel[], metrics: 
 export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise<DetectorScores> {
   const tally = new Tally('detectors');
   const kinds = new Tally('commitments');
+  const goldRead = new Tally('gold reading');
+  let unread = 0;
   const counts = { line_number_mentions: [] as number[][], file_path_mentions: [] as number[][] };
   const results = new Map<string, CaseResult>();
   for (const c of cases) {
@@ -129,7 +141,14 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     tally.compare('first_turn_plan', got.first_turn_plan, c.gold.first_turn_plan ? [c.id] : []);
     tally.compare('question_no_reply', got.question_no_reply, goldQuestionsWithoutReply(c));
     tally.compare('near_duplicate', got.near_duplicate, c.gold.near_duplicate);
-    if (c.patches) tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
+    if (c.patches) {
+      tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
+      const input = caseInput(c);
+      const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);
+      unread += read.dropped.length;
+      const broken = brokenCommitments(input, read.commitments).map((l) => l.messageId!);
+      goldRead.compare('broken_checkable_commitment', broken, goldBrokenCommitments(c));
+    }
     if (c.gold.commitments) {
       for (const kind of COMMITMENT_KINDS) {
         const found = result.commitments
@@ -149,6 +168,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     cases: cases.length,
     labels: tally.rows(DETECTOR_LABELS),
     commitments: kinds.rows(COMMITMENT_KINDS),
+    goldReading: { labels: goldRead.rows(), unread },
     counts: Object.entries(counts).map(([label, pairs]) => ({
       label,
       exact: pairs.filter(([got, want]) => got === want).length,
@@ -197,6 +217,7 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
   const communication = new Tally('communication');
   const symptoms = new Tally('symptoms');
   const acts = new Tally('speech_acts');
+  const commitments = new Tally('commitments');
   let dropped = 0;
   const errors: string[] = [];
   let usage = NO_USAGE;
@@ -208,6 +229,7 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
       llmOutcome(communicationJudge, input, model, cache, options),
       c.gold.symptoms ? llmOutcome(symptomsJudge, input, model, cache, options) : undefined,
       llmOutcome(speechActsJudge, input, model, cache, options),
+      c.patches ? llmOutcome(commitmentsJudge, input, model, cache, options) : undefined,
     ]);
     for (const o of outcomes) {
       if (!o) continue;
@@ -215,7 +237,7 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
       if (!o.cached) usage = addUsage(usage, o.usage);
       if (o.status === 'error') errors.push(`${c.id} ${o.judge}: ${o.reason}`);
     }
-    const [comm, symp, speech] = outcomes;
+    const [comm, symp, speech, promised] = outcomes;
     const predictedError = comm!.labels[0]?.label ?? null;
     communication.classify(c.id, predictedError, c.gold.communication);
     if (c.gold.communication === null) {
@@ -224,9 +246,10 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
     }
     if (symp) symptoms.classify(c.id, symp.labels.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary);
     c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech!.labels.find((l) => l.messageId === i + 1)?.label, m.act));
+    if (promised) commitments.compare('broken_checkable_commitment', new Set(promised.labels.map((l) => l.messageId!)), goldBrokenCommitments(c));
   }
   return {
-    labels: [...communication.rows(COMMUNICATION_ERRORS), ...symptoms.rows(SYMPTOMS), ...acts.rows(SPEECH_ACTS)],
+    labels: [...communication.rows(COMMUNICATION_ERRORS), ...symptoms.rows(SYMPTOMS), ...acts.rows(SPEECH_ACTS), ...commitments.rows()],
     cleanKeptClean: clean,
     dropped,
     errors,

@@ -144,6 +144,26 @@ function firstIdentifier(node: Node): Node | undefined {
   return undefined;
 }
 
+/** The names a JavaScript/TypeScript destructuring binds: `{ root, maxDepth = Infinity }`, `[a, ...rest]`, `{ a: { b } }`. */
+function boundNames(pattern: Node): Node[] {
+  switch (pattern.type) {
+    case 'identifier':
+    case 'shorthand_property_identifier_pattern':
+      return [pattern];
+    case 'pair_pattern':
+      return pattern.childForFieldName('value') ? boundNames(pattern.childForFieldName('value')!) : [];
+    case 'object_assignment_pattern':
+    case 'assignment_pattern':
+      return pattern.childForFieldName('left') ? boundNames(pattern.childForFieldName('left')!) : [];
+    case 'object_pattern':
+    case 'array_pattern':
+    case 'rest_pattern':
+      return pattern.namedChildren.flatMap((c) => (c ? boundNames(c) : []));
+    default:
+      return [];
+  }
+}
+
 function parametersOf(node: Node): Node[] | undefined {
   const params = node.childForFieldName('parameters');
   if (!params) return undefined;
@@ -155,6 +175,11 @@ function parametersOf(node: Node): Node[] | undefined {
       continue;
     }
     const named = p.childForFieldName('name') ?? p.childForFieldName('pattern') ?? p.childForFieldName('left');
+    const pattern = [p, named].find((n) => n?.type === 'object_pattern' || n?.type === 'array_pattern');
+    if (pattern) {
+      names.push(...boundNames(pattern));
+      continue;
+    }
     const id = named && IDENTIFIERS.has(named.type) ? named : firstIdentifier(named ?? p);
     if (id && !['self', 'cls'].includes(id.text)) names.push(id);
   }

@@ -28,6 +28,8 @@ export interface LlmJudge<Answer> {
   schema: z.ZodType<Answer>;
   /** Why this task has nothing for the judge (e.g. no messages), or undefined to judge it. */
   skipReason(input: JudgeInput): string | undefined;
+  /** Loads what `labels` needs for this input (e.g. the patches' grammars), before it runs. */
+  prepare?(input: JudgeInput): Promise<void>;
   prompt(input: JudgeInput): JudgePrompt;
   labels(answer: Answer, material: Material, input: JudgeInput): JudgedLabels;
   /** Counts stored with the judge's result (e.g. speech acts per kind). */

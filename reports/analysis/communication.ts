@@ -67,6 +67,8 @@ export interface DetectorCalibration {
 
 /** A detector's label against outcomes: success and naive conflict, with the label and without. */
 export interface DetectorRow {
+  /** detectors, or the commitments judge (promises read by the judge model, checked by the detectors' code checks). */
+  judge: string;
   label: string;
   /** What the label means (judges/definitions.ts), with the part of the paper's label it leaves out. */
   definition: string | null;
@@ -199,34 +201,43 @@ function definitionText(label: string): string | null {
   return d.covers ? `${d.definition} Covers part of ${d.covers.label}; leaves ${d.covers.leavesOut}.` : d.definition;
 }
 
+/**
+ * The detectors' labels, then the commitments judge's (the model reads the promises, the detectors'
+ * checks decide): its calibration depends on the judge model, so none is stored with the run's code.
+ */
 function detectorRows(tasks: TaskOutcome[]): DetectorRow[] {
-  const labels = [...new Set(tasks.flatMap((t) => labelsOf(t, JUDGES.detectors).map((l) => l.label)))].sort();
   const stored = readStoredScores();
-  return labels.map((label) => {
-    const has = (t: TaskOutcome) => labelsOf(t, JUDGES.detectors).some((l) => l.label === label);
-    const withLabel = tasks.filter(has);
-    const without = tasks.filter((t) => !has(t));
-    const success = (list: TaskOutcome[]) =>
-      rate(
-        countWhere(list, (t) => t.passed === true),
-        list.length,
-      );
-    const conflict = (list: TaskOutcome[]) => {
-      const merged = list.filter((t) => t.naiveClean !== null && t.mergeStatus !== 'missing_input');
-      return rate(
-        countWhere(merged, (t) => t.naiveClean === false),
-        merged.length,
-      );
-    };
-    return {
-      label,
-      definition: definitionText(label),
-      calibration: calibrationOf(label, stored),
-      tasks: withLabel.length,
-      successWith: success(withLabel),
-      successWithout: success(without),
-      conflictWith: conflict(withLabel),
-      conflictWithout: conflict(without),
-    };
-  });
+  return [JUDGES.detectors, JUDGES.commitments].flatMap((judge) =>
+    [...new Set(tasks.flatMap((t) => labelsOf(t, judge).map((l) => l.label)))].sort().map((label) => detectorRow(tasks, judge, label, stored)),
+  );
+}
+
+function detectorRow(tasks: TaskOutcome[], judge: string, label: string, stored: StoredScores | undefined): DetectorRow {
+  const has = (t: TaskOutcome) => labelsOf(t, judge).some((l) => l.label === label);
+  const withLabel = tasks.filter(has);
+  const without = tasks.filter((t) => !has(t));
+  const success = (list: TaskOutcome[]) =>
+    rate(
+      countWhere(list, (t) => t.passed === true),
+      list.length,
+    );
+  const conflict = (list: TaskOutcome[]) => {
+    const merged = list.filter((t) => t.naiveClean !== null && t.mergeStatus !== 'missing_input');
+    return rate(
+      countWhere(merged, (t) => t.naiveClean === false),
+      merged.length,
+    );
+  };
+  const byModel = judge === JUDGES.commitments;
+  return {
+    judge,
+    label: byModel ? `${label} (promises read by the judge model)` : label,
+    definition: definitionText(label),
+    calibration: byModel ? null : calibrationOf(label, stored),
+    tasks: withLabel.length,
+    successWith: success(withLabel),
+    successWithout: success(without),
+    conflictWith: conflict(withLabel),
+    conflictWithout: conflict(without),
+  };
 }

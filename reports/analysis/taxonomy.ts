@@ -15,7 +15,13 @@ import {
 
 export { normalizeLabel };
 
-export const JUDGES = { communication: 'communication', symptoms: 'symptoms', speechActs: 'speech_acts', detectors: 'detectors' } as const;
+export const JUDGES = {
+  communication: 'communication',
+  symptoms: 'symptoms',
+  speechActs: 'speech_acts',
+  commitments: 'commitments',
+  detectors: 'detectors',
+} as const;
 
 /** Figure 6 (b–d): communication errors (appendix F) grouped into the paper's three failure modes. */
 export const COMMUNICATION_ERRORS: { group: string; labels: { id: string; name: string; definition: string }[] }[] = [

@@ -72,6 +72,11 @@ function detectorTable(rows: DetectorRow[]): string {
         ? `Precision and recall: the detector on the ${split.cases} held-out calibration conversations (test split, written from the paper\u2019s definitions without the detectors), so a reader knows how far each count can be trusted. A label that covers part of a paper label says which part.`
         : 'No calibration figures of the current detectors are stored (run coop-bench judge --calibrate --write-scores).',
     ) +
+    (rows.some((r) => r.judge === JUDGES.commitments)
+      ? note(
+          'A row whose promises were read by the judge model has no stored figures: they depend on the model (coop-bench judge --calibrate --judge-model <spec> measures them on the same split).',
+        )
+      : '') +
     table(
       [
         'label',

@@ -305,3 +305,29 @@ describe('commitments: a code subject joined with a plain noun', () => {
     await brokenThenKept(wording, options('max_retries'), options('retries'));
   });
 });
+
+describe('commitments: a parameter bound by destructuring', () => {
+  const promise = conversation(['agent1', 'I’ll add a `maxDepth` option to the `Walker` constructor in lib/walk.js.']);
+  const withOptions = (signature: string) =>
+    diff('lib/walk.js', 6, 6, ['   class Walker {', `-  constructor(root) {`, `+  ${signature} {`, '     this.root = root;'], '');
+
+  it('finds the option inside an object or array pattern, with a default or renamed', async () => {
+    for (const signature of [
+      'constructor(root, { maxDepth = Infinity } = {})',
+      'constructor(root, { depth: maxDepth })',
+      'constructor(root, [maxDepth])',
+      'constructor({ root, ...maxDepth })',
+    ]) {
+      const code = withOptions(signature);
+      expect(await judge(input(promise, { agent1: code }, code)), signature).toEqual([]);
+    }
+  });
+
+  it('still reports the option missing when the pattern binds other names only', async () => {
+    const code = withOptions('constructor(root, { depth = Infinity } = {})');
+    const [label] = await judge(input(promise, { agent1: code }, code));
+    expect(label!.evidence).toContainEqual(
+      expect.objectContaining({ kind: 'absence', note: '`constructor` in the merged code (lib/walk.js:7) has no parameter `maxDepth`' }),
+    );
+  });
+});

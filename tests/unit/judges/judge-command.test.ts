@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
+import { goldBrokenCommitments } from '../../../judges/calibration/score.ts';
 import { startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 
@@ -65,12 +66,12 @@ describe('coop-bench judge', () => {
       try {
         const first = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir, '--judge-model', spec]);
         expect(first).toContain(`  communication [${spec}]: no label`);
-        expect(first).toContain(`Judge model ${spec}: 5 model calls, 50 input + 25 output tokens, $0.0000 (0 answers from the cache, no call).`);
+        expect(first).toContain(`Judge model ${spec}: 7 model calls, 70 input + 35 output tokens, $0.0000 (0 answers from the cache, no call).`);
         const calls = server.requests.length;
         const second = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir, '--judge-model', spec]);
         expect(server.requests).toHaveLength(calls);
         expect(second).toContain(`  communication [${spec}, cached]: no label`);
-        expect(second).toContain(`Judge model ${spec}: 0 model calls, 0 input + 0 output tokens, $0.0000 (5 answers from the cache, no call).`);
+        expect(second).toContain(`Judge model ${spec}: 0 model calls, 0 input + 0 output tokens, $0.0000 (7 answers from the cache, no call).`);
       } finally {
         warn.mockRestore();
       }
@@ -85,6 +86,12 @@ describe('coop-bench judge', () => {
     expect(out).toMatch(/\n {2}broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/);
     expect(out).toContain('  line_number_mentions: exact on');
     expect(out).toContain('  paraphrases labelled like their original: ');
+    // The code checks scored alone, on every commitment as the gold reads it, for each split.
+    expect(
+      out.match(
+        /\n {2}the code checks alone, on the gold's reading of every commitment .*\n.*\n {4}broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/g,
+      ),
+    ).toHaveLength(2);
   });
 
   it('prints the calibration table of the LLM judges too, with a judge model, split by split', { timeout: 900_000 }, async () => {
@@ -110,9 +117,12 @@ describe('coop-bench judge', () => {
         const clean = mine.filter((c) => c.gold.communication === null).length;
         const plans = mine.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
         const c1a = mine.filter((c) => c.gold.communication === 'C1a').length;
+        // The model lists no commitment: every broken one of the cases with patches is missed.
+        const broken = mine.filter((c) => c.patches).reduce((n, c) => n + goldBrokenCommitments(c).length, 0);
         expect(part).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
         expect(part).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
         expect(part).toMatch(new RegExp(`communication\\s+C1a\\s+0\\s+0\\s+${c1a}\\s+-\\s+0\\.00`));
+        expect(part).toMatch(new RegExp(`commitments\\s+broken_checkable_commitment\\s+0\\s+0\\s+${broken}\\s+-\\s+0\\.00`));
         expect(part).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
       }
     } finally {

@@ -12,7 +12,7 @@ import { storeDb } from '../../helpers/run-db.ts';
 
 const CLAIM = '✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.';
 
-type Answers = { communication: unknown; symptoms: unknown; speech_acts: unknown };
+type Answers = { communication: unknown; symptoms: unknown; speech_acts: unknown; commitments: unknown };
 
 const GOOD: Answers = {
   communication: { evidence: [], issue: null },
@@ -33,6 +33,9 @@ const GOOD: Answers = {
       { id: 5, act: 'update', quote: '`_split_batches()` is added at lines 90-104' },
     ],
   },
+  commitments: {
+    commitments: [{ message: 4, quote: CLAIM, stance: 'claim', kind: 'exists', names: ['fallback_processor', 'max_batch_size'], scope: '__init__' }],
+  },
 };
 
 /** Which judge a request is for, from its system prompt. */
@@ -40,6 +43,7 @@ function judgeOf(request: RecordedRequest): keyof Answers {
   const system = request.body.messages[0].content as string;
   if (system.startsWith('You diagnose')) return 'symptoms';
   if (system.startsWith('You classify')) return 'speech_acts';
+  if (system.startsWith('You read')) return 'commitments';
   return 'communication';
 }
 
@@ -70,8 +74,9 @@ describe('judging a stored run through the model layer', () => {
       ['communication', 'ok', 0, false],
       ['symptoms', 'ok', 1, false],
       ['speech_acts', 'ok', 5, false],
+      ['commitments', 'ok', 1, false],
     ]);
-    expect(server.requests).toHaveLength(3);
+    expect(server.requests).toHaveLength(4);
 
     const symptoms = storedLabels(run.store, taskId, 'symptoms');
     expect(symptoms).toEqual([
@@ -88,10 +93,22 @@ describe('judging a stored run through the model layer', () => {
       ['broken_checkable_commitment', 2, 'deterministic'],
       ['broken_checkable_commitment', 4, 'deterministic'],
     ]);
+    // The model read the claim; the code check found the parameter missing from the merged `__init__`.
+    expect(storedLabels(run.store, taskId, 'commitments')).toEqual([
+      expect.objectContaining({
+        label: 'broken_checkable_commitment',
+        messageId: 4,
+        model: `openai:judge@${server.url}`,
+        evidence: expect.arrayContaining([
+          expect.objectContaining({ kind: 'absence', source: 'merged', note: expect.stringContaining('has no parameter `max_batch_size`') }),
+        ]),
+      }),
+    ]);
     const runs = storeDb(run.store)
       .prepare('SELECT judge, status, calls, input_tokens, output_tokens, dropped_labels, cached FROM judge_runs WHERE task = ? ORDER BY judge')
       .all(taskId);
     expect(runs).toEqual([
+      { judge: 'commitments', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'communication', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'detectors', status: 'ok', calls: 0, input_tokens: 0, output_tokens: 0, dropped_labels: 0, cached: 0 },
       { judge: 'speech_acts', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
@@ -108,7 +125,7 @@ describe('judging a stored run through the model layer', () => {
     await judgeTask(run.store, taskId, { model });
     const before = storedLabels(run.store, taskId);
     const again = await judgeTask(run.store, taskId, { model });
-    expect(server.requests).toHaveLength(3);
+    expect(server.requests).toHaveLength(4);
     expect(again.outcomes.filter((o) => o.judge !== 'detectors').every((o) => o.cached)).toBe(true);
     expect(storedLabels(run.store, taskId)).toEqual(before);
     // The stored usage is that of the calls behind the labels, cached or not.

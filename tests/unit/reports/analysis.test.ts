@@ -267,6 +267,19 @@ describe('communication', () => {
     });
   });
 
+  it("shows the commitments judge's broken commitments as their own row, without the detector's calibration", () => {
+    const rows = communicationAnalysis([
+      outcome({ team: 'A', setting: 'coop', pairNo: 1, messages: 2, labels: [label('detectors', 'broken_checkable_commitment')] }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 2, messages: 2, labels: [label('commitments', 'broken_checkable_commitment')] }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 3, messages: 2, labels: [label('commitments', 'broken_checkable_commitment')] }),
+    ]).detectors;
+    expect(rows.map((r) => [r.judge, r.label, r.tasks, r.calibration === null])).toEqual([
+      ['detectors', 'broken_checkable_commitment', 1, false],
+      ['commitments', 'broken_checkable_commitment (promises read by the judge model)', 2, true],
+    ]);
+    expect(rows[1]!.definition).toBe(rows[0]!.definition);
+  });
+
   it('maps label spellings to the taxonomy ids', () => {
     expect(communicationLabelId('c1b')).toBe('C1b');
     expect(communicationLabelId('C2 vague answer')).toBe('C2');

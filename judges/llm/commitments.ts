@@ -1,0 +1,185 @@
+// Broken checkable commitments with a model reading the promises: the model lists each promise,
+// completion claim and accepted request with its kind and target (definitions.ts), and the
+// detectors' code checks (detectors/commitments.ts) decide on the patches and the merged code
+// whether each is kept. The model only reads the words, where the rules miss wordings they were not
+// written for (judges/README.md, "Limits"); whether the code keeps a commitment stays a check on
+// syntax trees, with the code line as evidence. A target the checks cannot read is dropped, as is a
+// quote that is not in its message.
+import { z } from 'zod';
+import { COMMITMENT_KIND_DEFINITIONS, DETECTOR_DEFINITIONS, definitionLines } from '../definitions.ts';
+import { lastName } from '../detectors/commitment-code.ts';
+import type { Commitment, Target, TargetKind } from '../detectors/commitment-extract.ts';
+import { brokenCommitments } from '../detectors/commitments.ts';
+import { prepareDetectors } from '../detectors/index.ts';
+import type { JudgeInput } from '../types.ts';
+import { normalizeWhitespace } from '../text.ts';
+import { checkQuote } from './evidence.ts';
+import type { DroppedLabel, JudgedLabels, LlmJudge } from './judge.ts';
+import { conversationPrompt, type Material } from './material.ts';
+
+const TARGET_KINDS = ['exists', 'exported', 'untouched_symbol', 'untouched_lines', 'placement'] as const satisfies readonly TargetKind[];
+const POSITIONS = ['first', 'last', 'before', 'after', 'around'] as const;
+
+/** A symbol as code writes it: `max_batch_size`, `Session.close`, `cache::Store::get`. */
+const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/;
+
+/** Models write `close()`, `` `Session.close(timeout)` ``: the name is what the checks look up. */
+const bareName = (name: string) =>
+  name
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .replace(/\(.*\)$/s, '')
+    .trim();
+
+const optionalText = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.string().nullish());
+const names = z.preprocess((v) => (v === null || v === undefined ? [] : v), z.array(z.string()));
+
+const entrySchema = z.object({
+  message: z.coerce.number().int(),
+  quote: z.string(),
+  stance: z.enum(['promise', 'claim']),
+  request: z.coerce.number().int().nullish(),
+  request_quote: optionalText,
+  kind: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(TARGET_KINDS)),
+  names,
+  files: names,
+  lines: z.tuple([z.coerce.number().int(), z.coerce.number().int()]).nullish(),
+  scope: optionalText,
+  position: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || null : v), z.enum(POSITIONS).nullish()),
+  anchor: optionalText,
+  loop: z.boolean().nullish(),
+  guard: names,
+  module: optionalText,
+  parameters_only: z.boolean().nullish(),
+});
+type Entry = z.infer<typeof entrySchema>;
+
+const answerSchema = z.object({ commitments: z.array(entrySchema).default([]) });
+export type CommitmentsAnswer = z.infer<typeof answerSchema>;
+
+const BROKEN = DETECTOR_DEFINITIONS.find((d) => d.id === 'broken_checkable_commitment')!;
+
+const SYSTEM = `You read the messages that coding agents exchanged while each of them implemented a different feature of the same repository, on separate branches that are merged afterwards. You list the checkable commitments in them; a program then checks each one against the code, so list what was said, not whether it was kept.
+
+A checkable commitment: ${BROKEN.definition}
+Its stance is "promise" for work to come ("I'll add…", "I won't touch…") and "claim" for work reported done ("Added…", "is in", "✓ done"). An agent that accepts a partner's request ("Sure, will do", "On it") commits to the request's own target: give the requesting message's id as "request" and a passage of it as "request_quote".
+
+Kinds, and the target fields each uses:
+${definitionLines(COMMITMENT_KIND_DEFINITIONS.filter((d) => d.id !== 'accepted_request'))}
+
+Target fields:
+- names: the symbols as code writes them, without parentheses or arguments ("Session.close", "max_batch_size"); for a placement, the call that sits there. Resolve a reference ("your helper", "it") to the name the conversation gave it.
+- files: the file paths named for the target, if any.
+- lines: untouched_lines only, [first, last] line of the original file.
+- scope: the function a parameter belongs to (exists), the function the code sits in (placement), or whose existing parameters stay (untouched_symbol with parameters_only).
+- position, anchor, loop: placement only: "first" or "last" statement of the function, "before" or "after" the call named in anchor, "around" it (a try or a wrapping call); loop true when it sits inside the function's loop.
+- guard: placement of a check: words or names its condition tests ("closed" for "the closed check").
+- module: exported only, the module or file it is exported from.
+- parameters_only: untouched_symbol only, true when only the existing parameters of scope must stay.
+
+Leave out: offers ("I can add it if you want"), questions, conditional plans, commitments with no checkable target ("I'll handle the edge cases"), and commitments the sender takes back in a later message. One entry per target: a message promising two symbols of one kind gives one entry naming both.
+
+Answer with one JSON object and nothing else:
+{"commitments": [{"message": <message id>, "quote": "<passage of that message stating the commitment>", "stance": "promise|claim", "request": <id or null>, "request_quote": "<passage or null>", "kind": "<${TARGET_KINDS.join('|')}>", "names": [], "files": [], "lines": null, "scope": null, "position": null, "anchor": null, "loop": false, "guard": [], "module": null, "parameters_only": false}]}
+When there is none: {"commitments": []}`;
+
+function prompt(input: JudgeInput) {
+  return { system: SYSTEM, ...conversationPrompt(input, { closing: 'Answer with the JSON object described in the instructions.' }) };
+}
+
+/** The target the checks read, or why the entry gives none they can read. */
+function targetOf(e: Entry): Target | string {
+  const symbols = e.names.map(bareName);
+  const bad = symbols.find((n) => !SYMBOL.test(n));
+  if (bad !== undefined) return `"${bad.slice(0, 60)}" is not a code name`;
+  const scope = e.scope ? lastName(bareName(e.scope)) : undefined;
+  const base = { names: symbols, files: e.files.map((f) => f.trim()).filter(Boolean) };
+  switch (e.kind) {
+    case 'exists':
+    case 'exported':
+      if (symbols.length === 0) return `${e.kind} names no symbol`;
+      return { kind: e.kind, ...base, ...(scope && e.kind === 'exists' && { scope }), ...(e.module && e.kind === 'exported' && { module: e.module.trim() }) };
+    case 'untouched_symbol':
+      if (e.parameters_only) return scope ? { kind: e.kind, ...base, scope, parameters: true } : 'parameters_only needs a scope';
+      if (symbols.length === 0 && base.files.length === 0) return 'untouched_symbol names no symbol and no file';
+      return { kind: e.kind, ...base };
+    case 'untouched_lines': {
+      const [first, last] = e.lines ?? [];
+      if (first === undefined || last === undefined || first < 1 || last < first) return 'untouched_lines needs a range [first, last] of positive lines';
+      if (base.files.length === 0) return 'untouched_lines names no file';
+      return { kind: e.kind, names: [], files: base.files, lines: [first, last] };
+    }
+    case 'placement': {
+      const guard = e.guard.map((w) => w.trim()).filter(Boolean);
+      if (symbols.length === 0 && guard.length === 0 && !scope) return 'placement names no call, check or function';
+      const anchor = e.anchor ? lastName(bareName(e.anchor)) : undefined;
+      return {
+        kind: e.kind,
+        ...base,
+        ...(scope && { scope }),
+        ...(e.position && { position: e.position }),
+        ...(anchor && SYMBOL.test(anchor) && { anchor }),
+        ...(e.loop && { loop: true }),
+        ...(guard.length > 0 && { guard }),
+      };
+    }
+  }
+}
+
+/** The model's entries as the checker's commitments; entries whose quote or target does not check out are dropped. */
+export function commitmentsOf(answer: CommitmentsAnswer, material: Material, input: JudgeInput): { commitments: Commitment[]; dropped: DroppedLabel[] } {
+  const commitments: Commitment[] = [];
+  const dropped: DroppedLabel[] = [];
+  for (const e of answer.commitments) {
+    const drop = (reason: string) => dropped.push({ label: `${e.kind} commitment`, reason: `message ${e.message}: ${reason}` });
+    const quote = checkQuote(material, e.quote, { sources: ['conversation'], messageId: e.message });
+    if (!quote.ok) {
+      drop(quote.problem!);
+      continue;
+    }
+    const target = targetOf(e);
+    if (typeof target === 'string') {
+      drop(target);
+      continue;
+    }
+    let request: Commitment['request'];
+    if (e.request !== null && e.request !== undefined) {
+      const asked = input.conversation.find((m) => m.id === e.request);
+      if (!asked || asked.id >= e.message || asked.from === quote.item!.agent) {
+        drop(`request ${e.request} is not an earlier message of the partner`);
+        continue;
+      }
+      const requestQuote = checkQuote(material, e.request_quote ?? '', { sources: ['conversation'], messageId: asked.id });
+      if (!requestQuote.ok) {
+        drop(`request: ${requestQuote.problem!}`);
+        continue;
+      }
+      request = { messageId: asked.id, agent: asked.from, quote: normalizeWhitespace(e.request_quote!) };
+    }
+    commitments.push({
+      messageId: e.message,
+      agent: quote.item!.agent!,
+      quote: normalizeWhitespace(e.quote),
+      kind: e.stance,
+      target,
+      ...(request && { request }),
+    });
+  }
+  return { commitments, dropped };
+}
+
+function labels(answer: CommitmentsAnswer, material: Material, input: JudgeInput): JudgedLabels {
+  const { commitments, dropped } = commitmentsOf(answer, material, input);
+  return { labels: brokenCommitments(input, commitments).map((l) => ({ ...l, judge: 'commitments' })), dropped };
+}
+
+export const commitmentsJudge: LlmJudge<CommitmentsAnswer> = {
+  name: 'commitments',
+  promptVersion: 'commitments-1',
+  schema: answerSchema,
+  skipReason: (input) =>
+    input.conversation.length === 0 ? 'no messages were exchanged' : input.patches.length === 0 ? 'no patch to check commitments against' : undefined,
+  prepare: prepareDetectors,
+  prompt,
+  labels,
+};
