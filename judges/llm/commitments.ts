@@ -31,24 +31,43 @@ const bareName = (name: string) =>
     .replace(/\(.*\)$/s, '')
     .trim();
 
+// Spellings models use for the same answer are taken ("untouched lines", "Claimed", "first statement",
+// one name as a string, "10-20"); anything else fails the answer, which gets its second chance.
 const optionalText = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.string().nullish());
-const names = z.preprocess((v) => (v === null || v === undefined ? [] : v), z.array(z.string()));
+const list = z.preprocess((v) => (v === null || v === undefined ? [] : typeof v === 'string' ? [v] : v), z.array(z.string()));
+const word = (normal: (text: string) => string) => (v: unknown) => (typeof v === 'string' ? normal(v.trim().toLowerCase()) || null : v);
+const range = z.preprocess(
+  (v) => {
+    const parts = typeof v === 'string' ? /^\s*(\d+)\s*(?:-|–|\.\.|to)\s*(\d+)\s*$/.exec(v) : null;
+    return parts ? [parts[1], parts[2]] : v;
+  },
+  z.tuple([z.coerce.number().int(), z.coerce.number().int()]).nullish(),
+);
 
 const entrySchema = z.object({
   message: z.coerce.number().int(),
   quote: z.string(),
-  stance: z.enum(['promise', 'claim']),
+  stance: z.preprocess(
+    word((w) => w.replace(/^promised$/, 'promise').replace(/^claimed$/, 'claim')),
+    z.enum(['promise', 'claim']),
+  ),
   request: z.coerce.number().int().nullish(),
   request_quote: optionalText,
-  kind: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(TARGET_KINDS)),
-  names,
-  files: names,
-  lines: z.tuple([z.coerce.number().int(), z.coerce.number().int()]).nullish(),
+  kind: z.preprocess(
+    word((w) => w.replace(/[\s-]+/g, '_')),
+    z.enum(TARGET_KINDS),
+  ),
+  names: list,
+  files: list,
+  lines: range,
   scope: optionalText,
-  position: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || null : v), z.enum(POSITIONS).nullish()),
+  position: z.preprocess(
+    word((w) => w.split(/\s/)[0]!),
+    z.enum(POSITIONS).nullish(),
+  ),
   anchor: optionalText,
   loop: z.boolean().nullish(),
-  guard: names,
+  guard: list,
   module: optionalText,
   parameters_only: z.boolean().nullish(),
 });

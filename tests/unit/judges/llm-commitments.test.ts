@@ -164,6 +164,21 @@ describe('commitments judge: what the model says is checked before the code is',
     ]);
   });
 
+  it('takes the spellings models use for the same answer', async () => {
+    const spelled = JSON.stringify({
+      commitments: [
+        { message: '1', quote: GUARD_CLAIM, stance: 'Claimed', kind: 'Placement', scope: '`Session.send()`', position: 'first statement', guard: 'closed' },
+        { message: 1, quote: GUARD_CLAIM, stance: 'promise', kind: 'untouched lines', files: 'netkit/session.py', lines: '41–45' },
+      ],
+    });
+    const outcome = await llmOutcome(commitmentsJudge, task, fakeModel([spelled]), memoryCache(), options);
+    expect(outcome.status).toBe('ok');
+    expect(outcome.dropped).toEqual([]);
+    expect(outcome.labels.map((l) => l.description)).toEqual(['agent1 claimed a check on closed first in `send()`, which the code does not have there']);
+    // The range in the same message, edited by the sender's own patch, adds its evidence to that label.
+    expect(outcome.labels[0]!.evidence).toContainEqual(expect.objectContaining({ kind: 'absence', source: 'patch', text: 'lines 41-45' }));
+  });
+
   it('asks nothing when there is no patch to check, and gives no label when the model lists nothing', async () => {
     const model = fakeModel([]);
     const skipped = await llmOutcome(commitmentsJudge, { ...task, patches: [] }, model, memoryCache(), options);
