@@ -108,12 +108,19 @@ interface CaseResult {
   labels: JudgeLabel[];
   metrics: DetectorMetrics;
   commitments: Commitment[];
+  /** The messages the code checks find broken on the gold's reading, and the gold entries they cannot read. */
+  goldReading: { broken: number[]; unread: number };
 }
 
 async function detectCase(c: CalibrationCase): Promise<CaseResult> {
   const input = caseInput(c);
   await prepareDetectors(input);
-  return { ...detect(input), commitments: extractCommitments(input.conversation) };
+  const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);
+  return {
+    ...detect(input),
+    commitments: extractCommitments(input.conversation),
+    goldReading: { broken: brokenCommitments(input, read.commitments).map((l) => l.messageId!), unread: read.dropped.length },
+  };
 }
 
 /** What a case's detector labels are, per label: the messages (or the conversation) they are on. */
@@ -143,11 +150,8 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     tally.compare('near_duplicate', got.near_duplicate, c.gold.near_duplicate);
     if (c.patches) {
       tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
-      const input = caseInput(c);
-      const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);
-      unread += read.dropped.length;
-      const broken = brokenCommitments(input, read.commitments).map((l) => l.messageId!);
-      goldRead.compare('broken_checkable_commitment', broken, goldBrokenCommitments(c));
+      goldRead.compare('broken_checkable_commitment', result.goldReading.broken, goldBrokenCommitments(c));
+      unread += result.goldReading.unread;
     }
     if (c.gold.commitments) {
       for (const kind of COMMITMENT_KINDS) {
