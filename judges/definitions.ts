@@ -183,6 +183,10 @@ export const SPEECH_ACTS = SPEECH_ACT_DEFINITIONS.map((d) => d.id) as unknown as
 export const SPEECH_ACT_RULE =
   'When a message does several things, pick the act that matters most to the partner (an answer that also announces a plan is an answer if it was asked for, a plan otherwise).';
 
+/** What a checkable commitment is (table 1, section 6.3): the detector's label and the commitments judge's prompt both start from it. */
+export const CHECKABLE_COMMITMENT =
+  'A promise, completion claim or accepted request names a target the code can be checked for (a symbol exists, is exported from a module, is left untouched; a line range is left untouched; a call or guard sits at a stated place)';
+
 /** What the commitment checker can check: the kinds of a promise's target (section 6.3, appendix H). */
 export const COMMITMENT_KIND_DEFINITIONS = [
   {
@@ -266,8 +270,7 @@ export const DETECTOR_DEFINITIONS = [
     id: 'broken_checkable_commitment',
     name: 'Broken checkable commitment',
     source: 'table 1 (broken commitment), section 6.3',
-    definition:
-      "A promise, completion claim or accepted request names a target the code can be checked for (a symbol exists, is exported from a module, is left untouched; a line range is left untouched; a call or guard sits at a stated place), and the code does not keep it: the agent's own patch for what it promised to leave alone, the merged code for what must be there. Reported with the message and the code line.",
+    definition: `${CHECKABLE_COMMITMENT}, and the code does not keep it: the agent's own patch for what it promised to leave alone, the merged code for what must be there. Reported with the message and the code line.`,
     covers: {
       label: 'broken_commitment (table 1)',
       leavesOut: 'promises with no checkable target ("I\'ll handle the edge cases"): the symptom judge labels those',

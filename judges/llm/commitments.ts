@@ -6,7 +6,7 @@
 // syntax trees, with the code line as evidence. A target the checks cannot read is dropped, as is a
 // quote that is not in its message.
 import { z } from 'zod';
-import { COMMITMENT_KIND_DEFINITIONS, DETECTOR_DEFINITIONS, definitionLines } from '../definitions.ts';
+import { CHECKABLE_COMMITMENT, COMMITMENT_KIND_DEFINITIONS, definitionLines } from '../definitions.ts';
 import { lastName } from '../detectors/commitment-code.ts';
 import type { Commitment, Target, TargetKind } from '../detectors/commitment-extract.ts';
 import { brokenCommitments } from '../detectors/commitments.ts';
@@ -76,11 +76,9 @@ type Entry = z.infer<typeof entrySchema>;
 const answerSchema = z.object({ commitments: z.array(entrySchema).default([]) });
 export type CommitmentsAnswer = z.infer<typeof answerSchema>;
 
-const BROKEN = DETECTOR_DEFINITIONS.find((d) => d.id === 'broken_checkable_commitment')!;
-
 const SYSTEM = `You read the messages that coding agents exchanged while each of them implemented a different feature of the same repository, on separate branches that are merged afterwards. You list the checkable commitments in them; a program then checks each one against the code, so list what was said, not whether it was kept.
 
-A checkable commitment: ${BROKEN.definition}
+What to list: ${CHECKABLE_COMMITMENT}.
 Its stance is "promise" for work to come ("I'll add…", "I won't touch…") and "claim" for work reported done ("Added…", "is in", "✓ done"). An agent that accepts a partner's request ("Sure, will do", "On it") commits to the request's own target: give the requesting message's id as "request" and a passage of it as "request_quote".
 
 Kinds, and the target fields each uses:
