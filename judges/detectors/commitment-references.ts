@@ -26,7 +26,7 @@ const FUNCTION_NOUN = /^(?:function|functions|method|methods|helper|helpers|func
 export const WORK_NOUN =
   /^(?:lines?|ranges?|regions?|sections?|blocks?|hunks?|parts?|areas?|code|changes|edits|functions?|methods?|territory|side|stuff|work|bits?|span)$/;
 const RANGE_NOUN = /^(?:lines?|ranges?|regions?|sections?|blocks?|hunks?|span)$/;
-export const PARAMETER_NOUN = /^(?:param|params|parameter|parameters|argument|arguments|args|kwarg|kwargs|signature|signatures|keywords)$/;
+export const PARAMETER_NOUN = /^(?:param|params|parameter|parameters|argument|arguments|arg|args|kwarg|kwargs|signature|signatures|keywords)$/;
 const EXISTING = /^(?:existing|pre-existing|preexisting|current|old|original|other|public|present)$/;
 
 /** The name's words: `ImageOps.exif_transpose` gives image, ops, exif, transpose. */

@@ -20,7 +20,7 @@ import {
   type Target,
 } from './commitment-code.ts';
 import { positionIn } from './commitment-place-words.ts';
-import { describingWords, meansFunctions, type Reference } from './commitment-references.ts';
+import { describingWords, meansFunctions, PARAMETER_NOUN, type Reference } from './commitment-references.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
 import { boundaryTarget, LEAVE, TOUCH } from './commitment-boundaries.ts';
@@ -157,9 +157,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   const recipient = lemma === 'give' && object[0]?.mask?.kind === 'code' && object[1]?.tags.has('Determiner') ? object[0] : undefined;
   const made = recipient ? codeOf(object.slice(1)) : objectNames;
   if ((CREATE.test(lemma) || recipient) && made.length) {
-    const parameter = [...object, ...place].some((t) =>
-      /^(?:param|params|parameter|parameters|argument|arguments|arg|args|signature|kwarg|kwargs)$/.test(t.normal),
-    );
+    const parameter = [...object, ...place].some((t) => PARAMETER_NOUN.test(t.normal));
     // "I'll write `assertMetricName(name)` in the same file; it runs in the constructor": a place in another clause is not where the code goes.
     const into =
       recipient && /\(\)$/.test(recipient.mask!.text.trim()) ? functionName(recipient) : placeFunction(place.filter((t) => t.clause === verb.clause));
