@@ -157,6 +157,12 @@ export function formatLlmScores(model: string, split: string, scores: LlmScores)
   return [
     `LLM judges (${model}), ${split} split`,
     ...scoreTable(scores.labels, true),
+    ...(scores.commitments.length
+      ? [
+          "  commitments the commitments judge read, by kind and message (as the detectors' are scored: precision is a lower bound):",
+          ...scoreTable(scores.commitments, false).map((l) => `  ${l}`),
+        ]
+      : []),
     `  clean conversations left without a communication error: ${scores.cleanKeptClean.kept}/${scores.cleanKeptClean.of}`,
     `  labels dropped because their evidence did not check out: ${scores.dropped}; judge errors: ${scores.errors.length}`,
     ...scores.errors.slice(0, 10).map((e) => `    ${displayLine(e, 200)}`),

@@ -104,6 +104,19 @@ export function goldBrokenCommitments(c: CalibrationCase): number[] {
     : c.gold.broken_commitment;
 }
 
+/** The commitments read in a case, per kind and message, against its gold commitments (where given). */
+function compareKinds(kinds: Tally, read: readonly Commitment[], c: CalibrationCase): void {
+  if (!c.gold.commitments) return;
+  for (const kind of COMMITMENT_KINDS) {
+    const found = read.filter((x) => (kind === 'accepted_request' ? x.request !== undefined : x.target.kind === kind && !x.request)).map((x) => x.messageId);
+    kinds.compare(
+      kind,
+      found,
+      c.gold.commitments.filter((x) => x.kind === kind).map((x) => x.message),
+    );
+  }
+}
+
 interface CaseResult {
   labels: JudgeLabel[];
   metrics: DetectorMetrics;
@@ -153,18 +166,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
       goldRead.compare('broken_checkable_commitment', result.goldReading.broken, goldBrokenCommitments(c));
       unread += result.goldReading.unread;
     }
-    if (c.gold.commitments) {
-      for (const kind of COMMITMENT_KINDS) {
-        const found = result.commitments
-          .filter((x) => (kind === 'accepted_request' ? x.request !== undefined : x.target.kind === kind && !x.request))
-          .map((x) => x.messageId);
-        kinds.compare(
-          kind,
-          found,
-          c.gold.commitments.filter((x) => x.kind === kind).map((x) => x.message),
-        );
-      }
-    }
+    compareKinds(kinds, result.commitments, c);
     counts.line_number_mentions.push([result.metrics.lineNumberMentions, c.gold.line_number_mentions]);
     counts.file_path_mentions.push([result.metrics.filePathMentions, c.gold.file_path_mentions]);
   }
@@ -209,6 +211,8 @@ function paraphraseConsistency(cases: readonly CalibrationCase[], results: Map<s
 
 export interface LlmScores {
   labels: LabelScore[];
+  /** The commitments judge's reading: commitments found per kind and message, as the detectors' are scored. */
+  commitments: LabelScore[];
   /** Conversations whose gold has no communication error and that got none. */
   cleanKeptClean: { kept: number; of: number };
   dropped: number;
@@ -222,6 +226,7 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
   const symptoms = new Tally('symptoms');
   const acts = new Tally('speech_acts');
   const commitments = new Tally('commitments');
+  const kinds = new Tally('commitments');
   let dropped = 0;
   const errors: string[] = [];
   let usage = NO_USAGE;
@@ -250,10 +255,16 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
     }
     if (symp) symptoms.classify(c.id, symp.labels.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary);
     c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech!.labels.find((l) => l.messageId === i + 1)?.label, m.act));
-    if (promised) commitments.compare('broken_checkable_commitment', new Set(promised.labels.map((l) => l.messageId!)), goldBrokenCommitments(c));
+    if (promised) {
+      commitments.compare('broken_checkable_commitment', new Set(promised.labels.map((l) => l.messageId!)), goldBrokenCommitments(c));
+      // What the model read, from its cached answer (the outcome keeps only the broken ones).
+      const answer = promised.status === 'ok' ? commitmentsJudge.schema.safeParse(cache.get(promised.inputHash)?.answer) : undefined;
+      if (answer?.success) compareKinds(kinds, commitmentsOf(answer.data, conversationItems(input, DEFAULT_BUDGET), input).commitments, c);
+    }
   }
   return {
     labels: [...communication.rows(COMMUNICATION_ERRORS), ...symptoms.rows(SYMPTOMS), ...acts.rows(SPEECH_ACTS), ...commitments.rows()],
+    commitments: kinds.rows(COMMITMENT_KINDS),
     cleanKeptClean: clean,
     dropped,
     errors,

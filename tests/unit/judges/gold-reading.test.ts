@@ -4,8 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { caseInput, type CalibrationCase } from '../../../judges/calibration/cases.ts';
 import { goldReading } from '../../../judges/calibration/gold-reading.ts';
+import { goldBrokenCommitments, scoreLlmJudges } from '../../../judges/calibration/score.ts';
 import { commitmentsOf } from '../../../judges/llm/commitments.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../../../judges/llm/material.ts';
+import { fakeModel } from './fake-model.ts';
+import { calibrationCase } from './stored-task.ts';
 
 function goldCase(commitments: NonNullable<CalibrationCase['gold']['commitments']>): CalibrationCase {
   return {
@@ -92,5 +95,33 @@ describe("the gold's reading of commitments", () => {
       [1, 'agent1', 'promise', 'exists', '__init__', undefined],
       [3, 'agent1', 'claim', 'placement', 'flush', 2],
     ]);
+  });
+});
+
+describe('a judge model that reads every promise as the gold does', () => {
+  it('gets the code checks’ own figures in judge --calibrate, and its reading scored by kind', async () => {
+    const cases = ['ind-tr3-ts-exported-not-exported', 'ind-tr3-js-yes-ill-do-that-broken', 'ind-tr3-go-range-is-yours-edited'].map(calibrationCase);
+    // The fake model answers the commitments judge with the gold's reading of the case it is shown.
+    const byFirstMessage = new Map(cases.map((c) => [c.messages[0]!.text.slice(0, 60), c]));
+    const model = fakeModel((request) => {
+      const system = request.system!;
+      if (system.startsWith('You classify')) return '{"messages": []}';
+      if (!system.startsWith('You read')) return '{"evidence": [], "issue": null, "primary": null}';
+      const shown = request.messages.at(-1)!.content as string;
+      const c = [...byFirstMessage].find(([start]) => shown.includes(start))![1];
+      return JSON.stringify(goldReading(c));
+    });
+    const scores = await scoreLlmJudges(cases, model, { timeoutMs: 5000 });
+    const broken = cases.reduce((n, c) => n + goldBrokenCommitments(c).length, 0);
+    expect(scores.labels.find((l) => l.judge === 'commitments')).toEqual({
+      judge: 'commitments',
+      label: 'broken_checkable_commitment',
+      tp: broken,
+      fp: 0,
+      fn: 0,
+    });
+    const read = Object.fromEntries(scores.commitments.map((r) => [r.label, [r.tp, r.fn]]));
+    expect(read).toMatchObject({ exported: [expect.any(Number), 0], untouched_lines: [expect.any(Number), 0], accepted_request: [1, 0] });
+    expect(scores.errors).toEqual([]);
   });
 });

@@ -123,6 +123,8 @@ describe('coop-bench judge', () => {
         expect(part).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
         expect(part).toMatch(new RegExp(`communication\\s+C1a\\s+0\\s+0\\s+${c1a}\\s+-\\s+0\\.00`));
         expect(part).toMatch(new RegExp(`commitments\\s+broken_checkable_commitment\\s+0\\s+0\\s+${broken}\\s+-\\s+0\\.00`));
+        const exists = mine.reduce((n, c) => n + new Set((c.gold.commitments ?? []).filter((x) => x.kind === 'exists').map((x) => x.message)).size, 0);
+        expect(part).toMatch(new RegExp(`commitments the commitments judge read, by kind and message .*\\n.*\\n\\s+exists\\s+0\\s+0\\s+${exists}\\s`));
         expect(part).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
       }
     } finally {
