@@ -4,7 +4,7 @@
 // `judge --calibrate` tells a miss of the reading from a miss of the checks.
 // Targets follow cases/README.md ("Commitment kinds and targets"): `path:selector`, `Func(param)`,
 // `N-M`. A placement's place is free text (`detail`): read here only for the first or last
-// statement, the function's loop and a code anchor after "before" or "after", so placements are
+// statement, the function's loop and the code or word after "before" or "after", so placements are
 // approximate.
 import { conditionNames, GUARD_CODE, lastName } from '../detectors/commitment-code.ts';
 import type { CommitmentsAnswer } from '../llm/commitments.ts';
@@ -28,13 +28,19 @@ function placedCode(code: string, detail: string): Pick<Entry, 'names' | 'guard'
   return { names: call ? [lastName(call)] : [], guard: [] };
 }
 
-/** "first statement of flush()", "up top", "last thing before the return", "before this.ledger.hold(...)", "inside the for loop". */
-function placeOf(detail: string): Pick<Entry, 'position' | 'anchor' | 'loop'> {
+/**
+ * "first statement of flush()", "up top", "last thing before the return", "before this.ledger.hold(...)",
+ * "after the send" (an anchor in words), "inside the for loop".
+ */
+function placeOf(detail: string): Pick<Entry, 'position' | 'anchor' | 'anchor_words' | 'loop'> {
   const first = /\bfirst\b|\bup (?:top|front)\b|\bbefore anything\b/.test(detail);
   const relative = /\b(before|after)\s+(?:await\s+)?`?([A-Za-z_$][\w$.]*)\(/.exec(detail);
+  const described = relative ? null : /\b(before|after)\s+(?:the\s+|taking\s+the\s+)?([a-z_]\w*)/.exec(detail);
+  const side = (relative ?? described)?.[1] as 'before' | 'after' | undefined;
   return {
-    position: first ? 'first' : /\blast\b/.test(detail) ? 'last' : relative ? (relative[1] as 'before' | 'after') : null,
+    position: first ? 'first' : /\blast\b/.test(detail) ? 'last' : (side ?? null),
     anchor: relative && !first ? lastName(relative[2]!) : null,
+    anchor_words: described && !first ? [described[2]!] : [],
     loop: /\bloop\b/.test(detail),
   };
 }
@@ -57,6 +63,7 @@ function entryOf(c: CalibrationCase, g: GoldCommitment, kind: Entry['kind']): En
     names: [],
     files: path ? [path] : [],
     guard: [],
+    anchor_words: [],
   };
   switch (entry.kind) {
     case 'untouched_lines':

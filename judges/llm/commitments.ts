@@ -66,6 +66,7 @@ const entrySchema = z.object({
     z.enum(POSITIONS).nullish(),
   ),
   anchor: optionalText,
+  anchor_words: list,
   loop: z.boolean().nullish(),
   guard: list,
   module: optionalText,
@@ -89,7 +90,7 @@ Target fields:
 - files: the file paths named for the target, if any.
 - lines: untouched_lines only, [first, last] line of the original file.
 - scope: the function a parameter belongs to (exists), the function the code sits in (placement), or whose existing parameters stay (untouched_symbol with parameters_only).
-- position, anchor, loop: placement only: "first" or "last" statement of the function, "before" or "after" the call named in anchor, "around" it (a try or a wrapping call); loop true when it sits inside the function's loop.
+- position, anchor, anchor_words, loop: placement only: "first" or "last" statement of the function, "before" or "after" the call named in anchor (or, where the message names no call, the code that anchor_words describe: ["lock"] for "after taking the lock"), "around" it (a try or a wrapping call); loop true when it sits inside the function's loop.
 - guard: placement of a check: words or names its condition tests ("closed" for "the closed check").
 - module: exported only, the module or file it is exported from.
 - parameters_only: untouched_symbol only, true when only the existing parameters of scope must stay.
@@ -97,7 +98,7 @@ Target fields:
 Leave out: offers ("I can add it if you want"), questions, conditional plans, commitments with no checkable target ("I'll handle the edge cases"), and commitments the sender takes back in a later message. One entry per target: a message promising two symbols of one kind gives one entry naming both.
 
 Answer with one JSON object and nothing else:
-{"commitments": [{"message": <message id>, "quote": "<passage of that message stating the commitment>", "stance": "promise|claim", "request": <id or null>, "request_quote": "<passage or null>", "kind": "<${TARGET_KINDS.join('|')}>", "names": [], "files": [], "lines": null, "scope": null, "position": null, "anchor": null, "loop": false, "guard": [], "module": null, "parameters_only": false}]}
+{"commitments": [{"message": <message id>, "quote": "<passage of that message stating the commitment>", "stance": "promise|claim", "request": <id or null>, "request_quote": "<passage or null>", "kind": "<${TARGET_KINDS.join('|')}>", "names": [], "files": [], "lines": null, "scope": null, "position": null, "anchor": null, "anchor_words": [], "loop": false, "guard": [], "module": null, "parameters_only": false}]}
 When there is none: {"commitments": []}`;
 
 function prompt(input: JudgeInput) {
@@ -130,12 +131,13 @@ function targetOf(e: Entry): Target | string {
       const guard = e.guard.map((w) => w.trim()).filter(Boolean);
       if (symbols.length === 0 && guard.length === 0 && !scope) return 'placement names no call, check or function';
       const anchor = e.anchor ? lastName(bareName(e.anchor)) : undefined;
+      const anchorWords = e.anchor_words.map((w) => w.trim().toLowerCase()).filter(Boolean);
       return {
         kind: e.kind,
         ...base,
         ...(scope && { scope }),
         ...(e.position && { position: e.position }),
-        ...(anchor && SYMBOL.test(anchor) && { anchor }),
+        ...(anchor && SYMBOL.test(anchor) ? { anchor } : anchorWords.length > 0 && { anchorWords }),
         ...(e.loop && { loop: true }),
         ...(guard.length > 0 && { guard }),
       };

@@ -80,7 +80,11 @@ describe("the gold's reading of commitments", () => {
       { message: 3, stance: 'claim', kind: 'placement', names: ['_log'], files: ['batching/batcher.py'], scope: 'Batcher.flush' },
     ]);
     expect(answer.commitments[5]).toMatchObject({ request: 2, guard: ['_closed'], position: 'first', anchor: null });
-    expect(answer.commitments[6]).toMatchObject({ request: null, position: 'after', anchor: '_write' });
+    expect(answer.commitments[6]).toMatchObject({ request: null, position: 'after', anchor: '_write', anchor_words: [] });
+    const inWords = goldCase([
+      { message: 3, kind: 'placement', target: 'pool.py:Pool.acquire', code: 'if self._closed', detail: 'after taking the lock', kept: true },
+    ]);
+    expect(goldReading(inWords).commitments[0]).toMatchObject({ guard: ['_closed'], position: 'after', anchor: null, anchor_words: ['lock'] });
   });
 
   it('gives answers the commitments judge takes whole: quotes from their messages, targets it can read', () => {

@@ -107,6 +107,28 @@ describe('commitments judge: the section 6.3 shapes, read by the model and check
     });
   });
 
+  it('places a call after code the message names only in words', async () => {
+    const CLAIM = 'Metrics now get recorded once the request has gone out over the wire.';
+    const early = diff(
+      'src/transport.ts',
+      10,
+      10,
+      ['   async request(req: Request) {', '+    this.metrics.record(req);', '     const res = await this.send(req);', '     return res;'],
+      'class Transport {',
+    );
+    const task = input(conversation(['agent1', CLAIM]), { agent1: early }, early);
+    expect(await ruleLabels(task)).toEqual([]);
+    const outcome = await judged(task, [
+      { message: 1, quote: CLAIM, kind: 'placement', names: ['this.metrics.record'], scope: 'request', position: 'after', anchor_words: ['send'] },
+    ]);
+    expect(outcome.labels[0]!.evidence[1]).toEqual({
+      kind: 'absence',
+      source: 'merged',
+      text: 'a call to `this.metrics.record`',
+      note: 'a call to `this.metrics.record` (src/transport.ts:11) comes before the send (line 12)',
+    });
+  });
+
   it('checks an accepted request as the request reads, and keeps quiet about a kept promise', async () => {
     const kept = diff(
       'netkit/session.py',
