@@ -124,7 +124,7 @@ function targetOf(e: Entry): Target | string {
     case 'untouched_lines': {
       const [first, last] = e.lines ?? [];
       if (first === undefined || last === undefined || first < 1 || last < first) return 'untouched_lines needs a range [first, last] of positive lines';
-      if (base.files.length === 0) return 'untouched_lines names no file';
+      // No file: the checks take the file the conversation named last, or the patch's only file.
       return { kind: e.kind, names: [], files: base.files, lines: [first, last] };
     }
     case 'placement': {
