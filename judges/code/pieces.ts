@@ -68,6 +68,19 @@ function closedReadings(piece: Piece, readings: readonly Reading[], source: stri
  * start in the middle of a method), it parses as it stands in the file: the reading with the fewest
  * syntax errors is kept, the piece alone on a tie.
  */
+/**
+ * A hunk that starts at the end of the definition above it (`        })`, `    }`, then `pub fn len…`)
+ * closes what it never opened: the same piece with those leading lines blanked (so that line numbers
+ * stay) reads as the definitions that follow them.
+ */
+function withoutLeadingClosers(piece: Piece, source: string): string | undefined {
+  if (piece.language === 'python') return undefined;
+  const lines = source.split('\n');
+  const closers = lines.findIndex((l) => !/^\s*(?:[)\]}]+[;,]?\s*)?$/.test(l));
+  if (closers <= 0 || !lines.slice(0, closers).some((l) => l.trim())) return undefined;
+  return [...lines.slice(0, closers).map(() => ''), ...lines.slice(closers)].join('\n');
+}
+
 export function parsePiece(parser: Parser, piece: Piece, source: string): ParsedPiece | undefined {
   const plain = parser.parse(source);
   if (!plain) return undefined;
@@ -78,10 +91,17 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
     const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
     if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
   }
+  const opened = withoutLeadingClosers(piece, source);
+  const candidates = [
+    ...[...readings.slice(1), ...closedReadings(piece, readings, source)].map((reading) => ({ reading, text: source })),
+    ...(opened === undefined
+      ? []
+      : [{ prefix: [], inContext: false }, ...closedReadings(piece, [{ prefix: [], inContext: false }], opened)].map((reading) => ({ reading, text: opened }))),
+  ];
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);
-  for (const reading of [...readings.slice(1), ...closedReadings(piece, readings, source)]) {
-    const tree = parser.parse([...reading.prefix, source, ...(reading.suffix ?? [])].join('\n'));
+  for (const { reading, text } of candidates) {
+    const tree = parser.parse([...reading.prefix, text, ...(reading.suffix ?? [])].join('\n'));
     const errors = tree ? errorCount(tree.rootNode) : Infinity;
     if (tree && errors < fewest) {
       best.tree.delete();

@@ -23,13 +23,22 @@ function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | un
   );
 }
 
+/** Literals every language's checks are full of: they say nothing about which check it is. */
+const LITERAL = /^(?:nil|null|none|undefined|true|false|0)$/i;
+
 /**
  * The guards whose condition contains one of the words, in any case ("bypass" for `self._bypass`, "Close"
  * for `p.closed`); where some contain one with its case, those (`Err` is `ctx.Err()`, not `err != nil`).
+ * A word of one or two letters (`e`, `ok`) is a name only as a whole name (`e` is not in `b.best`), and
+ * a literal (`nil`) counts only when no other word is given.
  */
 function guardsTesting<G extends { condition: string }>(guards: readonly G[], words: readonly string[]): G[] {
-  const exact = guards.filter((g) => words.some((w) => g.condition.includes(w)));
-  return exact.length ? exact : guards.filter((g) => words.some((w) => g.condition.toLowerCase().includes(w.toLowerCase())));
+  const telling = words.filter((w) => !LITERAL.test(w));
+  const named = telling.length ? telling : words;
+  const contains = (condition: string, word: string) =>
+    word.length > 2 ? condition.includes(word) : new RegExp(`(?<![\\w$])${word.replace(/\W/g, '\\$&')}(?![\\w$])`).test(condition);
+  const exact = guards.filter((g) => named.some((w) => contains(g.condition, w)));
+  return exact.length ? exact : guards.filter((g) => named.some((w) => contains(g.condition.toLowerCase(), w.toLowerCase())));
 }
 
 /** The guards on added lines of a function. */

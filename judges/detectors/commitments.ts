@@ -26,8 +26,12 @@ function checkExists(c: Commitment, code: CodeUnderCheck, name: string): Finding
       (d) => (d.kind === 'parameter' || d.kind === 'field') && d.name === short && d.scope.some((s) => sameFunction(s, scope)),
     );
     if (parameter) return undefined;
-    if (functions.length === 0)
+    if (functions.length === 0) {
+      // "`Timeout` on `Options`": a scope that is a type, not a function, owns the name as a member.
+      const member = missingMember(files, `${scope}.${short}`, source);
+      if (member) return member;
       return definitions.some((d) => d.name === short) || addedLinesNaming(files, short).length > 0 ? undefined : absent(c, code, name);
+    }
     // The function is shown and lacks the parameter: say where the name is still used.
     const signature = functions[0]!;
     const used = usagesIn(code.files).filter((u) => u.name === short && !u.scope.some((s) => sameFunction(s, scope)));

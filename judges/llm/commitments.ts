@@ -86,12 +86,12 @@ Kinds, and the target fields each uses:
 ${definitionLines(COMMITMENT_KIND_DEFINITIONS.filter((d) => d.id !== 'accepted_request'))}
 
 Target fields:
-- names: the symbols as code writes them, without parentheses or arguments ("Session.close", "max_batch_size"); for a placement, the call that sits there. Resolve a reference ("your helper", "it") to the name the conversation gave it.
+- names: the symbols as code writes them, without parentheses or arguments ("Session.close", "max_batch_size"); for a placement, the call that sits there (not the call it sits before or after, nor what a check raises). Resolve a reference ("your helper", "it") to the name the conversation gave it.
 - files: the file paths named for the target, if any.
 - lines: untouched_lines only, [first, last] line of the original file.
-- scope: the function a parameter belongs to (exists), the function the code sits in (placement), or whose existing parameters stay (untouched_symbol with parameters_only).
+- scope: the function a parameter belongs to, or the class or struct a field or method is added to (exists); the function the code sits in (placement); the function whose existing parameters stay (untouched_symbol with parameters_only).
 - position, anchor, anchor_words, loop: placement only: "first" or "last" statement of the function, "before" or "after" the call named in anchor (or, where the message names no call, the code that anchor_words describe: ["lock"] for "after taking the lock"), "around" it (a try or a wrapping call); loop true when it sits inside the function's loop.
-- guard: placement of a check: words or names its condition tests ("closed" for "the closed check").
+- guard: placement of a check: the names its condition tests as the message gives them ("_closed"), else its words ("closed" for "the closed check"); no values.
 - module: exported only, the module or file it is exported from.
 - parameters_only: untouched_symbol only, true when only the existing parameters of scope must stay.
 
@@ -105,8 +105,22 @@ function prompt(input: JudgeInput) {
   return { system: SYSTEM, ...conversationPrompt(input, { closing: 'Answer with the JSON object described in the instructions.' }) };
 }
 
+/**
+ * A check's guard words as the checks read them: a name the message writes as code (in backticks)
+ * stays as written, since the condition must contain it (`_closed`, `Err`); other words are
+ * descriptions ("BOM", "zero-qty", "total<=0"), taken as lower-case words, and values name nothing.
+ */
+function guardWords(words: readonly string[], message: string): string[] {
+  const code = [...message.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  return words.flatMap((word) => {
+    const w = word.trim();
+    if (code.some((snippet) => snippet.includes(w)) && /[A-Za-z_]/.test(w)) return [w];
+    return (w.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []).filter((t) => !/^(?:check|guard|if)$/.test(t));
+  });
+}
+
 /** The target the checks read, or why the entry gives none they can read. */
-function targetOf(e: Entry): Target | string {
+function targetOf(e: Entry, message: string): Target | string {
   const symbols = e.names.map(bareName);
   const bad = symbols.find((n) => !SYMBOL.test(n));
   if (bad !== undefined) return `"${bad.slice(0, 60)}" is not a code name`;
@@ -128,7 +142,7 @@ function targetOf(e: Entry): Target | string {
       return { kind: e.kind, names: [], files: base.files, lines: [first, last] };
     }
     case 'placement': {
-      const guard = e.guard.map((w) => w.trim()).filter(Boolean);
+      const guard = guardWords(e.guard, message);
       if (symbols.length === 0 && guard.length === 0 && !scope) return 'placement names no call, check or function';
       const anchor = e.anchor ? lastName(bareName(e.anchor)) : undefined;
       const anchorWords = e.anchor_words.map((w) => w.trim().toLowerCase()).filter(Boolean);
@@ -156,7 +170,7 @@ export function commitmentsOf(answer: CommitmentsAnswer, material: Material, inp
       drop(quote.problem!);
       continue;
     }
-    const target = targetOf(e);
+    const target = targetOf(e, input.conversation.find((m) => m.id === e.message)?.message ?? '');
     if (typeof target === 'string') {
       drop(target);
       continue;

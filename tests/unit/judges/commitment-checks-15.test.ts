@@ -1,0 +1,103 @@
+// Code checks of detectors-15, found by scoring the checks on commitments read by a model: a hunk that
+// starts at the end of the function above it, short guard words and literals, a member promised on a
+// type, and a model's guard words against the message's code.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Commitment, Target } from '../../../judges/detectors/commitment-extract.ts';
+import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
+import { prepareDetectors } from '../../../judges/detectors/index.ts';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { commitmentsOf } from '../../../judges/llm/commitments.ts';
+import { conversationItems, DEFAULT_BUDGET } from '../../../judges/llm/material.ts';
+import type { JudgeInput } from '../../../judges/types.ts';
+import { conversation, diff, input } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+const PROMISE = 'I will handle it.';
+
+async function checked(task: JudgeInput, target: Target) {
+  await prepareDetectors(task);
+  const commitment: Commitment = { messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target };
+  return brokenCommitments(task, [commitment]);
+}
+
+describe('code checks: pieces of files', () => {
+  it('reads a hunk that starts with the closing lines of the function above it', async () => {
+    const merged = diff(
+      'src/cache.rs',
+      21,
+      21,
+      [
+        '         })',
+        '     }',
+        ' ',
+        '+    pub fn len(&self) -> usize {',
+        '+        self.map.len()',
+        '+    }',
+        '+',
+        '     pub fn insert(&mut self, key: K, value: V) {',
+        '         self.clock += 1;',
+        '+        if self.cap == 0 {',
+        '+            return;',
+        '+        }',
+        '         if self.map.len() >= self.cap {',
+      ],
+      'pub fn get(&mut self, key: &K) -> Option<V> {',
+    );
+    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const [label] = await checked(task, { kind: 'placement', names: [], files: ['src/cache.rs'], scope: 'insert', position: 'first', guard: ['cap'] });
+    expect(label!.evidence[1]).toEqual({
+      kind: 'absence',
+      source: 'merged',
+      text: 'a check on cap',
+      note: 'a check on cap is in `insert()` (src/cache.rs:30) but not its first statement',
+    });
+  });
+});
+
+describe('code checks: guards named in words', () => {
+  const merged = diff('board/board.py', 10, 10, [
+    '     def submit(self, e):',
+    '+        if self.best is None:',
+    '+            self.best = {}',
+    '+        if e is None:',
+    '+            return False',
+    '         prev = self.best.get(e.name)',
+  ]);
+  const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+
+  it('takes a word of one or two letters as a whole name, and a literal only when nothing else is named', async () => {
+    const first = (guard: string[]) => checked(task, { kind: 'placement', names: [], files: [], scope: 'submit', position: 'first', guard });
+    // `e` is not in `self.best`: the check on e is the second statement.
+    expect((await first(['e', 'None']))[0]!.evidence[1]).toMatchObject({
+      note: 'a check on e None is in `submit()` (board/board.py:13) but not its first statement',
+    });
+    // "None" alone still finds the checks on None, the first of which is first.
+    expect(await first(['None'])).toEqual([]);
+  });
+});
+
+describe('code checks: a member promised on a type', () => {
+  it('reads a scope that is a type as the owner of the member', async () => {
+    const merged = [
+      diff('fetch/options.go', 3, 3, [' type Options struct {', ' 	Retries int', '+	UserAgent string', ' }']),
+      diff('fetch/client.go', 8, 8, [' func NewClient(o Options) *Client {', '+	c := &http.Client{Timeout: o.Timeout}', ' 	return &Client{http: c}']),
+    ].join('');
+    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const [label] = await checked(task, { kind: 'exists', names: ['Timeout'], files: [], scope: 'Options' });
+    expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: '`Options` (fetch/options.go:3-6) has no member `Timeout`' });
+  });
+});
+
+describe('commitments judge: guard words against the message', () => {
+  it('keeps a name the message writes as code, and reads other words as lower-case descriptions without values', () => {
+    const messages = conversation(['agent1', '`insert()` now bails out when `self._cap` is 0: the Zero-Capacity check, first thing (1..3999 style).']);
+    const task = input(messages, {}, '');
+    const quote = '`insert()` now bails out when `self._cap` is 0';
+    const entry = { message: 1, quote, stance: 'claim' as const, kind: 'placement' as const, names: [], files: [], anchor_words: [], scope: 'insert' };
+    const read = commitmentsOf({ commitments: [{ ...entry, guard: ['_cap', 'Zero-Capacity', '1..3999'] }] }, conversationItems(task, DEFAULT_BUDGET), task);
+    expect(read.commitments[0]!.target.guard).toEqual(['_cap', 'zero', 'capacity']);
+  });
+});
