@@ -48,6 +48,14 @@ function addedGuardsIn(files: readonly FileCode[], scope: string) {
   );
 }
 
+/** The calls to the names, in their case where some are (`Flush`), else in any case ("flush" for `q.sink.Flush()`). */
+function callsOf(files: readonly FileCode[], names: readonly string[]) {
+  const calls = callsIn(files);
+  const wanted = names.map(lastName);
+  const exact = calls.filter((call) => wanted.includes(call.name));
+  return exact.length ? exact : calls.filter((call) => wanted.some((n) => n.toLowerCase() === call.name.toLowerCase()));
+}
+
 /** Code found, but not where it was promised: the note says where it is, the quote shows it. */
 function misplaced(what: string, source: 'merged' | 'patch', note: string, at: { path: string; text: string }): Finding {
   return { missing: what, evidence: [{ kind: 'absence', source, text: what, note }, codeQuote(source, at)] };
@@ -63,7 +71,7 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
   const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
   const candidates: { line: number; scope: string[]; first?: boolean; loop?: boolean; path: string; text: string }[] = t.guard
     ? guardsTesting(guardsIn(files), t.guard)
-    : callsIn(files).filter((call) => t.names.some((n) => lastName(n) === call.name));
+    : callsOf(files, t.names);
   const place = `${t.position === 'first' ? 'first ' : ''}in ${t.scope ? `\`${t.scope}()\`` : 'the named place'}`;
   if (candidates.length === 0) {
     // Nothing of the kind anywhere: the claimed guard or call is not there.
@@ -105,15 +113,22 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
   if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
     const x = inScope[0]!;
     const sameScope = (a: { path: string; scope: string[]; line: number }) => a.path === x.path && a.scope.join('.') === x.scope.join('.') && a.line !== x.line;
-    // An anchor named in words ("after taking the lock") is the first call or name in the function that contains one of them.
+    // An anchor named in words ("after taking the lock", "before the handler") is the first call in the function
+    // that contains one of them, else the first name (`with self._lock:`): `const handler = …` is not the call.
     const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
     const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
     const calledBy = (name: string) => words.some((w) => name.toLowerCase().startsWith(w));
+    const byLine = (p: { line: number }, q: { line: number }) => p.line - q.line;
+    const namedCalls = callsIn(files).filter((a) => named(a.callee) && sameScope(a));
     const anchors = t.anchor
       ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a))
       : t.anchorCall
         ? callsIn(files).filter((a) => calledBy(a.name) && sameScope(a))
-        : [...callsIn(files).filter((a) => named(a.callee)), ...usagesIn(files).filter((u) => named(u.name))].filter(sameScope).sort((p, q) => p.line - q.line);
+        : namedCalls.length
+          ? namedCalls.sort(byLine)
+          : usagesIn(files)
+              .filter((u) => named(u.name) && sameScope(u))
+              .sort(byLine);
     const a = anchors[0];
     if (a && (t.position === 'before' ? x.line > a.line : x.line < a.line)) {
       return misplaced(

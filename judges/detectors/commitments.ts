@@ -105,12 +105,25 @@ function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {
   };
 }
 
+/**
+ * The files of the module an export is promised from: a file (`src/index.ts`), a Python package
+ * (`promptkit` is promptkit/__init__.py), or a Go package, which is its directory (`semver` is the
+ * .go files of semver/).
+ */
+function filesOfModule(files: readonly FileCode[], module: string): FileCode[] {
+  if (/\.\w+$/.test(module)) return inFiles(files, [module]);
+  const python = inFiles(files, [`${module.replace(/\./g, '/')}/__init__.py`]);
+  if (python.length) return python;
+  const name = module.split(/[./]/).at(-1);
+  return files.filter((f) => /\.go$/.test(f.path) && f.path.split('/').at(-2) === name);
+}
+
 function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
   const short = lastName(name);
   const module = c.target.module;
   const source = code.source === 'merged' ? 'merged' : 'patch';
-  const moduleFiles = module ? inFiles(code.files, [/\.\w+$/.test(module) ? module : `${module.replace(/\./g, '/')}/__init__.py`]) : code.files;
-  const isPythonPackage = !!module && (!/\.\w+$/.test(module) || /__init__\.py$/.test(module));
+  const moduleFiles = module ? filesOfModule(code.files, module) : code.files;
+  const isPythonPackage = moduleFiles.some((f) => /__init__\.py$/.test(f.path)) || (!!module && !/\.\w+$/.test(module) && moduleFiles.length === 0);
   const listed = exportListed(moduleFiles, short);
   const definitions = definitionsIn(code.files).filter((d) => d.name === short && d.kind !== 'parameter');
   // A named Python module whose `__all__` is shown exports only what that list names.

@@ -101,3 +101,44 @@ describe('commitments judge: guard words against the message', () => {
     expect(read.commitments[0]!.target.guard).toEqual(['_cap', 'zero', 'capacity']);
   });
 });
+
+describe('code checks: placements named loosely', () => {
+  it('anchors on the call that words name before a name that merely contains them', async () => {
+    const merged = diff('lib/dispatch.js', 4, 4, [
+      ' async function dispatch(req) {',
+      '   const handler = routes[req.path];',
+      '+  const started = Date.now();',
+      '   const res = await handler(req);',
+      '+  log(Date.now() - started);',
+      '   return res;',
+    ]);
+    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const around = (position: 'before' | 'after', names: string[]) =>
+      checked(task, { kind: 'placement', names, files: [], scope: 'dispatch', position, anchorWords: ['handler'] });
+    expect(await around('before', ['Date.now'])).toEqual([]);
+    expect(await around('after', ['log'])).toEqual([]);
+    expect((await around('after', ['Date.now']))[0]!.evidence[1]).toMatchObject({
+      note: 'a call to `Date.now` (lib/dispatch.js:6) comes before the handler (line 7)',
+    });
+  });
+
+  it('finds a call named in another case when none has the case given', async () => {
+    const merged = diff('queue/queue.go', 20, 20, [' func (q *Queue) Drain() error {', ' 	q.items = nil', '+	q.sink.Flush()', '+	return nil', ' }']);
+    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    expect(await checked(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Drain' })).toEqual([]);
+    const [label] = await checked(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Close' });
+    expect(label!.evidence[1]).toMatchObject({ note: 'a call to `flush` is in `Drain()` (queue/queue.go:22), not in `Close()`' });
+  });
+});
+
+describe('code checks: a Go package as the module of an export', () => {
+  it('reads the package as its directory, where a capitalised name is exported', async () => {
+    const exported = diff('semver/version.go', 10, 10, [' func parse(s string) (Version, error) {', ' 	return Version{}, nil', ' }', '+', '+var Parse = parse']);
+    const task = (merged: string) => input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const target = { kind: 'exported' as const, names: ['Parse'], files: [], module: 'semver' };
+    expect(await checked(task(exported), target)).toEqual([]);
+    const unexported = diff('semver/version.go', 10, 10, [' func parse(s string) (Version, error) {', ' 	return Version{}, nil', ' }']);
+    const [label] = await checked(task(unexported), target);
+    expect(label!.description).toBe('agent1 promised that `Parse` is exported from semver, which the code does not do');
+  });
+});
