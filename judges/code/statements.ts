@@ -50,6 +50,25 @@ export function firstInFunction(node: Node, bodies: readonly { body: Node | null
   return statement !== undefined && first !== undefined && statement.id === first.id;
 }
 
+/**
+ * Whether a node is in the first statement of the innermost loop around it ("first thing each
+ * iteration"); undefined outside a loop, or where the body is not shown.
+ */
+export function firstInLoop(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
+  const body = bodies.at(-1)?.body;
+  if (!body) return undefined;
+  for (let n = node.parent; n && n.id !== body.id; n = n.parent) {
+    if (!LOOPS.has(n.type)) continue;
+    const loopBody = n.childForFieldName('body');
+    if (!loopBody) return undefined;
+    const holder = statementHolder(loopBody);
+    const first = holder.namedChildren.find((c) => c && c.type !== 'comment');
+    const statement = statementInBody(node, holder);
+    return statement !== undefined && first !== undefined && first !== null && statement.id === first.id;
+  }
+  return undefined;
+}
+
 /** Whether a node sits in a loop of its function's body; undefined where the body is not shown. */
 export function inLoop(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
   const body = bodies.at(-1)?.body;

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { family, parserOf } from './grammars.ts';
 import { parsePiece, type Piece } from './pieces.ts';
 import { collectExports, isExported } from './exports.ts';
-import { firstInFunction, functionBody, inLoop, type FunctionBody } from './statements.ts';
+import { firstInFunction, firstInLoop, functionBody, inLoop, type FunctionBody } from './statements.ts';
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
 
@@ -33,6 +33,8 @@ export interface Call {
   first?: boolean;
   /** Inside a loop of its function (undefined: the function's body is not shown). */
   loop?: boolean;
+  /** The first statement of the innermost loop it is in (undefined: in no loop, or the body is not shown). */
+  firstInLoop?: boolean;
 }
 
 export interface Guard {
@@ -42,6 +44,8 @@ export interface Guard {
   first?: boolean;
   /** Inside a loop of its function (undefined: the function's body is not shown). */
   loop?: boolean;
+  /** The first statement of the innermost loop it is in (undefined: in no loop, or the body is not shown). */
+  firstInLoop?: boolean;
 }
 
 export interface Usage {
@@ -293,6 +297,7 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
         scope,
         first: firstInFunction(node, bodies),
         loop: inLoop(node, bodies),
+        firstInLoop: firstInLoop(node, bodies),
       });
     }
   } else if (GUARDS.has(type)) {
@@ -305,6 +310,7 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
       scope,
       first: firstInFunction(node, bodies),
       loop: inLoop(node, bodies),
+      firstInLoop: firstInLoop(node, bodies),
     });
   } else if (IDENTIFIERS.has(type)) {
     result.usages.push({ name: node.text, line: lineOf(node), scope });

@@ -3,7 +3,7 @@
 import { addedLinesNaming, callsIn, definitionsIn, guardsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
 import { lastName, sameFunction } from './commitment-code.ts';
 import { codeQuote, describeTarget, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
-import type { Commitment } from './commitment-extract.ts';
+import type { Commitment, Target } from './commitment-extract.ts';
 import { checkPlacedCode } from './commitment-position.ts';
 
 /** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
@@ -56,6 +56,9 @@ function callsOf(files: readonly FileCode[], names: readonly string[]) {
   return exact.length ? exact : calls.filter((call) => wanted.some((n) => n.toLowerCase() === call.name.toLowerCase()));
 }
 
+/** "first" in a function, or in its loop when the promise says so ("first thing each iteration"). */
+const firstWhere = (t: Target, x: { first?: boolean; firstInLoop?: boolean }) => (t.loop ? x.firstInLoop : x.first);
+
 /** Code found, but not where it was promised: the note says where it is, the quote shows it. */
 function misplaced(what: string, source: 'merged' | 'patch', note: string, at: { path: string; text: string }): Finding {
   return { missing: what, evidence: [{ kind: 'absence', source, text: what, note }, codeQuote(source, at)] };
@@ -69,7 +72,7 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
   const files = inFiles(code.files, t.files);
   const source = code.source === 'merged' ? 'merged' : 'patch';
   const what = t.guard ? `a check on ${t.guard.join(' ')}` : `a call to \`${t.names.join('`, `')}\``;
-  const candidates: { line: number; scope: string[]; first?: boolean; loop?: boolean; path: string; text: string }[] = t.guard
+  const candidates: { line: number; scope: string[]; first?: boolean; loop?: boolean; firstInLoop?: boolean; path: string; text: string }[] = t.guard
     ? guardsTesting(guardsIn(files), t.guard)
     : callsOf(files, t.names);
   const place = `${t.position === 'first' ? 'first ' : ''}in ${t.scope ? `\`${t.scope}()\`` : 'the named place'}`;
@@ -81,7 +84,7 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     // promised place may be it. A code name (`_closed`, `Err`) says what the condition tests.
     const inWords = t.guard?.every((w) => !/[_A-Z0-9]/.test(w));
     // Such a guard's place is where the sender's own added code in the function is.
-    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || g.first !== false)) return checkPlacedCode(c, code);
+    if (inWords && t.scope && addedGuardsIn(files, t.scope).some((g) => t.position !== 'first' || firstWhere(t, g) !== false)) return checkPlacedCode(c, code);
     return {
       missing: what,
       evidence: [
@@ -106,9 +109,10 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     const x = inScope[0]!;
     return misplaced(what, source, `${what} is in \`${t.scope ?? x.scope.at(-1)}()\` (${x.path}:${x.line}) but outside its loop`, x);
   }
-  if (t.position === 'first' && inScope.every((x) => x.first === false)) {
+  if (t.position === 'first' && inScope.every((x) => firstWhere(t, x) === false)) {
     const x = inScope[0]!;
-    return misplaced(what, source, `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not its first statement`, x);
+    const where = t.loop ? `its loop's first statement` : 'its first statement';
+    return misplaced(what, source, `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not ${where}`, x);
   }
   if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
     const x = inScope[0]!;

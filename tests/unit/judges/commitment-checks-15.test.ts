@@ -142,3 +142,26 @@ describe('code checks: a Go package as the module of an export', () => {
     expect(label!.description).toBe('agent1 promised that `Parse` is exported from semver, which the code does not do');
   });
 });
+
+describe('code checks: first in a loop', () => {
+  const average = (body: string[]) =>
+    diff('greenhouse/batch.go', 8, 8, [
+      ' func Average(rs []Reading) float64 {',
+      ' 	sum := 0.0',
+      ' 	for _, r := range rs {',
+      ...body,
+      ' 	}',
+      ' 	return sum / float64(len(rs))',
+      ' }',
+    ]);
+  const check = ['+		if r.Temp < -40 || r.Temp > 60 {', '+			continue', '+		}'];
+  const target: Target = { kind: 'placement', names: [], files: [], scope: 'Average', position: 'first', loop: true, guard: ['Temp'] };
+
+  it("reads 'first thing each iteration' as the loop body's first statement", async () => {
+    const first = average([...check, ' 		sum += r.Temp']);
+    expect(await checked(input(conversation(['agent1', PROMISE]), { agent1: first }, first), target)).toEqual([]);
+    const late = average([' 		sum += r.Temp', ...check]);
+    const [label] = await checked(input(conversation(['agent1', PROMISE]), { agent1: late }, late), target);
+    expect(label!.evidence[1]).toMatchObject({ note: "a check on Temp is in `Average()` (greenhouse/batch.go:12) but not its loop's first statement" });
+  });
+});
