@@ -61,14 +61,6 @@ function closedReadings(piece: Piece, readings: readonly Reading[], source: stri
 }
 
 /**
- * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
- * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
- * closing braces of its container end nothing. Read after its context line (the line that opens the
- * container), and inside an unnamed method when the container is a class or impl (the piece may
- * start in the middle of a method), it parses as it stands in the file: the reading with the fewest
- * syntax errors is kept, the piece alone on a tie.
- */
-/**
  * A hunk that starts at the end of the definition above it (`        })`, `    }`, then `pub fn len…`)
  * closes what it never opened: the same piece with those leading lines blanked (so that line numbers
  * stay) reads as the definitions that follow them.
@@ -81,22 +73,30 @@ function withoutLeadingClosers(piece: Piece, source: string): string | undefined
   return [...lines.slice(0, closers).map(() => ''), ...lines.slice(closers)].join('\n');
 }
 
+/**
+ * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
+ * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
+ * closing braces of its container end nothing. Read after its context line (the line that opens the
+ * container), and inside an unnamed method when the container is a class or impl (the piece may
+ * start in the middle of a method), it parses as it stands in the file: the reading with the fewest
+ * syntax errors is kept, the piece alone on a tie.
+ */
 export function parsePiece(parser: Parser, piece: Piece, source: string): ParsedPiece | undefined {
   const plain = parser.parse(source);
   if (!plain) return undefined;
   const context = piece.context?.trim() ?? '';
-  const readings: Reading[] = [{ prefix: [], inContext: false }];
+  const alone: Reading = { prefix: [], inContext: false };
+  const readings: Reading[] = [alone];
   if (piece.language !== 'python' && /\{$/.test(context)) {
     readings.push({ prefix: [context], inContext: true });
     const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
     if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
   }
   const opened = withoutLeadingClosers(piece, source);
+  // The piece's readings besides the plain one, then the piece without its leading closers, alone and closed.
   const candidates = [
     ...[...readings.slice(1), ...closedReadings(piece, readings, source)].map((reading) => ({ reading, text: source })),
-    ...(opened === undefined
-      ? []
-      : [{ prefix: [], inContext: false }, ...closedReadings(piece, [{ prefix: [], inContext: false }], opened)].map((reading) => ({ reading, text: opened }))),
+    ...(opened === undefined ? [] : [alone, ...closedReadings(piece, [alone], opened)].map((reading) => ({ reading, text: opened }))),
   ];
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);

@@ -64,7 +64,7 @@ export function firstInLoop(node: Node, bodies: readonly { body: Node | null }[]
     const holder = statementHolder(loopBody);
     const first = holder.namedChildren.find((c) => c && c.type !== 'comment');
     const statement = statementInBody(node, holder);
-    return statement !== undefined && first !== undefined && first !== null && statement.id === first.id;
+    return statement !== undefined && !!first && statement.id === first.id;
   }
   return undefined;
 }

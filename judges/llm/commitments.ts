@@ -108,7 +108,8 @@ function prompt(input: JudgeInput) {
 /**
  * A check's guard words as the checks read them: a name the message writes as code (in backticks)
  * stays as written, since the condition must contain it (`_closed`, `Err`); other words are
- * descriptions ("BOM", "zero-qty", "total<=0"), taken as lower-case words, and values name nothing.
+ * descriptions ("Zero-Capacity", "picks > pool"), taken as lower-case words, and values ("1..3999")
+ * name nothing.
  */
 function guardWords(words: readonly string[], message: string): string[] {
   const code = [...message.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
