@@ -99,6 +99,10 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     };
   }
   const inScope = t.scope ? candidates.filter((x) => x.scope.some((s) => sameFunction(s, t.scope!))) : candidates;
+  if (t.scope && inScope.length === 0) {
+    // A check in a helper the function calls (`self.ensure_active()?`) sits where that call is.
+    inScope.push(...callsIn(files).filter((call) => call.scope.some((s) => sameFunction(s, t.scope!)) && candidates.some((x) => x.scope.at(-1) === call.name)));
+  }
   if (inScope.length === 0) {
     // Shown elsewhere: broken only when every candidate's function is known.
     if (candidates.some((x) => x.scope.length === 0)) return undefined;

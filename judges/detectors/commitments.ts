@@ -107,15 +107,18 @@ function absent(c: Commitment, code: CodeUnderCheck, name: string): Finding {
 
 /**
  * The files of the module an export is promised from: a file (`src/index.ts`), a Python package
- * (`promptkit` is promptkit/__init__.py), or a Go package, which is its directory (`semver` is the
- * .go files of semver/).
+ * (`promptkit` is promptkit/__init__.py), a Go package, which is its directory (`semver` is the
+ * .go files of semver/), or a Rust crate, whose root is src/lib.rs.
  */
 function filesOfModule(files: readonly FileCode[], module: string): FileCode[] {
   if (/\.\w+$/.test(module)) return inFiles(files, [module]);
   const python = inFiles(files, [`${module.replace(/\./g, '/')}/__init__.py`]);
   if (python.length) return python;
   const name = module.split(/[./]/).at(-1);
-  return files.filter((f) => /\.go$/.test(f.path) && f.path.split('/').at(-2) === name);
+  const go = files.filter((f) => /\.go$/.test(f.path) && f.path.split('/').at(-2) === name);
+  if (go.length) return go;
+  // A Rust crate (`textkit`) exports from its root.
+  return files.filter((f) => /(?:^|\/)src\/lib\.rs$/.test(f.path));
 }
 
 function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Finding | undefined {
@@ -135,6 +138,8 @@ function checkExported(c: Commitment, code: CodeUnderCheck, name: string): Findi
   const target = `${module ? ` from ${module}` : ''} in ${describeTarget(code)}`;
   // `export * from './percent'` exports what percent.ts exports.
   if (definition?.exported && reexportsWhole(moduleFiles, definition.path)) return undefined;
+  // A module the patches never show may take the name through its own file's `__all__` and a star import.
+  if (definition && module && moduleFiles.length === 0 && exportListed(inFiles(code.files, [definition.path]), short)) return undefined;
   if (definition) {
     return {
       missing: name,

@@ -17,6 +17,9 @@ beforeAll(async () => {
 
 const PROMISE = 'I will handle it.';
 
+/** A task whose one agent's patch is also the merged code. */
+const taskOf = (merged: string) => input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+
 async function checked(task: JudgeInput, target: Target) {
   await prepareDetectors(task);
   const commitment: Commitment = { messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target };
@@ -46,7 +49,7 @@ describe('code checks: pieces of files', () => {
       ],
       'pub fn get(&mut self, key: &K) -> Option<V> {',
     );
-    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const task = taskOf(merged);
     const [label] = await checked(task, { kind: 'placement', names: [], files: ['src/cache.rs'], scope: 'insert', position: 'first', guard: ['cap'] });
     expect(label!.evidence[1]).toEqual({
       kind: 'absence',
@@ -66,7 +69,7 @@ describe('code checks: guards named in words', () => {
     '+            return False',
     '         prev = self.best.get(e.name)',
   ]);
-  const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+  const task = taskOf(merged);
 
   it('takes a word of one or two letters as a whole name, and a literal only when nothing else is named', async () => {
     const first = (guard: string[]) => checked(task, { kind: 'placement', names: [], files: [], scope: 'submit', position: 'first', guard });
@@ -85,7 +88,7 @@ describe('code checks: a member promised on a type', () => {
       diff('fetch/options.go', 3, 3, [' type Options struct {', ' 	Retries int', '+	UserAgent string', ' }']),
       diff('fetch/client.go', 8, 8, [' func NewClient(o Options) *Client {', '+	c := &http.Client{Timeout: o.Timeout}', ' 	return &Client{http: c}']),
     ].join('');
-    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const task = taskOf(merged);
     const [label] = await checked(task, { kind: 'exists', names: ['Timeout'], files: [], scope: 'Options' });
     expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: '`Options` (fetch/options.go:3-6) has no member `Timeout`' });
   });
@@ -112,7 +115,7 @@ describe('code checks: placements named loosely', () => {
       '+  log(Date.now() - started);',
       '   return res;',
     ]);
-    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const task = taskOf(merged);
     const around = (position: 'before' | 'after', names: string[]) =>
       checked(task, { kind: 'placement', names, files: [], scope: 'dispatch', position, anchorWords: ['handler'] });
     expect(await around('before', ['Date.now'])).toEqual([]);
@@ -124,7 +127,7 @@ describe('code checks: placements named loosely', () => {
 
   it('finds a call named in another case when none has the case given', async () => {
     const merged = diff('queue/queue.go', 20, 20, [' func (q *Queue) Drain() error {', ' 	q.items = nil', '+	q.sink.Flush()', '+	return nil', ' }']);
-    const task = input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+    const task = taskOf(merged);
     expect(await checked(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Drain' })).toEqual([]);
     const [label] = await checked(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Close' });
     expect(label!.evidence[1]).toMatchObject({ note: 'a call to `flush` is in `Drain()` (queue/queue.go:22), not in `Close()`' });
@@ -134,11 +137,10 @@ describe('code checks: placements named loosely', () => {
 describe('code checks: a Go package as the module of an export', () => {
   it('reads the package as its directory, where a capitalised name is exported', async () => {
     const exported = diff('semver/version.go', 10, 10, [' func parse(s string) (Version, error) {', ' 	return Version{}, nil', ' }', '+', '+var Parse = parse']);
-    const task = (merged: string) => input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
     const target = { kind: 'exported' as const, names: ['Parse'], files: [], module: 'semver' };
-    expect(await checked(task(exported), target)).toEqual([]);
+    expect(await checked(taskOf(exported), target)).toEqual([]);
     const unexported = diff('semver/version.go', 10, 10, [' func parse(s string) (Version, error) {', ' 	return Version{}, nil', ' }']);
-    const [label] = await checked(task(unexported), target);
+    const [label] = await checked(taskOf(unexported), target);
     expect(label!.description).toBe('agent1 promised that `Parse` is exported from semver, which the code does not do');
   });
 });
@@ -159,9 +161,52 @@ describe('code checks: first in a loop', () => {
 
   it("reads 'first thing each iteration' as the loop body's first statement", async () => {
     const first = average([...check, ' 		sum += r.Temp']);
-    expect(await checked(input(conversation(['agent1', PROMISE]), { agent1: first }, first), target)).toEqual([]);
+    expect(await checked(taskOf(first), target)).toEqual([]);
     const late = average([' 		sum += r.Temp', ...check]);
-    const [label] = await checked(input(conversation(['agent1', PROMISE]), { agent1: late }, late), target);
+    const [label] = await checked(taskOf(late), target);
     expect(label!.evidence[1]).toMatchObject({ note: "a check on Temp is in `Average()` (greenhouse/batch.go:12) but not its loop's first statement" });
+  });
+});
+
+describe('code checks: checks and exports reached through another place', () => {
+  it('places a check in a helper where the function calls the helper', async () => {
+    const merged = diff('src/account.rs', 18, 18, [
+      ' impl Account {',
+      '+    fn ensure_active(&self) -> Result<(), TxError> {',
+      '+        if self.frozen { Err(TxError::Frozen) } else { Ok(()) }',
+      '+    }',
+      '+',
+      '     pub fn withdraw(&mut self, amount: u64) -> Result<(), TxError> {',
+      '+        self.ensure_active()?;',
+      '         if amount > self.balance {',
+      '             return Err(TxError::Insufficient);',
+      '         }',
+    ]);
+    const task = taskOf(merged);
+    const first: Target = { kind: 'placement', names: [], files: [], scope: 'withdraw', position: 'first', guard: ['frozen'] };
+    expect(await checked(task, first)).toEqual([]);
+    const [label] = await checked(task, { ...first, scope: 'deposit' });
+    expect(label!.evidence[1]).toMatchObject({ note: 'a check on frozen is in `ensure_active()` (src/account.rs:20), not first in `deposit()`' });
+  });
+
+  it('reads a Rust crate as its root, and leaves a package the patches never show to its file’s `__all__`', async () => {
+    const crate = [
+      diff('src/slug.rs', 20, 20, [' }', '+', '+pub fn slugify_with(s: &str, sep: char) -> String {', "+    s.replace(' ', &sep.to_string())", '+}']),
+      diff('src/lib.rs', 1, 1, ['-pub use slug::slugify;', '+pub use slug::{slugify, slugify_with};']),
+    ].join('');
+    const exported = { kind: 'exported' as const, names: ['slugify_with'], files: [], module: 'textkit' };
+    expect(await checked(taskOf(crate), exported)).toEqual([]);
+    const python = diff('geo/distance.py', 1, 1, [
+      '-__all__ = ["haversine"]',
+      '+__all__ = ["haversine", "bearing"]',
+      ' ',
+      '+def bearing(a, b):',
+      '+    return 0.0',
+    ]);
+    const fromPackage = { kind: 'exported' as const, names: ['bearing'], files: [], module: 'geo' };
+    expect(await checked(taskOf(python), fromPackage)).toEqual([]);
+    const unlisted = diff('geo/distance.py', 1, 1, [' __all__ = ["haversine"]', ' ', '+def bearing(a, b):', '+    return 0.0']);
+    const [label] = await checked(taskOf(unlisted), fromPackage);
+    expect(label!.description).toBe('agent1 promised that `bearing` is exported from geo, which the code does not do');
   });
 });
