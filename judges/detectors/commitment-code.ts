@@ -65,7 +65,8 @@ export const AS_BEFORE = /\bas (?:before|it (?:is|was)|they (?:are|were))\b|\bas
 /** Keywords a place phrase may put in backticks ("the `for` loop"): never a function's name. */
 const KEYWORD = /^(?:for|while|loop|if|else|match|switch|try|with|return)$/;
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+/** A code name, possibly called: `max_batch_size`, `Session.close`, `cache::Store::get()`. */
+export const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/;
 
 /** Words that are not code even in backticks. */
 const NOT_CODE = /^(?:true|false|none|null|undefined|yes|no|ok|done|todo|fixme|note|self|this|cls)$/i;

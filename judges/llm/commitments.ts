@@ -7,7 +7,7 @@
 // quote that is not in its message.
 import { z } from 'zod';
 import { CHECKABLE_COMMITMENT, COMMITMENT_KIND_DEFINITIONS, definitionLines } from '../definitions.ts';
-import { lastName } from '../detectors/commitment-code.ts';
+import { IDENTIFIER, lastName } from '../detectors/commitment-code.ts';
 import type { Commitment, Target, TargetKind } from '../detectors/commitment-extract.ts';
 import { brokenCommitments } from '../detectors/commitments.ts';
 import { prepareDetectors } from '../detectors/index.ts';
@@ -20,10 +20,7 @@ import { conversationPrompt, type Material } from './material.ts';
 const TARGET_KINDS = ['exists', 'exported', 'untouched_symbol', 'untouched_lines', 'placement'] as const satisfies readonly TargetKind[];
 const POSITIONS = ['first', 'last', 'before', 'after', 'around'] as const;
 
-/** A symbol as code writes it: `max_batch_size`, `Session.close`, `cache::Store::get`. */
-const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/;
-
-/** Models write `close()`, `` `Session.close(timeout)` ``: the name is what the checks look up. */
+/** Models write `close()`, `` `Session.close(timeout)` ``: the name is what the checks look up (an IDENTIFIER without the call). */
 const bareName = (name: string) =>
   name
     .trim()
@@ -123,7 +120,7 @@ function guardWords(words: readonly string[], message: string): string[] {
 /** The target the checks read, or why the entry gives none they can read. */
 function targetOf(e: Entry, message: string): Target | string {
   const symbols = e.names.map(bareName);
-  const bad = symbols.find((n) => !SYMBOL.test(n));
+  const bad = symbols.find((n) => !IDENTIFIER.test(n));
   if (bad !== undefined) return `"${bad.slice(0, 60)}" is not a code name`;
   const scope = e.scope ? lastName(bareName(e.scope)) : undefined;
   const base = { names: symbols, files: e.files.map((f) => f.trim()).filter(Boolean) };
@@ -152,7 +149,7 @@ function targetOf(e: Entry, message: string): Target | string {
         ...base,
         ...(scope && { scope }),
         ...(e.position && { position: e.position }),
-        ...(anchor && SYMBOL.test(anchor) ? { anchor } : anchorWords.length > 0 && { anchorWords }),
+        ...(anchor && IDENTIFIER.test(anchor) ? { anchor } : anchorWords.length > 0 && { anchorWords }),
         ...(e.loop && { loop: true }),
         ...(guard.length > 0 && { guard }),
       };

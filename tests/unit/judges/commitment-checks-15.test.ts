@@ -1,15 +1,13 @@
-// Code checks of detectors-15, found by scoring the checks on commitments read by a model: a hunk that
-// starts at the end of the function above it, short guard words and literals, a member promised on a
-// type, and a model's guard words against the message's code.
+// Code checks of detectors-15, found by scoring the checks on commitments read by a model and on the
+// gold's reading: pieces of files, guards and anchors named in words, members, loops, helpers and the
+// modules of exports; and the commitments judge's guard words against the message's code.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Commitment, Target } from '../../../judges/detectors/commitment-extract.ts';
-import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
-import { prepareDetectors } from '../../../judges/detectors/index.ts';
+import type { Target } from '../../../judges/detectors/commitment-extract.ts';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { commitmentsOf } from '../../../judges/llm/commitments.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../../../judges/llm/material.ts';
 import type { JudgeInput } from '../../../judges/types.ts';
-import { conversation, diff, input } from './commitment-fixtures.ts';
+import { conversation, diff, input, judge } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
   await loadLanguage();
@@ -20,11 +18,8 @@ const PROMISE = 'I will handle it.';
 /** A task whose one agent's patch is also the merged code. */
 const taskOf = (merged: string) => input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
 
-async function checked(task: JudgeInput, target: Target) {
-  await prepareDetectors(task);
-  const commitment: Commitment = { messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target };
-  return brokenCommitments(task, [commitment]);
-}
+/** The broken commitments of agent1's one promise of the target. */
+const checked = (task: JudgeInput, target: Target) => judge(task, [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
 
 describe('code checks: pieces of files', () => {
   it('reads a hunk that starts with the closing lines of the function above it', async () => {

@@ -1,7 +1,7 @@
 // Conversations and diffs for the commitment checker's tests.
 import type { ConversationMessage } from '../../../harness/store/records.ts';
 import { loadGrammarsFor } from '../../../judges/code/patch-code.ts';
-import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
+import { extractCommitments, type Commitment } from '../../../judges/detectors/commitment-extract.ts';
 import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
 import type { JudgeInput } from '../../../judges/types.ts';
 
@@ -45,9 +45,10 @@ export function newFile(path: string, lines: string[]): string {
   ].join('\n');
 }
 
-export async function judge(input: JudgeInput) {
+/** The broken commitments of the input: those the extractor reads, or the ones given. */
+export async function judge(input: JudgeInput, commitments?: readonly Commitment[]) {
   await loadGrammarsFor([...input.patches.map((p) => p.patch), input.merge?.patch ?? '']);
-  return brokenCommitments(input);
+  return brokenCommitments(input, commitments);
 }
 
 export function input(messages: ConversationMessage[], patches: Record<string, string>, merged: string): JudgeInput {
