@@ -99,12 +99,15 @@ const ratio = (x: number | null) => (x === null ? '    -' : x.toFixed(2).padStar
 function scoreTable(rows: readonly LabelScore[], withJudge: boolean): string[] {
   const judgeWidth = withJudge ? Math.max(5, ...rows.map((r) => r.judge.length)) + 2 : 0;
   const labelWidth = Math.max(5, ...rows.map((r) => r.label.length)) + 2;
-  const head = `${withJudge ? 'judge'.padEnd(judgeWidth) : ''}${'label'.padEnd(labelWidth)}  TP  FP  FN  precision  recall`;
+  // Counts of four digits (speech acts over every message) keep a space between them.
+  const countWidth = Math.max(3, ...rows.flatMap((r) => [r.tp, r.fp, r.fn].map((n) => String(n).length))) + 1;
+  const counts = (values: readonly (string | number)[]) => values.map((v) => String(v).padStart(countWidth)).join('');
+  const head = `${withJudge ? 'judge'.padEnd(judgeWidth) : ''}${'label'.padEnd(labelWidth)}${counts(['TP', 'FP', 'FN'])}  precision  recall`;
   return [
     `  ${head}`,
     ...rows.map(
       (r) =>
-        `  ${withJudge ? r.judge.padEnd(judgeWidth) : ''}${r.label.padEnd(labelWidth)}${String(r.tp).padStart(4)}${String(r.fp).padStart(4)}${String(r.fn).padStart(4)}      ${ratio(precision(r))}   ${ratio(recall(r))}`,
+        `  ${withJudge ? r.judge.padEnd(judgeWidth) : ''}${r.label.padEnd(labelWidth)}${counts([r.tp, r.fp, r.fn])}      ${ratio(precision(r))}   ${ratio(recall(r))}`,
     ),
   ];
 }

@@ -8,6 +8,8 @@ import { readRunLog, type RunInfo } from '../harness/store/run-log.ts';
 import type { RunStore } from '../harness/store/run-store.ts';
 import type { CacheCount } from '../harness/store/test-cache.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
+import { readModelScores, type ModelMeasurement } from '../judges/calibration/model-scores.ts';
+import { dirname } from 'node:path';
 
 export type { RunInfo };
 
@@ -76,6 +78,8 @@ export interface RunData {
   tasks: TaskOutcome[];
   /** Damaged rows, one line each saying what became of them; a task with one is counted as an error. */
   damaged: string[];
+  /** The LLM judges' calibration per judge model, stored beside the runs (judges/calibration/model-scores.ts). */
+  judgeCalibration: ModelMeasurement[];
 }
 
 export function pairName(repo: string, taskId: number, features: number[]): string {
@@ -114,5 +118,5 @@ export function loadRunData(store: RunStore): RunData {
     labels: t.labels.map(labelView),
     testRuns: t.testRuns,
   }));
-  return { run: log.run, tasks, damaged: log.damaged };
+  return { run: log.run, tasks, damaged: log.damaged, judgeCalibration: readModelScores(dirname(store.dir)) };
 }

@@ -38,7 +38,7 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     headline: headline(data.tasks),
     difficulty: difficultyAnalysis(data.tasks),
     merges: mergeAnalysis(data.tasks),
-    communication: communicationAnalysis(data.tasks),
+    communication: communicationAnalysis(data.tasks, data.judgeCalibration),
     cost: costRows(data.tasks),
     testCache: totalCount(data.tasks.map((t) => t.testRuns)),
   };

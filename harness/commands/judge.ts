@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../judges/calibration/cases.ts';
 import { scoreDetectors, scoreLlmJudges } from '../../judges/calibration/score.ts';
 import { computeStoredScores, STORED_SCORES_FILE, writeStoredScores } from '../../judges/calibration/stored-scores.ts';
+import { writeModelScores, type SplitScores } from '../../judges/calibration/model-scores.ts';
 import { formatDefinitions, formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
 import { addUsage, NO_USAGE } from '../../judges/llm/ask.ts';
 import { judgeRun } from '../../judges/judge-task.ts';
@@ -45,7 +46,7 @@ async function calibrate(o: JudgeCommandOptions): Promise<number> {
   const cases = loadCalibrationSet();
   print(formatDefinitions());
   for (const split of SPLITS) print(['', ...formatDetectorScores(split, await scoreDetectors(casesOfSplit(cases, split)))]);
-  if (o.writeScores) {
+  if (o.writeScores && !o.judgeModel) {
     writeStoredScores(await computeStoredScores(cases));
     print(['', `Wrote the detectors' calibration figures (shown in reports) to ${STORED_SCORES_FILE}`]);
   }
@@ -53,10 +54,22 @@ async function calibrate(o: JudgeCommandOptions): Promise<number> {
   if (!model) return 0;
   const cache = memoryCache();
   let errors = 0;
+  const measured = {} as SplitScores;
   for (const split of SPLITS) {
-    const scores = await scoreLlmJudges(casesOfSplit(cases, split), model, { timeoutMs: o.timeout * 1000, cache });
+    const splitCases = casesOfSplit(cases, split);
+    const scores = await scoreLlmJudges(splitCases, model, { timeoutMs: o.timeout * 1000, cache });
     print(['', ...formatLlmScores(model.spec, split, scores)]);
     errors += scores.errors.length;
+    measured[split] = { cases: splitCases.length, labels: scores.labels };
+  }
+  if (o.writeScores) {
+    // A question the model did not answer counts as no label: such figures would not describe the model.
+    print([
+      '',
+      errors > 0
+        ? `Not saved: ${errors} question(s) to ${model.spec} failed (listed above); run again to measure it whole.`
+        : `Wrote ${model.spec}'s calibration figures (shown in reports of runs under ${o.runsDir} judged by it) to ${writeModelScores(o.runsDir, model.spec, measured)}`,
+    ]);
   }
   return errors > 0 ? 1 : 0;
 }
@@ -110,7 +123,11 @@ export function judgeCommand(): Command {
     .option('--concurrency <n>', 'tasks judged at the same time', positiveInt, 4)
     .option('--timeout <seconds>', "time limit of one judge's question to the model", positiveInt, 300)
     .option('--calibrate', 'print precision and recall on the calibration set, train and test split (detectors; with --judge-model, the LLM judges too)', false)
-    .option('--write-scores', "with --calibrate: save the detectors' figures that reports show beside their counts", false)
+    .option(
+      '--write-scores',
+      "with --calibrate: save the figures reports show beside the labels: the detectors' (in the package), or with --judge-model that model's (in --runs-dir)",
+      false,
+    )
     .action(async (o: JudgeCommandOptions) => {
       process.exitCode = await (o.calibrate ? calibrate(o) : judgeStoredRun(o));
     });

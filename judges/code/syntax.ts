@@ -119,7 +119,8 @@ const DEFINITIONS: Record<'python' | 'js' | 'go' | 'rust', Record<string, Defini
 };
 
 const CALLS = new Set(['call', 'call_expression', 'new_expression', 'macro_invocation']);
-const GUARDS = new Set(['if_statement', 'if_expression', 'assert_statement']);
+// Rust's `?` returns early on `None` or `Err`: "the emptiness check comes first" may be `let first = self.colors.first()?;`.
+const GUARDS = new Set(['if_statement', 'if_expression', 'assert_statement', 'try_expression']);
 const IDENTIFIERS = new Set(['identifier', 'property_identifier', 'field_identifier', 'type_identifier', 'shorthand_property_identifier']);
 
 /** Strips the indentation every line shares (Python will not parse an indented piece). */
@@ -206,8 +207,13 @@ export function outline(piece: Piece): Outline | undefined {
   const result: Outline = { definitions: [], calls: [], guards: [], usages: [], functions: [], exportList: new Set(), declaresAll: false, wildcardSources: [] };
   let outer = piece.scope ?? [];
   const lineOf = (node: Node) => piece.start + node.startPosition.row - shift;
-  // A function's end is shown when a non-blank line of the piece follows it (not a brace closed after the piece).
-  const endShown = (node: Node) => piece.lines.slice(node.endPosition.row - shift + 1).some((l) => l.trim() !== '');
+  // A function's end is shown when a non-blank line of the piece follows it, or its body's closing brace is the piece's
+  // own (not one the parser supplied or the context added after the piece).
+  const closedInPiece = (node: Node) => {
+    const brace = node.childForFieldName('body')?.lastChild;
+    return brace?.type === '}' && !brace.isMissing && brace.startPosition.row - shift < piece.lines.length;
+  };
+  const endShown = (node: Node) => piece.lines.slice(node.endPosition.row - shift + 1).some((l) => l.trim() !== '') || closedInPiece(node);
   const addBody = (node: Node, name: string, scope: string[], startShown: boolean) => {
     const body = functionBody(node, name, scope, startShown, lineOf);
     if (body) result.functions.push({ ...body, endShown: endShown(node) });

@@ -278,7 +278,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
 }
 
 const WITHDRAWAL =
-  /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
+  /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|scratch(?:ed|ing)?|forget|never ?mind|nix(?:ed|ing)?|cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?|no (?:need|point)|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
 
 /** A later sentence of the same agent that takes the commitment back for `name` (a symbol or a file). */
 export function withdrawal(conversation: readonly ConversationMessage[], commitment: Commitment, name: string): string | undefined {

@@ -23,14 +23,14 @@ function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | un
   );
 }
 
-/** Literals every language's checks are full of: they say nothing about which check it is. */
-const LITERAL = /^(?:nil|null|none|undefined|true|false|0)$/i;
+/** Literals and receivers every language's checks are full of: they say nothing about which check it is. */
+const LITERAL = /^(?:nil|null|none|undefined|true|false|0|self|this)$/i;
 
 /**
  * The guards whose condition contains one of the words, in any case ("bypass" for `self._bypass`, "Close"
  * for `p.closed`); where some contain one with its case, those (`Err` is `ctx.Err()`, not `err != nil`).
  * A word of one or two letters (`e`, `ok`) is a name only as a whole name (`e` is not in `b.best`), and
- * a literal (`nil`) counts only when no other word is given.
+ * a literal (`nil`) or a receiver (`self`) counts only when no other word is given.
  */
 function guardsTesting<G extends { condition: string }>(guards: readonly G[], words: readonly string[]): G[] {
   const telling = words.filter((w) => !LITERAL.test(w));
@@ -41,11 +41,12 @@ function guardsTesting<G extends { condition: string }>(guards: readonly G[], wo
   return exact.length ? exact : guards.filter((g) => named.some((w) => contains(g.condition.toLowerCase(), w.toLowerCase())));
 }
 
-/** The guards on added lines of a function. */
+/** The guards on added lines of a function, and its calls to a helper with one ("a small `_ensure_fresh` helper, which poll() calls"): the check sits where the call is. */
 function addedGuardsIn(files: readonly FileCode[], scope: string) {
-  return guardsIn(files).filter(
-    (g) => g.scope.some((s) => sameFunction(s, scope)) && files.some((f) => f.path === g.path && f.file.added.some((l) => l.line === g.line)),
-  );
+  const inScope = (x: { scope: string[] }) => x.scope.some((s) => sameFunction(s, scope));
+  const added = guardsIn(files).filter((g) => files.some((f) => f.path === g.path && f.file.added.some((l) => l.line === g.line)));
+  const helpers = new Set(added.filter((g) => !inScope(g)).map((g) => g.scope.at(-1)));
+  return [...added.filter(inScope), ...callsIn(files).filter((call) => inScope(call) && helpers.has(call.name))];
 }
 
 /** The calls to the names, in their case where some are (`Flush`), else in any case ("flush" for `q.sink.Flush()`). */

@@ -35,8 +35,9 @@ function isPlace(terms: readonly Term[], i: number): boolean {
   const before = (k: number) => (sameClause(i - k) ? terms[i - k]!.normal : '');
   if (PLACE_BEFORE.test(before(1)) || isCaller(terms, i)) return true;
   if (!t.mask) return false;
-  // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()` or in lower case there.
-  const namesFunction = /\(\)$/.test(t.mask.text.trim()) || /^[a-z_]/.test(t.mask.text.trim());
+  // "the end of `Token`", "a method to `Pool`" may be a type's: a function is written `f()`, in lower case or as a
+  // lower-case method of a type (`Recipe.scale`) there.
+  const namesFunction = /\(\)$|^[a-z_]|\.[a-z_][\w$]*$/.test(t.mask.text.trim());
   // "a metrics call to `f()`" is put in `f()`, "the call to `f()`" calls it (the tagger may read either "call" as a verb).
   const noun = (k: number) => sameClause(i - k) && !terms[i - k]!.mask && terms[i - k]!.tags.has('Noun');
   const call = /^(?:call|calls)$/.test(before(2));
@@ -177,7 +178,8 @@ export function anchoredPlacementTargets(sentence: Sentence, created: ReadonlySe
 }
 
 /** Labels that open a sentence without naming a function: "Plan:", "Update:", "Done:". */
-const LABEL = /^(?:plan|update|status|done|note|summary|todo|fyi|re|ps|edit|progress|next|also|ok|okay|yes|no|np|mine|yours|me|you|agent\d*)$/;
+const LABEL =
+  /^(?:plan|update|status|done|note|summary|todo|fyi|re|ps|edit|progress|next|also|ok|okay|yes|no|np|mine|yours|me|you|agent\d*|idea|proposal|approach|roughly|concretely|basically|fix|feature|goal|context|details)$/;
 
 /** Parts of a function after its possessive: "encode's opening statement", "`get()`'s first line", "`f()`'s loop". */
 const functionPart = (word: string) => PART_OF.test(word) || /^(?:opening|first|last|statement|line)$/.test(word);

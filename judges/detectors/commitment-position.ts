@@ -65,7 +65,8 @@ function misplacement(c: Commitment, name: string, placed: readonly Placed[], bo
   const lines = placed.map((p) => p.line);
   const scope = `\`${name}()\``;
   if (t.loop) {
-    if (!body || lines.some((l) => body.blocks.some((b) => b.kind === 'loop' && within(l, b)))) return undefined;
+    // In the loop's body: a changed loop header (`for v in &values {`) is not code inside the loop.
+    if (!body || lines.some((l) => body.blocks.some((b) => b.kind === 'loop' && within(l, b) && l > b.line))) return undefined;
     return `is in ${scope} but outside its loop`;
   }
   if (t.position === 'first') {

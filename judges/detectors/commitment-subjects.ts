@@ -181,12 +181,17 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const words = rest.map((t) => t.normal);
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');
-    if (words.some((w) => UNCHANGED.test(w)) || AS_BEFORE.test(said) || /\b(?:won't change|will not change|not change)\b/i.test(said)) {
+    // "`freeze()` in the same file": "same" before a noun picks a thing; it says nothing of the code's state.
+    const unchanged = rest.some((t, i) => UNCHANGED.test(t.normal) && !(t.normal === 'same' && rest[i + 1]?.tags.has('Noun')));
+    // "`Add()` clamps to `MinTTL` (new exported const)": a state word after other code describes that code.
+    const otherCode = rest.findIndex((t) => t.mask?.kind === 'code');
+    const own = otherCode < 0 ? words : words.slice(0, otherCode);
+    if (unchanged || AS_BEFORE.test(said) || /\b(?:won't change|will not change|not change)\b/i.test(said)) {
       targets.push({ kind: 'untouched_symbol', names, files });
     } else if (partners) {
       continue;
     } else if (
-      words.some((w) => EXPORTED_WORD.test(w)) ||
+      own.some((w) => EXPORTED_WORD.test(w)) ||
       (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))
     ) {
       // "`X` is exported", "`X` is importable from `pkg`", "`X` is available from src/index.ts".

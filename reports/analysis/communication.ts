@@ -4,6 +4,7 @@ import type { LabelView, TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
 import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
+import { modelCalibration, type ModelMeasurement } from '../../judges/calibration/model-scores.ts';
 import {
   COMMUNICATION_ERRORS,
   DETECTORS,
@@ -57,6 +58,8 @@ export interface SymptomAnalysis {
 /** How far a detector's label can be trusted: its figures on the held-out calibration split. */
 export interface DetectorCalibration {
   split: string;
+  /** For labels of promises read by a judge model: the model whose figures these are. */
+  model?: string;
   cases: number;
   tp: number;
   fp: number;
@@ -72,7 +75,7 @@ export interface DetectorRow {
   label: string;
   /** What the label means (judges/definitions.ts), with the part of the paper's label it leaves out. */
   definition: string | null;
-  /** Precision and recall on the test split; null for labels of older detectors. */
+  /** Precision and recall on the test split; null where none is stored (for a judge model's labels: of that model). */
   calibration: DetectorCalibration | null;
   tasks: number;
   successWith: Proportion | null;
@@ -93,7 +96,7 @@ export interface CommunicationAnalysis {
 const labelsOf = (t: TaskOutcome, judge: string) => t.labels.filter((l) => l.judge === judge);
 const rate = (k: number, n: number) => (n > 0 ? proportion(k, n) : null);
 
-export function communicationAnalysis(tasks: TaskOutcome[]): CommunicationAnalysis {
+export function communicationAnalysis(tasks: TaskOutcome[], judgeCalibration: readonly ModelMeasurement[] = []): CommunicationAnalysis {
   const labelCounts: Record<string, number> = {};
   for (const t of tasks) for (const l of t.labels) labelCounts[l.judge] = (labelCounts[l.judge] ?? 0) + 1;
   const coop = tasks.filter((t) => t.setting === 'coop' && isDone(t));
@@ -108,7 +111,7 @@ export function communicationAnalysis(tasks: TaskOutcome[]): CommunicationAnalys
       ),
     ].map(([team, list]) => teamErrors(team, list)),
     symptoms: symptomAnalysis(coop.filter((t) => t.passed === false)),
-    detectors: detectorRows(withMessaging),
+    detectors: detectorRows(withMessaging, judgeCalibration),
   };
 }
 
@@ -179,20 +182,33 @@ function symptomAnalysis(failed: TaskOutcome[]): SymptomAnalysis {
   return { failedTasks: failed.length, labeledTasks, rows: [...rows.values()] };
 }
 
+/** Precision and recall from counts on the held-out split. */
+function calibrationFrom(counts: { cases: number; tp: number; fp: number; fn: number } | undefined, model?: string): DetectorCalibration | null {
+  if (!counts) return null;
+  const { cases, tp, fp, fn } = counts;
+  return {
+    split: 'test',
+    ...(model ? { model } : {}),
+    cases,
+    tp,
+    fp,
+    fn,
+    precision: tp + fp > 0 ? tp / (tp + fp) : null,
+    recall: tp + fn > 0 ? tp / (tp + fn) : null,
+  };
+}
+
 /** The held-out split's figures of a detector label, from the stored calibration scores. */
 function calibrationOf(label: string, stored: StoredScores | undefined): DetectorCalibration | null {
   const test = stored?.splits.test;
   const row = test?.labels.find((l) => l.label === label);
-  if (!test || !row) return null;
-  return {
-    split: 'test',
-    cases: test.cases,
-    tp: row.tp,
-    fp: row.fp,
-    fn: row.fn,
-    precision: row.tp + row.fp > 0 ? row.tp / (row.tp + row.fp) : null,
-    recall: row.tp + row.fn > 0 ? row.tp / (row.tp + row.fn) : null,
-  };
+  return calibrationFrom(test && row ? { cases: test.cases, ...row } : undefined);
+}
+
+/** A judge model's figures for the label, when every label of the row came from that one model. */
+function modelCalibrationOf(labels: readonly LabelView[], judge: string, label: string, measurements: readonly ModelMeasurement[]): DetectorCalibration | null {
+  const models = [...new Set(labels.map((l) => l.model))];
+  return models.length === 1 ? calibrationFrom(modelCalibration(measurements, judge, models[0]!, label), models[0]) : null;
 }
 
 function definitionText(label: string): string | null {
@@ -203,16 +219,32 @@ function definitionText(label: string): string | null {
 
 /**
  * The detectors' labels, then the commitments judge's (the model reads the promises, the detectors'
- * checks decide): its calibration depends on the judge model, so none is stored with the run's code.
+ * checks decide): its calibration depends on the judge model, so it comes from that model's stored
+ * measurement (model-scores.ts), not from the detectors' figures.
  */
-function detectorRows(tasks: TaskOutcome[]): DetectorRow[] {
+function detectorRows(tasks: TaskOutcome[], judgeCalibration: readonly ModelMeasurement[]): DetectorRow[] {
   const stored = readStoredScores();
-  return [JUDGES.detectors, JUDGES.commitments].flatMap((judge) =>
-    [...new Set(tasks.flatMap((t) => labelsOf(t, judge).map((l) => l.label)))].sort().map((label) => detectorRow(tasks, judge, label, stored)),
-  );
+  return [JUDGES.detectors, JUDGES.commitments].flatMap((judge) => {
+    const labels = tasks.flatMap((t) => labelsOf(t, judge));
+    return [...new Set(labels.map((l) => l.label))].sort().map((label) =>
+      detectorRow(
+        tasks,
+        judge,
+        label,
+        judge === JUDGES.commitments
+          ? modelCalibrationOf(
+              labels.filter((l) => l.label === label),
+              judge,
+              label,
+              judgeCalibration,
+            )
+          : calibrationOf(label, stored),
+      ),
+    );
+  });
 }
 
-function detectorRow(tasks: TaskOutcome[], judge: string, label: string, stored: StoredScores | undefined): DetectorRow {
+function detectorRow(tasks: TaskOutcome[], judge: string, label: string, calibration: DetectorCalibration | null): DetectorRow {
   const has = (t: TaskOutcome) => labelsOf(t, judge).some((l) => l.label === label);
   const withLabel = tasks.filter(has);
   const without = tasks.filter((t) => !has(t));
@@ -233,7 +265,7 @@ function detectorRow(tasks: TaskOutcome[], judge: string, label: string, stored:
     judge,
     label: byModel ? `${label} (promises read by the judge model)` : label,
     definition: definitionText(label),
-    calibration: byModel ? null : calibrationOf(label, stored),
+    calibration,
     tasks: withLabel.length,
     successWith: success(withLabel),
     successWithout: success(without),

@@ -61,6 +61,17 @@ function trustCells(r: DetectorRow): string[] {
   return [`${ratio(c.precision)} (${c.tp}/${c.tp + c.fp})`, `${ratio(c.recall)} (${c.tp}/${c.tp + c.fn})`];
 }
 
+/** Rows whose promises a judge model read: their figures are that model's, measured on the same split, or none. */
+function modelNote(rows: DetectorRow[]): string {
+  if (rows.length === 0) return '';
+  const models = [...new Set(rows.flatMap((r) => (r.calibration?.model ? [r.calibration.model] : [])))];
+  return note(
+    models.length
+      ? `A row whose promises were read by the judge model shows that model\u2019s figures (${models.join(', ')}) on the same held-out split, stored by coop-bench judge --calibrate --judge-model <spec> --write-scores.`
+      : 'A row whose promises were read by the judge model shows figures only once that model was measured on the same split (coop-bench judge --calibrate --judge-model <spec> --write-scores, with this run\u2019s --runs-dir): they depend on the model.',
+  );
+}
+
 function detectorTable(rows: DetectorRow[]): string {
   const split = rows.find((r) => r.calibration)?.calibration;
   return (
@@ -72,11 +83,7 @@ function detectorTable(rows: DetectorRow[]): string {
         ? `Precision and recall: the detector on the ${split.cases} held-out calibration conversations (test split, written from the paper\u2019s definitions without the detectors), so a reader knows how far each count can be trusted. A label that covers part of a paper label says which part.`
         : 'No calibration figures of the current detectors are stored (run coop-bench judge --calibrate --write-scores).',
     ) +
-    (rows.some((r) => r.judge === JUDGES.commitments)
-      ? note(
-          'A row whose promises were read by the judge model has no stored figures: they depend on the model (coop-bench judge --calibrate --judge-model <spec> measures them on the same split).',
-        )
-      : '') +
+    modelNote(rows.filter((r) => r.judge === JUDGES.commitments)) +
     table(
       [
         'label',

@@ -3,7 +3,9 @@ import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
 import { goldBrokenCommitments } from '../../../judges/calibration/score.ts';
-import { startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
+import { MODEL_SCORES_NAME, modelCalibration, readModelScores } from '../../../judges/calibration/model-scores.ts';
+import { join } from 'node:path';
+import { errorReply, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
 
 async function runJudge(args: string[]): Promise<string> {
@@ -94,7 +96,7 @@ describe('coop-bench judge', () => {
     ).toHaveLength(2);
   });
 
-  it('prints the calibration table of the LLM judges too, with a judge model, split by split', { timeout: 900_000 }, async () => {
+  it('prints the calibration table of the LLM judges too, with a judge model, split by split, and stores it for reports', { timeout: 900_000 }, async () => {
     // A judge that calls every message a plan and finds no communication error or symptom.
     const server = await startFakeVllm({
       served: ['judge'],
@@ -110,7 +112,12 @@ describe('coop-bench judge', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const cases = loadCalibrationSet();
-      const out = await runJudge(['--calibrate', '--judge-model', `openai:judge@${server.url}`]);
+      const spec = `openai:judge@${server.url}`;
+      const out = await runJudge(['--calibrate', '--judge-model', spec, '--write-scores', '--runs-dir', run.runsDir]);
+      expect(out).toContain(
+        `Wrote ${spec}'s calibration figures (shown in reports of runs under ${run.runsDir} judged by it) to ${join(run.runsDir, MODEL_SCORES_NAME)}`,
+      );
+      const stored = readModelScores(run.runsDir);
       for (const split of SPLITS) {
         const part = out.slice(out.indexOf(`LLM judges (openai:judge@${server.url}), ${split} split`));
         const mine = casesOfSplit(cases, split);
@@ -126,7 +133,35 @@ describe('coop-bench judge', () => {
         const exists = mine.reduce((n, c) => n + new Set((c.gold.commitments ?? []).filter((x) => x.kind === 'exists').map((x) => x.message)).size, 0);
         expect(part).toMatch(new RegExp(`commitments the commitments judge read, by kind and message .*\\n.*\\n\\s+exists\\s+0\\s+0\\s+${exists}\\s`));
         expect(part).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
+        // What the report shows beside the labels this model gives: the same counts, of this prompt and these checks.
+        expect(modelCalibration(stored, 'commitments', spec, 'broken_checkable_commitment')).toEqual(
+          split === 'test' ? { cases: mine.length, label: 'broken_checkable_commitment', tp: 0, fp: 0, fn: broken } : expect.anything(),
+        );
+        expect(stored.find((m) => m.judge === 'communication')!.splits[split].labels.find((l) => l.label === 'C1a')).toEqual({
+          label: 'C1a',
+          tp: 0,
+          fp: 0,
+          fn: c1a,
+        });
       }
+    } finally {
+      warn.mockRestore();
+      await server.close();
+    }
+  });
+
+  it("does not store a model's figures when some of its answers failed", { timeout: 900_000 }, async () => {
+    // A judge model that rejects every question: its figures would count each failure as no label.
+    const server = await startFakeVllm({ served: ['judge'], handler: () => errorReply(400, 'context too long') });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const spec = `openai:judge@${server.url}`;
+      const out = await runJudge(['--calibrate', '--judge-model', spec, '--write-scores', '--runs-dir', run.runsDir]);
+      expect(out).toMatch(
+        new RegExp(`Not saved: \\d+ question\\(s\\) to ${spec.replace(/[.:/]/g, '\\$&')} failed \\(listed above\\); run again to measure it whole\\.`),
+      );
+      expect(readModelScores(run.runsDir)).toEqual([]);
+      expect(process.exitCode).toBe(1);
     } finally {
       warn.mockRestore();
       await server.close();

@@ -6,6 +6,7 @@ import { difficultyAnalysis } from '../../../reports/analysis/difficulty.ts';
 import { ALL_MODELS, mergeAnalysis } from '../../../reports/analysis/merges.ts';
 import { communicationAnalysis, communicationLabelId } from '../../../reports/analysis/communication.ts';
 import { readStoredScores } from '../../../judges/calibration/stored-scores.ts';
+import { judgeVersion, type ModelMeasurement } from '../../../judges/calibration/model-scores.ts';
 import { costRows } from '../../../reports/analysis/cost.ts';
 import { conditionOf } from '../../../reports/analysis/conditions.ts';
 import { summarizeRun } from '../../../reports/summary.ts';
@@ -280,6 +281,39 @@ describe('communication', () => {
     expect(rows[1]!.definition).toBe(rows[0]!.definition);
   });
 
+  it("shows beside the commitments judge's row the figures of the model that gave its labels, measured with this prompt and these checks", () => {
+    const model = 'openai:judge';
+    const measured = (version: string): ModelMeasurement => ({
+      judge: 'commitments',
+      model,
+      version,
+      measuredAt: '2026-11-27T00:00:00.000Z',
+      splits: {
+        train: { cases: 9, labels: [] },
+        test: { cases: 150, labels: [{ label: 'broken_checkable_commitment', tp: 82, fp: 10, fn: 6 }] },
+      },
+    });
+    const tasks = (...models: string[]) =>
+      models.map((m, i) =>
+        outcome({ team: 'A', setting: 'coop', pairNo: i + 1, messages: 2, labels: [label('commitments', 'broken_checkable_commitment', { model: m })] }),
+      );
+    const row = (t: TaskOutcome[], m: ModelMeasurement[]) => communicationAnalysis(t, m).detectors[0]!.calibration;
+    expect(row(tasks(model, model), [measured(judgeVersion('commitments')!)])).toEqual({
+      split: 'test',
+      model,
+      cases: 150,
+      tp: 82,
+      fp: 10,
+      fn: 6,
+      precision: 82 / 92,
+      recall: 82 / 88,
+    });
+    // Another prompt or other code checks, labels of two models, or a model never measured: no figures.
+    expect(row(tasks(model), [measured('commitments-0+detectors-1')])).toBeNull();
+    expect(row(tasks(model, 'anthropic:other'), [measured(judgeVersion('commitments')!)])).toBeNull();
+    expect(row(tasks('anthropic:other'), [measured(judgeVersion('commitments')!)])).toBeNull();
+  });
+
   it('maps label spellings to the taxonomy ids', () => {
     expect(communicationLabelId('c1b')).toBe('C1b');
     expect(communicationLabelId('C2 vague answer')).toBe('C2');
@@ -308,6 +342,7 @@ describe('summary of a partial run', () => {
     const s = summarizeRun({
       run: { name: 'r', status: 'running', createdAt: null, updatedAt: null, options: null },
       damaged: [],
+      judgeCalibration: [],
       tasks: [outcome({ team: 'A', setting: 'coop', pairNo: 1, status: 'pending', passed: null, mergeStatus: null, naiveClean: null })],
     });
     expect(s.taskCounts.pending).toBe(1);

@@ -1,0 +1,143 @@
+// Readings and code checks of detectors-16, found on conversations written blind in session 12: a
+// description of other code is not the subject's state, a promise taken back with "scratch", a method
+// of a type as a place, a check that is a Rust `?` or sits in a helper the function calls, `self` as no
+// word of a check, a function's end shown by its own closing brace, and a loop's header outside its body.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Target } from '../../../judges/detectors/commitment-extract.ts';
+import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+describe('readings: what a sentence says of its code', () => {
+  it('reads "the same file" as a place and a description after other code as that code’s', () => {
+    expect(targets(['agent2', 'I’ve got freezes: `freeze(member)` in the same file.'])).toEqual([]);
+    expect(targets(['agent2', 'Add() clamps TTL up to `MinTTL` (new exported const, 60) in zone/zone.go.'])).toEqual([]);
+    // The state words still read when they are the subject's own.
+    expect(targets(['agent2', '`parse()` stays the same.'])).toEqual([{ kind: 'untouched_symbol', names: ['parse'], files: [] }]);
+    expect(targets(['agent2', '`MinTTL` is exported from zone/zone.go.'])).toEqual([
+      { kind: 'exported', names: ['MinTTL'], files: ['zone/zone.go'], module: 'zone/zone.go' },
+    ]);
+  });
+
+  it('reads a lower-case method of a type as a place, and a discourse label as none', () => {
+    expect(targets(['agent1', 'That line goes at the very top of `Recipe.scale`.'])).toEqual([
+      { kind: 'placement', names: [], files: [], scope: 'scale', position: 'first' },
+    ]);
+    expect(targets(['agent1', 'Idea: the qty check goes ahead of any dict lookups.']).map((t) => t.scope)).not.toContain('Idea');
+  });
+
+  it('takes a promise back with "scratch"', async () => {
+    const merged = diff('src/split.ts', 1, 1, [
+      ' export function splitBill(total: number, diners: string[]) {',
+      '+  if (!diners.length) throw new RangeError("no diners");',
+    ]);
+    const task = input(
+      conversation(['agent1', 'I will add a `roundTo(cents, step)` helper in src/split.ts.'], ['agent1', 'scratch roundTo, no point having two.']),
+      { agent1: merged },
+      merged,
+    );
+    expect(await judge(task)).toEqual([]);
+  });
+});
+
+describe('code checks: checks that are not an `if` in the function', () => {
+  const promise = (text: string) => conversation(['agent1', text]);
+
+  it('counts a Rust `?` as a check', async () => {
+    const merged = diff(
+      'src/palette.rs',
+      10,
+      10,
+      [
+        '     pub fn nearest(&self, c: Rgb) -> Option<Rgb> {',
+        '+        let &first = self.colors.first()?;',
+        '-        let mut best = self.colors[0];',
+        '+        let mut best = first;',
+        '         for &p in &self.colors {',
+      ],
+      'impl Palette {',
+    );
+    const task = input(promise('`Palette::nearest` will return an Option; the emptiness check comes first in `nearest()`.'), { agent1: merged }, merged);
+    expect(await judge(task)).toEqual([]);
+  });
+
+  it('does not take a receiver for the thing a check tests', async () => {
+    const merged = diff('src/jobs.rs', 14, 14, [
+      '     pub fn next_job(&mut self) -> Option<String> {',
+      '         let job = self.queue.pop_front()?;',
+      '+        if self.paused {',
+      '+            return None;',
+      '+        }',
+    ]);
+    const quote = 'Paused check is in, first thing in `next_job()`.';
+    const target = { kind: 'placement' as const, names: [], files: ['src/jobs.rs'], scope: 'next_job', position: 'first' as const, guard: ['self', 'paused'] };
+    const [label] = await judge(input(promise(quote), { agent1: merged }, merged), [{ messageId: 1, agent: 'agent1', quote, kind: 'claim', target }]);
+    expect(label!.evidence[1]).toMatchObject({ note: 'a check on self paused is in `next_job()` (src/jobs.rs:16) but not its first statement' });
+  });
+
+  it('places a check described in words where the function calls the helper that has it', async () => {
+    const merged = diff('station/readings.py', 8, 8, [
+      '         return self.client.get("/current")',
+      ' ',
+      '+    def _ensure_fresh(self, raw):',
+      '+        if time.time() - raw["ts"] > self.max_age:',
+      '+            raise StaleReading()',
+      '+',
+      '     def poll(self):',
+      '         raw = self._fetch()',
+      '+        self._ensure_fresh(raw)',
+      '         reading = {"temp_c": float(raw["temp"])}',
+    ]);
+    const task = input(promise('Inside poll() the freshness check sits right after the `_fetch()` call.'), { agent1: merged }, merged);
+    expect(await judge(task)).toEqual([]);
+  });
+});
+
+describe('code checks: the shown end of a function and the body of a loop', () => {
+  const PROMISE = 'I will put it there.';
+  /** The broken commitments of agent1's one promise of the target, whose patch is also the merged code. */
+  const placedBy = (patch: string, target: Target) =>
+    judge(input(conversation(['agent1', PROMISE]), { agent1: patch }, patch), [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
+
+  it('knows the end of a method whose closing brace ends the hunk', async () => {
+    const patch = diff(
+      'src/game/scoreboard.ts',
+      6,
+      6,
+      [
+        '   addPoints(player: string, points: number): number {',
+        '     const next = (this.scores.get(player) ?? 0) + points;',
+        "+    this.emit('score', player, next);",
+        '     this.scores.set(player, next);',
+        '     return next;',
+        '   }',
+      ],
+      'export class Scoreboard extends EventEmitter {',
+    );
+    const [label] = await placedBy(patch, { kind: 'placement', names: [], files: [], scope: 'addPoints', position: 'last' });
+    expect(label!.evidence[1]).toMatchObject({ note: 'the code agent1 added is in `addPoints()` but not at its end' });
+  });
+
+  it('does not take a changed loop header for code inside the loop', async () => {
+    const patch = diff(
+      'src/histogram.rs',
+      11,
+      11,
+      [
+        '     pub fn record_all(&mut self, values: &[u64]) {',
+        '-        for v in values {',
+        '+        let values: Vec<u64> = values.iter().map(|v| (*v).min(self.max)).collect();',
+        '+        for v in &values {',
+        '             self.buckets[(*v / self.width) as usize] += 1;',
+        '         }',
+        '     }',
+      ],
+      'impl Histogram {',
+    );
+    const [label] = await placedBy(patch, { kind: 'placement', names: [], files: [], scope: 'record_all', loop: true });
+    expect(label!.evidence[1]).toMatchObject({ note: 'the code agent1 added is in `record_all()` but outside its loop' });
+  });
+});
