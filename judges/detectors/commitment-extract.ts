@@ -65,6 +65,8 @@ export interface Commitment {
 const offers = (sentence: Sentence) =>
   sentence.terms.some((t, i) => /^(?:i|we)$/.test(t.normal) && /^(?:can|could|might|may)$/.test(sentence.terms[i + 1]?.normal ?? ''));
 
+const PLAN_FRAME = /\b(?:(?:the|my|our)\s+)?(?:first|next)\s+step\s+is\b|\b(?:my|our)\s+(?:plan|part|side|change|approach)\s+(?:is|will be)\b/i;
+
 /** `named`: the function the message named last before the sentence. */
 function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || offers(sentence)) return [];
@@ -110,8 +112,10 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   // "There's now a `flush_all()` method on `Batcher`", "New helper: `slugify()` in text.py": new code reported without a verb of the sender's.
   // A sentence-initial "Now" ("Now I see there's a `legacy_parse` …") marks discourse, not new code.
   const reported = sentence.verbs.length === 0 || sentence.terms.some((t, i) => t.normal === 'now' && i > 0);
-  if (!asked && (stated === 'promise' || sentence.listItem || own || reported)) {
-    const kind = stated === 'promise' || sentence.listItem || (own && own !== 'did') ? 'promise' : 'claim';
+  // "First step is a `MaxRetries int` field on Config", "my part is a `--dry-run` flag": the sender's plan, in the third person.
+  const planned = PLAN_FRAME.test(sentence.text);
+  if (!asked && (stated === 'promise' || sentence.listItem || own || reported || planned)) {
+    const kind = stated === 'promise' || sentence.listItem || planned || (own && own !== 'did') ? 'promise' : 'claim';
     for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   for (const verb of sentence.verbs) {

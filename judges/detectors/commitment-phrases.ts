@@ -120,10 +120,14 @@ export function newCodeTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
-/** Words that call, apply or run code: "calling it from `parse_line()`", "`handle()` runs `use()`". */
-const CALLING = /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|apply|applies|applying|applied)$/;
+/** Words that call, apply or run code: "calling it from `parse_line()`", "`handle()` runs `use()`", "wiring it into `f()`". */
+const CALLING =
+  /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|apply|applies|applying|applied|wire|wires|wiring|wired|hook|hooks|hooking|hooked|plug|plugs|plugging|plugged)$/;
 
-const FROM_PLACE = /^(?:from|in|inside|within)$/;
+/** The passive of those: "`X` is called from `f()`", "`X()` is wired into `f()`", "hooked up in `__init__`". */
+const CALLED = /^(?:called|invoked|wired|hooked|plugged)$/;
+
+const FROM_PLACE = /^(?:from|in|inside|within|into)$/;
 
 /** A place verb a guard's claim uses: "the guard `if l.disabled` sits in `Allow()`". */
 const SITS = /^(?:sits|sit|is|lives|live|goes|go|runs|run|happens|happen|comes|come|stays)$/;
@@ -154,13 +158,14 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
       targets.push({ kind: 'placement', names: [], files, scope: functionName(clause[placeAt]), ...at, refers: { to: 'previous' } });
       return;
     }
-    if (t.normal === 'called' && next && FROM_PLACE.test(next.normal)) {
+    const placeWord = next?.normal === 'up' ? i + 2 : i + 1;
+    if (CALLED.test(t.normal) && FROM_PLACE.test(terms[placeWord]?.normal ?? '')) {
       // Passive: the code named last before "called" is what is called.
       const before = terms
         .slice(0, i)
         .reverse()
         .find((x) => x.mask?.kind === 'code');
-      push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[i + 2]));
+      push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[placeWord + 1]));
       return;
     }
     // Active: "calling `X` from `Y`", "calling it from `Y`".

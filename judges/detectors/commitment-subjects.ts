@@ -35,7 +35,7 @@ import { acceptsByPronoun } from './stance.ts';
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
 const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
 
-export const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available)$/;
+export const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available|pushed|shipped|committed)$/;
 
 /** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
 export function stateWord(words: readonly string[]): string | undefined {
@@ -199,7 +199,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     } else if (
       PRESENT.test(stateWord(words) ?? '') &&
       (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') ||
-        /^(?:done|landed|added|implemented|finished|merged|complete|completed)$/.test(stateWord(words)!) ||
+        /^(?:done|landed|added|implemented|finished|merged|complete|completed|pushed|shipped|committed)$/.test(stateWord(words)!) ||
         // "keys() in.": a verbless note whose state is all its predicate.
         words.join(' ') === 'in')
     ) {

@@ -1,6 +1,6 @@
 // Readings and code checks of detectors-16, found on conversations written blind in session 12: a
 // description of other code is not the subject's state, a promise taken back with "scratch", a method
-// of a type as a place, a check that is a Rust `?` or sits in a helper the function calls, `self` as no
+// of a type as a place, code pushed, a plan in the third person, code wired into a function, a check that is a Rust `?` or sits in a helper the function calls, `self` as no
 // word of a check, a function's end shown by its own closing brace, and a loop's header outside its body.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../../judges/detectors/commitment-extract.ts';
@@ -27,6 +27,17 @@ describe('readings: what a sentence says of its code', () => {
       { kind: 'placement', names: [], files: [], scope: 'scale', position: 'first' },
     ]);
     expect(targets(['agent1', 'Idea: the qty check goes ahead of any dict lookups.']).map((t) => t.scope)).not.toContain('Idea');
+  });
+
+  it('reads code pushed, a plan said in the third person, and code wired or hooked into a function', () => {
+    expect(targets(['agent1', '`MaxRetries` field pushed.'])).toEqual([{ kind: 'exists', names: ['MaxRetries'], files: [] }]);
+    expect(targets(['agent1', 'First step is a `MaxRetries int` field on Config.'])).toEqual([{ kind: 'exists', names: ['MaxRetries'], files: [] }]);
+    expect(targets(['agent1', '`_ensure_mutable()` is wired into `insert()`.'])).toEqual([
+      { kind: 'placement', names: ['_ensure_mutable'], files: [], scope: 'insert' },
+    ]);
+    expect(targets(['agent1', 'The helper is written and `_check()` is hooked up in `__init__`.'])).toEqual([
+      { kind: 'placement', names: ['_check'], files: [], scope: '__init__' },
+    ]);
   });
 
   it('takes a promise back with "scratch"', async () => {
