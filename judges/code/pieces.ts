@@ -61,14 +61,15 @@ function closedReadings(piece: Piece, readings: readonly Reading[], source: stri
 }
 
 /**
- * A hunk that starts at the end of the definition above it (`        })`, `    }`, then `pub fn len…`)
+ * A hunk that starts at the end of the definition above it (`        })`, `    }`, `  ) {}`, then `pub fn len…`)
  * closes what it never opened: the same piece with those leading lines blanked (so that line numbers
  * stay) reads as the definitions that follow them.
  */
 function withoutLeadingClosers(piece: Piece, source: string): string | undefined {
   if (piece.language === 'python') return undefined;
   const lines = source.split('\n');
-  const closers = lines.findIndex((l) => !/^\s*(?:[)\]}]+[;,]?\s*)?$/.test(l));
+  // `  ) {}`: the end of a constructor's parameters and its empty body closes too.
+  const closers = lines.findIndex((l) => !/^\s*(?:[)\]}]+[;,]?\s*)?$/.test(l.replace(/\s*(?:\{\s*\}|\(\s*\)|\[\s*\])/g, '')));
   if (closers <= 0 || !lines.slice(0, closers).some((l) => l.trim())) return undefined;
   return [...lines.slice(0, closers).map(() => ''), ...lines.slice(closers)].join('\n');
 }
@@ -93,10 +94,11 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
     if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
   }
   const opened = withoutLeadingClosers(piece, source);
-  // The piece's readings besides the plain one, then the piece without its leading closers, alone and closed.
+  // The piece's readings besides the plain one, then the piece without its leading closers in each reading (a class's
+  // methods after its constructor's end need the class around them).
   const candidates = [
     ...[...readings.slice(1), ...closedReadings(piece, readings, source)].map((reading) => ({ reading, text: source })),
-    ...(opened === undefined ? [] : [alone, ...closedReadings(piece, [alone], opened)].map((reading) => ({ reading, text: opened }))),
+    ...(opened === undefined ? [] : [...readings, ...closedReadings(piece, readings, opened)].map((reading) => ({ reading, text: opened }))),
   ];
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);

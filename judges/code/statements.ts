@@ -26,6 +26,14 @@ export interface FunctionBody extends Span {
 const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement', 'for_expression', 'while_expression', 'loop_expression']);
 const TRIES = new Set(['try_statement', 'with_statement', 'defer_statement']);
 
+/**
+ * A Python comprehension (`[self.checkout(b) for b in ids]`) is a loop in all but name. A callback given to
+ * `.map()` is not taken for one: "the clamp goes inside the loop" is not kept by a `map` before the loop.
+ */
+const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+
+const isLoop = (n: Node) => LOOPS.has(n.type) || COMPREHENSIONS.has(n.type);
+
 const isDocstring = (n: Node) => n.type === 'expression_statement' && n.namedChildren[0]?.type === 'string';
 
 /** The node whose children are a body's statements: Go wraps a block's in a statement_list. */
@@ -73,7 +81,7 @@ export function firstInLoop(node: Node, bodies: readonly { body: Node | null }[]
 export function inLoop(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
   const body = bodies.at(-1)?.body;
   if (!body) return undefined;
-  for (let n = node.parent; n && n.id !== body.id; n = n.parent) if (LOOPS.has(n.type)) return true;
+  for (let n = node.parent; n && n.id !== body.id; n = n.parent) if (isLoop(n)) return true;
   return false;
 }
 
@@ -92,7 +100,7 @@ export function functionBody(
   const statements = body.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment' && !c!.isMissing);
   const blocks: FunctionBody['blocks'] = [];
   const visit = (n: Node) => {
-    if (LOOPS.has(n.type)) blocks.push({ kind: 'loop', ...span(n) });
+    if (isLoop(n)) blocks.push({ kind: 'loop', ...span(n) });
     else if (TRIES.has(n.type)) blocks.push({ kind: 'try', ...span(n) });
     for (const child of n.namedChildren) if (child && !/function|lambda|closure|arrow/.test(child.type)) visit(child);
   };

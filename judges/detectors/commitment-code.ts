@@ -82,7 +82,11 @@ export function symbolsIn(code: string): string[] {
   const typed = /^([A-Za-z_]\w*)\s+(?:\.\.\.|\[\]|\*)*(?:[a-z]\w*\.)?(?:[A-Z]\w*|u?int\d*|float\d+|string|bool|byte|rune|error|any)(?:\.\w+)?$/.exec(trimmed);
   if (typed) return [typed[1]!];
   // `to_roman(n: u32) -> String`, `def load(path: str)`: the typed parameters of a signature are not what it defines.
-  const signature = trimmed.replace(/^((?:(?:def|fn|function|func)\s+)?[A-Za-z_$][\w$]*\s*)\(([^()]*:[^()]*)\)/, '$1()');
+  // `pub fn remaining(&self, now: Instant)`: modifiers before the keyword too.
+  const signature = trimmed.replace(
+    /^((?:(?:pub(?:\([\w:]+\))?|export|async|static|public|private|protected)\s+)*(?:(?:def|fn|function|func)\s+)?[A-Za-z_$][\w$]*\s*)\(([^()]*:[^()]*)\)/,
+    '$1()',
+  );
   const defined = [
     ...signature.matchAll(/(?:\b(?:def|class|function|func|fn|const|let|var|struct|type)\s+)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?=\??\s*[:=(])/g),
   ]
@@ -94,13 +98,17 @@ export function symbolsIn(code: string): string[] {
 /** A guard written out as code: `if self._closed: raise …`, `if (!req.user) return deny(res);`, `assert n > 0`. */
 export const GUARD_CODE = /^\s*(?:if|assert|unless|guard)\b/;
 
-/** The names a guard snippet's condition tests: inside its parentheses, else up to the `:` or `{` that opens its body. */
+/**
+ * The names a guard snippet's condition tests: inside its parentheses, else up to the `:` or `{` that opens its
+ * body. The object whose member it reads (`l` in `l.disabled`) is not what it tests.
+ */
 export function conditionNames(code: string): string[] {
   const rest = code.replace(GUARD_CODE, '').trim();
-  if (!rest.startsWith('(')) return namesIn(rest.split(/[:{]/)[0]!);
+  const tested = (condition: string) => namesIn(condition.replace(/[A-Za-z_$][\w$]*\s*\.(?=\s*[A-Za-z_$])/g, ''));
+  if (!rest.startsWith('(')) return tested(rest.split(/[:{]/)[0]!);
   let depth = 0;
   const end = [...rest].findIndex((c) => (depth += c === '(' ? 1 : c === ')' ? -1 : 0) === 0);
-  return namesIn(rest.slice(0, end + 1));
+  return tested(rest.slice(0, end + 1));
 }
 
 /** Every name in a code snippet (`if self._closed` gives `_closed`): what a guard's condition tests. */
@@ -112,6 +120,26 @@ export function namesIn(code: string): string[] {
 
 export function fileMasks(sentence: Sentence): string[] {
   return sentence.masks.filter((m) => m.kind === 'file').map((m) => m.text);
+}
+
+/**
+ * The files the sentence names for the code at `at`: not those of a later clause joined by "and" or "but"
+ * with a verb of its own ("a `remaining()` on `Timer`, and I'll re-export `TimerError` from src/lib.rs").
+ */
+export function filesFor(sentence: Sentence, at: Term): string[] {
+  const terms = sentence.terms;
+  const from = terms.indexOf(at);
+  const joined = terms.findIndex(
+    (t, j) =>
+      j > from &&
+      t.clause > at.clause &&
+      terms[j - 1]?.clause !== t.clause &&
+      /^(?:and|but|then|plus)$/.test(t.normal) &&
+      sentence.verbs.some((v) => terms[v.index]?.clause === t.clause),
+  );
+  const own = joined < 0 ? terms : terms.slice(0, joined);
+  const files = own.flatMap((t) => (t.mask?.kind === 'file' ? [t.mask.text] : []));
+  return joined < 0 ? fileMasks(sentence) : files;
 }
 
 function lineRange(text: string): [number, number] | undefined {

@@ -2,7 +2,19 @@
 // (commitment-extract.ts): "no edits to `X`", "a new `tick()` method on `Batcher`", "calling it from
 // `parse_line()`", "the guard `if l.disabled` sits in `Allow()`", "`BatchConfig` lives in a new
 // config.py", "my `render_cached()`", "a new `tick()` below `flush()`".
-import { codeOf, fileMasks, functionName, GUARD_NOUN, lastName, namesIn, placeFunction, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
+import {
+  codeOf,
+  fileMasks,
+  filesFor,
+  functionName,
+  GUARD_NOUN,
+  lastName,
+  namesIn,
+  placeFunction,
+  symbolsIn,
+  type Target,
+  untouchedRange,
+} from './commitment-code.ts';
 import { positionIn } from './commitment-place-words.ts';
 import { namesParameterList, partnerWork } from './commitment-references.ts';
 import { parameterList } from './commitment-boundaries.ts';
@@ -64,7 +76,6 @@ const PHRASE_WORD =
 export function newCodeTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const terms = sentence.terms.filter((t) => t.text !== '');
-  const files = fileMasks(sentence);
   terms.forEach((t, i) => {
     if (!INTRODUCING.test(t.normal) || (i > 0 && INTRODUCING.test(terms[i - 1]!.normal))) return;
     if (/^(?:like|as|of|than|your|their)$/.test(terms[i - 1]?.normal ?? '')) return;
@@ -106,6 +117,7 @@ export function newCodeTargets(sentence: Sentence): Target[] {
       return;
     const names = symbolsIn(code.mask.text);
     if (names.length === 0) return;
+    const files = filesFor(sentence, code);
     // "… on `read_rows()`", "… to the `prompt` decorator", "… on `Editor.__init__`": what it belongs to.
     const at = terms[j + 1];
     const ownerTerm = at && /^(?:on|to|for|of|in|into|inside)$/.test(at.normal) ? terms.slice(j + 2, j + 4).find((x) => x.mask) : undefined;

@@ -8,6 +8,18 @@ import type { Term } from './language.ts';
 
 export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
 
+/**
+ * "the start of", "at the top", "up top", "its beginning": a word for a part names the function's first
+ * statement; the same word as a name does not ("wired into Start", a "start" event, "on top of it").
+ */
+function firstPart(terms: readonly Term[], i: number): boolean {
+  const t = terms[i]!;
+  if (!FIRST_WORD.test(t.normal)) return false;
+  if (!/^(?:start|beginning|top)$/.test(t.normal)) return true;
+  const before = terms[i - 1]?.normal ?? '';
+  return before !== 'on' && (/^(?:the|its|at|up|very)$/.test(before) || terms[i + 1]?.normal === 'of');
+}
+
 /** Verbs of starting, before "with": "begins with", "starts with", "opens with". */
 const BEGIN_VERB = /^(?:begin|begins|began|start|starts|started|open|opens|opened)$/;
 
@@ -33,7 +45,7 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
   // "its opening statement", "up front" (not "before opening the file").
   const first = terms.some(
     (t, i) =>
-      FIRST_WORD.test(t.normal) ||
+      firstPart(terms, i) ||
       (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with') ||
       (t.normal === 'opening' && /^(?:statement|line)$/.test(terms[i + 1]?.normal ?? '')) ||
       (t.normal === 'front' && terms[i - 1]?.normal === 'up'),

@@ -1,6 +1,6 @@
 // Placement checks of the commitment checker (commitments.ts): a call or guard at the stated place in
 // its function (first, in its loop, before or after an anchor), and a new definition next to another.
-import { addedLinesNaming, callsIn, definitionsIn, guardsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
+import { addedLinesNaming, callsIn, definitionsIn, functionsIn, guardsIn, inFiles, usagesIn, type FileCode } from '../code/patch-code.ts';
 import { lastName, sameFunction } from './commitment-code.ts';
 import { codeQuote, describeTarget, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment, Target } from './commitment-extract.ts';
@@ -80,7 +80,11 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
   if (candidates.length === 0) {
     // Nothing of the kind anywhere: the claimed guard or call is not there.
     const text = t.guard ? t.guard[0]! : t.names[0]!;
-    if (!t.guard && addedLinesNaming(files, lastName(text)).length > 0) return undefined;
+    // The name on an added line may be a call the grammar did not read; where the named place is a function the code
+    // shows, the line that defines the name is no call (a place that is a type may hold the definition itself).
+    const shownFunction = t.scope !== undefined && functionsIn(files).some((b) => sameFunction(b.name, t.scope!));
+    const defines = new Set(definitionsIn(files).flatMap((d) => (shownFunction && d.name === lastName(text) ? [`${d.path}:${d.line}`] : [])));
+    if (!t.guard && addedLinesNaming(files, lastName(text)).some((l) => !defines.has(`${l.path}:${l.line}`))) return undefined;
     // "the capacity check" may test `self.cap`: plain words need not name the condition, so a guard added at the
     // promised place may be it. A code name (`_closed`, `Err`) says what the condition tests.
     const inWords = t.guard?.every((w) => !/[_A-Z0-9]/.test(w));

@@ -3,7 +3,7 @@
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
 // first"). What was placed is not read from the words: commitment-position.ts takes it from the
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
-import { CONSTRUCTOR, functionName, GUARD_NOUN, fileMasks, isField, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
+import { CONSTRUCTOR, functionName, GUARD_CODE, GUARD_NOUN, fileMasks, isField, lastName, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
 import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
 import { describingWords } from './commitment-references.ts';
 import type { Sentence, Term } from './language.ts';
@@ -149,7 +149,22 @@ function placedIn(sentence: Sentence, terms: readonly Term[], scope: string, at:
   // "`tick()` landed after `flush()`": a function said to follow another is a definition's order (commitment-phrases.ts).
   const relativeAt = terms.findIndex((t) => /^(?:before|after|below|above)$/.test(t.normal));
   if (subject && relativeAt >= 0 && terms[relativeAt + 1]?.mask?.kind === 'code') return [];
-  return [{ kind: 'placement', names: [], files: fileMasks(sentence), scope, ...where }];
+  return [{ kind: 'placement', names: placedCall(terms, scope, where.anchor), files: fileMasks(sentence), scope, ...where }];
+}
+
+/**
+ * The call a sentence places, where it names one as a call ("the `_check_renewable` call goes before …",
+ * "`this.metrics.increment(…)` inside the loop"): a name before "call", or a method called on a receiver.
+ * A name written `f()` alone may be a new definition, so it is not taken.
+ */
+function placedCall(terms: readonly Term[], scope: string, anchor: string | undefined): string[] {
+  const call = terms.find((t, i) => {
+    const text = t.mask?.kind === 'code' ? t.mask.text.trim() : '';
+    const named = /^[\w$.:]+$/.test(text) && /^calls?$/.test(terms[i + 1]?.normal ?? '');
+    return (named || /^(?:this|self|[a-z_]\w*)(?:\.\w+)+\(.*\)$/.test(text)) && !GUARD_CODE.test(text);
+  });
+  const name = call && lastName(call.mask!.text.trim().replace(/\(.*$/, ''));
+  return name && name !== scope && name !== anchor && name !== lastName(anchor ?? '') ? [name] : [];
 }
 
 /**

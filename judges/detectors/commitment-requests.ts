@@ -31,7 +31,7 @@ export function requestTargets(sentence: Sentence): Target[] {
 }
 
 const ACCEPTANCE =
-  /^\W*(?:sure|ok|okay|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|👍)\b/i;
+  /^\W*(?:sure|ok|okay|k|will do|agreed|agree|sounds good|yes|yep|yeah|got it|deal|roger|on it|absolutely|of course|no problem|np|confirmed|perfect|great|understood|ack|works for me|fine by me|happy to|can do|noted|done|fair point|good point|good call|good catch|makes sense|alright|all right|👍)\b/i;
 
 const REFUSAL = /\b(?:won't|will not|can't|cannot|instead|rather not|prefer not|not going to|disagree|decline)\b/i;
 

@@ -96,7 +96,8 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
       placeFunction(lead.filter((t) => !t.mask || /\(\)$/.test(t.mask.text.trim()))),
       placeFunction(sentence.terms.slice(0, guardAt).filter((t) => t.clause < sentence.terms[guardAt]!.clause)),
     ].find((name) => name && name !== (at.anchor && lastName(at.anchor)));
-    const shown = guardAt === shownAt ? conditionNames(sentence.terms[guardAt]!.mask!.text) : [];
+    // "The nil check is placed first in `Submit`: `if e == nil { … }`": the guard written out says what it tests.
+    const shown = shownAt >= 0 ? conditionNames(sentence.terms[shownAt]!.mask!.text) : [];
     const described = lead
       .filter(
         (t) =>
@@ -109,7 +110,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
       )
       .filter((t) => !(t.mask && functionName(t) === scope))
       .flatMap((t) => (t.mask ? namesIn(t.mask.text) : [t.normal]));
-    const words = [...shown, ...described];
+    const words = [...new Set([...shown, ...described])];
     if (scope && words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope, ...at });
   }
   const clauses = new Set(sentence.terms.map((t) => t.clause));

@@ -1,7 +1,6 @@
-// Readings and code checks of detectors-16, found on conversations written blind in session 12: a
-// description of other code is not the subject's state, a promise taken back with "scratch", a method
-// of a type as a place, code pushed, a plan in the third person, code wired into a function, a check that is a Rust `?` or sits in a helper the function calls, `self` as no
-// word of a check, a function's end shown by its own closing brace, and a loop's header outside its body.
+// Readings and code checks of detectors-16, found on conversations written blind in session 12 (train D
+// and E): what a sentence says of its code and where, checks that are not an `if` in the function,
+// calls the grammar reads only in context, and the shown end of a function and the body of a loop.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../../judges/detectors/commitment-extract.ts';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
@@ -38,6 +37,42 @@ describe('readings: what a sentence says of its code', () => {
     expect(targets(['agent1', 'The helper is written and `_check()` is hooked up in `__init__`.'])).toEqual([
       { kind: 'placement', names: ['_check'], files: [], scope: '__init__' },
     ]);
+  });
+
+  it('reads "start" as a place only as a part of a function, and a signature’s parameters as none of its names', () => {
+    expect(targets(['agent1', 'The check goes at the start of `get()`.'])).toEqual([
+      { kind: 'placement', names: [], files: [], scope: 'get', position: 'first' },
+    ]);
+    expect(targets(['agent1', 'Mine: a "start" event gets appended in `record()`.'])).toEqual([]);
+    expect(targets(['agent1', 'I will add a `pub fn remaining(&self, now: Instant) -> Option<Duration>` on `Timer`.']).flatMap((t) => t.names)).not.toContain(
+      'now',
+    );
+  });
+
+  it('gives a file to the code of its own clause, and a call placed by name to the placement', () => {
+    expect(targets(['agent1', 'On my side: a new `remaining()` helper, and I will re-export `TimerError` from src/lib.rs.'])).toEqual([
+      { kind: 'exists', names: ['remaining'], files: [] },
+      { kind: 'exported', names: ['TimerError'], files: ['src/lib.rs'], module: 'src/lib.rs' },
+    ]);
+    expect(targets(['agent1', 'In `renew()`, the `_check_renewable` call goes before the `save()` step.'])).toEqual([
+      { kind: 'placement', names: ['_check_renewable'], files: [], scope: 'renew', position: 'before', anchor: 'save' },
+    ]);
+    expect(targets(['agent1', 'In `travel()`, `this.metrics.increment(1)` goes inside the loop.'])).toEqual([
+      { kind: 'placement', names: ['increment'], files: [], scope: 'travel', loop: true },
+    ]);
+  });
+
+  it('reads the names a guard written out tests, and "fair point, will do" as accepting a request', () => {
+    expect(targets(['agent1', 'The nil check is placed first in `Board.Submit`: `if e == nil { return false }`.'])).toContainEqual({
+      kind: 'placement',
+      names: [],
+      guard: ['e', 'nil'],
+      files: [],
+      scope: 'Submit',
+      position: 'first',
+    });
+    const accepted = targets(['agent2', 'Could you export `Tally` from index.ts?'], ['agent1', 'Fair point - will do.']);
+    expect(accepted).toEqual([{ kind: 'exported', names: ['Tally'], files: ['index.ts'], module: 'index.ts' }]);
   });
 
   it('takes a promise back with "scratch"', async () => {
@@ -150,5 +185,49 @@ describe('code checks: the shown end of a function and the body of a loop', () =
     );
     const [label] = await placedBy(patch, { kind: 'placement', names: [], files: [], scope: 'record_all', loop: true });
     expect(label!.evidence[1]).toMatchObject({ note: 'the code agent1 added is in `record_all()` but outside its loop' });
+  });
+});
+
+describe('code checks: calls read in context, and loops in all but name', () => {
+  const PROMISE = 'I will put it there.';
+  const placedBy = (patch: string, target: Target) =>
+    judge(input(conversation(['agent1', PROMISE]), { agent1: patch }, patch), [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
+
+  it('reads the methods after a constructor’s closing line inside their class', async () => {
+    const patch = diff(
+      'src/badges.ts',
+      16,
+      16,
+      [
+        '   ) {}',
+        ' ',
+        '   async printBadge(a: Attendee): Promise<string> {',
+        '     const jobId = await this.printer.send(a.name);',
+        "+    this.audit.record('printed', jobId);",
+        '     return jobId;',
+        '   }',
+      ],
+      'export class BadgeDesk {',
+    );
+    expect(await placedBy(patch, { kind: 'placement', names: ['record'], files: [], scope: 'printBadge', position: 'last' })).toEqual([]);
+  });
+
+  it('counts a comprehension as a loop, and a call missing from a function the code shows though a line defines its name', async () => {
+    const patch = diff('loans/desk.py', 20, 20, [
+      '     def checkout(self, book_id, member_id):',
+      '         return self.store.lend(book_id, member_id)',
+      ' ',
+      '+    def checkout_many(self, book_ids, member_id):',
+      '+        return [self.checkout(b, member_id) for b in book_ids]',
+      '+',
+      '+    def validate(self, member_id):',
+      '+        return member_id in self.members',
+      '+',
+      '     def renew(self, loan):',
+      '         self.store.save(loan)',
+    ]);
+    expect(await placedBy(patch, { kind: 'placement', names: ['checkout'], files: [], scope: 'checkout_many', loop: true })).toEqual([]);
+    const [missing] = await placedBy(patch, { kind: 'placement', names: ['validate'], files: [], scope: 'renew', position: 'before', anchor: 'save' });
+    expect(missing!.evidence[1]).toMatchObject({ note: 'no call to `validate` in `renew()` in the merged code' });
   });
 });

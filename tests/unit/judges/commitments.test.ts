@@ -606,13 +606,13 @@ describe('commitments: wordings of ranges, guards and acceptances, and hunks cut
       'In `append()` the `max_bytes` check runs before `self._write(chunk)`.',
     ])
       expect(targets(['agent1', said]), said).toEqual([expect.objectContaining(before)]);
-    // Named again in words, the guard is the one the sender showed before.
+    // Named again in words, the guard is the one the sender showed before (`req` is only the object `user` is read from).
     expect(
       targets(
         ['agent1', "I'm adding an auth guard to `handle()`: `if (!req.user) return deny(res);` as its first statement."],
         ['agent1', 'The auth check sits at the top of `handle()` now.'],
       ),
-    ).toEqual([expect.objectContaining({ kind: 'placement', guard: ['req', 'user', 'auth'], scope: 'handle', position: 'first' })]);
+    ).toEqual([expect.objectContaining({ kind: 'placement', guard: ['user', 'auth'], scope: 'handle', position: 'first' })]);
   });
 
   it('reads each acceptance of a request as a promise of what was asked', () => {
