@@ -137,9 +137,8 @@ export function filesFor(sentence: Sentence, at: Term): string[] {
       /^(?:and|but|then|plus)$/.test(t.normal) &&
       sentence.verbs.some((v) => terms[v.index]?.clause === t.clause),
   );
-  const own = joined < 0 ? terms : terms.slice(0, joined);
-  const files = own.flatMap((t) => (t.mask?.kind === 'file' ? [t.mask.text] : []));
-  return joined < 0 ? fileMasks(sentence) : files;
+  if (joined < 0) return fileMasks(sentence);
+  return terms.slice(0, joined).flatMap((t) => (t.mask?.kind === 'file' ? [t.mask.text] : []));
 }
 
 function lineRange(text: string): [number, number] | undefined {

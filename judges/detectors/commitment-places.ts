@@ -1,8 +1,9 @@
 // Placements read from where, not what (commitment-extract.ts): a sentence of the sender's own work
 // that names a function as a place ("a try/finally around the handler call in `dispatch()`", "at the
 // top of `write()`") or reports what a function now does in order ("`save()` creates the directory
-// first"). What was placed is not read from the words: commitment-position.ts takes it from the
-// sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike.
+// first"). What was placed is mostly not read from the words: commitment-position.ts takes it from the
+// sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike; only a
+// call the sentence names as one ("the `_check_renewable` call goes before …") is looked for by name.
 import { CONSTRUCTOR, functionName, GUARD_CODE, GUARD_NOUN, fileMasks, isField, lastName, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
 import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
 import { describingWords } from './commitment-references.ts';
