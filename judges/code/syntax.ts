@@ -306,6 +306,17 @@ function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body:
         firstInLoop: firstInLoop(node, bodies),
       });
     }
+  }
+  if (type === 'macro_invocation' && /^(?:assert|assert_eq|assert_ne|debug_assert|ensure)$/.test(node.childForFieldName('macro')?.text ?? '')) {
+    // Rust's `assert!(size > 0, …)` checks a condition as an `if` with a panic does.
+    result.guards.push({
+      condition: node.namedChildren.at(-1)?.text ?? '',
+      line: lineOf(node),
+      scope,
+      first: firstInFunction(node, bodies),
+      loop: inLoop(node, bodies),
+      firstInLoop: firstInLoop(node, bodies),
+    });
   } else if (GUARDS.has(type)) {
     const condition = node.childForFieldName('condition') ?? node.namedChildren[0];
     // Go's `if err := ctx.Err(); err != nil`: the statement before the condition is what is tested.

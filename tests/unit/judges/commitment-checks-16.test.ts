@@ -110,6 +110,32 @@ describe('code checks: checks that are not an `if` in the function', () => {
     expect(await judge(task)).toEqual([]);
   });
 
+  it('counts a Rust `assert!` as a check', async () => {
+    const merged = diff(
+      'src/window.rs',
+      8,
+      8,
+      [
+        '     pub fn new(size: usize) -> Self {',
+        '+        assert!(size > 0, "size must be at least 1");',
+        '         Window { buf: VecDeque::with_capacity(size), size }',
+      ],
+      'impl Window {',
+    );
+    const task = input(promise('The zero-size check is the opening line of `new()`.'), { agent1: merged }, merged);
+    expect(
+      await judge(task, [
+        {
+          messageId: 1,
+          agent: 'agent1',
+          quote: 'The zero-size check is the opening line of `new()`.',
+          kind: 'claim',
+          target: { kind: 'placement', names: [], files: [], scope: 'new', position: 'first', guard: ['size'] },
+        },
+      ]),
+    ).toEqual([]);
+  });
+
   it('does not take a receiver for the thing a check tests', async () => {
     const merged = diff('src/jobs.rs', 14, 14, [
       '     pub fn next_job(&mut self) -> Option<String> {',
