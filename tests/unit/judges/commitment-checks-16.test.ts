@@ -10,6 +10,12 @@ beforeAll(async () => {
   await loadLanguage();
 });
 
+const PROMISE = 'I will put it there.';
+
+/** The broken commitments of agent1's one promise of the target, whose patch is also the merged code. */
+const placedBy = (patch: string, target: Target) =>
+  judge(input(conversation(['agent1', PROMISE]), { agent1: patch }, patch), [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
+
 describe('readings: what a sentence says of its code', () => {
   it('reads "the same file" as a place and a description after other code as that code’s', () => {
     expect(targets(['agent2', 'I’ve got freezes: `freeze(member)` in the same file.'])).toEqual([]);
@@ -122,18 +128,7 @@ describe('code checks: checks that are not an `if` in the function', () => {
       ],
       'impl Window {',
     );
-    const task = input(promise('The zero-size check is the opening line of `new()`.'), { agent1: merged }, merged);
-    expect(
-      await judge(task, [
-        {
-          messageId: 1,
-          agent: 'agent1',
-          quote: 'The zero-size check is the opening line of `new()`.',
-          kind: 'claim',
-          target: { kind: 'placement', names: [], files: [], scope: 'new', position: 'first', guard: ['size'] },
-        },
-      ]),
-    ).toEqual([]);
+    expect(await placedBy(merged, { kind: 'placement', names: [], files: [], scope: 'new', position: 'first', guard: ['size'] })).toEqual([]);
   });
 
   it('does not take a receiver for the thing a check tests', async () => {
@@ -144,9 +139,14 @@ describe('code checks: checks that are not an `if` in the function', () => {
       '+            return None;',
       '+        }',
     ]);
-    const quote = 'Paused check is in, first thing in `next_job()`.';
-    const target = { kind: 'placement' as const, names: [], files: ['src/jobs.rs'], scope: 'next_job', position: 'first' as const, guard: ['self', 'paused'] };
-    const [label] = await judge(input(promise(quote), { agent1: merged }, merged), [{ messageId: 1, agent: 'agent1', quote, kind: 'claim', target }]);
+    const [label] = await placedBy(merged, {
+      kind: 'placement',
+      names: [],
+      files: ['src/jobs.rs'],
+      scope: 'next_job',
+      position: 'first',
+      guard: ['self', 'paused'],
+    });
     expect(label!.evidence[1]).toMatchObject({ note: 'a check on self paused is in `next_job()` (src/jobs.rs:16) but not its first statement' });
   });
 
@@ -169,11 +169,6 @@ describe('code checks: checks that are not an `if` in the function', () => {
 });
 
 describe('code checks: the shown end of a function and the body of a loop', () => {
-  const PROMISE = 'I will put it there.';
-  /** The broken commitments of agent1's one promise of the target, whose patch is also the merged code. */
-  const placedBy = (patch: string, target: Target) =>
-    judge(input(conversation(['agent1', PROMISE]), { agent1: patch }, patch), [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
-
   it('knows the end of a method whose closing brace ends the hunk', async () => {
     const patch = diff(
       'src/game/scoreboard.ts',
@@ -215,10 +210,6 @@ describe('code checks: the shown end of a function and the body of a loop', () =
 });
 
 describe('code checks: calls read in context, and loops in all but name', () => {
-  const PROMISE = 'I will put it there.';
-  const placedBy = (patch: string, target: Target) =>
-    judge(input(conversation(['agent1', PROMISE]), { agent1: patch }, patch), [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
-
   it('reads the methods after a constructor’s closing line inside their class', async () => {
     const patch = diff(
       'src/badges.ts',
