@@ -24,7 +24,7 @@ function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | un
 }
 
 /** Literals and receivers every language's checks are full of: they say nothing about which check it is. */
-const LITERAL = /^(?:nil|null|none|undefined|true|false|0|self|this)$/i;
+const UNTELLING = /^(?:nil|null|none|undefined|true|false|0|self|this)$/i;
 
 /**
  * The guards whose condition contains one of the words, in any case ("bypass" for `self._bypass`, "Close"
@@ -33,7 +33,7 @@ const LITERAL = /^(?:nil|null|none|undefined|true|false|0|self|this)$/i;
  * a literal (`nil`) or a receiver (`self`) counts only when no other word is given.
  */
 function guardsTesting<G extends { condition: string }>(guards: readonly G[], words: readonly string[]): G[] {
-  const telling = words.filter((w) => !LITERAL.test(w));
+  const telling = words.filter((w) => !UNTELLING.test(w));
   const named = telling.length ? telling : words;
   const contains = (condition: string, word: string) =>
     word.length > 2 ? condition.includes(word) : new RegExp(`(?<![\\w$])${word.replace(/\W/g, '\\$&')}(?![\\w$])`).test(condition);

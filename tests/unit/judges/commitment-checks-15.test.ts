@@ -6,20 +6,11 @@ import type { Target } from '../../../judges/detectors/commitment-extract.ts';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { commitmentsOf } from '../../../judges/llm/commitments.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../../../judges/llm/material.ts';
-import type { JudgeInput } from '../../../judges/types.ts';
-import { conversation, diff, input, judge } from './commitment-fixtures.ts';
+import { checkPromise, conversation, diff, input, promiseTask } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
   await loadLanguage();
 });
-
-const PROMISE = 'I will handle it.';
-
-/** A task whose one agent's patch is also the merged code. */
-const taskOf = (merged: string) => input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
-
-/** The broken commitments of agent1's one promise of the target. */
-const checked = (task: JudgeInput, target: Target) => judge(task, [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
 
 describe('code checks: pieces of files', () => {
   it('reads a hunk that starts with the closing lines of the function above it', async () => {
@@ -44,8 +35,8 @@ describe('code checks: pieces of files', () => {
       ],
       'pub fn get(&mut self, key: &K) -> Option<V> {',
     );
-    const task = taskOf(merged);
-    const [label] = await checked(task, { kind: 'placement', names: [], files: ['src/cache.rs'], scope: 'insert', position: 'first', guard: ['cap'] });
+    const task = promiseTask(merged);
+    const [label] = await checkPromise(task, { kind: 'placement', names: [], files: ['src/cache.rs'], scope: 'insert', position: 'first', guard: ['cap'] });
     expect(label!.evidence[1]).toEqual({
       kind: 'absence',
       source: 'merged',
@@ -64,10 +55,10 @@ describe('code checks: guards named in words', () => {
     '+            return False',
     '         prev = self.best.get(e.name)',
   ]);
-  const task = taskOf(merged);
+  const task = promiseTask(merged);
 
   it('takes a word of one or two letters as a whole name, and a literal only when nothing else is named', async () => {
-    const first = (guard: string[]) => checked(task, { kind: 'placement', names: [], files: [], scope: 'submit', position: 'first', guard });
+    const first = (guard: string[]) => checkPromise(task, { kind: 'placement', names: [], files: [], scope: 'submit', position: 'first', guard });
     // `e` is not in `self.best`: the check on e is the second statement.
     expect((await first(['e', 'None']))[0]!.evidence[1]).toMatchObject({
       note: 'a check on e None is in `submit()` (board/board.py:13) but not its first statement',
@@ -83,8 +74,8 @@ describe('code checks: a member promised on a type', () => {
       diff('fetch/options.go', 3, 3, [' type Options struct {', ' 	Retries int', '+	UserAgent string', ' }']),
       diff('fetch/client.go', 8, 8, [' func NewClient(o Options) *Client {', '+	c := &http.Client{Timeout: o.Timeout}', ' 	return &Client{http: c}']),
     ].join('');
-    const task = taskOf(merged);
-    const [label] = await checked(task, { kind: 'exists', names: ['Timeout'], files: [], scope: 'Options' });
+    const task = promiseTask(merged);
+    const [label] = await checkPromise(task, { kind: 'exists', names: ['Timeout'], files: [], scope: 'Options' });
     expect(label!.evidence[1]).toMatchObject({ kind: 'absence', note: '`Options` (fetch/options.go:3-6) has no member `Timeout`' });
   });
 });
@@ -110,9 +101,9 @@ describe('code checks: placements named loosely', () => {
       '+  log(Date.now() - started);',
       '   return res;',
     ]);
-    const task = taskOf(merged);
+    const task = promiseTask(merged);
     const around = (position: 'before' | 'after', names: string[]) =>
-      checked(task, { kind: 'placement', names, files: [], scope: 'dispatch', position, anchorWords: ['handler'] });
+      checkPromise(task, { kind: 'placement', names, files: [], scope: 'dispatch', position, anchorWords: ['handler'] });
     expect(await around('before', ['Date.now'])).toEqual([]);
     expect(await around('after', ['log'])).toEqual([]);
     expect((await around('after', ['Date.now']))[0]!.evidence[1]).toMatchObject({
@@ -122,9 +113,9 @@ describe('code checks: placements named loosely', () => {
 
   it('finds a call named in another case when none has the case given', async () => {
     const merged = diff('queue/queue.go', 20, 20, [' func (q *Queue) Drain() error {', ' 	q.items = nil', '+	q.sink.Flush()', '+	return nil', ' }']);
-    const task = taskOf(merged);
-    expect(await checked(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Drain' })).toEqual([]);
-    const [label] = await checked(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Close' });
+    const task = promiseTask(merged);
+    expect(await checkPromise(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Drain' })).toEqual([]);
+    const [label] = await checkPromise(task, { kind: 'placement', names: ['flush'], files: [], scope: 'Close' });
     expect(label!.evidence[1]).toMatchObject({ note: 'a call to `flush` is in `Drain()` (queue/queue.go:22), not in `Close()`' });
   });
 });
@@ -133,9 +124,9 @@ describe('code checks: a Go package as the module of an export', () => {
   it('reads the package as its directory, where a capitalised name is exported', async () => {
     const exported = diff('semver/version.go', 10, 10, [' func parse(s string) (Version, error) {', ' 	return Version{}, nil', ' }', '+', '+var Parse = parse']);
     const target = { kind: 'exported' as const, names: ['Parse'], files: [], module: 'semver' };
-    expect(await checked(taskOf(exported), target)).toEqual([]);
+    expect(await checkPromise(promiseTask(exported), target)).toEqual([]);
     const unexported = diff('semver/version.go', 10, 10, [' func parse(s string) (Version, error) {', ' 	return Version{}, nil', ' }']);
-    const [label] = await checked(taskOf(unexported), target);
+    const [label] = await checkPromise(promiseTask(unexported), target);
     expect(label!.description).toBe('agent1 promised that `Parse` is exported from semver, which the code does not do');
   });
 });
@@ -156,9 +147,9 @@ describe('code checks: first in a loop', () => {
 
   it("reads 'first thing each iteration' as the loop body's first statement", async () => {
     const first = average([...check, ' 		sum += r.Temp']);
-    expect(await checked(taskOf(first), target)).toEqual([]);
+    expect(await checkPromise(promiseTask(first), target)).toEqual([]);
     const late = average([' 		sum += r.Temp', ...check]);
-    const [label] = await checked(taskOf(late), target);
+    const [label] = await checkPromise(promiseTask(late), target);
     expect(label!.evidence[1]).toMatchObject({ note: "a check on Temp is in `Average()` (greenhouse/batch.go:12) but not its loop's first statement" });
   });
 });
@@ -177,10 +168,10 @@ describe('code checks: checks and exports reached through another place', () => 
       '             return Err(TxError::Insufficient);',
       '         }',
     ]);
-    const task = taskOf(merged);
+    const task = promiseTask(merged);
     const first: Target = { kind: 'placement', names: [], files: [], scope: 'withdraw', position: 'first', guard: ['frozen'] };
-    expect(await checked(task, first)).toEqual([]);
-    const [label] = await checked(task, { ...first, scope: 'deposit' });
+    expect(await checkPromise(task, first)).toEqual([]);
+    const [label] = await checkPromise(task, { ...first, scope: 'deposit' });
     expect(label!.evidence[1]).toMatchObject({ note: 'a check on frozen is in `ensure_active()` (src/account.rs:20), not first in `deposit()`' });
   });
 
@@ -190,7 +181,7 @@ describe('code checks: checks and exports reached through another place', () => 
       diff('src/lib.rs', 1, 1, ['-pub use slug::slugify;', '+pub use slug::{slugify, slugify_with};']),
     ].join('');
     const exported = { kind: 'exported' as const, names: ['slugify_with'], files: [], module: 'textkit' };
-    expect(await checked(taskOf(crate), exported)).toEqual([]);
+    expect(await checkPromise(promiseTask(crate), exported)).toEqual([]);
     const python = diff('geo/distance.py', 1, 1, [
       '-__all__ = ["haversine"]',
       '+__all__ = ["haversine", "bearing"]',
@@ -199,9 +190,9 @@ describe('code checks: checks and exports reached through another place', () => 
       '+    return 0.0',
     ]);
     const fromPackage = { kind: 'exported' as const, names: ['bearing'], files: [], module: 'geo' };
-    expect(await checked(taskOf(python), fromPackage)).toEqual([]);
+    expect(await checkPromise(promiseTask(python), fromPackage)).toEqual([]);
     const unlisted = diff('geo/distance.py', 1, 1, [' __all__ = ["haversine"]', ' ', '+def bearing(a, b):', '+    return 0.0']);
-    const [label] = await checked(taskOf(unlisted), fromPackage);
+    const [label] = await checkPromise(promiseTask(unlisted), fromPackage);
     expect(label!.description).toBe('agent1 promised that `bearing` is exported from geo, which the code does not do');
   });
 });

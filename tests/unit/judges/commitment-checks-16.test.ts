@@ -2,19 +2,12 @@
 // and E): what a sentence says of its code and where, checks that are not an `if` in the function,
 // calls the grammar reads only in context, and the shown end of a function and the body of a loop.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Target } from '../../../judges/detectors/commitment-extract.ts';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
-import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
+import { checkPromise, conversation, diff, input, judge, promiseTask, targets } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
   await loadLanguage();
 });
-
-const PROMISE = 'I will put it there.';
-
-/** The broken commitments of agent1's one promise of the target, whose patch is also the merged code. */
-const placedBy = (patch: string, target: Target) =>
-  judge(input(conversation(['agent1', PROMISE]), { agent1: patch }, patch), [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
 
 describe('readings: what a sentence says of its code', () => {
   it('reads "the same file" as a place and a description after other code as that code’s', () => {
@@ -128,7 +121,7 @@ describe('code checks: checks that are not an `if` in the function', () => {
       ],
       'impl Window {',
     );
-    expect(await placedBy(merged, { kind: 'placement', names: [], files: [], scope: 'new', position: 'first', guard: ['size'] })).toEqual([]);
+    expect(await checkPromise(promiseTask(merged), { kind: 'placement', names: [], files: [], scope: 'new', position: 'first', guard: ['size'] })).toEqual([]);
   });
 
   it('does not take a receiver for the thing a check tests', async () => {
@@ -139,7 +132,7 @@ describe('code checks: checks that are not an `if` in the function', () => {
       '+            return None;',
       '+        }',
     ]);
-    const [label] = await placedBy(merged, {
+    const [label] = await checkPromise(promiseTask(merged), {
       kind: 'placement',
       names: [],
       files: ['src/jobs.rs'],
@@ -184,7 +177,7 @@ describe('code checks: the shown end of a function and the body of a loop', () =
       ],
       'export class Scoreboard extends EventEmitter {',
     );
-    const [label] = await placedBy(patch, { kind: 'placement', names: [], files: [], scope: 'addPoints', position: 'last' });
+    const [label] = await checkPromise(promiseTask(patch), { kind: 'placement', names: [], files: [], scope: 'addPoints', position: 'last' });
     expect(label!.evidence[1]).toMatchObject({ note: 'the code agent1 added is in `addPoints()` but not at its end' });
   });
 
@@ -204,7 +197,7 @@ describe('code checks: the shown end of a function and the body of a loop', () =
       ],
       'impl Histogram {',
     );
-    const [label] = await placedBy(patch, { kind: 'placement', names: [], files: [], scope: 'record_all', loop: true });
+    const [label] = await checkPromise(promiseTask(patch), { kind: 'placement', names: [], files: [], scope: 'record_all', loop: true });
     expect(label!.evidence[1]).toMatchObject({ note: 'the code agent1 added is in `record_all()` but outside its loop' });
   });
 });
@@ -226,7 +219,7 @@ describe('code checks: calls read in context, and loops in all but name', () => 
       ],
       'export class BadgeDesk {',
     );
-    expect(await placedBy(patch, { kind: 'placement', names: ['record'], files: [], scope: 'printBadge', position: 'last' })).toEqual([]);
+    expect(await checkPromise(promiseTask(patch), { kind: 'placement', names: ['record'], files: [], scope: 'printBadge', position: 'last' })).toEqual([]);
   });
 
   it('counts a comprehension as a loop, and a call missing from a function the code shows though a line defines its name', async () => {
@@ -243,8 +236,15 @@ describe('code checks: calls read in context, and loops in all but name', () => 
       '     def renew(self, loan):',
       '         self.store.save(loan)',
     ]);
-    expect(await placedBy(patch, { kind: 'placement', names: ['checkout'], files: [], scope: 'checkout_many', loop: true })).toEqual([]);
-    const [missing] = await placedBy(patch, { kind: 'placement', names: ['validate'], files: [], scope: 'renew', position: 'before', anchor: 'save' });
+    expect(await checkPromise(promiseTask(patch), { kind: 'placement', names: ['checkout'], files: [], scope: 'checkout_many', loop: true })).toEqual([]);
+    const [missing] = await checkPromise(promiseTask(patch), {
+      kind: 'placement',
+      names: ['validate'],
+      files: [],
+      scope: 'renew',
+      position: 'before',
+      anchor: 'save',
+    });
     expect(missing!.evidence[1]).toMatchObject({ note: 'no call to `validate` in `renew()` in the merged code' });
   });
 });

@@ -1,7 +1,7 @@
 // Conversations and diffs for the commitment checker's tests.
 import type { ConversationMessage } from '../../../harness/store/records.ts';
 import { loadGrammarsFor } from '../../../judges/code/patch-code.ts';
-import { extractCommitments, type Commitment } from '../../../judges/detectors/commitment-extract.ts';
+import { extractCommitments, type Commitment, type Target } from '../../../judges/detectors/commitment-extract.ts';
 import { brokenCommitments } from '../../../judges/detectors/commitments.ts';
 import type { JudgeInput } from '../../../judges/types.ts';
 
@@ -60,3 +60,11 @@ export function input(messages: ConversationMessage[], patches: Record<string, s
     bothPassed: false,
   };
 }
+
+const PROMISE = 'I will handle it.';
+
+/** A task whose one message is agent1's promise and whose patch is also the merged code. */
+export const promiseTask = (merged: string) => input(conversation(['agent1', PROMISE]), { agent1: merged }, merged);
+
+/** The broken commitments of agent1's one promise in such a task, given its target instead of read from the words. */
+export const checkPromise = (task: JudgeInput, target: Target) => judge(task, [{ messageId: 1, agent: 'agent1', quote: PROMISE, kind: 'promise', target }]);
