@@ -71,10 +71,7 @@ export function writeModelScores(runsDir: string, model: string, scores: SplitSc
   return file;
 }
 
-/** The held-out figures of a judge's label as that model gave it, measured with the judge as it is now. */
-export function modelCalibration(measurements: readonly ModelMeasurement[], judge: string, model: string, label: string) {
-  const m = measurements.find((x) => x.judge === judge && x.model === model && x.version === judgeVersion(judge));
-  const test = m?.splits.test;
-  const row = test?.labels.find((l) => l.label === label);
-  return test && row ? { cases: test.cases, ...row } : undefined;
+/** The held-out figures of a judge as that model gave it, measured with the judge as it is now. */
+export function modelTestScores(measurements: readonly ModelMeasurement[], judge: string, model: string) {
+  return measurements.find((x) => x.judge === judge && x.model === model && x.version === judgeVersion(judge))?.splits.test;
 }

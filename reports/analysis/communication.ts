@@ -4,7 +4,7 @@ import type { LabelView, TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
 import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
-import { modelCalibration, type ModelMeasurement } from '../../judges/calibration/model-scores.ts';
+import { modelTestScores, type ModelMeasurement } from '../../judges/calibration/model-scores.ts';
 import {
   COMMUNICATION_ERRORS,
   DETECTORS,
@@ -84,6 +84,18 @@ export interface DetectorRow {
   conflictWithout: Proportion | null;
 }
 
+/**
+ * An LLM judge's figures on the held-out split, per label: only when every label it gave in the run
+ * came from one model, measured with the judge as it is now (model-scores.ts).
+ */
+export interface JudgeTrust {
+  model: string;
+  /** Conversations of the test split it was measured on. */
+  cases: number;
+  /** By the label's key in the report: a communication error's id, a symptom's or speech act's normalized name. */
+  labels: Record<string, DetectorCalibration>;
+}
+
 export interface CommunicationAnalysis {
   /** Labels per judge in the whole run (0: that judge has not run). */
   labelCounts: Record<string, number>;
@@ -91,6 +103,8 @@ export interface CommunicationAnalysis {
   errors: TeamErrors[];
   symptoms: SymptomAnalysis;
   detectors: DetectorRow[];
+  /** The LLM judges' figures, for the tables of their labels (symptoms: as the primary symptom). */
+  trust: { communication: JudgeTrust | null; symptoms: JudgeTrust | null; speechActs: JudgeTrust | null };
 }
 
 const labelsOf = (t: TaskOutcome, judge: string) => t.labels.filter((l) => l.judge === judge);
@@ -101,6 +115,13 @@ export function communicationAnalysis(tasks: TaskOutcome[], judgeCalibration: re
   for (const t of tasks) for (const l of t.labels) labelCounts[l.judge] = (labelCounts[l.judge] ?? 0) + 1;
   const coop = tasks.filter((t) => t.setting === 'coop' && isDone(t));
   const withMessaging = coop.filter(isMainCoop);
+  const trust = (judge: string, key: (label: string) => string) =>
+    judgeTrust(
+      tasks.flatMap((t) => labelsOf(t, judge)),
+      judge,
+      judgeCalibration,
+      key,
+    );
   return {
     labelCounts,
     teams: [...groupBy(withMessaging, (t) => t.team)].map(([team, list]) => teamCommunication(team, list)),
@@ -112,6 +133,11 @@ export function communicationAnalysis(tasks: TaskOutcome[], judgeCalibration: re
     ].map(([team, list]) => teamErrors(team, list)),
     symptoms: symptomAnalysis(coop.filter((t) => t.passed === false)),
     detectors: detectorRows(withMessaging, judgeCalibration),
+    trust: {
+      communication: trust(JUDGES.communication, communicationLabelId),
+      symptoms: trust(JUDGES.symptoms, normalizeLabel),
+      speechActs: trust(JUDGES.speechActs, normalizeLabel),
+    },
   };
 }
 
@@ -205,10 +231,16 @@ function calibrationOf(label: string, stored: StoredScores | undefined): Detecto
   return calibrationFrom(test && row ? { cases: test.cases, ...row } : undefined);
 }
 
-/** A judge model's figures for the label, when every label of the row came from that one model. */
-function modelCalibrationOf(labels: readonly LabelView[], judge: string, label: string, measurements: readonly ModelMeasurement[]): DetectorCalibration | null {
-  const models = [...new Set(labels.map((l) => l.model))];
-  return models.length === 1 ? calibrationFrom(modelCalibration(measurements, judge, models[0]!, label), models[0]) : null;
+/** A judge's figures per label (by key), when every one of these labels came from one measured model. */
+function judgeTrust(labels: readonly LabelView[], judge: string, measurements: readonly ModelMeasurement[], key: (label: string) => string): JudgeTrust | null {
+  const [model, ...others] = new Set(labels.map((l) => l.model));
+  const test = model !== undefined && others.length === 0 ? modelTestScores(measurements, judge, model) : undefined;
+  if (!test) return null;
+  return {
+    model,
+    cases: test.cases,
+    labels: Object.fromEntries(test.labels.map((row) => [key(row.label), calibrationFrom({ cases: test.cases, ...row }, model)!])),
+  };
 }
 
 function definitionText(label: string): string | null {
@@ -232,12 +264,12 @@ function detectorRows(tasks: TaskOutcome[], judgeCalibration: readonly ModelMeas
         judge,
         label,
         judge === JUDGES.commitments
-          ? modelCalibrationOf(
+          ? (judgeTrust(
               labels.filter((l) => l.label === label),
               judge,
-              label,
               judgeCalibration,
-            )
+              (l) => l,
+            )?.labels[label] ?? null)
           : calibrationOf(label, stored),
       ),
     );

@@ -1,7 +1,7 @@
 // Communication: overhead and speech acts (figure 5c), detectors against outcomes (section 5),
 // communication errors (figure 6) and failure symptoms (table 1).
 import type { RunSummary } from '../../summary.ts';
-import { UNLABELED, type DetectorRow } from '../../analysis/communication.ts';
+import { UNLABELED, type DetectorCalibration, type DetectorRow, type JudgeTrust } from '../../analysis/communication.ts';
 import { COMMUNICATION_ERRORS, IMPLEMENTATION_FAILURE, JUDGES, SPEECH_ACTS, normalizeLabel } from '../../analysis/taxonomy.ts';
 import type { Proportion } from '../../stats.ts';
 import { fixed, integer, pct } from '../format.ts';
@@ -42,6 +42,7 @@ export function communicationSection(s: RunSummary): string {
         ...acts.map((a) => t.speechActs[a] ?? 0),
       ]),
     ),
+    labelCounts[JUDGES.speechActs] ? trustTable('speech-act', s.communication.trust.speechActs, SPEECH_ACTS) : '',
     '<h3>Detectors</h3>',
     detectors.length
       ? detectorTable(detectors)
@@ -55,11 +56,13 @@ export function communicationSection(s: RunSummary): string {
 const ratio = (x: number | null) => (x === null ? '–' : fixed(x, 2));
 
 /** Precision and recall on the held-out calibration split: how far the counts beside them can be trusted. */
-function trustCells(r: DetectorRow): string[] {
-  const c = r.calibration;
+function trustCells(c: DetectorCalibration | null): string[] {
   if (!c) return ['–', '–'];
   return [`${ratio(c.precision)} (${c.tp}/${c.tp + c.fp})`, `${ratio(c.recall)} (${c.tp}/${c.tp + c.fn})`];
 }
+
+/** How a judge model's figures are stored for a run's reports. */
+const MEASURE_MODEL = 'coop-bench judge --calibrate --judge-model <spec> --write-scores, with this run\u2019s --runs-dir';
 
 /** Rows whose promises a judge model read: their figures are that model's, measured on the same split, or none. */
 function modelNote(rows: DetectorRow[]): string {
@@ -67,8 +70,31 @@ function modelNote(rows: DetectorRow[]): string {
   const models = [...new Set(rows.flatMap((r) => (r.calibration?.model ? [r.calibration.model] : [])))];
   return note(
     models.length
-      ? `A row whose promises were read by the judge model shows that model\u2019s figures (${models.join(', ')}) on the same held-out split, stored by coop-bench judge --calibrate --judge-model <spec> --write-scores.`
-      : 'A row whose promises were read by the judge model shows figures only once that model was measured on the same split (coop-bench judge --calibrate --judge-model <spec> --write-scores, with this run\u2019s --runs-dir): they depend on the model.',
+      ? `A row whose promises were read by the judge model shows that model\u2019s figures (${models.join(', ')}) on the same held-out split, stored by ${MEASURE_MODEL}.`
+      : `A row whose promises were read by the judge model shows figures only once that model was measured on the same split (${MEASURE_MODEL}): they depend on the model.`,
+  );
+}
+
+/** Where a judge model's figures come from, or how to get them: they depend on the model. */
+function trustNote(judge: string, trust: JudgeTrust | null): string {
+  return note(
+    trust
+      ? `Precision and recall (test): the ${judge} judge\u2019s model (${trust.model}) on the ${trust.cases} held-out calibration conversations (test split), so a reader knows how far each count can be trusted.`
+      : `No calibration figures of the ${judge} judge\u2019s model are stored: they depend on the model, and are shown once the one model that gave this run\u2019s labels was measured on the held-out split (${MEASURE_MODEL}).`,
+  );
+}
+
+/** A judge model's precision and recall per label, beside a table whose columns are the labels. */
+function trustTable(judge: string, trust: JudgeTrust | null, labels: readonly string[]): string {
+  const rows = labels.filter((l) => trust?.labels[l]);
+  return (
+    trustNote(judge, trust) +
+    (rows.length
+      ? table(
+          ['label', num('precision (test)'), num('recall (test)')],
+          rows.map((l) => [l, ...trustCells(trust!.labels[l]!)]),
+        )
+      : '')
   );
 }
 
@@ -104,14 +130,14 @@ function detectorTable(rows: DetectorRow[]): string {
         rateCell(r.successWithout),
         rateCell(r.conflictWith),
         rateCell(r.conflictWithout),
-        ...trustCells(r),
+        ...trustCells(r.calibration),
       ]),
     )
   );
 }
 
 export function errorsSection(s: RunSummary): string {
-  const { errors, symptoms, labelCounts } = s.communication;
+  const { errors, symptoms, labelCounts, trust } = s.communication;
   const parts: string[] = ['<h3>Communication errors</h3>'];
   if (!labelCounts[JUDGES.communication]) {
     parts.push(note('No communication-error labels: the communication judge has not labelled this run.'));
@@ -139,6 +165,7 @@ export function errorsSection(s: RunSummary): string {
         ['model', num('conversations'), ...ids.map(num)],
         errors.map((e) => [e.team, e.conversations, ...ids.map((id) => e.byLabel[id] ?? 0)]),
       ),
+      trustTable('communication', trust.communication, ids),
     );
   }
   parts.push('<h3>Failure symptoms</h3>');
@@ -152,9 +179,17 @@ export function errorsSection(s: RunSummary): string {
       note(
         `Symptoms of ${symptoms.labeledTasks} labelled of ${symptoms.failedTasks} failed Coop task(s) (paper table 1). Share: of the primary coordination symptoms, as in table 1; implementation failures (no conversation evidence of a coordination breakdown) are counted apart.`,
       ),
+      trustNote('symptoms', trust.symptoms),
       table(
-        ['symptom', 'meaning', num('primary'), num('share'), num('secondary')],
-        symptoms.rows.map((r) => [r.label, r.meaning ?? '', r.primary, share(r.label, r.primary), r.secondary]),
+        ['symptom', 'meaning', num('primary'), num('share'), num('secondary'), num('precision (test, primary)'), num('recall (test, primary)')],
+        symptoms.rows.map((r) => [
+          r.label,
+          r.meaning ?? '',
+          r.primary,
+          share(r.label, r.primary),
+          r.secondary,
+          ...trustCells(trust.symptoms?.labels[normalizeLabel(r.label)] ?? null),
+        ]),
       ),
     );
   }

@@ -3,7 +3,7 @@ import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
 import { goldBrokenCommitments } from '../../../judges/calibration/score.ts';
-import { MODEL_SCORES_NAME, modelCalibration, readModelScores } from '../../../judges/calibration/model-scores.ts';
+import { MODEL_SCORES_NAME, modelTestScores, readModelScores } from '../../../judges/calibration/model-scores.ts';
 import { join } from 'node:path';
 import { errorReply, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
@@ -134,9 +134,12 @@ describe('coop-bench judge', () => {
         expect(part).toMatch(new RegExp(`commitments the commitments judge read, by kind and message .*\\n.*\\n\\s+exists\\s+0\\s+0\\s+${exists}\\s`));
         expect(part).toContain('labels dropped because their evidence did not check out: 0; judge errors: 0');
         // What the report shows beside the labels this model gives: the same counts, of this prompt and these checks.
-        expect(modelCalibration(stored, 'commitments', spec, 'broken_checkable_commitment')).toEqual(
-          split === 'test' ? { cases: mine.length, label: 'broken_checkable_commitment', tp: 0, fp: 0, fn: broken } : expect.anything(),
-        );
+        if (split === 'test') {
+          expect(modelTestScores(stored, 'commitments', spec)).toEqual({
+            cases: mine.length,
+            labels: [{ label: 'broken_checkable_commitment', tp: 0, fp: 0, fn: broken }],
+          });
+        }
         expect(stored.find((m) => m.judge === 'communication')!.splits[split].labels.find((l) => l.label === 'C1a')).toEqual({
           label: 'C1a',
           tp: 0,

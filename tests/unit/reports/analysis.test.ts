@@ -314,6 +314,42 @@ describe('communication', () => {
     expect(row(tasks('anthropic:other'), [measured(judgeVersion('commitments')!)])).toBeNull();
   });
 
+  it("shows beside the communication, symptom and speech-act labels the figures of the one model that gave them, keyed as the report's tables key them", () => {
+    const model = 'openai:judge';
+    const measured = (judge: string, labels: ModelMeasurement['splits']['test']['labels']): ModelMeasurement => ({
+      judge,
+      model,
+      version: judgeVersion(judge)!,
+      measuredAt: '2026-11-27T00:00:00.000Z',
+      splits: { train: { cases: 9, labels: [] }, test: { cases: 150, labels } },
+    });
+    const measurements = [
+      measured('communication', [{ label: 'C1a', tp: 3, fp: 1, fn: 2 }]),
+      measured('symptoms', [{ label: 'work_overlap', tp: 4, fp: 0, fn: 1 }]),
+      measured('speech_acts', [{ label: 'plan', tp: 40, fp: 2, fn: 0 }]),
+    ];
+    const tasks = (m: string) => [
+      outcome({
+        team: 'A',
+        setting: 'coop',
+        pairNo: 1,
+        messages: 2,
+        labels: [label('communication', 'C1a', { model: m }), label('speech_acts', 'Plan', { model: m })],
+      }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 2, labels: [label('symptoms', 'Work overlap', { model: m, isPrimary: true })] }),
+    ];
+    const { trust } = communicationAnalysis(tasks(model), measurements);
+    expect(trust.communication).toEqual({
+      model,
+      cases: 150,
+      labels: { C1a: { split: 'test', model, cases: 150, tp: 3, fp: 1, fn: 2, precision: 0.75, recall: 0.6 } },
+    });
+    expect(trust.symptoms?.labels['work overlap']).toMatchObject({ precision: 1, recall: 0.8 });
+    expect(trust.speechActs?.labels.plan).toMatchObject({ tp: 40, fp: 2 });
+    // Labels of a model never measured: no figures.
+    expect(communicationAnalysis(tasks('anthropic:other'), measurements).trust).toEqual({ communication: null, symptoms: null, speechActs: null });
+  });
+
   it('maps label spellings to the taxonomy ids', () => {
     expect(communicationLabelId('c1b')).toBe('C1b');
     expect(communicationLabelId('C2 vague answer')).toBe('C2');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { writeComparison, writeReport } from '../../../reports/write-report.ts';
 import { escapeHtml, jsonForScript } from '../../../reports/html/escape.ts';
 import { csvField } from '../../../reports/export.ts';
+import { writeModelScores } from '../../../judges/calibration/model-scores.ts';
 import { buildRun } from './helpers/fixture-run.ts';
 import { PAYLOAD, injectionTasks } from './helpers/payloads.ts';
 
@@ -134,6 +135,46 @@ describe('a partial run (Coop only, no judges, no messages, unfinished tasks)', 
     expect(html).toContain('No communication-error labels');
     expect(html).toContain('No Coop runs without messaging');
     expect(html).toContain('1 task(s) did not finish');
+  });
+});
+
+describe("the LLM judges' calibration", () => {
+  it("shows the judge model's precision and recall beside its labels once that model was measured, and says how to measure it before", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-trust-'));
+    try {
+      buildRun(dir, 'judged', [
+        {
+          models: ['m', 'm'],
+          setting: 'coop',
+          passed: false,
+          messages: [{ from: 'agent1', to: 'agent2', body: 'Which line is yours?' }],
+          labels: [
+            { judge: 'communication', label: 'C1a' },
+            { judge: 'symptoms', label: 'work_overlap', isPrimary: true },
+            { judge: 'speech_acts', label: 'question', messageIndex: 0 },
+          ],
+        },
+      ]);
+      const html = () => readFileSync(writeReport({ runsDir: dir, name: 'judged', format: 'html' }).path, 'utf8');
+      expect(html()).toContain('No calibration figures of the communication judge\u2019s model are stored');
+      expect(html()).toContain('No calibration figures of the symptoms judge\u2019s model are stored');
+      const row = (judge: string, label: string, tp: number, fp: number, fn: number) => ({ judge, label, tp, fp, fn });
+      writeModelScores(dir, 'judge-model', {
+        train: { cases: 9, labels: [] },
+        test: {
+          cases: 150,
+          labels: [row('communication', 'C1a', 3, 1, 2), row('symptoms', 'work_overlap', 4, 0, 1), row('speech_acts', 'question', 30, 3, 0)],
+        },
+      });
+      const report = html();
+      for (const judge of ['communication', 'symptoms', 'speech-act'])
+        expect(report).toContain(`the ${judge} judge\u2019s model (judge-model) on the 150 held-out calibration conversations`);
+      expect(report).toMatch(/<td>C1a<\/td><td class="num">0\.75 \(3\/4\)<\/td><td class="num">0\.60 \(3\/5\)<\/td>/);
+      expect(report).toMatch(/<td>Work overlap<\/td>.*<td class="num">1\.00 \(4\/4\)<\/td><td class="num">0\.80 \(4\/5\)<\/td>/);
+      expect(report).toMatch(/<td>question<\/td><td class="num">0\.91 \(30\/33\)<\/td>/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
