@@ -3,7 +3,7 @@
 // user's repository is only read, never written. Patch content goes through stdin, never a shell.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -174,6 +174,13 @@ export class GitScratch {
    */
   static async open(repoDir: string, baseRev: string, trace?: GitTrace): Promise<{ scratch: GitScratch; baseTree: string; fileMode: boolean }> {
     if (!existsSync(repoDir)) throw new MergeSetupError(`repository directory not found: ${oneLine(repoDir, 200)}`);
+    // Git reads /dev/null as the empty user configuration (cleanGitEnv). Where a file has replaced the
+    // device, every git call fails with "bad config line 1 in file /dev/null", which hides the fault.
+    if (!statSync('/dev/null').isCharacterDevice()) {
+      throw new MergeSetupError(
+        '/dev/null is not a device on this machine (a file has replaced it); recreate it as root: rm /dev/null && mknod -m 666 /dev/null c 1 3',
+      );
+    }
     const inRepo = (args: string[]): Promise<GitOutput> => {
       const command = { args, cwd: repoDir, env: cleanGitEnv() };
       trace?.command(command);
