@@ -138,6 +138,12 @@ export function formatDetectorScores(split: string, scores: DetectorScores): str
                 ...scoreTable(scores.commitments, false).map((l) => `  ${l}`),
               ]
             : []),
+          ...(scores.brokenByKind.length
+            ? [
+                '  broken_checkable_commitment by the kind of the broken promise, by message (cases with gold commitments; an accepted request as the kind it is checked as):',
+                ...scoreTable(scores.brokenByKind, false).map((l) => `  ${l}`),
+              ]
+            : []),
           ...(scores.goldReading.labels.length
             ? [
                 `  the code checks alone, on the gold's reading of every commitment (what a reader that misses no promise would get; placements approximate; ${scores.goldReading.unread} gold entries unreadable):`,

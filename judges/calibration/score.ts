@@ -1,14 +1,14 @@
 // Precision and recall on the calibration set, one split at a time: for the deterministic
 // detectors (per message, or per conversation for the first-turn plan; mention counts as exact
-// matches; commitments found per kind; paraphrases labelled alike), and for the LLM judges
+// matches; commitments found, and broken ones, per kind; paraphrases labelled alike), and for the LLM judges
 // (communication error and primary symptom per conversation, speech act per message, broken
 // checkable commitment per message where the case has patches). Gold is
 // read through the definitions: a detector that covers part of a paper label is scored on that part.
 import type { Model } from '../../harness/models/types.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
-import { extractCommitments, type Commitment } from '../detectors/commitment-extract.ts';
-import { brokenCommitments } from '../detectors/commitments.ts';
-import { detect, prepareDetectors, type DetectorMetrics } from '../detectors/index.ts';
+import type { Commitment } from '../detectors/commitment-extract.ts';
+import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.ts';
+import { detect, prepareDetectors, type DetectorMetrics, type DetectorResult } from '../detectors/index.ts';
 import { partnerWroteAfter } from '../detectors/questions.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
@@ -78,6 +78,8 @@ export interface DetectorScores {
   counts: CountScore[];
   /** Commitments found per kind, against the cases' gold commitments (where given). */
   commitments: LabelScore[];
+  /** broken_checkable_commitment per kind of the broken promise (cases with gold commitments): which broken promises it finds. */
+  brokenByKind: LabelScore[];
   /**
    * broken_checkable_commitment with the gold's reading of every commitment (gold-reading.ts) in place
    * of the extractor's: the code checks alone. `unread`: gold entries whose target the checks cannot read.
@@ -104,6 +106,19 @@ export function goldBrokenCommitments(c: CalibrationCase): number[] {
     : c.gold.broken_commitment;
 }
 
+/** The promises the code checks find broken, per kind and message, against the gold's broken ones (an accepted request as the kind it is checked as, its `as`). */
+function compareBrokenKinds(tally: Tally, broken: readonly BrokenPromise[], c: CalibrationCase): void {
+  if (!c.gold.commitments) return;
+  const gold = c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined);
+  for (const kind of COMMITMENT_KINDS.filter((k) => k !== 'accepted_request')) {
+    tally.compare(
+      kind,
+      broken.filter((b) => b.commitment.target.kind === kind).map((b) => b.commitment.messageId),
+      gold.filter((x) => (x.kind === 'accepted_request' ? (x.as ?? x.kind) : x.kind) === kind).map((x) => x.message),
+    );
+  }
+}
+
 /** The commitments read in a case, per kind and message, against its gold commitments (where given). */
 function compareKinds(kinds: Tally, read: readonly Commitment[], c: CalibrationCase): void {
   if (!c.gold.commitments) return;
@@ -117,10 +132,7 @@ function compareKinds(kinds: Tally, read: readonly Commitment[], c: CalibrationC
   }
 }
 
-interface CaseResult {
-  labels: JudgeLabel[];
-  metrics: DetectorMetrics;
-  commitments: Commitment[];
+interface CaseResult extends DetectorResult {
   /** The messages the code checks find broken on the gold's reading, and the gold entries they cannot read. */
   goldReading: { broken: number[]; unread: number };
 }
@@ -131,7 +143,6 @@ async function detectCase(c: CalibrationCase): Promise<CaseResult> {
   const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);
   return {
     ...detect(input),
-    commitments: extractCommitments(input.conversation),
     goldReading: { broken: brokenCommitments(input, read.commitments).map((l) => l.messageId!), unread: read.dropped.length },
   };
 }
@@ -151,6 +162,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
   const tally = new Tally('detectors');
   const kinds = new Tally('commitments');
   const goldRead = new Tally('gold reading');
+  const brokenKinds = new Tally('detectors');
   let unread = 0;
   const counts = { line_number_mentions: [] as number[][], file_path_mentions: [] as number[][] };
   const results = new Map<string, CaseResult>();
@@ -165,6 +177,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
       tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
       goldRead.compare('broken_checkable_commitment', result.goldReading.broken, goldBrokenCommitments(c));
       unread += result.goldReading.unread;
+      compareBrokenKinds(brokenKinds, result.broken, c);
     }
     compareKinds(kinds, result.commitments, c);
     counts.line_number_mentions.push([result.metrics.lineNumberMentions, c.gold.line_number_mentions]);
@@ -174,6 +187,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     cases: cases.length,
     labels: tally.rows(DETECTOR_LABELS),
     commitments: kinds.rows(COMMITMENT_KINDS),
+    brokenByKind: brokenKinds.rows(COMMITMENT_KINDS),
     goldReading: { labels: goldRead.rows(), unread },
     counts: Object.entries(counts).map(([label, pairs]) => ({
       label,

@@ -241,17 +241,32 @@ function describe(c: Commitment, findings: Finding[]): string {
   return `${c.agent} ${verb} ${what}`;
 }
 
-export function brokenCommitments(input: JudgeInput, commitments: readonly Commitment[] = extractCommitments(input.conversation)): JudgeLabel[] {
+export interface BrokenPromise {
+  commitment: Commitment;
+  /** What the code shows against it. */
+  findings: Finding[];
+}
+
+/** Each commitment the code does not keep (a repeat of one in the same message is checked once). */
+export function brokenPromises(input: JudgeInput, commitments: readonly Commitment[] = extractCommitments(input.conversation)): BrokenPromise[] {
   if (commitments.length === 0 || input.patches.length === 0) return [];
   const code = codeUnderCheck(input);
-  const labels: JudgeLabel[] = [];
+  const broken: BrokenPromise[] = [];
   for (const [i, c] of commitments.entries()) {
     // An accepted request its reply also states as a claim is one commitment, reported as the accepted request.
     const rank = (x: Commitment) => (x.request ? 0 : 1);
     const same = commitments.filter((d) => d.messageId === c.messageId && JSON.stringify(d.target) === JSON.stringify(c.target));
     if (same.some((d) => rank(d) < rank(c) || (rank(d) === rank(c) && commitments.indexOf(d) < i))) continue;
     const findings = check(c, code, input);
-    if (findings.length === 0) continue;
+    if (findings.length > 0) broken.push({ commitment: c, findings });
+  }
+  return broken;
+}
+
+/** The broken_checkable_commitment labels: one per message, with each broken promise's evidence. */
+export function brokenCommitmentLabels(broken: readonly BrokenPromise[]): JudgeLabel[] {
+  const labels: JudgeLabel[] = [];
+  for (const { commitment: c, findings } of broken) {
     // One label per message: a second broken commitment in it adds its evidence.
     const existing = labels.find((l) => l.messageId === c.messageId);
     const evidence = findings.flatMap((f) => f.evidence);
@@ -276,4 +291,9 @@ export function brokenCommitments(input: JudgeInput, commitments: readonly Commi
     });
   }
   return labels;
+}
+
+/** The labels of the commitments the code does not keep. */
+export function brokenCommitments(input: JudgeInput, commitments?: readonly Commitment[]): JudgeLabel[] {
+  return brokenCommitmentLabels(brokenPromises(input, commitments));
 }

@@ -4,7 +4,8 @@
 import type { JudgeInput, JudgeLabel } from '../types.ts';
 import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments } from './commitment-extract.ts';
-import { brokenCommitments } from './commitments.ts';
+import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
+import type { Commitment } from './commitment-extract.ts';
 import { nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan } from './first-turn-plan.ts';
 import { loadLanguage } from './language.ts';
@@ -29,6 +30,9 @@ export interface DetectorMetrics {
 export interface DetectorResult {
   labels: JudgeLabel[];
   metrics: DetectorMetrics;
+  /** The commitments read, and those the code does not keep (the labels' source, for calibration). */
+  commitments: Commitment[];
+  broken: BrokenPromise[];
 }
 
 /** Loads what the detectors need for this input (the NLP model, the patches' grammars). */
@@ -43,9 +47,10 @@ export function detect(input: JudgeInput): DetectorResult {
   const duplicates = nearDuplicates(conversation);
   const plan = firstTurnPlan(conversation);
   const commitments = extractCommitments(conversation);
-  const broken = brokenCommitments(input, commitments);
+  const broken = brokenPromises(input, commitments);
+  const brokenLabels = brokenCommitmentLabels(broken);
   return {
-    labels: [...plan, ...unanswered, ...duplicates, ...broken],
+    labels: [...plan, ...unanswered, ...duplicates, ...brokenLabels],
     metrics: {
       messages: conversation.length,
       questions: conversation.reduce((n, m) => n + questionsIn(m.message).length, 0),
@@ -53,9 +58,11 @@ export function detect(input: JudgeInput): DetectorResult {
       nearDuplicates: duplicates.length,
       firstTurnPlan: plan.length > 0,
       commitments: commitments.length,
-      brokenCommitments: broken.length,
+      brokenCommitments: brokenLabels.length,
       ...countMentions(conversation),
     },
+    commitments,
+    broken,
   };
 }
 

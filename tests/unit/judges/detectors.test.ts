@@ -61,6 +61,19 @@ describe('deterministic detectors on the calibration set', () => {
     expect(scores.paraphrases.same, scores.paraphrases.differing.join('; ')).toBeGreaterThanOrEqual(75);
   });
 
+  it('scores broken_checkable_commitment by the kind of each broken promise too, counting every broken gold commitment under its kind', async () => {
+    const brokenGold = train
+      .filter((c) => c.patches && c.gold.commitments)
+      .flatMap((c) => [...new Set(c.gold.commitments!.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => `${x.message} ${x.as ?? x.kind}`))]);
+    expect(scores.brokenByKind.reduce((n, r) => n + r.tp + r.fn, 0)).toBe(brokenGold.length);
+    // Two messages about a method shipped under another name, one about a check placed after the call it was to precede.
+    const one = await scoreDetectors([train.find((c) => c.id === 'ind-tr10-py-peek-shipped-as-first-and-dup-check-after-push')!]);
+    expect(one.brokenByKind.filter((r) => r.tp + r.fp + r.fn > 0)).toEqual([
+      { judge: 'detectors', label: 'exists', tp: 2, fp: 0, fn: 0 },
+      { judge: 'detectors', label: 'placement', tp: 1, fp: 0, fn: 0 },
+    ]);
+  });
+
   it('stores the figures the report shows, as a fresh scoring gives them', async () => {
     const stored = readStoredScores();
     expect(stored, 'run coop-bench judge --calibrate --write-scores').toBeDefined();
