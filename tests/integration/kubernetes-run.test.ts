@@ -4,6 +4,7 @@
 // --git is refused before anything is written; SIGINT and `clean --backend kubernetes` leave no pod
 // and no NetworkPolicy of the run behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -19,8 +20,10 @@ import { CLI, coopBench, queryRun, tempDir } from '../helpers/cli.ts';
 import { oraclePairs, type OraclePairs } from '../helpers/oracle-pairs.ts';
 
 const NAMESPACE = 'coop';
-// The test API server "pulls" from the local engine: `images push` is simulated by tagging.
-const REGISTRY = 'registry.coop-bench.test:5000/bench';
+// The test API server "pulls" from the local engine: `images push` is simulated by tagging. The
+// registry path is this process's own: pushed names are otherwise the same in every checkout of the
+// same pools, and another test process on this engine (a second CI run) untags them in its afterAll.
+const REGISTRY = `registry.coop-bench.test:5000/bench-${randomBytes(4).toString('hex')}`;
 const runs = tempDir('kube-runs');
 const pools = discoverPools(SHIPPED_POOLS);
 
@@ -104,7 +107,7 @@ describe('--backend kubernetes: refusals and interruption', () => {
     expect(result.exitCode, result.all).toBe(2);
     const argkit = pools.find((pool) => pool.repo === 'argkit_task')!;
     expect(result.stderr).toContain(`pushing ${pushedImageName(argkit, REGISTRY)}`);
-    expect(result.stderr).toMatch(/pushing .* failed: .*is registry\.coop-bench\.test:5000\/bench reachable from the Docker engine/);
+    expect(result.stderr).toMatch(new RegExp(`pushing .* failed: .*is ${REGISTRY.replace(/\./g, '\\.')} reachable from the Docker engine`));
   });
 
   it('refuses --git before anything is written: pods share no folders', async () => {
