@@ -4,6 +4,7 @@
 // config.py", "my `render_cached()`", "a new `tick()` below `flush()`".
 import {
   codeOf,
+  CONSTRUCTOR,
   fileMasks,
   filesFor,
   functionName,
@@ -162,6 +163,7 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
       if (called.length && scope) targets.push({ kind: 'placement', names: called, files, scope, ...at });
     };
     const next = terms[i + 1];
+    const clauseFrom = (at: number) => terms.slice(at).filter((x) => x.clause === t.clause);
     // "In `submit()` it gets called right after `self._validate(payload)`": "it" is the code the sender named last.
     const clause = terms.filter((x) => x.clause === t.clause);
     const placeAt = clause.findIndex((x, j) => j > 0 && FROM_PLACE.test(clause[j - 1]!.normal) && functionName(x) !== undefined);
@@ -177,7 +179,8 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
         .slice(0, i)
         .reverse()
         .find((x) => x.mask?.kind === 'code');
-      push(before ? symbolsIn(before.mask!.text) : [], functionName(terms[placeWord + 1]));
+      // "called from `f()`", "called in the constructor".
+      push(before ? symbolsIn(before.mask!.text) : [], placeFunction(clauseFrom(placeWord)));
       return;
     }
     // Active: "calling `X` from `Y`", "calling it from `Y`".
@@ -191,7 +194,7 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
           ? codeOf(terms.slice(0, i)).slice(-1)
           : [];
     const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
-    if (from >= 0) return push(names, functionName(terms[from + 1]));
+    if (from >= 0) return push(names, placeFunction(clauseFrom(from)));
     // Code subject: "`Y()` (now) calls `X`", "My `Y()` function will call your `X()`".
     const subject = terms
       .slice(Math.max(0, i - 4), i)
@@ -208,6 +211,12 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
       )
     ) {
       push(names, functionName(subject));
+    } else if (!subject && t.normal !== 'called') {
+      // "The constructor (now) calls `_check()`": a function named by what it is.
+      let noun = i - 1;
+      while (noun > 0 && (/^(?:now|also|then|already|will)$/.test(terms[noun]!.normal) || terms[noun]!.tags.has('Adverb') || terms[noun]!.tags.has('Modal')))
+        noun--;
+      if (CONSTRUCTOR.test(terms[noun]?.normal ?? '') && /^(?:the|our|my)$/.test(terms[noun - 1]?.normal ?? '')) push(names, '__init__');
     }
   });
   return targets;

@@ -29,7 +29,7 @@ import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
 import { EXPORTED_WORD } from './commitment-verbs.ts';
 import { leftToPartner, parameterList } from './commitment-boundaries.ts';
-import type { Sentence } from './language.ts';
+import type { Sentence, Term } from './language.ts';
 import { acceptsByPronoun } from './stance.ts';
 
 /** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
@@ -132,7 +132,11 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     const partners = /^(?:your|their)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask !== undefined;
     const terms = (/^(?:the|my|our|and|but|both)$/.test(clauseTerms[0]?.normal ?? '') && clauseTerms[1]?.mask) || partners ? clauseTerms.slice(1) : clauseTerms;
     // The subject: code names, possibly joined ("`max_items` and `flush_every` stay untouched").
-    const firstWord = terms.findIndex((t, i) => !t.mask && !(/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask));
+    // "lines 40-53 in app.py are yours": the subject's file is part of it.
+    const inSubject = (t: Term, i: number) =>
+      (/^(?:and|or|both|&)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask) ||
+      (/^(?:in|of)$/.test(t.normal) && terms[i - 1]?.mask && terms[i + 1]?.mask?.kind === 'file');
+    const firstWord = terms.findIndex((t, i) => !t.mask && !inSubject(t, i));
     // "`X` is done and exported": the clause after "and" keeps the subject.
     const continued =
       firstWord === 0 &&

@@ -138,8 +138,17 @@ function markClauses(terms: Term[]): void {
     )
       clause++;
     t.clause = clause;
-    if (/[,;:—–]|\s-\s/.test(t.post)) clause++;
+    if (/[,;:—–]|\s-\s/.test(t.post) && !inSeries(terms, i)) clause++;
   });
+}
+
+const isCode = (t: Term | undefined) => t?.mask?.kind === 'code';
+
+/** "`foo`, `bar` and `baz`", "`foo`, `bar`, or `baz`": a comma between listed code names ends no clause. */
+function inSeries(terms: Term[], at: number): boolean {
+  if (!isCode(terms[at]) || terms[at]!.post.trim() !== ',') return false;
+  const next = terms[at + 1];
+  return isCode(next) || (/^(?:and|or)$/.test(next?.normal ?? '') && isCode(terms[at + 2]));
 }
 
 /** "and" before a verb or a pronoun starts a clause; between two nouns it does not. */
@@ -215,6 +224,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
   const doc = model()(masked);
   // A clause-initial "-ing" word before its object is a verb ("Changing `flush()` in …"), whatever the tagger guessed.
   doc.match('^/^(?!(?:no|some|any|every)thing$|string$|during$)[a-z]+ing$/').tag('Gerund');
+  // "Added: `a` and `b`", "Exported: …": the tagger may take the verb heading a list for an interjection.
+  doc.match('^#Expression').match('/^(?:added|exported|implemented|introduced|created|defined)$/').tag('PastTense');
   // A hedge between a modal and its verb ("I'll most likely give `Pool` …") leaves the verb a verb.
   doc.match('#Modal (#Adverb|likely)+ [#Noun]', 0).not('(#ProperNoun|#Pronoun|#Determiner)').tag('Infinitive');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);
