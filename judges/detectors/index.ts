@@ -3,9 +3,8 @@
 // specificity counts. Each label is defined in ../definitions.ts.
 import type { JudgeInput, JudgeLabel } from '../types.ts';
 import { loadGrammarsFor } from '../code/patch-code.ts';
-import { extractCommitments } from './commitment-extract.ts';
+import { extractCommitments, type Commitment } from './commitment-extract.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
-import type { Commitment } from './commitment-extract.ts';
 import { nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan } from './first-turn-plan.ts';
 import { loadLanguage } from './language.ts';
