@@ -94,15 +94,15 @@ export function podManifest(name: string, spec: PodSpec): V1Pod {
 }
 
 /** Waiting reasons that will not resolve by waiting. */
-const STUCK = new Set([
-  'ErrImagePull',
-  'ImagePullBackOff',
-  'InvalidImageName',
-  'ErrImageNeverPull',
-  'CreateContainerConfigError',
-  'CreateContainerError',
-  'RunContainerError',
-]);
+const STUCK = new Set(['InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
+
+/**
+ * A failed pull the kubelet retries, with a back-off that grows to 300 s (kubernetes.io, "Images",
+ * section ImagePullBackOff): a registry timeout or a refused connection may pass. It is final when
+ * the registry answered that the image is not there or not for us.
+ */
+const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff']);
+const PULL_REFUSED = /not found|manifest unknown|name unknown|unauthorized|denied|forbidden/i;
 
 /** Why a pod does not run (yet): undefined when its container runs. */
 export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | undefined {
@@ -114,9 +114,11 @@ export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | und
     return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})` };
   }
   const waiting = container?.state?.waiting;
-  if (waiting?.reason && STUCK.has(waiting.reason)) return { stuck: true, reason: `${waiting.reason}: ${waiting.message ?? ''}`.trim() };
+  const final = waiting?.reason && (STUCK.has(waiting.reason) || (PULL_FAILED.has(waiting.reason) && PULL_REFUSED.test(waiting.message ?? '')));
+  if (final) return { stuck: true, reason: `${waiting.reason}: ${waiting.message ?? ''}`.trim() };
   const unscheduled = status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
-  return { stuck: false, reason: unscheduled?.message ?? waiting?.reason ?? status?.phase ?? 'Pending' };
+  const waitingFor = waiting?.reason && (waiting.message ? `${waiting.reason}: ${waiting.message}` : waiting.reason);
+  return { stuck: false, reason: unscheduled?.message ?? waitingFor ?? status?.phase ?? 'Pending' };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -189,6 +189,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       .inspect()
       .catch(() => undefined);
     if (!image) {
+      // As the kubelet reports a pull the registry refused: reason ErrImagePull, and the runtime's error as
+      // the message (containerd: `failed to pull and unpack image "…": … not found`).
       entry.waiting = { reason: 'ErrImagePull', message: `failed to pull image "${container.image}": not found` };
       return pod;
     }

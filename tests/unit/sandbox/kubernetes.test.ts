@@ -84,6 +84,17 @@ describe("kubernetes backend: reading the cluster's answers", () => {
       },
     };
     expect(podProblem(missing)).toEqual({ stuck: true, reason: 'ImagePullBackOff: not found' });
+    // A pull that failed on the way (a timeout, a refused connection) the kubelet retries: wait for it.
+    const waitingFor = (reason: string, message: string) => ({
+      status: {
+        phase: 'Pending',
+        containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message } } }],
+      },
+    });
+    const timeout = 'failed to pull image "r/i:1": dial tcp 10.0.0.5:5000: i/o timeout';
+    expect(podProblem(waitingFor('ErrImagePull', timeout))).toEqual({ stuck: false, reason: `ErrImagePull: ${timeout}` });
+    expect(podProblem(waitingFor('ImagePullBackOff', 'Back-off pulling image "r/i:1"'))).toMatchObject({ stuck: false });
+    expect(podProblem(waitingFor('ErrImagePull', 'failed to pull image "r/i:1": 401 Unauthorized'))).toMatchObject({ stuck: true });
     const unschedulable = {
       status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', message: '0/3 nodes are available: 3 Insufficient memory.' }] },
     };
