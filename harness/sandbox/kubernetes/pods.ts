@@ -99,10 +99,11 @@ const STUCK = new Set(['InvalidImageName', 'ErrImageNeverPull', 'CreateContainer
 /**
  * A failed pull the kubelet retries, with a back-off that grows to 300 s (kubernetes.io, "Images",
  * section ImagePullBackOff): a registry timeout or a refused connection may pass. It is final when
- * the registry answered that the image is not there or not for us.
+ * the registry answered that the image is not there or not for us, or when the registry named cannot
+ * be reached as configured (an unknown host, a certificate the node does not trust, HTTP for HTTPS).
  */
 const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff']);
-const PULL_REFUSED = /not found|manifest unknown|name unknown|unauthorized|denied|forbidden/i;
+const PULL_REFUSED = /not found|manifest unknown|name unknown|unauthorized|denied|forbidden|no such host|x509|certificate|http response to https client/i;
 
 /** Why a pod does not run (yet): undefined when its container runs. */
 export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | undefined {

@@ -95,6 +95,8 @@ describe("kubernetes backend: reading the cluster's answers", () => {
     expect(podProblem(waitingFor('ErrImagePull', timeout))).toEqual({ stuck: false, reason: `ErrImagePull: ${timeout}` });
     expect(podProblem(waitingFor('ImagePullBackOff', 'Back-off pulling image "r/i:1"'))).toMatchObject({ stuck: false });
     expect(podProblem(waitingFor('ErrImagePull', 'failed to pull image "r/i:1": 401 Unauthorized'))).toMatchObject({ stuck: true });
+    const insecure = 'failed to pull image "r/i:1": http: server gave HTTP response to HTTPS client';
+    expect(podProblem(waitingFor('ErrImagePull', insecure))).toMatchObject({ stuck: true });
     const unschedulable = {
       status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', message: '0/3 nodes are available: 3 Insufficient memory.' }] },
     };
