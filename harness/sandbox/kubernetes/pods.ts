@@ -115,10 +115,10 @@ export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | und
     return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})` };
   }
   const waiting = container?.state?.waiting;
-  const final = waiting?.reason && (STUCK.has(waiting.reason) || (PULL_FAILED.has(waiting.reason) && PULL_REFUSED.test(waiting.message ?? '')));
-  if (final) return { stuck: true, reason: `${waiting.reason}: ${waiting.message ?? ''}`.trim() };
-  const unscheduled = status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
   const waitingFor = waiting?.reason && (waiting.message ? `${waiting.reason}: ${waiting.message}` : waiting.reason);
+  if (waiting?.reason && (STUCK.has(waiting.reason) || (PULL_FAILED.has(waiting.reason) && PULL_REFUSED.test(waiting.message ?? ''))))
+    return { stuck: true, reason: waitingFor! };
+  const unscheduled = status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
   return { stuck: false, reason: unscheduled?.message ?? waitingFor ?? status?.phase ?? 'Pending' };
 }
 
