@@ -68,29 +68,15 @@ describe("kubernetes backend: reading the cluster's answers", () => {
       status: { phase: 'Running', containerStatuses: [{ name: 'sandbox', image: 'i', imageID: 'x', ready: true, restartCount: 0, state: { running: {} } }] },
     };
     expect(podProblem(running)).toBeUndefined();
-    const pulling = {
-      status: {
-        phase: 'Pending',
-        containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }],
-      },
-    };
-    expect(podProblem(pulling)).toEqual({ stuck: false, reason: 'ContainerCreating' });
-    const missing = {
-      status: {
-        phase: 'Pending',
-        containerStatuses: [
-          { name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'not found' } } },
-        ],
-      },
-    };
-    expect(podProblem(missing)).toEqual({ stuck: true, reason: 'ImagePullBackOff: not found' });
-    // A pull that failed on the way (a timeout, a refused connection) the kubelet retries: wait for it.
-    const waitingFor = (reason: string, message: string) => ({
+    const waitingFor = (reason: string, message?: string) => ({
       status: {
         phase: 'Pending',
         containerStatuses: [{ name: 'sandbox', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message } } }],
       },
     });
+    expect(podProblem(waitingFor('ContainerCreating'))).toEqual({ stuck: false, reason: 'ContainerCreating' });
+    expect(podProblem(waitingFor('ImagePullBackOff', 'not found'))).toEqual({ stuck: true, reason: 'ImagePullBackOff: not found' });
+    // A pull that failed on the way (a timeout, a refused connection) the kubelet retries: wait for it.
     const timeout = 'failed to pull image "r/i:1": dial tcp 10.0.0.5:5000: i/o timeout';
     expect(podProblem(waitingFor('ErrImagePull', timeout))).toEqual({ stuck: false, reason: `ErrImagePull: ${timeout}` });
     expect(podProblem(waitingFor('ImagePullBackOff', 'Back-off pulling image "r/i:1"'))).toMatchObject({ stuck: false });
