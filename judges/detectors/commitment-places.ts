@@ -117,7 +117,11 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
             ?.tags.has('Verb'))),
   );
   const at = (own || !sentence.verbs.some((v) => v.tense === 'future')) && placeAt >= 0 ? placeAt : subjectAt;
-  if (at < 0) return named && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal))) ? placedIn(sentence, terms, named, 0) : [];
+  // A sentence that names its own place is not about the function named before it.
+  if (at < 0)
+    return named && placeAt < 0 && (own || terms.some((t) => GUARD_NOUN.test(t.normal) || /^(?:it|its)$/.test(t.normal)))
+      ? placedIn(sentence, terms, named, 0)
+      : [];
   const subject = at === subjectAt && at !== placeAt;
   // "I'm adding a retry loop inside `request()`", "I'll call it from `main()`": the sender's own code put or run there.
   // The verb is the last one before the place: "I'll add `SetEnabled()`, and a guard in `Allow()`".

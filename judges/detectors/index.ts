@@ -12,7 +12,7 @@ import { countMentions } from './mentions.ts';
 import { questionsIn, questionsWithoutReply } from './questions.ts';
 
 /** Bump when a detector changes what it finds: stored results carry it. */
-export const DETECTORS_VERSION = 'detectors-17';
+export const DETECTORS_VERSION = 'detectors-18';
 
 export interface DetectorMetrics {
   messages: number;
