@@ -1,6 +1,6 @@
 // Runs the real coop-bench command line, as a user would.
 import { execa, type ResultPromise } from 'execa';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
@@ -17,6 +17,15 @@ export type CliProcess = ResultPromise<{ reject: false; all: true }>;
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `coop-bench-${prefix}-`));
+}
+
+/**
+ * Makes a copy of a pool this test process's own: a file in its build context gives its image a name
+ * no other process builds, so the afterAll that removes the image never removes one another test
+ * run on the same engine still uses.
+ */
+export function ownPoolCopy(poolDir: string): void {
+  writeFileSync(join(poolDir, 'test-process.txt'), `${process.pid} ${Date.now()}\n`);
 }
 
 /** Containers of one run (any state). */

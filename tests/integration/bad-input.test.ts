@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { coopBench, containersOf, tempDir } from '../helpers/cli.ts';
+import { coopBench, containersOf, ownPoolCopy, tempDir } from '../helpers/cli.ts';
 import { filesUnder } from '../helpers/run-db.ts';
 import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { loadPool } from '../../tasks/pools.ts';
@@ -208,12 +208,13 @@ describe('a pool whose gold patch does not apply', () => {
     dataset = spoiledPool('bad-gold', (dir) => {
       const patch = join(dir, 'feature1', 'feature.patch');
       writeFileSync(patch, readFileSync(patch, 'utf8').replace(/^ /m, ' text the base does not have '));
+      ownPoolCopy(dir);
     });
     result = await coopBench(['pools', 'validate', dataset, '--test-timeout', '120']);
   });
 
   afterAll(async () => {
-    // The image built for this copy of the pool is this test's own.
+    // The image built for this copy of the pool is this test process's own (ownPoolCopy).
     await new Docker()
       .getImage(builtImageName(loadPool(join(dataset, 'argkit_task', 'task1'))))
       .remove()

@@ -7,7 +7,7 @@ import { builtImageName } from '../../harness/sandbox/image-name.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { coopBench, containersOf, tempDir, CLI } from '../helpers/cli.ts';
+import { coopBench, containersOf, ownPoolCopy, tempDir, CLI } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 
@@ -133,6 +133,7 @@ describe('pools validate on a pool whose combined.patch also edits the tests', (
 
   it('tests it as the Solo setting does (test files dropped) and calls the pool valid', async () => {
     cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true, filter: (src) => !/feature[3-6]$/.test(src) });
+    ownPoolCopy(copy);
     const combined = join(copy, 'combined.patch');
     writeFileSync(
       combined,
