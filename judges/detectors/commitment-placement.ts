@@ -4,7 +4,7 @@ import { addedLinesNaming, callsIn, definitionsIn, functionsIn, guardsIn, inFile
 import { lastName, sameFunction } from './commitment-code.ts';
 import { codeQuote, describeTarget, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment, Target } from './commitment-extract.ts';
-import { checkPlacedCode } from './commitment-position.ts';
+import { atEnd, checkPlacedCode } from './commitment-position.ts';
 
 /** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
 function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
@@ -122,6 +122,12 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     const x = inScope[0]!;
     const where = t.loop ? `its loop's first statement` : 'its first statement';
     return misplaced(what, source, `${what} is in \`${t.scope}()\` (${x.path}:${x.line}) but not ${where}`, x);
+  }
+  if (t.position === 'last') {
+    const x = inScope[0]!;
+    const lines = inScope.map((y) => y.line);
+    const body = functionsIn(files).find((b) => b.path === x.path && x.line >= b.line && x.line <= b.endLine && sameFunction(b.name, x.scope.at(-1) ?? ''));
+    if (body && atEnd(body, lines) === false) return misplaced(what, source, `${what} is in \`${body.name}()\` (${x.path}:${x.line}) but not at its end`, x);
   }
   if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
     const x = inScope[0]!;

@@ -59,6 +59,16 @@ function anchorLines(files: readonly FileCode[], c: Commitment, scope: string, p
   return [...callsIn(files).filter((a) => inScope(a) && named(a.callee)), ...usagesIn(files).filter((u) => inScope(u) && named(u.name))].map((a) => a.line);
 }
 
+/**
+ * Whether one of the lines is in the function's last statement, or the one before it ("the last step,
+ * right before handing back `Ok(cfg)`": the statement before a final return is last too); undefined
+ * where the function's end is not shown.
+ */
+export function atEnd(body: FunctionBody, lines: readonly number[]): boolean | undefined {
+  const ends = body.endShown ? body.statements.slice(-2) : [];
+  return ends.length ? lines.some((l) => ends.some((s) => within(l, s))) : undefined;
+}
+
 /** Why the placed code is not at the stated place, or undefined when it is (or the code does not show). */
 function misplacement(c: Commitment, name: string, placed: readonly Placed[], body: FunctionBody | undefined, anchors: readonly number[]): string | undefined {
   const t = c.target;
@@ -73,11 +83,7 @@ function misplacement(c: Commitment, name: string, placed: readonly Placed[], bo
     const first = body?.startShown ? body.statements[0] : undefined;
     return first && !lines.some((l) => within(l, first)) ? `is in ${scope} but not its first statement (line ${first.line} is)` : undefined;
   }
-  if (t.position === 'last') {
-    // "the last step, right before handing back `Ok(cfg)`": the statement before a final return is last too.
-    const ends = body?.endShown ? body.statements.slice(-2) : [];
-    return ends.length && !lines.some((l) => ends.some((s) => within(l, s))) ? `is in ${scope} but not at its end` : undefined;
-  }
+  if (t.position === 'last') return body && atEnd(body, lines) === false ? `is in ${scope} but not at its end` : undefined;
   const others = lines.filter((l) => !anchors.includes(l));
   if (anchors.length === 0 || others.length === 0) return undefined;
   if (t.position === 'before' && Math.min(...others) > Math.max(...anchors)) return `comes after the anchor (line ${Math.max(...anchors)})`;

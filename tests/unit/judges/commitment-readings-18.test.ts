@@ -1,8 +1,9 @@
-// Readings of detectors-18: a sentence that names the function its placement is in is not about a
-// function an earlier sentence of the message named.
+// Readings and checks of detectors-18: a sentence that names the function its placement is in is not
+// about a function an earlier sentence of the message named; a call or check promised last in its
+// function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
-import { targets } from './commitment-fixtures.ts';
+import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
   await loadLanguage();
@@ -15,5 +16,37 @@ describe('readings: the function a placement is in', () => {
     expect(targets(['agent1', alone])).toEqual([placed]);
     const afterList = `- \`Cache\` gets a new \`bypass()\` context manager, I'll put it below \`clear()\`\n- ${alone}`;
     expect(targets(['agent1', afterList]).filter((t) => t.kind === 'placement')).toEqual([placed]);
+  });
+});
+
+describe('checks: a call promised as the last thing its function does', () => {
+  const promise = "I'll call `this.emit('score')` as the last thing `addPoints()` does.";
+  const patch = (body: string[]) =>
+    diff(
+      'src/scoreboard.ts',
+      5,
+      5,
+      [
+        '   addPoints(player: string, points: number): number {',
+        '     const next = (this.scores.get(player) ?? 0) + points;',
+        ...body,
+        '     return next;',
+        '   }',
+      ],
+      'export class Scoreboard extends EventEmitter {',
+    );
+
+  it('is broken when other code follows it', async () => {
+    const early = patch(["+    this.emit('score', player, next);", '     this.scores.set(player, next);']);
+    const [label] = await judge(input(conversation(['agent1', promise]), { agent1: early }, early));
+    expect(label?.description).toBe('agent1 promised a call to `emit` in `addPoints()`, which the code does not have there');
+    expect(label?.evidence).toContainEqual(
+      expect.objectContaining({ kind: 'absence', note: 'a call to `emit` is in `addPoints()` (src/scoreboard.ts:7) but not at its end' }),
+    );
+  });
+
+  it('is kept right before the final return', async () => {
+    const last = patch(['     this.scores.set(player, next);', "+    this.emit('score', player, next);"]);
+    expect(await judge(input(conversation(['agent1', promise]), { agent1: last }, last))).toEqual([]);
   });
 });
