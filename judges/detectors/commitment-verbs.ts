@@ -48,6 +48,37 @@ interface Region {
   place: Term[];
 }
 
+/** Words for what is written about code, not code itself: "tests for `parse_date`", "a docstring on `load()`". */
+const ABOUT_CODE = /^(?:tests?|coverage|docs?|documentation|docstrings?|comments?|examples?|benchmarks?|hints?|changelog|readme)$/;
+
+/** Lists of what code uses, which hold no definitions either. */
+const USED_LIST = /^(?:imports?|requirements|dependencies|deps)$/;
+
+/**
+ * "`Optional` to the imports", "`pytest.mark.slow` to the long tests": the place the code goes to
+ * holds no definitions (in lower case: `Doc` is a type).
+ */
+function addedToNoDefinitions(place: readonly Term[]): boolean {
+  if (!/^(?:to|into)$/.test(place[0]?.normal ?? '')) return false;
+  const noun = place.slice(1).find((t) => t.mask || !(t.tags.has('Determiner') || t.tags.has('Adjective') || t.tags.has('Possessive')));
+  return noun !== undefined && !noun.mask && (ABOUT_CODE.test(noun.text) || USED_LIST.test(noun.text));
+}
+
+/**
+ * The object without what a word for writing about code is about, or what comes "around": "tests for
+ * `parse` and `format`" make neither, "error handling around `requests.get`" no `requests.get`; "tests
+ * and a `reset()` method" still make `reset()` (a new noun phrase, after "and").
+ */
+function withoutAboutCode(object: readonly Term[]): readonly Term[] {
+  const at = object.findIndex((t) => !t.mask && (ABOUT_CODE.test(t.normal) || t.normal === 'around'));
+  if (at < 0) return object;
+  const next = object.findIndex(
+    (t, i) =>
+      i > at && !t.mask && (t.tags.has('Determiner') || t.tags.has('Noun')) && (/^(?:and|plus)$/.test(object[i - 1]!.normal) || /,/.test(object[i - 1]!.post)),
+  );
+  return [...object.slice(0, at), ...(next < 0 ? [] : withoutAboutCode(object.slice(next)))];
+}
+
 /** "a metrics call to `request()`": a call a noun describes names no callee; "to" is where it goes. */
 const describedCall = (terms: readonly Term[], at: number) => !!terms[at - 1] && !terms[at - 1]!.mask && terms[at - 1]!.tags.has('Noun');
 
@@ -155,7 +186,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   }
   // "give `Pool` a `close()` method", "give `allow()` a `cost` arg": the first object receives the second, as after "to".
   const recipient = lemma === 'give' && object[0]?.mask?.kind === 'code' && object[1]?.tags.has('Determiner') ? object[0] : undefined;
-  const made = recipient ? codeOf(object.slice(1)) : objectNames;
+  // "a call to `self._flush()`" makes the call, not the function; "`Optional` to the imports" makes no definition.
+  const notMade = callNoun || addedToNoDefinitions(place);
+  const made = recipient ? codeOf(object.slice(1)) : notMade ? [] : apposed.length ? objectNames : codeOf(withoutAboutCode(object));
   if ((CREATE.test(lemma) || recipient) && made.length) {
     const parameter = [...object, ...place].some((t) => PARAMETER_NOUN.test(t.normal));
     // "I'll write `assertMetricName(name)` in the same file; it runs in the constructor": a place in another clause is not where the code goes.

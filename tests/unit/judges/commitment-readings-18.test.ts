@@ -1,6 +1,7 @@
-// Readings and checks of detectors-18: a sentence that names the function its placement is in is not
-// about a function an earlier sentence of the message named; a call or check promised last in its
-// function is checked there.
+// Readings and checks of detectors-18, found by varying common wordings: a sentence that names the
+// function its placement is in is not about a function an earlier sentence of the message named; code
+// that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
+// a call or check promised last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
@@ -16,6 +17,27 @@ describe('readings: the function a placement is in', () => {
     expect(targets(['agent1', alone])).toEqual([placed]);
     const afterList = `- \`Cache\` gets a new \`bypass()\` context manager, I'll put it below \`clear()\`\n- ${alone}`;
     expect(targets(['agent1', afterList]).filter((t) => t.kind === 'placement')).toEqual([placed]);
+  });
+});
+
+describe('readings: code named but not made', () => {
+  it('reads no definition of code that tests or documents are about, and still reads a new noun phrase after them', () => {
+    expect(targets(['agent1', "I'll add tests that cover `Cart.total`."])).toEqual([]);
+    expect(targets(['agent1', 'I added tests for `parse_date` and `format_date`.'])).toEqual([]);
+    expect(targets(['agent1', "I'll write a docstring for `load`."])).toEqual([]);
+    expect(targets(['agent1', "I'll add tests and a `reset()` method."])).toEqual([{ kind: 'exists', names: ['reset'], files: [] }]);
+    expect(targets(['agent1', 'Added a `retries` option, tests and docs.'])).toEqual([{ kind: 'exists', names: ['retries'], files: [] }]);
+  });
+
+  it('reads no definition of code that is wrapped or called, or added to the imports or the tests', () => {
+    expect(targets(['agent1', 'Added error handling around `requests.get`.'])).toEqual([]);
+    expect(targets(['agent1', "I'll add a call to `self._flush()`."])).toEqual([]);
+    expect(targets(['agent1', 'I added `Optional` to the imports.'])).toEqual([]);
+    expect(targets(['agent1', "I've added `pytest.mark.slow` to the long tests."])).toEqual([]);
+    // A type named Doc is a place for a method.
+    expect(targets(['agent1', "I'm adding `rename()` to Doc in src/editor/doc.ts."])).toEqual([
+      { kind: 'exists', names: ['rename'], files: ['src/editor/doc.ts'] },
+    ]);
   });
 });
 
