@@ -26,7 +26,7 @@ import { commits, stanceOf } from './stance.ts';
 import { boundaryTarget, LEAVE, TOUCH } from './commitment-boundaries.ts';
 
 export const CREATE =
-  /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|expose|provide|push|ship|land|finish|complete)$/;
+  /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|provide|push|ship|land|finish|complete)$/;
 
 export const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
 

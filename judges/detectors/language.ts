@@ -226,6 +226,9 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
   doc.match('^/^(?!(?:no|some|any|every)thing$|string$|during$)[a-z]+ing$/').tag('Gerund');
   // "Added: `a` and `b`", "Exported: …": the tagger may take the verb heading a list for an interjection.
   doc.match('^#Expression').match('/^(?:added|exported|implemented|introduced|created|defined)$/').tag('PastTense');
+  // "Updated `__init__.py` to export …", "Exposed `parse_args` via …": a report's opening past form before
+  // code or a determiner is its verb, where the tagger took it for an adjective.
+  doc.match('^[#Adjective] (#ProperNoun|#Determiner)', 0).match('/^[a-z]+ed$/').tag('PastTense');
   // A hedge between a modal and its verb ("I'll most likely give `Pool` …") leaves the verb a verb.
   doc.match('#Modal (#Adverb|likely)+ [#Noun]', 0).not('(#ProperNoun|#Pronoun|#Determiner)').tag('Infinitive');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);

@@ -45,6 +45,17 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
     if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
     return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
   }
+  // "Updated `__init__.py` to export `X`": the purpose of a change a status line reports is reported done too.
+  if (
+    governor &&
+    verb.subject === 'none' &&
+    governor.subject === 'none' &&
+    !INTENT_VERB.test(governor.lemma) &&
+    !/^(?:fail|forget|refuse|ask|tell)$/.test(governor.lemma) &&
+    sentence.terms[verb.index - 1]?.normal === 'to' &&
+    stanceOf(sentence, governor) === 'did'
+  )
+    return 'did';
   if (TENTATIVE.test(verb.auxiliary)) return first ? 'offer' : 'none';
   if (first) {
     if (verb.tense === 'future') return 'will';

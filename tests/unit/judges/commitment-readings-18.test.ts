@@ -1,9 +1,11 @@
 // Readings and checks of detectors-18, found by varying common wordings: a sentence that names the
 // function its placement is in is not about a function an earlier sentence of the message named; code
 // that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
+// a status line's opening past form before code is its verb, and the purpose after it is reported done;
 // a call or check promised last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
+import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
 import { conversation, diff, input, judge, targets } from './commitment-fixtures.ts';
 
 beforeAll(async () => {
@@ -38,6 +40,25 @@ describe('readings: code named but not made', () => {
     expect(targets(['agent1', "I'm adding `rename()` to Doc in src/editor/doc.ts."])).toEqual([
       { kind: 'exists', names: ['rename'], files: ['src/editor/doc.ts'] },
     ]);
+  });
+});
+
+describe('readings: status lines that open with a past form', () => {
+  it('reads the opening past form before code as the verb, and its purpose as done', () => {
+    const exported = { kind: 'exported', names: ['TTLCache'], files: ['__init__.py'], module: '__init__.py' };
+    expect(targets(['agent1', 'Updated `__init__.py` to export `TTLCache`.'])).toEqual([exported]);
+    expect(extractCommitments(conversation(['agent1', 'Updated `__init__.py` to export `TTLCache`.']))[0]?.kind).toBe('claim');
+    expect(targets(['agent1', 'Exposed `parse_args` via `cli/__init__.py`.'])).toEqual([
+      { kind: 'exported', names: ['parse_args'], files: ['cli/__init__.py'], module: 'cli/__init__.py' },
+    ]);
+    expect(targets(['agent1', 'Modified `cache.py` to add a `ttl` parameter to `get()`.'])).toEqual([
+      { kind: 'exists', names: ['ttl'], files: ['cache.py'], scope: 'get' },
+    ]);
+  });
+
+  it('leaves an adjective before a noun, and a purpose that failed', () => {
+    expect(targets(['agent1', 'Updated docs are in README.'])).toEqual([]);
+    expect(targets(['agent1', 'Failed to add `foo`.'])).toEqual([]);
   });
 });
 
