@@ -95,8 +95,9 @@ export function boundaryTarget(
     ? codeOf(sentence.terms.slice(0, verb.start).filter((t) => t.mask?.kind === 'code')).slice(-1)
     : [];
   if (referred.length) return { kind: 'untouched_symbol', names: referred, files };
-  // "I won't edit slug.py": the whole file (a bare path, no symbol).
-  const objectFiles = object.filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
+  // "I won't edit slug.py", "I stayed out of slug.py", "nothing in slug.py changes": the whole file (a bare path, no symbol).
+  const wholeFile = object.every((t) => t.mask?.kind === 'file' || t.text === '' || /^(?:out|away|clear|anything|everything)$/.test(t.normal));
+  const objectFiles = (wholeFile ? all : object).filter((t) => t.mask?.kind === 'file').map((t) => t.mask!.text);
   if (objectFiles.length) return { kind: 'untouched_symbol', names: [], files: objectFiles };
   // "I stayed out of your lines": the partner's announced work.
   const refers = partnerWork(all);

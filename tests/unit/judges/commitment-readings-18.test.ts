@@ -2,6 +2,7 @@
 // function its placement is in is not about a function an earlier sentence of the message named; code
 // that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
 // a status line's opening past form before code is its verb, and the purpose after it is reported done;
+// staying out of a file leaves the whole file alone;
 // a call or check promised last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
@@ -59,6 +60,17 @@ describe('readings: status lines that open with a past form', () => {
   it('leaves an adjective before a noun, and a purpose that failed', () => {
     expect(targets(['agent1', 'Updated docs are in README.'])).toEqual([]);
     expect(targets(['agent1', 'Failed to add `foo`.'])).toEqual([]);
+  });
+});
+
+describe('readings: a whole file kept away from', () => {
+  it('reads staying out of a file, or changing nothing in it, as the file left alone', () => {
+    const file = (kind: string, path: string) => [{ kind, names: [], files: [path] }];
+    expect(targets(['agent1', 'I stayed out of `src/queue.ts` as agreed.'])).toEqual(file('untouched_symbol', 'src/queue.ts'));
+    expect(targets(['agent1', "I'll stay out of src/queue.ts."])).toEqual(file('untouched_symbol', 'src/queue.ts'));
+    expect(targets(['agent1', "I won't change anything in slug.py."])).toEqual(file('untouched_symbol', 'slug.py'));
+    // A part of the file is not the file.
+    expect(targets(['agent1', "I won't touch the parser in slug.py."])).toEqual([]);
   });
 });
 
