@@ -1,7 +1,8 @@
 // Checklist items that report code without a verb: "- ✓ `NewLimiter(rate)` in ratelimit/limiter.go",
 // "- [x] `formatBytes` in src/bytes.ts", and the verbless clause after a leading label ("Plan: new
 // `RetryPolicy` class in netkit/policy.py, and …"). The item's head is the code (a kind noun may
-// follow it) and a place phrase names the file it is in; a list item states what the sender did or
+// follow it), then the file it is in, the type it is on ("method in `HttpClient`"), or only where it
+// is ("interface (src/types.ts, lines 12-20)"); a list item states what the sender did or
 // will do (commitment-extract.ts). A completion mark after code alone ("deleteJson ✓", "`a` + `b` ✅")
 // reports that code done. A claim whose subject only counts ("All three are in: `reset()`, the
 // remaining property and `DEFAULT_BURST`") is about the list after its colon.
@@ -40,10 +41,18 @@ export function listedCodeTargets(sentence: Sentence): Target[] {
   const start = /^(?:new|a|an)$/.test(item[0]?.normal ?? '') ? 1 : 0;
   const head = item[start];
   const kindNoun = DEFINITION_NOUN.test(item[start + 1]?.normal ?? '') ? 1 : 0;
-  const [place, file] = item.slice(start + 1 + kindNoun);
-  if (head?.mask?.kind !== 'code' || !place || !IN_FILE.test(place.normal) || file?.mask?.kind !== 'file') return [];
+  const rest = item.slice(start + 1 + kindNoun);
+  if (head?.mask?.kind !== 'code') return [];
   const names = symbolsIn(head.mask.text);
-  return names.length ? [{ kind: 'exists', names, files: [file.mask.text] }] : [];
+  const [place, where] = rest;
+  const placed = place && IN_FILE.test(place.normal) ? where?.mask : undefined;
+  // "`retryWithBackoff()` method in `HttpClient`": a member of the type named.
+  const owner = placed?.kind === 'code' ? /^[A-Z][\w$]*$/.exec(placed.text.trim())?.[0] : undefined;
+  // "`RetryPolicy` interface (src/types.ts, lines 12-20)": only where it is follows.
+  const located = (kindNoun > 0 || rest.length > 0) && rest.every((t) => t.mask?.kind === 'file' || t.mask?.kind === 'lines');
+  if (!names.length || !(placed?.kind === 'file' || owner || located)) return [];
+  const files = placed?.kind === 'file' ? [placed.text] : fileMasks(sentence);
+  return [{ kind: 'exists', names: owner ? names.map((n) => `${owner}.${n}`) : names, files }];
 }
 
 /** A word or code span, and words or spans joined to it: what may stand before a completion mark. */

@@ -2,7 +2,8 @@
 // function its placement is in is not about a function an earlier sentence of the message named; code
 // that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
 // a status line's opening past form before code is its verb, and the purpose after it is reported done;
-// staying out of a file leaves the whole file alone;
+// staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
+// the sender made;
 // a call or check promised last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
@@ -71,6 +72,23 @@ describe('readings: a whole file kept away from', () => {
     expect(targets(['agent1', "I won't change anything in slug.py."])).toEqual(file('untouched_symbol', 'slug.py'));
     // A part of the file is not the file.
     expect(targets(['agent1', "I won't touch the parser in slug.py."])).toEqual([]);
+  });
+});
+
+describe('readings: a list of code with what it is and where', () => {
+  it('reads an item naming code, its kind and its file in parentheses or the type it is on', () => {
+    const list = [
+      "I've finished implementing the retry feature:",
+      '',
+      '1. **`RetryPolicy` interface** (src/types.ts, lines 12-20)',
+      '2. **`retryWithBackoff()`** method in `HttpClient`',
+      '3. `Bar` class (bar.py)',
+    ].join('\n');
+    expect(targets(['agent1', list])).toEqual([
+      { kind: 'exists', names: ['RetryPolicy'], files: ['src/types.ts'] },
+      { kind: 'exists', names: ['HttpClient.retryWithBackoff'], files: [] },
+      { kind: 'exists', names: ['Bar'], files: ['bar.py'] },
+    ]);
   });
 });
 
