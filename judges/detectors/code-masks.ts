@@ -41,6 +41,8 @@ export function maskCode(original: string): { masked: string; masks: Mask[] } {
   const masked = text
     .replace(CODE_SPAN, (_, code: string) => {
       const trimmed = code.trim();
+      // "`src/client.ts:90-130`" is a file and its lines, as it is without backticks (below).
+      if (new RegExp(`^${FILE_PATH.source}:\\d+(?:-\\d+)?$`, 'i').test(trimmed)) return trimmed;
       return swap(new RegExp(`^${FILE_PATH.source}$`, 'i').test(trimmed) ? 'file' : 'code', trimmed);
     })
     // "rota/shifts.py:11-16": the file and its lines, two nouns.

@@ -2,7 +2,7 @@
 // function its placement is in is not about a function an earlier sentence of the message named; code
 // that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
 // a status line's opening past form before code is its verb, and the purpose after it is reported done;
-// staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
+// `path:N-M` in backticks is a file and its lines; staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
 // the sender made;
 // a call or check promised last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,14 @@ describe('readings: status lines that open with a past form', () => {
   it('leaves an adjective before a noun, and a purpose that failed', () => {
     expect(targets(['agent1', 'Updated docs are in README.'])).toEqual([]);
     expect(targets(['agent1', 'Failed to add `foo`.'])).toEqual([]);
+  });
+});
+
+describe('readings: a file and its lines in backticks', () => {
+  it('reads `path:N-M` as the lines of the file, as it is read without backticks', () => {
+    const lines = { kind: 'untouched_lines', names: [], files: ['src/client.ts'], lines: [90, 130] };
+    expect(targets(['agent1', '`src/client.ts:90-130` is yours.'])).toEqual([lines]);
+    expect(targets(['agent1', 'src/client.ts:90-130 is yours.'])).toEqual([lines]);
   });
 });
 
