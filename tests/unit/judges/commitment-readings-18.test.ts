@@ -4,7 +4,8 @@
 // a status line's opening past form before code is its verb, and the purpose after it is reported done;
 // `path:N-M` in backticks is a file and its lines; staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
 // the sender made;
-// a call or check promised last in its function is checked there.
+// an intent had in the past ("I was going to add …") commits to nothing; a call or check promised
+// last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
@@ -97,6 +98,18 @@ describe('readings: a list of code with what it is and where', () => {
       { kind: 'exists', names: ['HttpClient.retryWithBackoff'], files: [] },
       { kind: 'exists', names: ['Bar'], files: ['bar.py'] },
     ]);
+  });
+});
+
+describe('readings: intents the sender had', () => {
+  it('reads no commitment in an intent had in the past, and still reads one decided or to come', () => {
+    expect(targets(['agent1', 'I was going to add `foo()`, but you already have it.'])).toEqual([]);
+    expect(targets(['agent1', 'I was planning to add `foo()`.'])).toEqual([]);
+    expect(targets(['agent1', 'I wanted to add `foo()`.'])).toEqual([]);
+    expect(targets(['agent1', 'I meant to add `foo()`.'])).toEqual([]);
+    const foo = [{ kind: 'exists', names: ['foo'], files: [] }];
+    expect(targets(['agent1', 'I decided to add `foo()`.'])).toEqual(foo);
+    expect(targets(['agent1', "I'm going to add `foo()`."])).toEqual(foo);
   });
 });
 
