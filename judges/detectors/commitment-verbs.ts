@@ -188,7 +188,9 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   const recipient = lemma === 'give' && object[0]?.mask?.kind === 'code' && object[1]?.tags.has('Determiner') ? object[0] : undefined;
   // "a call to `self._flush()`" makes the call, not the function; "`Optional` to the imports" makes no definition.
   const notMade = callNoun || addedToNoDefinitions(place);
-  const made = recipient ? codeOf(object.slice(1)) : notMade ? [] : apposed.length ? objectNames : codeOf(withoutAboutCode(object));
+  // "I added three helpers, including `foo()`": the code the object includes is made too.
+  const included = place[0]?.normal === 'including' ? codeOf(place.slice(1).filter((t) => t.clause === place[1]?.clause)) : [];
+  const made = recipient ? codeOf(object.slice(1)) : notMade ? [] : [...(apposed.length ? objectNames : codeOf(withoutAboutCode(object))), ...included];
   if ((CREATE.test(lemma) || recipient) && made.length) {
     const parameter = [...object, ...place].some((t) => PARAMETER_NOUN.test(t.normal));
     // "I'll write `assertMetricName(name)` in the same file; it runs in the constructor": a place in another clause is not where the code goes.

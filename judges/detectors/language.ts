@@ -229,6 +229,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
   // "Updated `__init__.py` to export …", "Exposed `parse_args` via …": a report's opening past form before
   // code or a determiner is its verb, where the tagger took it for an adjective.
   doc.match('^[#Adjective] (#ProperNoun|#Determiner)', 0).match('/^[a-z]+ed$/').tag('PastTense');
+  // "All tests pass, including `test_empty`": after a word that is no form of "be", "including" is a preposition.
+  doc.match('!#Copula [(including|excluding)]', 0).unTag('Verb').tag('Preposition');
   // A hedge between a modal and its verb ("I'll most likely give `Pool` …") leaves the verb a verb.
   doc.match('#Modal (#Adverb|likely)+ [#Noun]', 0).not('(#ProperNoun|#Pronoun|#Determiner)').tag('Infinitive');
   const raw = (doc.json({ offset: true }) as { terms: RawTerm[] }[]).flatMap((s) => s.terms);

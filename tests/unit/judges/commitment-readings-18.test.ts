@@ -34,6 +34,12 @@ describe('readings: code named but not made', () => {
     expect(targets(['agent1', 'Added a `retries` option, tests and docs.'])).toEqual([{ kind: 'exists', names: ['retries'], files: [] }]);
   });
 
+  it('reads "including" as what a list holds: code made when the list is made, none when tests pass', () => {
+    expect(targets(['agent1', 'All tests pass, including `test_parse_empty`.'])).toEqual([]);
+    expect(targets(['agent1', 'I added three helpers, including `foo()`.'])).toEqual([{ kind: 'exists', names: ['foo'], files: [] }]);
+    expect(extractCommitments(conversation(['agent1', 'I added three helpers, including `foo()`.']))[0]?.kind).toBe('claim');
+  });
+
   it('reads no definition of code that is wrapped or called, or added to the imports or the tests', () => {
     expect(targets(['agent1', 'Added error handling around `requests.get`.'])).toEqual([]);
     expect(targets(['agent1', "I'll add a call to `self._flush()`."])).toEqual([]);
