@@ -8,7 +8,7 @@ import { AS_BEFORE, codeOf, CONSTRUCTOR, functionName, placeFunction, type Targe
 import { namesParameterList, partnerWork } from './commitment-references.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
 
-export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace)$/;
+export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace|overlap)$/;
 
 export const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 

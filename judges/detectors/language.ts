@@ -267,7 +267,8 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
       // "didn't go near": the tagger may leave a phrase's tense unset; its "did" says past.
       tense: terms.slice(inClause ?? begin, index).some((t) => /^(?:did|didn't)$/.test(t.normal)) ? 'past' : tenseOf(form, g.tense ?? ''),
       progressive: Boolean(g.progressive),
-      negative: Boolean(v.verb?.negative),
+      // "I'll make sure not to touch …": the tagger leaves "not" before "to" out of the phrase.
+      negative: Boolean(v.verb?.negative) || (terms[index - 1]?.normal === 'to' && /^(?:not|never)$/.test(terms[index - 2]?.normal ?? '')),
       auxiliary: (v.verb?.auxiliary ?? '').toLowerCase(),
       subject: subjectOf(terms, inClause ?? begin),
       start: inClause ?? begin,
@@ -282,7 +283,10 @@ function analyse(masked: string, masks: Mask[]): { terms: Term[]; verbs: VerbPhr
     // "planning to add", "going to add", "want to add"; "let me add"; "is to insert" (my plan is to insert).
     if (before.normal === 'to' || (previous.lemma === 'let' && (before.normal === 'me' || before.normal === 'us')) || v.start - previous.index === 1) {
       v.governor = previous;
-      if (v.subject === 'none') v.subject = previous.subject;
+      // "I want you to add …", "I asked agent2 not to touch …": the one named between the verbs does the second.
+      const doer = terms.slice(previous.index + 1, v.index).find((t) => /^(?:you|him|her|them|agent\d*)$/.test(t.normal));
+      if (doer) v.subject = doer.normal === 'you' ? 'second' : 'other';
+      else if (v.subject === 'none') v.subject = previous.subject;
     }
   });
   return { terms, verbs };

@@ -4,7 +4,8 @@
 // a status line's opening past form before code is its verb, and the purpose after it is reported done;
 // `path:N-M` in backticks is a file and its lines; staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
 // the sender made;
-// an intent had in the past ("I was going to add …") commits to nothing; a call or check promised
+// an intent had in the past ("I was going to add …") commits to nothing; "I want you to add …" is the
+// partner's to do; "not" before "to" negates the verb; a call or check promised
 // last in its function is checked there.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
@@ -104,6 +105,23 @@ describe('readings: a list of code with what it is and where', () => {
       { kind: 'exists', names: ['HttpClient.retryWithBackoff'], files: [] },
       { kind: 'exists', names: ['Bar'], files: ['bar.py'] },
     ]);
+  });
+});
+
+describe('readings: who does the verb after "to"', () => {
+  it('reads a request to the partner as no commitment of the sender', () => {
+    expect(targets(['agent1', 'I want you to add `foo()`.'])).toEqual([]);
+    expect(targets(['agent1', 'I need you to export `parse`.'])).toEqual([]);
+    expect(targets(['agent1', "I'd like agent2 to add `foo()`."])).toEqual([]);
+    expect(targets(['agent1', 'I asked you not to touch `render()`.'])).toEqual([]);
+    expect(targets(['agent1', 'I want to add `foo()`.'])).toEqual([{ kind: 'exists', names: ['foo'], files: [] }]);
+  });
+
+  it('reads "not" before "to" as negating the verb, and not overlapping as leaving alone', () => {
+    const lines = [{ kind: 'untouched_lines', names: [], files: [], lines: [40, 80] }];
+    expect(targets(['agent1', "Sounds good! I'll make sure not to touch lines 40-80."])).toEqual(lines);
+    expect(targets(['agent1', "I'll be careful not to touch lines 40-80."])).toEqual(lines);
+    expect(targets(['agent1', "I won't overlap with your lines 40-80."])).toEqual(lines);
   });
 });
 
