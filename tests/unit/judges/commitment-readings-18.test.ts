@@ -16,6 +16,11 @@ beforeAll(async () => {
   await loadLanguage();
 });
 
+/** Each text, sent alone, commits its sender to nothing. */
+const readsNothing = (...texts: string[]) => {
+  for (const text of texts) expect(targets(['agent1', text]), text).toEqual([]);
+};
+
 describe('readings: the function a placement is in', () => {
   it('takes the function the sentence names, not the one named before it', () => {
     const placed = { kind: 'placement', names: [], files: [], scope: 'get', position: 'first' };
@@ -28,24 +33,24 @@ describe('readings: the function a placement is in', () => {
 
 describe('readings: code named but not made', () => {
   it('reads no definition of code that tests or documents are about, and still reads a new noun phrase after them', () => {
-    expect(targets(['agent1', "I'll add tests that cover `Cart.total`."])).toEqual([]);
-    expect(targets(['agent1', 'I added tests for `parse_date` and `format_date`.'])).toEqual([]);
-    expect(targets(['agent1', "I'll write a docstring for `load`."])).toEqual([]);
+    readsNothing("I'll add tests that cover `Cart.total`.", 'I added tests for `parse_date` and `format_date`.', "I'll write a docstring for `load`.");
     expect(targets(['agent1', "I'll add tests and a `reset()` method."])).toEqual([{ kind: 'exists', names: ['reset'], files: [] }]);
     expect(targets(['agent1', 'Added a `retries` option, tests and docs.'])).toEqual([{ kind: 'exists', names: ['retries'], files: [] }]);
   });
 
   it('reads "including" as what a list holds: code made when the list is made, none when tests pass', () => {
-    expect(targets(['agent1', 'All tests pass, including `test_parse_empty`.'])).toEqual([]);
+    readsNothing('All tests pass, including `test_parse_empty`.');
     expect(targets(['agent1', 'I added three helpers, including `foo()`.'])).toEqual([{ kind: 'exists', names: ['foo'], files: [] }]);
     expect(extractCommitments(conversation(['agent1', 'I added three helpers, including `foo()`.']))[0]?.kind).toBe('claim');
   });
 
   it('reads no definition of code that is wrapped or called, or added to the imports or the tests', () => {
-    expect(targets(['agent1', 'Added error handling around `requests.get`.'])).toEqual([]);
-    expect(targets(['agent1', "I'll add a call to `self._flush()`."])).toEqual([]);
-    expect(targets(['agent1', 'I added `Optional` to the imports.'])).toEqual([]);
-    expect(targets(['agent1', "I've added `pytest.mark.slow` to the long tests."])).toEqual([]);
+    readsNothing(
+      'Added error handling around `requests.get`.',
+      "I'll add a call to `self._flush()`.",
+      'I added `Optional` to the imports.',
+      "I've added `pytest.mark.slow` to the long tests.",
+    );
     // A type named Doc is a place for a method.
     expect(targets(['agent1', "I'm adding `rename()` to Doc in src/editor/doc.ts."])).toEqual([
       { kind: 'exists', names: ['rename'], files: ['src/editor/doc.ts'] },
@@ -67,8 +72,7 @@ describe('readings: status lines that open with a past form', () => {
   });
 
   it('leaves an adjective before a noun, and a purpose that failed', () => {
-    expect(targets(['agent1', 'Updated docs are in README.'])).toEqual([]);
-    expect(targets(['agent1', 'Failed to add `foo`.'])).toEqual([]);
+    readsNothing('Updated docs are in README.', 'Failed to add `foo`.');
   });
 });
 
@@ -87,7 +91,7 @@ describe('readings: a whole file kept away from', () => {
     expect(targets(['agent1', "I'll stay out of src/queue.ts."])).toEqual(file('untouched_symbol', 'src/queue.ts'));
     expect(targets(['agent1', "I won't change anything in slug.py."])).toEqual(file('untouched_symbol', 'slug.py'));
     // A part of the file is not the file.
-    expect(targets(['agent1', "I won't touch the parser in slug.py."])).toEqual([]);
+    readsNothing("I won't touch the parser in slug.py.");
   });
 });
 
@@ -110,10 +114,7 @@ describe('readings: a list of code with what it is and where', () => {
 
 describe('readings: who does the verb after "to"', () => {
   it('reads a request to the partner as no commitment of the sender', () => {
-    expect(targets(['agent1', 'I want you to add `foo()`.'])).toEqual([]);
-    expect(targets(['agent1', 'I need you to export `parse`.'])).toEqual([]);
-    expect(targets(['agent1', "I'd like agent2 to add `foo()`."])).toEqual([]);
-    expect(targets(['agent1', 'I asked you not to touch `render()`.'])).toEqual([]);
+    readsNothing('I want you to add `foo()`.', 'I need you to export `parse`.', "I'd like agent2 to add `foo()`.", 'I asked you not to touch `render()`.');
     expect(targets(['agent1', 'I want to add `foo()`.'])).toEqual([{ kind: 'exists', names: ['foo'], files: [] }]);
   });
 
@@ -127,10 +128,12 @@ describe('readings: who does the verb after "to"', () => {
 
 describe('readings: intents the sender had', () => {
   it('reads no commitment in an intent had in the past, and still reads one decided or to come', () => {
-    expect(targets(['agent1', 'I was going to add `foo()`, but you already have it.'])).toEqual([]);
-    expect(targets(['agent1', 'I was planning to add `foo()`.'])).toEqual([]);
-    expect(targets(['agent1', 'I wanted to add `foo()`.'])).toEqual([]);
-    expect(targets(['agent1', 'I meant to add `foo()`.'])).toEqual([]);
+    readsNothing(
+      'I was going to add `foo()`, but you already have it.',
+      'I was planning to add `foo()`.',
+      'I wanted to add `foo()`.',
+      'I meant to add `foo()`.',
+    );
     const foo = [{ kind: 'exists', names: ['foo'], files: [] }];
     expect(targets(['agent1', 'I decided to add `foo()`.'])).toEqual(foo);
     expect(targets(['agent1', "I'm going to add `foo()`."])).toEqual(foo);
