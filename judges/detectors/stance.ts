@@ -8,7 +8,7 @@ const TENTATIVE = /\b(?:can|could|may|might|should|would|shall)\b/;
 /** Verbs whose infinitive complement is the sender's intent ("I plan to add", "I'm going to add"). */
 const INTENT_VERB = /^(?:plan|intend|want|aim|go|be|need|like|prefer|propose|suggest|start|begin|continue|proceed|decide|try|let)$/;
 /** Intents that, in the past, were had rather than carried out ("I wanted to add", "I was planning to add"). */
-const PAST_INTENT = /^(?:plan|intend|want|aim|like|prefer|hope)$/;
+const PAST_INTENT = /^(?:plan|intend|want|aim|like|prefer|hope|mean)$/;
 const WANT_AUXILIARY = /\b(?:would|'d)\b/;
 
 /**
@@ -43,14 +43,12 @@ export function stanceOf(sentence: Sentence, verb: VerbPhrase): Stance {
     !sentence.questionMark
   )
     return 'will';
-  // "I was going to add `foo()`, but …", "I meant to add …": an intent the sender had is no commitment.
-  if (first && /\b(?:was|were) going to\b/.test(verb.auxiliary)) return 'none';
+  // "I was going to add `foo()`, but …", "I wanted to add …", "I meant to add …": an intent the sender had is no commitment.
+  if (first && (/\b(?:was|were) going to\b/.test(verb.auxiliary) || (governor?.tense === 'past' && PAST_INTENT.test(governor.lemma)))) return 'none';
   if (governor && first && INTENT_VERB.test(governor.lemma)) {
     if (TENTATIVE.test(auxiliary) && !(governor.lemma === 'like' && WANT_AUXILIARY.test(auxiliary))) return 'offer';
-    if (governor.tense === 'past' && PAST_INTENT.test(governor.lemma)) return 'none';
     return governor.tense === 'past' && governor.lemma !== 'decide' ? 'did' : 'will';
   }
-  if (governor && first && governor.lemma === 'mean' && governor.tense === 'past') return 'none';
   // "Updated `__init__.py` to export `X`": the purpose of a change a status line reports is reported done too.
   if (
     governor &&
