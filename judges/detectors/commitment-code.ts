@@ -219,6 +219,32 @@ export function importedNames(sentence: Sentence): string[] {
   return [];
 }
 
+/**
+ * The names an export statement quoted as code exports from the module it goes into:
+ * `export { A, B as C } from './x'`, `pub use x::{A, B};`, `__all__ = ["A"]`, and in a package's
+ * `__init__.py` (`module`), `from .x import A`. Undefined for other code.
+ */
+export function exportStatementNames(code: string, module: string | undefined): string[] | undefined {
+  const list =
+    /^export\s*\{([^}]*)\}/.exec(code)?.[1] ??
+    /^pub\s+use\s+[\w:]+::\{([^}]*)\}\s*;?$/.exec(code)?.[1] ??
+    /^pub\s+use\s+[\w:]+::(\w+)\s*;?$/.exec(code)?.[1] ??
+    /^__all__\s*=\s*\[([^\]]*)\]$/.exec(code)?.[1] ??
+    (module && /(?:^|\/)__init__\.py$/.test(module) ? /^from\s+[\w.]+\s+import\s+([\w\s,]+)$/.exec(code)?.[1] : undefined);
+  if (list === undefined) return undefined;
+  // `B as C` exports C; `"A"` is A.
+  return list
+    .split(',')
+    .map((n) =>
+      n
+        .trim()
+        .replace(/['"]/g, '')
+        .split(/\s+as\s+/)
+        .at(-1)!,
+    )
+    .filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
+}
+
 /** The module an import in the sentence names: `from promptkit import x`, `import { x } from './lib'`. */
 export function importedFrom(sentence: Sentence): string | undefined {
   for (const m of sentence.masks) {

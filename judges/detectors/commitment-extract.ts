@@ -12,7 +12,7 @@
 // commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier commitment,
 // commitment-requests.ts requests and the replies that accept them.
 import type { ConversationMessage } from '../../harness/store/records.ts';
-import { functionName, lastName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
+import { exportStatementNames, functionName, lastName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
   definitionOrderTargets,
@@ -125,8 +125,13 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
     if (!target) continue;
     const kind = stance === 'did' ? 'claim' : 'promise';
     // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.
+    // Adding it to `__all__` or an export statement only exports what is defined elsewhere, unless the sentence names
+    // another file it goes to ("I'll add it to toc.py and to the package's `__all__`").
+    const reexport =
+      sentence.masks.some((m) => m.text === '__all__' || exportStatementNames(m.text, target.module) !== undefined) &&
+      target.files.every((f) => f === target.module);
     const added =
-      target.kind === 'exported' && CREATE.test(headLemma(sentence, verb))
+      target.kind === 'exported' && CREATE.test(headLemma(sentence, verb)) && !reexport
         ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
         : [];
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });

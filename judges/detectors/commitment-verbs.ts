@@ -8,6 +8,7 @@ import {
   functionName,
   GUARD_CODE,
   GUARD_NOUN,
+  exportStatementNames,
   importedFrom,
   importedNames,
   lastName,
@@ -140,6 +141,12 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   const exportWord = (t: Term, i: number) =>
     t.mask?.text === '__all__' ||
     (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
+  // "I'll add `export { RateLimiter } from './limiter'` to index.ts": the statement names what is exported, the place where.
+  const module = moduleAfter(place) ?? files[0];
+  const stated = CREATE.test(lemma)
+    ? object.map((t) => (t.mask?.kind === 'code' ? exportStatementNames(t.mask.text, module) : undefined)).find(Boolean)
+    : undefined;
+  if (stated?.length) return { kind: 'exported', names: stated, files, module };
   if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));

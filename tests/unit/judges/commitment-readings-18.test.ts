@@ -2,7 +2,7 @@
 // function its placement is in is not about a function an earlier sentence of the message named; code
 // that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
 // a status line's opening past form before code is its verb, and the purpose after it is reported done;
-// `path:N-M` in backticks is a file and its lines; staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
+// an export statement quoted as code exports what it lists; `path:N-M` in backticks is a file and its lines; staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
 // the sender made;
 // an intent had in the past ("I was going to add …") commits to nothing; "I want you to add …" is the
 // partner's to do; "not" before "to" negates the verb; a call or check promised
@@ -73,6 +73,28 @@ describe('readings: status lines that open with a past form', () => {
 
   it('leaves an adjective before a noun, and a purpose that failed', () => {
     readsNothing('Updated docs are in README.', 'Failed to add `foo`.');
+  });
+});
+
+describe('readings: export statements and export lists', () => {
+  it('reads an export statement quoted as code as an export of the names it lists, from the file it goes to', () => {
+    const exported = (names: string[], module: string) => [{ kind: 'exported', names, files: [module], module }];
+    expect(targets(['agent1', "I'll add `export { RateLimiter, Policy as RatePolicy } from './limiter'` to index.ts."])).toEqual(
+      exported(['RateLimiter', 'RatePolicy'], 'index.ts'),
+    );
+    expect(targets(['agent1', 'Added `pub use limiter::{RateLimiter, Policy};` to src/lib.rs.'])).toEqual(exported(['RateLimiter', 'Policy'], 'src/lib.rs'));
+    expect(targets(['agent1', "I'll add `from .limiter import RateLimiter` to `limits/__init__.py`."])).toEqual(
+      exported(['RateLimiter'], 'limits/__init__.py'),
+    );
+    // An import into a module that is no package's __init__.py exports nothing.
+    readsNothing('I added `from typing import Optional` to utils.py.');
+  });
+
+  it('reads adding a name to `__all__` as its export only, and adding it to a file as well as its definition', () => {
+    expect(targets(['agent1', 'Added `RateLimiter` to `__all__` in `limits/__init__.py`.'])).toEqual([
+      { kind: 'exported', names: ['RateLimiter'], files: ['limits/__init__.py'], module: 'limits/__init__.py' },
+    ]);
+    expect(targets(['agent1', "I'll add `slugify()` to text.py and to `__all__` in `mdtoc/__init__.py`."]).map((t) => t.kind)).toEqual(['exported', 'exists']);
   });
 });
 
