@@ -1,12 +1,9 @@
-// Readings and checks of detectors-18, found by varying common wordings: a sentence that names the
-// function its placement is in is not about a function an earlier sentence of the message named; code
-// that tests, documents, wraps or calls other code, or is added to the imports, makes no definition;
-// a status line's opening past form before code is its verb, and the purpose after it is reported done;
-// an export statement quoted as code exports what it lists; `path:N-M` in backticks is a file and its lines; staying out of a file leaves the whole file alone; a list item of code, what it is and where, is code
-// the sender made;
-// an intent had in the past ("I was going to add …") commits to nothing; "I want you to add …" is the
-// partner's to do; "not" before "to" negates the verb; a call or check promised
-// last in its function is checked there.
+// Readings and one check of detectors-18 (judges/README.md), found by varying common wordings, most
+// in the style of LLM agents' status messages: the function a placement is in; code named but not
+// made (tests, docs, wrappers, calls, imports); status lines that open with a past form; export
+// statements and export lists; a file and its lines in backticks; a whole file kept away from; a list
+// of code with what it is and where; who does the verb after "to"; intents the sender had; a call
+// promised as the last thing its function does.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
