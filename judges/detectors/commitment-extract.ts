@@ -45,7 +45,7 @@ import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } fro
 import { coordinatedStance, CREATE, headLemma, ownWork, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
 import { parameterOwner } from './commitment-boundaries.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { afterDeterminer, commits, isConditional, stanceOf, unconditionalPart } from './stance.ts';
+import { afterDeterminer, commits, isConditional, reportedDoneAt, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 
 export type { Target, TargetKind } from './commitment-code.ts';
@@ -67,15 +67,20 @@ const offers = (sentence: Sentence) =>
 
 const PLAN_FRAME = /\b(?:(?:the|my|our)\s+)?(?:first|next)\s+step\s+is\b|\b(?:my|our)\s+(?:plan|part|side|change|approach)\s+(?:is|will be)\b/i;
 
-/** `named`: the function the message named last before the sentence. */
-function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commitment['kind']; target: Target }[] {
+/**
+ * `named`: the function the message named last before the sentence. `listed`: for a list item, what the
+ * sentence introducing the list says of its items (a report of work done, or a plan).
+ */
+function sentenceCommitments(sentence: Sentence, named?: string, listed: Commitment['kind'] = 'promise'): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || offers(sentence)) return [];
   if (isConditional(sentence)) {
     const part = unconditionalPart(sentence);
-    return part ? sentenceCommitments(part, named) : [];
+    return part ? sentenceCommitments(part, named, listed) : [];
   }
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
+  // A list item ("- `retry()` in client.ts", "- add `retry()`") is what the sentence introducing the list says it is.
+  const item = sentence.listItem ? listed : undefined;
   const asked = sentence.verbs.some(
     (v) =>
       (v.subject === 'second' && !subordinate(sentence, v)) ||
@@ -104,8 +109,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
     ...partnerItemTargets(sentence),
     ...placements,
   ]) {
-    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target)))
-      found.push({ kind: stated === 'claim' && sentence.listItem ? 'promise' : stated, target });
+    if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: stated === 'claim' && item ? item : stated, target });
   }
   // New code in the sender's plan ("I'm handling X: a `deadline` argument on …") or report ("Took X: a `Timer` class").
   const own = ownWork(sentence);
@@ -115,7 +119,7 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
   // "First step is a `MaxRetries int` field on Config", "my part is a `--dry-run` flag": the sender's plan, in the third person.
   const planned = PLAN_FRAME.test(sentence.text);
   if (!asked && (stated === 'promise' || sentence.listItem || own || reported || planned)) {
-    const kind = stated === 'promise' || sentence.listItem || planned || (own && own !== 'did') ? 'promise' : 'claim';
+    const kind = stated === 'promise' || item === 'promise' || planned || (own && own !== 'did') ? 'promise' : 'claim';
     for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   for (const verb of sentence.verbs) {
@@ -159,6 +163,17 @@ function sentenceCommitments(sentence: Sentence, named?: string): { kind: Commit
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
   }
   return found;
+}
+
+/**
+ * What the sentence before a list says of its items: a report of work done ("I've finished
+ * implementing the feature:", "Done:") makes them claims; anything else, promises.
+ */
+function listIntroduction(before: readonly Sentence[]): Commitment['kind'] {
+  const intro = before.filter((x) => !x.listItem).at(-1);
+  if (!intro || intro.questionMark) return 'promise';
+  const reported = intro.verbs.some((v) => stanceOf(intro, v) === 'did') || (intro.verbs.length === 0 && reportedDoneAt(intro) >= 0);
+  return reported && !intro.verbs.some((v) => v.tense === 'future') ? 'claim' : 'promise';
 }
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
@@ -237,7 +252,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
         .flatMap((x) => x.terms.filter((t) => /\(\)$/.test(t.mask?.text.trim() ?? '')).map(functionName))
         .filter(Boolean)
         .at(-1);
-      const found = sentenceCommitments(sentence, named);
+      const found = sentenceCommitments(sentence, named, sentence.listItem ? listIntroduction(analysed[i]!.slice(0, s)) : undefined);
       const earlier = commitments.filter((c) => c.messageId !== message.id);
       for (const { kind, target } of found) {
         for (const resolved of resolve(target, message.from, i * 1000 + s, mentions, commitments).map((t) => withEarlier(t, message.from, commitments))) {

@@ -2,8 +2,8 @@
 // in the style of LLM agents' status messages: the function a placement is in; code named but not
 // made (tests, docs, wrappers, calls, imports); status lines that open with a past form; export
 // statements and export lists; a file and its lines in backticks; a whole file kept away from; a list
-// of code with what it is and where; who does the verb after "to"; intents the sender had; a call
-// promised as the last thing its function does.
+// of code with what it is and where, claimed or promised as its introduction says; who does the verb
+// after "to"; intents the sender had; a call promised as the last thing its function does.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';
 import { extractCommitments } from '../../../judges/detectors/commitment-extract.ts';
@@ -115,6 +115,14 @@ describe('readings: a whole file kept away from', () => {
 });
 
 describe('readings: a list of code with what it is and where', () => {
+  it('reads the items of a list introduced as work done as claims, of any other list as promises', () => {
+    const kinds = (text: string) => extractCommitments(conversation(['agent1', text])).map((c) => c.kind);
+    expect(kinds("I've finished implementing the retry feature:\n- `foo()` in utils.py\n- added `bar()` to utils.py")).toEqual(['claim', 'claim']);
+    expect(kinds('Done:\n- `foo()` in utils.py')).toEqual(['claim']);
+    expect(kinds('Plan:\n- `foo()` in utils.py')).toEqual(['promise']);
+    expect(kinds('- `foo()` in utils.py')).toEqual(['promise']);
+  });
+
   it('reads an item naming code, its kind and its file in parentheses or the type it is on', () => {
     const list = [
       "I've finished implementing the retry feature:",
