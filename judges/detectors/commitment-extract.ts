@@ -68,19 +68,18 @@ const offers = (sentence: Sentence) =>
 const PLAN_FRAME = /\b(?:(?:the|my|our)\s+)?(?:first|next)\s+step\s+is\b|\b(?:my|our)\s+(?:plan|part|side|change|approach)\s+(?:is|will be)\b/i;
 
 /**
- * `named`: the function the message named last before the sentence. `listed`: for a list item, what the
- * sentence introducing the list says of its items (a report of work done, or a plan).
+ * `named`: the function the message named last before the sentence. `item`: for a list item ("- `retry()`
+ * in client.ts", "- add `retry()`"), what the sentence introducing the list says its items are
+ * (listIntroduction); undefined for any other sentence.
  */
-function sentenceCommitments(sentence: Sentence, named?: string, listed: Commitment['kind'] = 'promise'): { kind: Commitment['kind']; target: Target }[] {
+function sentenceCommitments(sentence: Sentence, named?: string, item?: Commitment['kind']): { kind: Commitment['kind']; target: Target }[] {
   if (sentence.questionMark || offers(sentence)) return [];
   if (isConditional(sentence)) {
     const part = unconditionalPart(sentence);
-    return part ? sentenceCommitments(part, named, listed) : [];
+    return part ? sentenceCommitments(part, named, item) : [];
   }
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
-  // A list item ("- `retry()` in client.ts", "- add `retry()`") is what the sentence introducing the list says it is.
-  const item = sentence.listItem ? listed : undefined;
   const asked = sentence.verbs.some(
     (v) =>
       (v.subject === 'second' && !subordinate(sentence, v)) ||
