@@ -206,10 +206,13 @@ export function functionName(term: Term | undefined): string | undefined {
   return name && IDENTIFIER.test(term.mask.text.trim()) && !KEYWORD.test(name) ? lastName(name) : undefined;
 }
 
+/** A Python import's list of names: `from config import load_config, Config`. */
+const PYTHON_IMPORT = /^from\s+[\w.]+\s+import\s+([\w\s,]+)$/;
+
 /** The names an import in the sentence imports: `from config import load_config`, `import { a, b } from 'pkg'`. */
 export function importedNames(sentence: Sentence): string[] {
   for (const m of sentence.masks) {
-    const list = /^from\s+[\w.]+\s+import\s+([\w\s,]+)$/.exec(m.text)?.[1] ?? /^import\s*\{([^}]+)\}\s*from\b/.exec(m.text)?.[1];
+    const list = PYTHON_IMPORT.exec(m.text)?.[1] ?? /^import\s*\{([^}]+)\}\s*from\b/.exec(m.text)?.[1];
     if (list)
       return list
         .split(',')
@@ -230,7 +233,7 @@ export function exportStatementNames(code: string, module: string | undefined): 
     /^pub\s+use\s+[\w:]+::\{([^}]*)\}\s*;?$/.exec(code)?.[1] ??
     /^pub\s+use\s+[\w:]+::(\w+)\s*;?$/.exec(code)?.[1] ??
     /^__all__\s*=\s*\[([^\]]*)\]$/.exec(code)?.[1] ??
-    (module && /(?:^|\/)__init__\.py$/.test(module) ? /^from\s+[\w.]+\s+import\s+([\w\s,]+)$/.exec(code)?.[1] : undefined);
+    (module && /(?:^|\/)__init__\.py$/.test(module) ? PYTHON_IMPORT.exec(code)?.[1] : undefined);
   if (list === undefined) return undefined;
   // `B as C` exports C; `"A"` is A.
   return list
