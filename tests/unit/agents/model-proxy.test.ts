@@ -14,6 +14,7 @@ import { ModelError } from '../../../harness/models/index.ts';
 import { startFakeAnthropicStream } from '../../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../../fakes/openai-responses.ts';
 import type { StreamServer } from '../../fakes/stream-server.ts';
+import { MemoryBudget } from '../../../harness/agents/cli/proxy-budget.ts';
 
 const KEY = 'sk-real-key-7c1d9e';
 let dir: string;
@@ -51,20 +52,17 @@ function socketFetch(socketPath: string): typeof fetch {
   }) as typeof fetch;
 }
 
-async function start(provider: 'anthropic' | 'openai', baseURL: string, maxCalls = 10) {
+const MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5' } as const;
+
+/** What the CLI agent fixes before the task: the spec's model at the provider's configured server. */
+function upstreamOf(provider: 'anthropic' | 'openai', baseURL: string) {
+  const env = { ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: KEY, ANTHROPIC_BASE_URL: baseURL, OPENAI_BASE_URL: `${baseURL}/v1` };
+  return resolveModel(`${provider}:${MODELS[provider]}`, { env, cwd: dir, maxRetries: 0 });
+}
+
+async function start(provider: 'anthropic' | 'openai', baseURL: string, maxCalls = 10, budget?: MemoryBudget) {
   const socketPath = join(dir, 'api.sock');
-  const settings = {
-    env: { ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: KEY, ANTHROPIC_BASE_URL: baseURL, OPENAI_BASE_URL: `${baseURL}/v1` },
-    cwd: dir,
-    maxRetries: 0,
-  };
-  proxy = await startModelProxy({
-    provider,
-    socketPath,
-    maxCalls,
-    resolve: (model) => resolveModel(`${provider}:${model}`, settings),
-    onModelCall: (call) => calls.push(call),
-  });
+  proxy = await startModelProxy({ provider, socketPath, maxCalls, upstream: upstreamOf(provider, baseURL), budget, onModelCall: (call) => calls.push(call) });
   return socketPath;
 }
 
