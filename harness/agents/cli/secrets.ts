@@ -4,7 +4,7 @@
 
 const REPLACEMENT = '[key]';
 /** Credentials in header form (`Authorization: Bearer ...`, `x-api-key: ...`), as error texts may quote them. */
-const CREDENTIAL_HEADERS = /\b(authorization|x-api-key|api-key)(["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',;}]+/gi;
+const CREDENTIAL_HEADERS = /\b(authorization|x-api-key|api-key)(["']?\s*[:=]\s*["']?)((?:bearer|basic|token)\s+)?[^\s"',;}]+/gi;
 
 /** `text` without `key` and without any credential header's value. */
 export function scrubSecrets(text: string, key: string): string {
