@@ -23,7 +23,7 @@ import type { CliDefinition, CliPlatform } from './cli.ts';
 /** Where the model proxy's folder (socket and relay) appears in the container. */
 export const API_DIR = '/run/coop-bench-api';
 /** The relay's port on the container's own loopback: no other machine can reach it. */
-const API_PORT = 48100;
+export const API_PORT = 48100;
 const HOME = '/opt/coop-bench/home';
 const RELAY_FILES = ['api-relay.sh', 'api-relay.mjs', 'api-relay.py'];
 /** The event stream kept in memory (head and tail): steps are read as it comes, so this only bounds stderr and leftovers. */
