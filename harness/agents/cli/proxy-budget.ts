@@ -6,7 +6,7 @@
 /** The largest request body one call may send (a long conversation is a few MB). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** What one answer may hold for its token counts (a whole JSON answer, or one server-sent event). */
-export const MAX_ANSWER_BUFFER_BYTES = 4 * 1024 * 1024;
+export const MAX_ANSWER_BUFFER_BYTES = 2 * 1024 * 1024;
 /** The most one answer may relay: more is no model's answer. */
 export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 /** Everything held at once by all the proxies of this process. */
