@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -375,6 +376,33 @@ describe('errors inside a 200 stream are the provider failing', () => {
     failure = { event: 'error', code: 'rate_limit_exceeded', message: 'Slow down' };
     await ask().catch(() => undefined);
     expect(proxy!.lastFailure).toMatchObject({ kind: 'rate_limit', status: 429 });
+  });
+});
+
+describe('an answer that breaks off', () => {
+  it('is a connection failure, and what was counted before is recorded', async () => {
+    // A provider that sends message_start and then drops the connection.
+    const upstream = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":70,"output_tokens":1}}}\n\n', () =>
+        res.socket?.destroy(),
+      );
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const socketPath = await start('anthropic', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+      const client = new Anthropic({ apiKey: 'placeholder', baseURL: 'http://proxy.invalid', fetch: socketFetch(socketPath), maxRetries: 0 });
+      await client.messages
+        .stream({ model: MODELS.anthropic, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+        .finalMessage()
+        .catch(() => undefined);
+      expect(proxy!.lastFailure).toMatchObject({ kind: 'connection', message: expect.stringContaining('the answer broke off') });
+      expect(calls.map((c) => c.usage.inputTokens)).toEqual([70]);
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });
 
