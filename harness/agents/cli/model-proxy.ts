@@ -116,6 +116,7 @@ async function readBody(req: IncomingMessage, budget: MemoryBudget, held: { byte
 
 /** Resolves when the response can take more, or is gone. */
 function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
   return new Promise((resume) => {
     const done = () => {
       res.off('drain', done).off('close', done);
@@ -246,7 +247,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       if (failed) errorText = (errorText + text).slice(0, 2000);
       else counter.push(text);
       // The CLI reads at its pace: nothing piles up here while it does not.
-      if (text && !res.write(text)) await drained(res);
+      if (text && !res.destroyed && !res.write(text)) await drained(res);
     };
     try {
       for await (const chunk of answer.body ?? []) {
