@@ -10,6 +10,7 @@ import { watchContainers, type ContainerWatch } from '../helpers/container-watch
 import { conversationOf, ENV_PROBE, proxyAttack, scriptedCliAgents, USAGE } from '../helpers/cli-agents.ts';
 import { startCanary } from '../fakes/canary-server.ts';
 import { API_PORT } from '../../harness/agents/cli/cli-agent.ts';
+import { claudeCode } from '../../harness/agents/cli/claude-code.ts';
 import { startFakeAnthropicStream } from '../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../fakes/openai-responses.ts';
 import type { StreamRequest, StreamServer } from '../fakes/stream-server.ts';
@@ -294,7 +295,7 @@ describe('the model proxy, attacked from inside the agent container', () => {
     const sent = anthropic.requests.slice(from);
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) {
-      expect(request.body.model).toBe('claude-sonnet-4-5');
+      expect(request.body.model).toBe(claudeCode.defaultModel);
       expect(request.path).toBe('/v1/messages');
       expect(request.headers['x-api-key']).toBe(ANTHROPIC_KEY);
     }
