@@ -15,7 +15,20 @@ import { anthropicRejection } from './contracts/rejection.ts';
 export interface AssistantTurn {
   text?: string;
   toolUses?: { id?: string; name: string; input: Record<string, unknown> }[];
-  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+  /**
+   * `cache_creation_input_tokens` are split by lifetime in `cache_creation` as the API reports it
+   * (prompt caching docs, "Tracking cache performance"): all 5-minute writes unless `cache_write_1h`
+   * says how many were written for 1 hour.
+   */
+  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; cache_write_1h?: number };
+  /**
+   * The stream fails after message_start with this error, under its 200 status. Streaming messages
+   * docs, "Error events" (docs.anthropic.com/en/docs/build-with-claude/streaming): "We may
+   * occasionally send errors in the event stream. For example, during periods of high usage, you
+   * may receive an overloaded_error, which would normally correspond to an HTTP 529 in a
+   * non-streaming context" — `event: error`, data `{"type": "error", "error": {"type", "message"}}`.
+   */
+  streamError?: { type: string; message: string };
 }
 
 export type AnthropicTurnHandler = (request: StreamRequest) => AssistantTurn | Promise<AssistantTurn>;
@@ -28,7 +41,14 @@ function messageOf(turn: AssistantTurn, model: string) {
     ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
     ...(turn.toolUses ?? []).map((use) => ({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUses}`, name: use.name, input: use.input })),
   ];
-  const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...turn.usage };
+  const { cache_write_1h: written1h = 0, ...given } = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
+  const written = given.cache_creation_input_tokens ?? 0;
+  const usage = {
+    cache_read_input_tokens: 0,
+    ...given,
+    cache_creation_input_tokens: written,
+    cache_creation: { ephemeral_5m_input_tokens: written - written1h, ephemeral_1h_input_tokens: written1h },
+  };
   return {
     id: `msg_fake_${++messages}`,
     type: 'message',
@@ -95,8 +115,13 @@ export async function startFakeAnthropicStream(handler: AnthropicTurnHandler): P
     if (request.path === '/v1/messages/count_tokens') return { json: { input_tokens: 10 } };
     const rejection = checkMessagesRequest(request.body, limitsOf(ANTHROPIC_MODELS, request.body?.model));
     if (rejection) return rejectionReply(rejection);
-    const message = messageOf(await handler(request), request.body.model);
-    return request.body.stream === true ? { events: messageEvents(message) } : { json: message };
+    const turn = await handler(request);
+    const message = messageOf(turn, request.body.model);
+    // Without a stream, the same failure is its HTTP status (529 for overloaded_error).
+    if (request.body.stream !== true)
+      return turn.streamError ? refuse(turn.streamError.type === 'overloaded_error' ? 529 : 500, turn.streamError.message) : { json: message };
+    if (!turn.streamError) return { events: messageEvents(message) };
+    return { events: [messageEvents(message)[0]!, { event: 'error', data: { type: 'error', error: turn.streamError } }] };
   };
   return startStreamServer(route);
 }

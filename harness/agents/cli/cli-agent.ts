@@ -23,7 +23,7 @@ import type { CliDefinition, CliPlatform } from './cli.ts';
 /** Where the model proxy's folder (socket and relay) appears in the container. */
 export const API_DIR = '/run/coop-bench-api';
 /** The relay's port on the container's own loopback: no other machine can reach it. */
-const API_PORT = 48100;
+export const API_PORT = 48100;
 const HOME = '/opt/coop-bench/home';
 const RELAY_FILES = ['api-relay.sh', 'api-relay.mjs', 'api-relay.py'];
 /** The event stream kept in memory (head and tail): steps are read as it comes, so this only bounds stderr and leftovers. */
@@ -38,8 +38,8 @@ export interface CliAgentOptions {
   config?: AgentConfig;
   /** Wall-clock limit of one CLI run. */
   timeoutMs?: number;
-  /** The upstream settings of a model id (key, base URL, price) for the proxy. */
-  resolve: (model: string) => ResolvedModel;
+  /** The agent's model and where it is served (key, base URL, price): the proxy's one upstream. */
+  upstream: ResolvedModel;
   onModelCall?: (call: ModelCallRecord) => void;
   /** Progress lines (a CLI build fetched on first use). */
   log?: (line: string) => void;
@@ -77,7 +77,7 @@ export class CliAgent implements Agent {
       const proxy = await startModelProxy({
         provider: this.cli.provider,
         socketPath,
-        resolve: this.options.resolve,
+        upstream: this.options.upstream,
         maxCalls: this.config.stepLimit,
         onModelCall: ({ model, usage }) => this.options.onModelCall?.({ agentId: context.agentId, model, usage }),
       });

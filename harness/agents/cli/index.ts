@@ -1,7 +1,7 @@
 // Agent CLIs as model specs: `<cli>` or `<cli>:<model>`. Adding a CLI is one file in this folder
 // (a CliDefinition) and one entry below.
 import { UserError } from '../../errors.ts';
-import { resolveModel, type ResolvedModel } from '../../models/resolve.ts';
+import { resolveModel } from '../../models/resolve.ts';
 import type { ModelOptions } from '../../models/index.ts';
 import type { Agent } from '../types.ts';
 import type { CliDefinition } from './cli.ts';
@@ -31,7 +31,7 @@ export function providerSpec(spec: string): string | undefined {
   return parsed && `${parsed.cli.provider}:${parsed.model}`;
 }
 
-export interface CliAgentSettings extends Omit<CliAgentOptions, 'resolve'> {
+export interface CliAgentSettings extends Omit<CliAgentOptions, 'upstream'> {
   model: ModelOptions;
 }
 
@@ -39,13 +39,7 @@ export function createCliAgent(spec: string, settings: CliAgentSettings): Agent 
   const parsed = parseCliSpec(spec);
   if (!parsed) return undefined;
   const { cli, model } = parsed;
-  // Side calls may name other models (priced and keyed the same way); resolved once each.
-  const resolved = new Map<string, ResolvedModel>();
-  const resolve = (id: string) => {
-    let entry = resolved.get(id);
-    if (!entry) resolved.set(id, (entry = resolveModel(`${cli.provider}:${id}`, settings.model)));
-    return entry;
-  };
-  resolve(model);
-  return new CliAgent(spec, cli, model, { ...settings, resolve });
+  // The proxy's one upstream, fixed here from the user's spec: nothing the CLI sends can change it.
+  const upstream = resolveModel(`${cli.provider}:${model}`, settings.model);
+  return new CliAgent(spec, cli, model, { ...settings, upstream });
 }

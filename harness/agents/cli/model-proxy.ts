@@ -1,6 +1,10 @@
 // The model endpoint of one agent CLI: an HTTP server on a unix socket (mounted into the agent's
 // container, which has no network) that forwards the provider's model endpoints, and nothing else,
-// to the real API with the user's key added on the way out. Every call's tokens and cost are
+// to the one upstream fixed for the agent when its task started, with the user's key added on the
+// way out. Nothing a request holds chooses where it goes: not its `model` (rewritten to the agent's
+// model), not its URL (only the provider's API routes, in origin form), not its Host header. Bodies
+// and answers are bounded one by one and together (proxy-budget.ts); the key is scrubbed from all
+// that goes back into the container or into a failure message. Every call's tokens and cost are
 // recorded as the built-in agent's are; the step limit is enforced here, for any CLI.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
@@ -8,14 +12,18 @@ import { FirstRequestRefused, ModelError, costUsd, statusFailure, type Provider,
 import type { ResolvedModel } from '../../models/resolve.ts';
 import { errorMessage } from '../../errors.ts';
 import { TokenCounter } from './usage.ts';
+import { MAX_ANSWER_BUFFER_BYTES, MAX_ANSWER_BYTES, MAX_BODY_BYTES, processBudget, type MemoryBudget } from './proxy-budget.ts';
+import { StreamScrubber, scrubSecrets } from './secrets.ts';
 
 /** POST routes forwarded per provider: `model` calls are counted as steps and costed, `free` ones are not. */
 const ROUTES: Record<Provider, Record<string, 'model' | 'free'>> = {
   anthropic: { '/v1/messages': 'model', '/v1/messages/count_tokens': 'free' },
   openai: { '/v1/responses': 'model', '/v1/responses/compact': 'model' },
 };
+/** A query string the providers' SDKs send (Claude Code: `?beta=true`): plain parameters only. */
+const QUERY = /^[\w.~=&%+-]*$/;
 
-/** Never forwarded upstream: the container's placeholder credentials, and hop-by-hop headers. */
+/** Never forwarded upstream: the container's placeholder credentials, hop-by-hop and proxy headers. */
 const DROPPED_HEADERS = new Set([
   'authorization',
   'x-api-key',
@@ -26,13 +34,14 @@ const DROPPED_HEADERS = new Set([
   'transfer-encoding',
   'accept-encoding',
   'proxy-authorization',
+  'proxy-connection',
   'te',
   'upgrade',
   'cookie',
+  'forwarded',
+  'via',
 ]);
-const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'content-length', 'content-encoding', 'transfer-encoding']);
-/** The largest request body accepted (a long conversation is a few MB). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'content-length', 'content-encoding', 'transfer-encoding', 'set-cookie']);
 
 export interface ModelCall {
   model: string;
@@ -42,11 +51,13 @@ export interface ModelCall {
 export interface ModelProxyOptions {
   provider: Provider;
   socketPath: string;
-  /** The upstream call settings (base URL, key, price, timeout) for a model id the CLI asks for. */
-  resolve: (model: string) => ResolvedModel;
+  /** The agent's model and where it is served (base URL, key, price, timeout): resolved from the user's spec before the task starts. */
+  upstream: ResolvedModel;
   /** Model calls allowed; the next one is refused with an error the CLI stops on. */
   maxCalls: number;
   onModelCall?: (call: ModelCall) => void;
+  /** What all proxies may hold at once (default: the process's). */
+  budget?: MemoryBudget;
 }
 
 export interface ModelProxy {
@@ -54,7 +65,7 @@ export interface ModelProxy {
   readonly calls: number;
   /** A call was refused because `maxCalls` were made. */
   readonly stepLimitReached: boolean;
-  /** The provider's failure on the last call, if it failed (unreachable, 429, 5xx, key rejected). */
+  /** The failure of the last call, if it failed: the provider's (unreachable, 429, 5xx, an error event in its stream, key rejected) or the proxy's own (busy). */
   readonly lastFailure: ModelError | undefined;
   close(): Promise<void>;
 }
@@ -64,10 +75,16 @@ function errorBody(provider: Provider, type: string, message: string): string {
   return JSON.stringify(provider === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, code: null, param: null } });
 }
 
-function upstreamURL(provider: Provider, baseURL: string, pathAndQuery: string): string {
-  // The OpenAI base URL includes /v1 (the SDK appends /responses); the Anthropic one does not.
-  const base = baseURL.replace(/\/+$/, '');
-  return provider === 'openai' ? `${base}${pathAndQuery.replace(/^\/v1/, '')}` : `${base}${pathAndQuery}`;
+/**
+ * The upstream URL of an API route: the fixed base URL with the route's path. The OpenAI base URL
+ * includes /v1 (the SDK appends /responses); the Anthropic one does not.
+ */
+function upstreamURL(provider: Provider, baseURL: string, route: string, query: string): URL {
+  const url = new URL(baseURL);
+  url.pathname = url.pathname.replace(/\/+$/, '') + (provider === 'openai' ? route.replace(/^\/v1/, '') : route);
+  url.search = query;
+  url.hash = '';
+  return url;
 }
 
 /**
@@ -76,65 +93,102 @@ function upstreamURL(provider: Provider, baseURL: string, pathAndQuery: string):
  */
 function failureOf(status: number, model: ResolvedModel, detail: string, firstCall: boolean): ModelError | undefined {
   const where = `model ${model.model} at ${new URL(model.baseURL).host}`;
-  const text = detail.split(model.apiKey).join('[key]').slice(0, 300);
+  const text = scrubSecrets(detail, model.apiKey).slice(0, 300);
   const failure = statusFailure(status, where, text, model.keyVariable);
   if (failure || !firstCall) return failure;
   return new FirstRequestRefused(new ModelError(`${where}: request rejected (${status}): ${text}`, 'request', status), model.model);
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+type Body = { bytes: Buffer } | { refused: 'too_large' | 'busy' };
+
+/** Reads a body within MAX_BODY_BYTES, each chunk reserved from the budget as it arrives (`held` says how much). */
+async function readBody(req: IncomingMessage, budget: MemoryBudget, held: { bytes: number }): Promise<Body> {
   const chunks: Buffer[] = [];
-  let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    const size = (chunk as Buffer).length;
+    if (held.bytes + size > MAX_BODY_BYTES) return { refused: 'too_large' };
+    if (!budget.take(size)) return { refused: 'busy' };
+    held.bytes += size;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks) };
+}
+
+/** Resolves when the response can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resume) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resume();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }
 
 export async function startModelProxy(options: ModelProxyOptions): Promise<ModelProxy> {
-  const { provider } = options;
+  const { provider, upstream: model } = options;
+  const budget = options.budget ?? processBudget;
   const closing = new AbortController();
   const state = { calls: 0, answered: 0, stepLimitReached: false, lastFailure: undefined as ModelError | undefined };
+  const where = `model ${model.model} at ${new URL(model.baseURL).host}`;
+  const scrub = (text: string) => scrubSecrets(text, model.apiKey);
 
-  const refuse = (res: ServerResponse, status: number, type: string, message: string) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(errorBody(provider, type, message));
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, type: string, message: string) => {
+    // A request whose body is still coming is not read further.
+    const unread = !req.readableEnded;
+    res.writeHead(status, { 'content-type': 'application/json', ...(unread ? { connection: 'close' } : {}) });
+    res.end(errorBody(provider, type, message), () => unread && req.destroy());
+  };
+  /** The proxy itself cannot take the call now: the CLI retries it; if it gives up, the harness is to blame, not the agent. */
+  const busy = (req: IncomingMessage, res: ServerResponse, what: string) => {
+    state.lastFailure = new ModelError(
+      `${where}: the harness's model proxy is holding too much at once (${what}); retry with fewer tasks at a time`,
+      'server',
+      503,
+    );
+    refuse(req, res, 503, provider === 'anthropic' ? 'overloaded_error' : 'server_error', `coop-bench model proxy busy (${what}): retry later`);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const pathAndQuery = req.url ?? '/';
-    const route = ROUTES[provider][pathAndQuery.split('?')[0]!];
-    if (req.method !== 'POST' || !route) {
-      req.resume();
+  const handle = async (req: IncomingMessage, res: ServerResponse, held: { bytes: number }) => {
+    const target = req.url ?? '';
+    const question = target.indexOf('?');
+    const path = question < 0 ? target : target.slice(0, question);
+    const query = question < 0 ? '' : target.slice(question + 1);
+    const route = Object.hasOwn(ROUTES[provider], path) ? ROUTES[provider][path] : undefined;
+    if (req.method !== 'POST' || !route || !QUERY.test(query)) {
       return refuse(
+        req,
         res,
         403,
         'permission_error',
-        `coop-bench forwards only the model endpoints (POST ${Object.keys(ROUTES[provider]).join(', ')}), not ${req.method} ${pathAndQuery.slice(0, 200)}`,
+        `coop-bench forwards only the model endpoints (POST ${Object.keys(ROUTES[provider]).join(', ')}), not ${req.method} ${target.slice(0, 200)}`,
       );
     }
-    const body = await readBody(req);
-    if (!body) return refuse(res, 413, 'request_too_large', `request body over ${MAX_BODY_BYTES} bytes`);
-    let request: { model?: unknown; stream?: unknown };
+    const tooLarge = `request body over ${MAX_BODY_BYTES} bytes`;
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return refuse(req, res, 413, 'request_too_large', tooLarge);
+    const body = await readBody(req, budget, held);
+    if ('refused' in body) return body.refused === 'too_large' ? refuse(req, res, 413, 'request_too_large', tooLarge) : busy(req, res, 'request bodies');
+    let request: { model?: unknown };
     try {
-      request = JSON.parse(body.toString('utf8'));
+      request = JSON.parse(body.bytes.toString('utf8'));
     } catch {
-      return refuse(res, 400, 'invalid_request_error', 'the request body is not JSON');
+      return refuse(req, res, 400, 'invalid_request_error', 'the request body is not JSON');
     }
-    if (typeof request?.model !== 'string' || request.model === '') return refuse(res, 400, 'invalid_request_error', 'the request names no model');
+    if (typeof request?.model !== 'string' || request.model === '') return refuse(req, res, 400, 'invalid_request_error', 'the request names no model');
+    // Every call runs on the agent's model (the CLIs are set to use it for side calls too): a call
+    // naming another one still goes to, and is billed as, the model the run measures.
+    const sent = request.model === model.model ? body.bytes : Buffer.from(JSON.stringify({ ...request, model: model.model }));
     if (route === 'model') {
       if (state.calls >= options.maxCalls) {
         state.stepLimitReached = true;
-        return refuse(res, 400, 'invalid_request_error', `coop-bench: the step limit of ${options.maxCalls} model calls is reached; stop now`);
+        return refuse(req, res, 400, 'invalid_request_error', `coop-bench: the step limit of ${options.maxCalls} model calls is reached; stop now`);
       }
       state.calls++;
     }
-    const model = options.resolve(request.model);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
-      if (!DROPPED_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
+      if (!DROPPED_HEADERS.has(name) && !name.startsWith('x-forwarded-') && typeof value === 'string') headers[name] = value;
     }
     if (provider === 'anthropic') headers['x-api-key'] = model.apiKey;
     else headers.authorization = `Bearer ${model.apiKey}`;
@@ -146,65 +200,91 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     res.on('close', () => {
       if (!res.writableFinished) clientGone.abort();
     });
-    let upstream: Response;
+    let answer: Response;
     try {
-      upstream = await fetch(upstreamURL(provider, model.baseURL, pathAndQuery), {
+      answer = await fetch(upstreamURL(provider, model.baseURL, path, query), {
         method: 'POST',
         headers,
-        body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length),
+        body: new Uint8Array(sent.buffer as ArrayBuffer, sent.byteOffset, sent.length),
+        // A redirect would lead elsewhere than the fixed upstream.
+        redirect: 'error',
         signal: AbortSignal.any([closing.signal, clientGone.signal, AbortSignal.timeout(model.timeoutMs)]),
       });
     } catch (error) {
       if (clientGone.signal.aborted || closing.signal.aborted) return;
       const timedOut = (error as Error).name === 'TimeoutError';
       state.lastFailure = new ModelError(
-        `model ${model.model} at ${new URL(model.baseURL).host}: ${
-          timedOut
-            ? `no answer within ${model.timeoutMs / 1000} s`
-            : `cannot connect (${errorMessage((error as Error).cause ?? error)
-                .split(model.apiKey)
-                .join('[key]')})`
+        `${where}: ${
+          timedOut ? `no answer within ${model.timeoutMs / 1000} s` : `cannot connect (${scrub(errorMessage((error as Error).cause ?? error))})`
         }: check that the server is up and the base URL is right`,
         timedOut ? 'timeout' : 'connection',
       );
-      return refuse(res, 502, 'api_error', `coop-bench could not reach the model API: ${state.lastFailure.message}`);
+      return refuse(req, res, 502, 'api_error', `coop-bench could not reach the model API: ${state.lastFailure.message}`);
     }
+    // The request body is sent: what it held goes back to the budget before the answer is read.
+    budget.give(held.bytes);
+    held.bytes = 0;
+    if (!budget.take(MAX_ANSWER_BUFFER_BYTES)) {
+      await answer.body?.cancel();
+      return busy(req, res, 'answers');
+    }
+    held.bytes = MAX_ANSWER_BUFFER_BYTES;
 
     const responseHeaders: Record<string, string> = {};
-    upstream.headers.forEach((value, name) => {
-      if (!DROPPED_RESPONSE_HEADERS.has(name)) responseHeaders[name] = value;
+    answer.headers.forEach((value, name) => {
+      if (!DROPPED_RESPONSE_HEADERS.has(name)) responseHeaders[name] = scrub(value);
     });
-    res.writeHead(upstream.status, responseHeaders);
-    const streaming = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
-    const counter = new TokenCounter(provider, streaming);
-    const failed = upstream.status >= 400;
+    res.writeHead(answer.status, responseHeaders);
+    const streaming = (answer.headers.get('content-type') ?? '').includes('text/event-stream');
+    const counter = new TokenCounter(provider, streaming, MAX_ANSWER_BUFFER_BYTES / 2);
+    const failed = answer.status >= 400;
+    const scrubber = new StreamScrubber(model.apiKey);
     let errorText = '';
+    let relayed = 0;
+    let brokeOff: string | undefined;
     const decoder = new TextDecoder();
+    const relay = async (text: string) => {
+      if (failed) errorText = (errorText + text).slice(0, 2000);
+      else counter.push(text);
+      // The CLI reads at its pace: nothing piles up here while it does not.
+      if (text && !res.destroyed && !res.write(text)) await drained(res);
+    };
     try {
-      for await (const chunk of upstream.body ?? []) {
-        res.write(chunk);
-        const text = decoder.decode(chunk as Uint8Array, { stream: true });
-        if (failed) errorText = (errorText + text).slice(0, 2000);
-        else counter.push(text);
+      for await (const chunk of answer.body ?? []) {
+        relayed += (chunk as Uint8Array).length;
+        if (relayed > MAX_ANSWER_BYTES) {
+          brokeOff = `the answer is over ${MAX_ANSWER_BYTES} bytes`;
+          await answer.body?.cancel();
+          break;
+        }
+        await relay(scrubber.push(decoder.decode(chunk as Uint8Array, { stream: true })));
+        if (res.destroyed) break;
       }
+      await relay(scrubber.push(decoder.decode()) + scrubber.end());
     } catch (error) {
       // The provider went away mid-answer (not the CLI, nor the end of the task): what was counted so far is still recorded.
-      if (!failed && !clientGone.signal.aborted && !closing.signal.aborted)
-        state.lastFailure = new ModelError(
-          `model ${model.model}: the answer broke off (${errorMessage(error).split(model.apiKey).join('[key]')})`,
-          'connection',
-        );
+      if (!clientGone.signal.aborted && !closing.signal.aborted) brokeOff = `the answer broke off (${scrub(errorMessage(error))})`;
     }
     res.end();
     if (failed) {
-      state.lastFailure = failureOf(upstream.status, model, errorText, route === 'model' && state.answered === 0);
+      state.lastFailure = failureOf(answer.status, model, errorText, route === 'model' && state.answered === 0);
       return;
     }
-    state.lastFailure = undefined;
-    if (route !== 'model') return;
-    state.answered++;
     const tokens = counter.end();
-    const usage = { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, cachedInputTokens: tokens.cachedInputTokens };
+    // An error event in a 200 stream is the provider failing (overloaded, server error), as a 529 or 5xx would be.
+    if (counter.failure) state.lastFailure = failureOf(counter.failure.status, model, `error event in the stream: ${counter.failure.message}`, false);
+    else if (brokeOff) state.lastFailure = new ModelError(`${where}: ${brokeOff}`, 'connection');
+    else state.lastFailure = undefined;
+    if (route !== 'model') return;
+    if (!state.lastFailure) state.answered++;
+    const usage = {
+      inputTokens: tokens.inputTokens,
+      outputTokens: tokens.outputTokens,
+      cachedInputTokens: tokens.cachedInputTokens,
+      cacheWriteTokens: tokens.cacheWriteTokens,
+      cacheWrite1hTokens: tokens.cacheWrite1hTokens,
+      reasoningTokens: tokens.reasoningTokens,
+    };
     options.onModelCall?.({
       model: model.model,
       usage: { ...usage, costUsd: costUsd(model.price, usage), latencyMs: Math.round(performance.now() - started) },
@@ -212,10 +292,14 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      if (!res.headersSent) refuse(res, 500, 'api_error', `coop-bench model proxy: ${errorMessage(error)}`);
-      else res.destroy();
-    });
+    // What this request holds of the budget, given back however it ends.
+    const held = { bytes: 0 };
+    handle(req, res, held)
+      .catch((error) => {
+        if (!res.headersSent) refuse(req, res, 500, 'api_error', `coop-bench model proxy: ${scrub(errorMessage(error))}`);
+        else res.destroy();
+      })
+      .finally(() => budget.give(held.bytes));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -108,6 +108,8 @@ describe('codex exec --json', () => {
   });
 });
 
+const NONE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 };
+
 describe('token counts of a streamed answer', () => {
   const anthropicStream = [
     'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":100,"cache_read_input_tokens":50,"cache_creation_input_tokens":10,"output_tokens":1}}}\n\n',
@@ -120,7 +122,7 @@ describe('token counts of a streamed answer', () => {
     for (const size of [1, 7, 64, anthropicStream.length]) {
       const counter = new TokenCounter('anthropic', true);
       for (let i = 0; i < anthropicStream.length; i += size) counter.push(anthropicStream.slice(i, i + size));
-      expect(counter.end(), `chunks of ${size}`).toEqual({ inputTokens: 160, cachedInputTokens: 50, outputTokens: 42 });
+      expect(counter.end(), `chunks of ${size}`).toEqual({ ...NONE, inputTokens: 160, cachedInputTokens: 50, cacheWriteTokens: 10, outputTokens: 42 });
     }
   });
 
@@ -130,15 +132,60 @@ describe('token counts of a streamed answer', () => {
     counter.push(
       'data: {"type":"response.completed","response":{"usage":{"input_tokens":900,"input_tokens_details":{"cached_tokens":300},"output_tokens":12}}}\n\n',
     );
-    expect(counter.end()).toEqual({ inputTokens: 900, cachedInputTokens: 300, outputTokens: 12 });
+    expect(counter.end()).toEqual({ ...NONE, inputTokens: 900, cachedInputTokens: 300, outputTokens: 12 });
     const json = new TokenCounter('openai', false);
     json.push('{"usage":{"input_tokens":5,"output_tokens":6}}');
-    expect(json.end()).toEqual({ inputTokens: 5, cachedInputTokens: 0, outputTokens: 6 });
+    expect(json.end()).toEqual({ ...NONE, inputTokens: 5, outputTokens: 6 });
   });
 
   it('counts nothing from what is not an answer', () => {
     const counter = new TokenCounter('anthropic', true);
     counter.push('data: not json\n\n: comment\n\n');
-    expect(counter.end()).toEqual({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 });
+    expect(counter.end()).toEqual(NONE);
+    expect(counter.failure).toBeUndefined();
+  });
+
+  it('Anthropic: cache writes by lifetime from usage.cache_creation', () => {
+    const counter = new TokenCounter('anthropic', true);
+    counter.push(
+      'data: {"type":"message_start","message":{"usage":{"input_tokens":50,"cache_read_input_tokens":40000,"cache_creation_input_tokens":5000,"cache_creation":{"ephemeral_5m_input_tokens":3000,"ephemeral_1h_input_tokens":2000},"output_tokens":1}}}\n\n',
+    );
+    expect(counter.end()).toEqual({
+      ...NONE,
+      inputTokens: 45_050,
+      cachedInputTokens: 40_000,
+      cacheWriteTokens: 3000,
+      cacheWrite1hTokens: 2000,
+      outputTokens: 1,
+    });
+  });
+});
+
+describe('errors inside a 200 stream', () => {
+  const failureOf = (provider: 'anthropic' | 'openai', stream: string) => {
+    const counter = new TokenCounter(provider, true);
+    counter.push(stream);
+    counter.end();
+    return counter.failure;
+  };
+
+  it("Anthropic's error event stands for its HTTP status (overloaded_error: 529)", () => {
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":10,"output_tokens":1}}}\n\n';
+    const error = (type: string) => `event: error\ndata: {"type":"error","error":{"type":"${type}","message":"Overloaded"}}\n\n`;
+    expect(failureOf('anthropic', start + error('overloaded_error'))).toEqual({ status: 529, message: 'overloaded_error: Overloaded' });
+    expect(failureOf('anthropic', error('api_error'))?.status).toBe(500);
+    expect(failureOf('anthropic', error('constructor'))?.status).toBe(500);
+  });
+
+  it("OpenAI's response.failed and error events: server errors 500, rate limits 429, the rest the request's", () => {
+    const failed = (code: string) =>
+      `data: {"type":"response.failed","response":{"status":"failed","error":{"code":"${code}","message":"boom"},"usage":null}}\n\n`;
+    expect(failureOf('openai', failed('server_error'))).toEqual({ status: 500, message: 'response.failed: server_error: boom' });
+    expect(failureOf('openai', failed('rate_limit_exceeded'))?.status).toBe(429);
+    expect(failureOf('openai', failed('invalid_prompt'))?.status).toBe(400);
+    expect(failureOf('openai', 'event: error\ndata: {"type":"error","code":null,"message":"try again","param":null}\n\n')).toEqual({
+      status: 500,
+      message: 'error event: try again',
+    });
   });
 });
