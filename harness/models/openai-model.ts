@@ -78,11 +78,19 @@ function fromOpenAICompletion(completion: ChatCompletion, config: ResolvedModel,
     cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
     reasoningTokens: completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
   };
+  // The model declined (message.refusal) or the content filter cut the answer (finish_reason
+  // content_filter): api-reference "The chat completion object".
+  const refusal = choice?.message.refusal?.trim()
+    ? `refusal: ${choice.message.refusal.trim()}`
+    : choice?.finish_reason === 'content_filter'
+      ? 'finish_reason content_filter'
+      : undefined;
   return {
     content: choice?.message.content ?? '',
     toolCalls,
     usage: { ...usage, costUsd: costUsd(config.price, usage), latencyMs },
     stopReason: choice?.finish_reason ?? undefined,
     truncated: choice?.finish_reason === 'length',
+    ...(refusal ? { refusal } : {}),
   };
 }

@@ -20,6 +20,12 @@ export interface AssistantTurn {
   stop?: string;
   /** The endpoint's own usage fields; default: counted from the request by the fakes' tokenizer. */
   usage?: Record<string, unknown>;
+  /**
+   * The model declines on the provider's safety policy, in the endpoint's own form: Anthropic's
+   * `stop_reason: "refusal"` with `stop_details`, a Chat Completions `refusal`, a Responses
+   * `refusal` content part.
+   */
+  refusal?: string;
 }
 
 export interface FakeReply {
