@@ -30,6 +30,7 @@ export class AnthropicModel extends ConfiguredModel {
     baseURL: this.config.baseURL,
     maxRetries: this.config.maxRetries,
     timeout: this.config.timeoutMs,
+    ...(this.fetch ? { fetch: this.fetch } : {}),
   });
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {

@@ -12,12 +12,12 @@ import type { ChatMessage, CompletionRequest, ModelResponse, ToolCall, ToolSpec 
  * The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff (0.5 s
  * doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
  */
-export function openAIClient(config: ResolvedModel): OpenAI {
-  return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs });
+export function openAIClient(config: ResolvedModel, fetch?: typeof globalThis.fetch): OpenAI {
+  return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs, ...(fetch ? { fetch } : {}) });
 }
 
 export class OpenAIModel extends ConfiguredModel {
-  private readonly client = openAIClient(this.config);
+  private readonly client = openAIClient(this.config, this.fetch);
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const maxOutputTokens = request.maxOutputTokens ?? this.config.maxOutputTokens;

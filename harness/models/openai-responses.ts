@@ -13,7 +13,7 @@ import { replayArguments } from './tool-arguments.ts';
 import type { ChatMessage, CompletionRequest, ModelResponse, ReplayItems, ToolCall, ToolSpec } from './types.ts';
 
 export class OpenAIResponsesModel extends ConfiguredModel {
-  private readonly client = openAIClient(this.config);
+  private readonly client = openAIClient(this.config, this.fetch);
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const maxOutputTokens = request.maxOutputTokens ?? this.config.maxOutputTokens;

@@ -83,7 +83,14 @@ function render(turn: AssistantTurn, request: RecordedRequest, limits: ModelLimi
 }
 
 export async function startFakeAnthropic(
-  options: { replies?: (FakeReply | string)[]; handler?: FakeHandler; limits?: Record<string, ModelLimits>; now?: () => number } = {},
+  options: {
+    replies?: (FakeReply | string)[];
+    handler?: FakeHandler;
+    limits?: Record<string, ModelLimits>;
+    now?: () => number;
+    /** Default true: answers coop-bench's live preflight itself (preflight.ts); false: the script answers it. */
+    answersPreflight?: boolean;
+  } = {},
 ): Promise<FakeAnthropicServer> {
   const table = { ...ANTHROPIC_MODELS, ...options.limits };
   const cache = new PromptCache(options.now);

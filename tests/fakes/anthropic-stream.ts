@@ -11,6 +11,7 @@ import { rejectionReply, startStreamServer } from './stream-server.ts';
 import { checkMessagesRequest } from './contracts/anthropic-messages.ts';
 import { ANTHROPIC_MODELS, limitsOf } from './contracts/limits.ts';
 import { anthropicRejection } from './contracts/rejection.ts';
+import { preflightStep } from './preflight.ts';
 
 export interface AssistantTurn {
   text?: string;
@@ -95,7 +96,9 @@ export async function startFakeAnthropicStream(handler: AnthropicTurnHandler): P
     if (request.path === '/v1/messages/count_tokens') return { json: { input_tokens: 10 } };
     const rejection = checkMessagesRequest(request.body, limitsOf(ANTHROPIC_MODELS, request.body?.model));
     if (rejection) return rejectionReply(rejection);
-    const message = messageOf(await handler(request), request.body.model);
+    const preflight = preflightStep(request.body);
+    const turn = preflight ? ('text' in preflight ? { text: preflight.text } : { toolUses: [preflight.call] }) : await handler(request);
+    const message = messageOf(turn, request.body.model);
     return request.body.stream === true ? { events: messageEvents(message) } : { json: message };
   };
   return startStreamServer(route);

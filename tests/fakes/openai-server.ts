@@ -38,6 +38,8 @@ export interface FakeOpenAIOptions {
   handler?: FakeHandler;
   /** Limits of models beyond the built-in table (contracts/limits.ts), e.g. a tiny window. */
   limits?: Record<string, ModelLimits>;
+  /** Default true: answers coop-bench's live preflight itself (preflight.ts); false: the script answers it. */
+  answersPreflight?: boolean;
 }
 
 export interface FakeVllmOptions extends FakeOpenAIOptions {
