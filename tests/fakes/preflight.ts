@@ -12,3 +12,8 @@ export function preflightStep(body: any): PreflightStep | undefined {
   const conversation = JSON.stringify(body?.messages ?? body?.input ?? '');
   return conversation.includes(PREFLIGHT.result) ? { text: PREFLIGHT.word } : { call: { name: PREFLIGHT.tool, input: { key: 'a' } } };
 }
+
+/** Whether a request is one of the preflight's (a stream fake records them with the others). */
+export function isPreflight(request: { body?: unknown }): boolean {
+  return preflightStep(request.body) !== undefined;
+}
