@@ -16,7 +16,7 @@ import { messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../.
 import { startFakeAnthropicStream } from '../../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../../fakes/openai-responses.ts';
 import type { StreamServer } from '../../fakes/stream-server.ts';
-import { tempDir } from '../../helpers/cli.ts';
+import { coopBench, tempDir } from '../../helpers/cli.ts';
 import { closedPort } from '../models/helpers.ts';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -182,4 +182,39 @@ describe('coop-bench run with a model that fails the preflight', () => {
     expect(logged).toEqual([expect.stringContaining('FAILED model gpt-5 at 127.0.0.1')]);
     expect(logged[0]).toContain("Item 'rs_9' of type 'reasoning' was provided without its required following item.");
   });
+});
+
+describe('the command line', () => {
+  it("doctor --live runs the preflight alone: a line per model and ready, or the provider's words and a non-zero exit", async () => {
+    const { openai, anthropic } = await fakes();
+    const env = modelOptions(openai, anthropic).env;
+    const good = await coopBench(['doctor', '--live', '--models', 'gpt-5,claude'], { env });
+    expect(good.exitCode, good.all).toBe(0);
+    expect(good.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^preflight gpt-5 \(gpt-5\): ok \(/),
+      expect.stringMatching(/^preflight claude \(claude-[\w-]+\): ok \(/),
+      'ready: every model took the exchange a task makes',
+    ]);
+    const broken = await coopBench(['doctor', '--live', '--models', 'openai:gpt-9'], { env });
+    expect(broken.exitCode).toBe(2);
+    expect(broken.stdout).toMatch(/^preflight openai:gpt-9 \(gpt-9\): FAILED model gpt-9 at 127\.0\.0\.1:\d+: not found \(404\)/);
+    expect(broken.stderr).toContain('the live preflight failed for openai:gpt-9');
+  }, 300_000);
+
+  it('run stops before anything is built when a model fails it, and --no-preflight skips it', async () => {
+    const { openai, anthropic } = await fakes({ answersPreflight: false });
+    const env = modelOptions(openai, anthropic).env;
+    openai.enqueue(chatReply(null, { refusal: "I can't help with that." }));
+    const runs = tempDir('preflight-cli');
+    const stopped = await coopBench(['run', '--models', 'gpt-5', '--pool', 'argkit', '--features', '1,2', '--setting', 'solo', '--runs-dir', runs], { env });
+    expect(stopped.exitCode).toBe(2);
+    expect(stopped.all).toMatch(/preflight gpt-5 \(gpt-5\): FAILED the model declined: refusal: I can't help with that\./);
+    expect(stopped.all).not.toMatch(/image|container/i);
+    const skipped = await coopBench(['run', '--models', 'gpt-5', '--pool', 'argkit', '--features', '1,2', '--setting', 'solo', '--no-preflight', '--dry-run'], {
+      env,
+    });
+    expect(skipped.exitCode, skipped.all).toBe(0);
+    // The one scripted answer was the first preflight request's; --dry-run with --no-preflight sent nothing.
+    expect(openai.requests).toHaveLength(1);
+  }, 300_000);
 });
