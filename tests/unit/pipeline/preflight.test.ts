@@ -57,6 +57,14 @@ describe('the live preflight', () => {
     expect(openai.requests).toEqual([]);
   });
 
+  it("sends a thinking model's signed thinking back with the tool result", async () => {
+    const { openai, anthropic } = await fakes();
+    const lines: string[] = [];
+    await runPreflight(['anthropic:claude-sonnet-5-5'], modelOptions(openai, anthropic), (line) => lines.push(line));
+    expect(lines).toEqual([expect.stringContaining('tool result sent back with thinking replayed and cache breakpoints')]);
+    expect(anthropic.refusals).toEqual([]);
+  });
+
   it.each<{ rule: string; spec: string; script: (server: FakeOpenAIServer | FakeAnthropicServer) => void; said: RegExp }>([
     {
       rule: "a service that refuses gpt-5's reasoning replay",
