@@ -5,7 +5,9 @@
 // How it ends: `finished` when it calls finish; otherwise at a limit of its configuration
 // (step_limit, cost_limit, time_limit), when its conversation no longer fits the window even after
 // compaction (context_exhausted), when the model keeps cutting its output off (output_truncated) or
-// when the provider refuses a request for what the conversation holds (model_rejected). All of these
+// when the provider refuses a request for what the conversation holds (model_rejected), or when the
+// model declines on its provider's safety policy (refused: resending gets the same refusal, the
+// provider says, so it is not nudged). All of these
 // are the agent's outcome: its patch is taken and the task is scored. A provider that cannot be
 // reached or keeps failing after the retries is thrown: that is the infrastructure's failure.
 import type { Agent, AgentContext, AgentOutcome } from './types.ts';
@@ -204,6 +206,10 @@ class Conversation {
     this.meter.observe(requestChars(request), response.usage.inputTokens);
     this.spentUsd += response.usage.costUsd;
     this.options.onModelCall?.({ agentId: this.context.agentId, model: this.llm.id, usage: response.usage, stopReason: response.stopReason });
+    if (response.refusal !== undefined) {
+      this.context.trajectory.record({ kind: 'model', output: response.content, input: response.toolCalls.length ? response.toolCalls : undefined });
+      throw new AgentStop({ status: 'refused', error: `the model declined to go on: ${response.refusal.slice(0, 500)}` });
+    }
     if (this.config.costLimitUsd !== null && this.spentUsd >= this.config.costLimitUsd) {
       throw new AgentStop({ status: 'cost_limit', error: `spent $${this.spentUsd.toFixed(4)} of the cost limit $${this.config.costLimitUsd}` });
     }

@@ -40,10 +40,13 @@ export interface AgentContext {
  * `cost_limit`, `time_limit`. The model's own failures: `context_exhausted` (the conversation no
  * longer fits the window, even summarised), `output_truncated` (its output kept hitting the output
  * limit), `model_rejected` (the provider refused a request for what the conversation holds; also
- * how a harness bug that still sends an invalid request shows). `error`: anything else that went
- * wrong in the agent. Every one of them is scored with the agent's patch.
+ * how a harness bug that still sends an invalid request shows), `refused` (the model declined to
+ * go on, on its provider's safety policy: Anthropic's `refusal` stop reason, OpenAI's content
+ * filter or refusal). `error`: anything else that went wrong in the agent. Every one of them is
+ * scored with the agent's patch.
  */
-export type AgentStatus = 'finished' | 'step_limit' | 'cost_limit' | 'time_limit' | 'context_exhausted' | 'output_truncated' | 'model_rejected' | 'error';
+export type AgentStatus =
+  'finished' | 'step_limit' | 'cost_limit' | 'time_limit' | 'context_exhausted' | 'output_truncated' | 'model_rejected' | 'refused' | 'error';
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
   'finished',
@@ -53,6 +56,7 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'context_exhausted',
   'output_truncated',
   'model_rejected',
+  'refused',
   'error',
 ];
 

@@ -3,6 +3,9 @@ import { Command } from 'commander';
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addBackendOptions, addModelOptions, backendChoice, list, modelOptions } from './options.ts';
 import { runChecks } from './doctor-checks.ts';
+import { runPreflight } from '../run/preflight.ts';
+import { checkAgentSpecs } from '../agents/registry.ts';
+import { UserError } from '../errors.ts';
 
 export function doctorCommand(): Command {
   const command = new Command('doctor')
@@ -11,8 +14,21 @@ export function doctorCommand(): Command {
     )
     .option('--models <list>', 'model specs whose API keys to check, comma-separated', list, [])
     .option('--pools <dir>', 'dataset folder whose images to check', SHIPPED_POOLS)
-    .option('--runs-dir <dir>', 'where runs will be stored', 'runs');
+    .option('--runs-dir <dir>', 'where runs will be stored', 'runs')
+    .option(
+      '--live',
+      'only the live preflight `run` starts with: send each of --models a tool call, its result and a second turn, and print what passed and what it cost (well under $0.01 a model)',
+      false,
+    );
   return addModelOptions(addBackendOptions(command)).action(async (o) => {
+    if (o.live) {
+      if (o.models.length === 0) throw new UserError('doctor --live needs the models to check: --models gpt-5,claude (any spec run takes)');
+      checkAgentSpecs(o.models, modelOptions(o));
+      const log = (line: string) => process.stdout.write(`${line}\n`);
+      await runPreflight(o.models, modelOptions(o), log);
+      log('ready: every model took the exchange a task makes');
+      return;
+    }
     const results = await runChecks({ models: o.models, poolsDir: o.pools, runsDir: o.runsDir, modelOptions: modelOptions(o), backend: backendChoice(o) });
     for (const r of results) process.stdout.write(`${r.status.padEnd(5)} ${r.name}: ${r.detail}\n`);
     const failed = results.filter((r) => r.status === 'FAIL').length;

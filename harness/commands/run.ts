@@ -96,6 +96,10 @@ export function runCommand(): Command {
       'the oracle applies its gold patch inside an agent container, as an agent would, to check the agent machinery (default: on this machine against the base repository, no agent container; same patches)',
       false,
     )
+    .option(
+      '--no-preflight',
+      'skip the live preflight: a tool call, its result and a second turn sent to each model before anything is built (well under $0.01 a model)',
+    )
     .option('--dry-run', 'print the tasks that would run and stop', false);
   addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
@@ -123,6 +127,7 @@ export function runCommand(): Command {
       noCache: !o.cache,
       oracleInContainer: o.oracleInContainer,
       dryRun: o.dryRun,
+      preflight: o.preflight,
       image: o.image,
       limits: containerLimits(o),
       testTimeoutMs: o.testTimeout * 1000,

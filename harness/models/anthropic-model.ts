@@ -30,6 +30,7 @@ export class AnthropicModel extends ConfiguredModel {
     baseURL: this.config.baseURL,
     maxRetries: this.config.maxRetries,
     timeout: this.config.timeoutMs,
+    ...(this.fetch ? { fetch: this.fetch } : {}),
   });
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
@@ -133,7 +134,19 @@ function fromAnthropicMessage(message: Message, config: ResolvedModel, latencyMs
     usage: { ...usage, costUsd: costUsd(config.price, usage), latencyMs },
     ...(thinking.length > 0 ? { replay: { api: 'anthropic-messages' as const, items: thinking } } : {}),
     stopReason: message.stop_reason ?? undefined,
+    ...(message.stop_reason === 'refusal' ? { refusal: refusalText(message) } : {}),
     // model_context_window_exceeded: the output ran into the end of the context window.
     truncated: message.stop_reason === 'max_tokens' || message.stop_reason === 'model_context_window_exceeded',
   };
+}
+
+/**
+ * Claude 4 models stop with `stop_reason: "refusal"` when the safety classifiers intervene, with
+ * `stop_details` saying why; continuing without removing the refused turn gets more refusals
+ * (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals).
+ */
+function refusalText(message: Message): string {
+  const details = (message as { stop_details?: { category?: string | null; explanation?: string | null } | null }).stop_details;
+  const words = [details?.category, details?.explanation].filter((part): part is string => typeof part === 'string' && part.trim() !== '');
+  return words.length > 0 ? `stop_reason refusal: ${words.join(': ')}` : 'stop_reason refusal';
 }

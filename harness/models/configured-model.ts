@@ -9,7 +9,11 @@ export abstract class ConfiguredModel implements Model {
   readonly contextWindow?: number;
   readonly maxOutputTokens?: number;
 
-  constructor(protected readonly config: ResolvedModel) {
+  constructor(
+    protected readonly config: ResolvedModel,
+    /** How requests reach the server (default: the global fetch); the preflight goes through a CLI agent's model proxy with it. */
+    protected readonly fetch?: typeof globalThis.fetch,
+  ) {
     this.spec = config.spec;
     this.id = config.model;
     this.contextWindow = config.contextWindow;

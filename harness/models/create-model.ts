@@ -8,9 +8,13 @@ import type { Model } from './types.ts';
 
 /** Builds a model for `spec`; throws a one-line UserError for a bad spec, key or price file. */
 export function createModel(spec: string, options: ModelOptions = {}): Model {
-  const resolved = resolveChecked(spec, options);
-  if (resolved.api === 'messages') return new AnthropicModel(resolved);
-  return resolved.api === 'responses' ? new OpenAIResponsesModel(resolved) : new OpenAIModel(resolved);
+  return modelFor(resolveChecked(spec, options));
+}
+
+/** The adapter of a resolved model's API; `fetch`: how its requests travel (default: the global fetch). */
+export function modelFor(resolved: ResolvedModel, fetch?: typeof globalThis.fetch): Model {
+  if (resolved.api === 'messages') return new AnthropicModel(resolved, fetch);
+  return resolved.api === 'responses' ? new OpenAIResponsesModel(resolved, fetch) : new OpenAIModel(resolved, fetch);
 }
 
 /**

@@ -1,5 +1,5 @@
 // The model layer: specs to Model instances for agents and judges (see README.md here).
-export { checkModelSpecs, createModel } from './create-model.ts';
+export { checkModelSpecs, createModel, modelFor } from './create-model.ts';
 export { findContextWindows } from './context-window.ts';
 export {
   CONFIGURATION_KINDS,

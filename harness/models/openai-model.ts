@@ -12,12 +12,12 @@ import type { ChatMessage, CompletionRequest, ModelResponse, ToolCall, ToolSpec 
  * The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff (0.5 s
  * doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
  */
-export function openAIClient(config: ResolvedModel): OpenAI {
-  return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs });
+export function openAIClient(config: ResolvedModel, fetch?: typeof globalThis.fetch): OpenAI {
+  return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs, ...(fetch ? { fetch } : {}) });
 }
 
 export class OpenAIModel extends ConfiguredModel {
-  private readonly client = openAIClient(this.config);
+  private readonly client = openAIClient(this.config, this.fetch);
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const maxOutputTokens = request.maxOutputTokens ?? this.config.maxOutputTokens;
@@ -78,11 +78,19 @@ function fromOpenAICompletion(completion: ChatCompletion, config: ResolvedModel,
     cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
     reasoningTokens: completion.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
   };
+  // The model declined (message.refusal) or the content filter cut the answer (finish_reason
+  // content_filter): api-reference "The chat completion object".
+  const refusal = choice?.message.refusal?.trim()
+    ? `refusal: ${choice.message.refusal.trim()}`
+    : choice?.finish_reason === 'content_filter'
+      ? 'finish_reason content_filter'
+      : undefined;
   return {
     content: choice?.message.content ?? '',
     toolCalls,
     usage: { ...usage, costUsd: costUsd(config.price, usage), latencyMs },
     stopReason: choice?.finish_reason ?? undefined,
     truncated: choice?.finish_reason === 'length',
+    ...(refusal ? { refusal } : {}),
   };
 }

@@ -55,6 +55,12 @@ export interface ModelResponse {
   stopReason?: string;
   /** The output was cut off at the output token limit: the last tool call may be incomplete. */
   truncated?: boolean;
+  /**
+   * The provider stopped the answer on its safety policy (Anthropic `stop_reason: "refusal"`, OpenAI
+   * `content_filter` or a `refusal` content part): its words, or the stop reason when it gave none.
+   * Resending the same conversation gets the same refusal.
+   */
+  refusal?: string;
   /** To be kept on the assistant message and sent back with it. */
   replay?: ReplayItems;
 }

@@ -9,6 +9,7 @@ import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type S
 import { checkAgentSpecs, createAgent, isLoopAgent } from '../agents/registry.ts';
 import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
 import { findContextWindows, type ModelOptions } from '../models/index.ts';
+import { runPreflight } from './preflight.ts';
 import type { ContainerLimits, SandboxBackend } from '../sandbox/types.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import { RunStore, checkRunName } from '../store/run-store.ts';
@@ -57,6 +58,8 @@ export interface RunOptions {
   /** The oracle applies its gold patch in an agent container, as an agent would (checks the agent machinery). */
   oracleInContainer: boolean;
   dryRun: boolean;
+  /** The live preflight (preflight.ts) before anything is built; default true (`--no-preflight`: false). */
+  preflight?: boolean;
   image?: string;
   limits: ContainerLimits;
   testTimeoutMs: number;
@@ -163,6 +166,8 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   // An agent compacts ahead of its model's window: every window is known before anything starts.
   const contextWindows = await findContextWindows(options.models.filter(isLoopAgent), options.modelOptions);
   const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
+  // A key, model or request shape the service refuses stops the run here, before any image or container.
+  if (options.preflight !== false) await runPreflight(options.models, modelOptions, log);
   const tasks = [...shardTasks(plan, options.shard)];
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
@@ -173,7 +178,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const config = options.agentConfig;
   if (!options.force) refuseOtherAgentConfig(store, config);
   const testCache = storeTestCache(store, { read: !options.noCache });
-  const { agentConfig: _, afterTask: __, ...stored } = options;
+  const { agentConfig: _, afterTask: __, preflight: ___, ...stored } = options;
   store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
   const bus = new MessageBus(store);
   // Models known to take what this configuration sends (error-kind.ts): answered in this run, now or before.

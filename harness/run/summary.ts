@@ -115,6 +115,8 @@ export function formatSummary(runName: string, summaries: SettingSummary[]): str
   if (summaries.some((s) => s.excluded.harness > 0)) lines.push("excluded as harness: a coop-bench bug ended the task; please report it with the task's error");
   if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0))
     lines.push("model_rejected: the provider refused a request of the agent (scored as the agent's failure); check its trajectory");
+  if (summaries.some((s) => (s.agentEndings.refused ?? 0) > 0))
+    lines.push("refused: the model declined to go on, on its provider's safety policy (scored as the agent's failure); its trajectory has the last answer");
   const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
   if (configs.length > 0)
     lines.push(

@@ -37,6 +37,8 @@ export function messageReply(
   options: {
     toolUses?: ToolUseSpec[];
     stopReason?: string;
+    /** Ends with `stop_reason: "refusal"` and this explanation in `stop_details`. */
+    refusal?: string;
     /** Default: billed by the fake's prompt cache from the request. */
     usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
   } = {},
@@ -47,6 +49,7 @@ export function messageReply(
       toolCalls: options.toolUses?.map((use) => ({ id: use.id, name: use.name, input: use.input })),
       stop: options.stopReason,
       usage: options.usage,
+      refusal: options.refusal,
     },
   };
 }
@@ -70,14 +73,24 @@ function render(turn: AssistantTurn, request: RecordedRequest, limits: ModelLimi
     role: 'assistant',
     model: request.body?.model ?? 'fake-model',
     content,
-    stop_reason: turn.stop ?? (toolUses.length ? 'tool_use' : 'end_turn'),
+    // Streaming refusals docs (platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/
+    // handle-streaming-refusals): the answer so far, `stop_reason: "refusal"` and `stop_details`.
+    stop_reason: turn.refusal !== undefined ? 'refusal' : (turn.stop ?? (toolUses.length ? 'tool_use' : 'end_turn')),
+    stop_details: turn.refusal !== undefined ? { type: 'refusal', category: null, explanation: turn.refusal } : null,
     stop_sequence: null,
     usage,
   };
 }
 
 export async function startFakeAnthropic(
-  options: { replies?: (FakeReply | string)[]; handler?: FakeHandler; limits?: Record<string, ModelLimits>; now?: () => number } = {},
+  options: {
+    replies?: (FakeReply | string)[];
+    handler?: FakeHandler;
+    limits?: Record<string, ModelLimits>;
+    now?: () => number;
+    /** Default true: answers coop-bench's live preflight itself (preflight.ts); false: the script answers it. */
+    answersPreflight?: boolean;
+  } = {},
 ): Promise<FakeAnthropicServer> {
   const table = { ...ANTHROPIC_MODELS, ...options.limits };
   const cache = new PromptCache(options.now);

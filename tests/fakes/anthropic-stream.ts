@@ -11,6 +11,7 @@ import { rejectionReply, startStreamServer } from './stream-server.ts';
 import { checkMessagesRequest } from './contracts/anthropic-messages.ts';
 import { ANTHROPIC_MODELS, limitsOf } from './contracts/limits.ts';
 import { anthropicRejection } from './contracts/rejection.ts';
+import { preflightStep } from './preflight.ts';
 
 export interface AssistantTurn {
   text?: string;
@@ -115,7 +116,8 @@ export async function startFakeAnthropicStream(handler: AnthropicTurnHandler): P
     if (request.path === '/v1/messages/count_tokens') return { json: { input_tokens: 10 } };
     const rejection = checkMessagesRequest(request.body, limitsOf(ANTHROPIC_MODELS, request.body?.model));
     if (rejection) return rejectionReply(rejection);
-    const turn = await handler(request);
+    const preflight = preflightStep(request.body);
+    const turn: AssistantTurn = preflight ? ('text' in preflight ? { text: preflight.text } : { toolUses: [preflight.call] }) : await handler(request);
     const message = messageOf(turn, request.body.model);
     // Without a stream, the same failure is its HTTP status (529 for overloaded_error).
     if (request.body.stream !== true)

@@ -11,6 +11,7 @@ import { rejectionReply, startStreamServer } from './stream-server.ts';
 import { checkResponsesRequest, ReasoningLedger } from './contracts/openai-responses.ts';
 import { OPENAI_MODELS, limitsOf } from './contracts/limits.ts';
 import { openaiRejection, openaiUnknownModel } from './contracts/rejection.ts';
+import { preflightStep } from './preflight.ts';
 
 export interface ResponseTurn {
   text?: string;
@@ -125,7 +126,13 @@ export async function startFakeResponses(handler: ResponseTurnHandler): Promise<
     const limits = limitsOf(OPENAI_MODELS, request.body?.model);
     const rejection = openaiUnknownModel(request.body?.model, limits) ?? checkResponsesRequest(request.body, limits, ledger);
     if (rejection) return rejectionReply(rejection);
-    const turn = await handler(request);
+    // coop-bench's live preflight is answered here, as a model would (preflight.ts).
+    const preflight = preflightStep(request.body);
+    const turn: ResponseTurn = preflight
+      ? 'text' in preflight
+        ? { text: preflight.text }
+        : { calls: [{ name: preflight.call.name, arguments: preflight.call.input }] }
+      : await handler(request);
     const response = responseOf(turn, request.body.model);
     const failure = turn.streamError;
     if (!failure) return request.body.stream === true ? { events: responseEvents(response) } : { json: response };

@@ -38,6 +38,8 @@ export interface FakeOpenAIOptions {
   handler?: FakeHandler;
   /** Limits of models beyond the built-in table (contracts/limits.ts), e.g. a tiny window. */
   limits?: Record<string, ModelLimits>;
+  /** Default true: answers coop-bench's live preflight itself (preflight.ts); false: the script answers it. */
+  answersPreflight?: boolean;
 }
 
 export interface FakeVllmOptions extends FakeOpenAIOptions {
@@ -54,8 +56,13 @@ export function chatReply(
   content: string | null,
   options: {
     toolCalls?: ToolCallSpec[];
-    /** Chat's finish_reason; `length` is an incomplete response (max_output_tokens) on the Responses API. */
+    /**
+     * Chat's finish_reason; on the Responses API `length` is an incomplete response for
+     * max_output_tokens and `content_filter` one for content_filter.
+     */
     finishReason?: string;
+    /** The model declines: Chat's `message.refusal`, a `refusal` content part on the Responses API. */
+    refusal?: string;
     usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
   } = {},
 ): FakeReply {
@@ -65,6 +72,7 @@ export function chatReply(
       toolCalls: options.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: call.arguments })),
       stop: options.finishReason,
       usage: options.usage,
+      refusal: options.refusal,
     },
   };
 }
@@ -99,7 +107,7 @@ function renderChat(turn: AssistantTurn, request: RecordedRequest): unknown {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: turn.text, refusal: null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
+        message: { role: 'assistant', content: turn.text, refusal: turn.refusal ?? null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
         finish_reason: turn.stop ?? (toolCalls?.length ? 'tool_calls' : 'stop'),
         logprobs: null,
       },
@@ -110,41 +118,38 @@ function renderChat(turn: AssistantTurn, request: RecordedRequest): unknown {
 
 function renderResponse(turn: AssistantTurn, request: RecordedRequest, limits: ModelLimits | undefined, ledger: ReasoningLedger): unknown {
   const body = request.body;
-  const output: unknown[] = [];
-  let reasoningId: string | undefined;
+  const output: { type: string; id: string; [field: string]: unknown }[] = [];
   if (limits?.reasoning) {
     const item = ledger.issue(body.store !== false);
-    reasoningId = item.id;
     const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
     output.push({ type: 'reasoning', id: item.id, summary: [], ...(encrypted ? { encrypted_content: item.encrypted } : {}) });
   }
-  if (turn.text !== null) {
-    output.push({
-      type: 'message',
-      id: `msg_fake_${++answerCount}`,
-      role: 'assistant',
-      status: 'completed',
-      content: [{ type: 'output_text', text: turn.text, annotations: [] }],
-    });
+  if (turn.text !== null || turn.refusal !== undefined) {
+    // api-reference "The response object": a message's content is output_text and refusal parts.
+    const content = [
+      ...(turn.text !== null ? [{ type: 'output_text', text: turn.text, annotations: [] }] : []),
+      ...(turn.refusal !== undefined ? [{ type: 'refusal', refusal: turn.refusal }] : []),
+    ];
+    output.push({ type: 'message', id: `msg_fake_${++answerCount}`, role: 'assistant', status: 'completed', content });
   }
   for (const [i, call] of (turn.toolCalls ?? []).entries()) {
     const id = `fc_fake_${++answerCount}`;
-    if (reasoningId) ledger.pairCall(id, reasoningId);
     output.push({ type: 'function_call', id, call_id: call.id ?? `call_${i + 1}`, name: call.name, arguments: argumentsText(call.input), status: 'completed' });
   }
+  ledger.recordOutput(output);
   const given =
     (turn.usage as { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | undefined) ?? DEFAULT_USAGE;
   const input = given.prompt_tokens;
   const outputTokens = given.completion_tokens;
   const reasoningTokens = limits?.reasoning ? Math.floor(outputTokens / 2) : 0;
-  const incomplete = turn.stop === 'length';
+  const incomplete = turn.stop === 'length' ? 'max_output_tokens' : turn.stop === 'content_filter' ? 'content_filter' : undefined;
   return {
     id: `resp_fake_${++answerCount}`,
     object: 'response',
     created_at: Math.floor(Date.now() / 1000),
     model: body.model,
     status: incomplete ? 'incomplete' : 'completed',
-    incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null,
+    incomplete_details: incomplete ? { reason: incomplete } : null,
     error: null,
     output,
     usage: {

@@ -3,6 +3,7 @@
 // uses up no scripted reply), then answered from a queue of scripted replies, then by a handler.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { preflightStep } from './preflight.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -20,6 +21,12 @@ export interface AssistantTurn {
   stop?: string;
   /** The endpoint's own usage fields; default: counted from the request by the fakes' tokenizer. */
   usage?: Record<string, unknown>;
+  /**
+   * The model declines on the provider's safety policy, in the endpoint's own form: Anthropic's
+   * `stop_reason: "refusal"` with `stop_details`, a Chat Completions `refusal`, a Responses
+   * `refusal` content part.
+   */
+  refusal?: string;
 }
 
 export interface FakeReply {
@@ -42,6 +49,8 @@ export interface ScriptedServer {
   requests: RecordedRequest[];
   /** Requests the contract refused, with the error they got: a test of valid traffic expects none. */
   refusals: { request: RecordedRequest; reply: FakeReply }[];
+  /** coop-bench's live preflight requests, answered by the fake itself (not in `requests`). */
+  preflights: RecordedRequest[];
   /** Queue replies; a string is shorthand for an answer with that text. */
   enqueue(...replies: (FakeReply | string)[]): void;
   /** Answers when the queue is empty (undefined: the "no scripted reply" error). */
@@ -77,21 +86,30 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
 
 export async function startScriptedServer(
   protocol: ServerProtocol,
-  options: { replies?: (FakeReply | string)[]; handler?: FakeHandler } = {},
+  options: {
+    replies?: (FakeReply | string)[];
+    handler?: FakeHandler;
+    /** Default true: answer coop-bench's live preflight as a model would (tests/fakes/preflight.ts); false: script it. */
+    answersPreflight?: boolean;
+  } = {},
 ): Promise<ScriptedServer> {
   const queue: (FakeReply | string)[] = [...(options.replies ?? [])];
   let handler = options.handler;
   const requests: RecordedRequest[] = [];
   const refusals: ScriptedServer['refusals'] = [];
+  const preflights: RecordedRequest[] = [];
 
   const server = http.createServer(async (req, res) => {
     const request: RecordedRequest = { method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, headers: req.headers, body: await readBody(req) };
-    requests.push(request);
+    const preflight = options.answersPreflight !== false && protocol.isScripted(request) ? preflightStep(request.body) : undefined;
+    (preflight ? preflights : requests).push(request);
     let reply: FakeReply;
     const refusal = protocol.isScripted(request) ? protocol.check(request) : undefined;
     if (refusal) {
       refusals.push({ request, reply: refusal });
       reply = refusal;
+    } else if (preflight) {
+      reply = { turn: 'text' in preflight ? { text: preflight.text } : { text: null, toolCalls: [preflight.call] } };
     } else if (protocol.isScripted(request)) {
       const next = queue.length > 0 ? queue.shift()! : handler ? await handler(request) : protocol.unscripted;
       reply = typeof next === 'string' ? { turn: { text: next } } : next;
@@ -114,6 +132,7 @@ export async function startScriptedServer(
     port: (server.address() as AddressInfo).port,
     requests,
     refusals,
+    preflights,
     enqueue: (...replies) => void queue.push(...replies),
     handle: (next) => {
       handler = next;
@@ -123,6 +142,7 @@ export async function startScriptedServer(
       handler = undefined;
       requests.length = 0;
       refusals.length = 0;
+      preflights.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import { claudeCode } from '../../harness/agents/cli/claude-code.ts';
 import { startFakeAnthropicStream } from '../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../fakes/openai-responses.ts';
 import type { StreamRequest, StreamServer } from '../fakes/stream-server.ts';
+import { isPreflight } from '../fakes/preflight.ts';
 import { loadPool } from '../../tasks/pools.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 
@@ -134,7 +135,9 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     const calls = query<{ model: string; calls: number; input: number; output: number; cost: number }>(
       'SELECT model, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(output_tokens) AS output, SUM(cost_usd) AS cost FROM model_calls GROUP BY model ORDER BY model',
     );
-    const answered = { 'claude-sonnet-4-5': anthropic.requests.filter((r) => r.path === '/v1/messages').length, 'gpt-5': openai.requests.length };
+    // The live preflight's calls (two a model, before any task) are not the agents': not stored.
+    const tasks = (requests: StreamRequest[]) => requests.filter((r) => !isPreflight(r));
+    const answered = { 'claude-sonnet-4-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length, 'gpt-5': tasks(openai.requests).length };
     expect(calls.map((c) => [c.model, c.calls])).toEqual(Object.entries(answered));
     for (const c of calls) {
       expect(c.input).toBe(c.calls * USAGE.input);

@@ -65,7 +65,7 @@ export function headlineSection(s: RunSummary): string {
       rows,
     ),
     note(
-      'A rate counts finished tasks. Left out: tasks that failed because of the infrastructure (Docker, network, a provider failing after its retries), of coop-bench itself (harness), were interrupted, or have not run. Agents that did not finish (a limit, a conversation over the window, output cut off, a request the provider refused) are the agents\u2019 failures: those tasks are scored.',
+      'A rate counts finished tasks. Left out: tasks that failed because of the infrastructure (Docker, network, a provider failing after its retries), of coop-bench itself (harness), were interrupted, or have not run. Agents that did not finish (a limit, a conversation over the window, output cut off, a request the provider refused, a model that declined on its provider\u2019s safety policy: refused) are the agents\u2019 failures: those tasks are scored.',
     ),
     rejected > 0
       ? warning(

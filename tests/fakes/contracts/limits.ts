@@ -12,6 +12,11 @@
 //   4.5, Haiku 4.5 and Opus 4.5, 32,000 for Opus 4.1. Sonnet 5.5 (models/sonnet-5-5/overview): a
 //   1M-token window, 128K output; thinking is on when a request has no `thinking` field
 //   (models/sonnet-5-5/migration-guide). Its cache minimum is not listed: Sonnet's 1024 is assumed.
+// - Anthropic prompt caching docs (platform.claude.com/docs/en/build-with-claude/prompt-caching,
+//   "Cache limitations"; quoted in github.com/anthropics/anthropic-sdk-python/issues/1194): the
+//   shortest cacheable prompt is 4,096 tokens for Claude Opus 4.5 and Haiku 4.5, 1,024 for Sonnet
+//   4.5, Sonnet 4 and Opus 4.1, 2,048 for Haiku 3.5 and Haiku 3. A shorter prefix is not cached
+//   and the request still succeeds: no cache write, no read.
 
 export interface ModelLimits {
   /** Tokens the prompt may hold. */
@@ -40,9 +45,10 @@ export const ANTHROPIC_MODELS: Record<string, ModelLimits> = {
   'claude-sonnet-5-5': { inputLimit: 1_000_000, maxOutput: 128_000, minCacheable: 1024, thinksByDefault: true },
   'claude-sonnet-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
   'claude-sonnet-4': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
-  'claude-opus-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
+  'claude-opus-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 4096 },
   'claude-opus-4-1': { inputLimit: 200_000, maxOutput: 32_000, minCacheable: 1024 },
-  'claude-haiku-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 2048 },
+  'claude-haiku-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 4096 },
+  'claude-3-5-haiku': { inputLimit: 200_000, maxOutput: 8_192, minCacheable: 2048 },
 };
 
 /** The entry of `model` in `table`, also for dated ids (claude-sonnet-4-5-20250929, gpt-5-2025-08-07). */

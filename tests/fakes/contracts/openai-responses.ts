@@ -12,15 +12,16 @@ interface InputItem {
 }
 
 /**
- * The reasoning items this server produced. Their encrypted content is opaque to the client and
- * only this server can read it back (OpenAI cookbook "Better performance from reasoning models
- * using the Responses API": with store=false, pass the items back with
- * include=["reasoning.encrypted_content"]).
+ * The reasoning items this server produced and the items that came after them. Their encrypted
+ * content is opaque to the client and only this server can read it back (OpenAI cookbook "Better
+ * performance from reasoning models using the Responses API", "Encrypted reasoning items": with
+ * store=false, include=["reasoning.encrypted_content"] and pass the output items back, `context +=
+ * response.output`).
  */
 export class ReasoningLedger {
-  private readonly issued = new Map<string, { encrypted: string; stored: boolean }>();
-  /** function_call item id -> the reasoning item that came before it in the same output. */
-  private readonly callReasoning = new Map<string, string>();
+  private readonly issued = new Map<string, { encrypted: string; stored: boolean; following?: string }>();
+  /** message or function_call item id -> the reasoning item that came before it in the same output. */
+  private readonly itemReasoning = new Map<string, string>();
   private count = 0;
 
   issue(stored: boolean): { id: string; encrypted: string } {
@@ -30,34 +31,61 @@ export class ReasoningLedger {
     return { id, encrypted };
   }
 
-  pairCall(callItemId: string, reasoningId: string): void {
-    this.callReasoning.set(callItemId, reasoningId);
+  /** An answer's output items, in order: each reasoning item's following item, each item's reasoning. */
+  recordOutput(output: { type: string; id: string }[]): void {
+    let reasoning: string[] = [];
+    let last: string | undefined;
+    for (const item of output) {
+      if (item.type === 'reasoning') {
+        reasoning.push(item.id);
+        last = item.id;
+        continue;
+      }
+      for (const id of reasoning) this.issued.get(id)!.following = item.id;
+      reasoning = [];
+      if (last) this.itemReasoning.set(item.id, last);
+    }
   }
 
   /** Why the API would refuse this reasoning item, if it would. */
   problem(item: InputItem, store: boolean): Rejection | undefined {
     const known = item.id ? this.issued.get(item.id) : undefined;
     if (item.encrypted_content) {
+      // github.com/maximhq/bifrost/issues/5186: content minted for another id "could not be verified".
       if (!known || known.encrypted !== item.encrypted_content) {
         return openaiRejection(400, `The encrypted content for item ${item.id} could not be verified.`, 'input', 'invalid_encrypted_content');
       }
       return undefined;
     }
     // Without its encrypted content an item is looked up by id, which works only if it was stored
-    // (github.com/anomalyco/opencode/issues/7724, github.com/can1357/oh-my-pi/issues/41).
-    if (!store || !known?.stored) {
-      return openaiRejection(
-        404,
-        `Item with id '${item.id}' not found.${store ? '' : ' Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.'}`,
-        'input',
-      );
-    }
+    // (github.com/vercel/ai/issues/7543, github.com/anomalyco/opencode/issues/7724).
+    if (!store || !known?.stored) return notStored(item.id, store);
     return undefined;
   }
 
-  reasoningFor(callItemId: string | undefined): string | undefined {
-    return callItemId ? this.callReasoning.get(callItemId) : undefined;
+  /** The id of the item that followed this reasoning item in its output (none: it was the last). */
+  followingOf(reasoningId: string | undefined): string | undefined {
+    return reasoningId ? this.issued.get(reasoningId)?.following : undefined;
   }
+
+  reasoningFor(itemId: string | undefined): string | undefined {
+    return itemId ? this.itemReasoning.get(itemId) : undefined;
+  }
+}
+
+function notStored(id: string | undefined, store: boolean): Rejection {
+  return openaiRejection(
+    404,
+    `Item with id '${id}' not found.${store ? '' : ' Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.'}`,
+    'input',
+  );
+}
+
+/** An item a model writes: a message of the assistant, a function or custom tool call. */
+function isOutputItem(item: InputItem): boolean {
+  return (
+    item.type === 'function_call' || item.type === 'custom_tool_call' || (item.role === 'assistant' && (item.type === undefined || item.type === 'message'))
+  );
 }
 
 export function responsesPromptTokens(body: { input?: unknown; instructions?: unknown; tools?: unknown }): number {
@@ -82,20 +110,30 @@ export function checkResponsesRequest(body: any, limits: ModelLimits | undefined
   const calls = new Set<string>();
   const answered = new Set<string>();
   for (const [i, item] of items.entries()) {
-    if (item.type === 'reasoning') {
+    if (item.type === 'item_reference') {
+      // An item sent by id alone is looked up among stored items: none with store=false (vercel/ai#7543).
+      if (!store) return notStored(item.id, store);
+    } else if (item.type === 'reasoning') {
       const problem = ledger.problem(item, store);
       if (problem) return problem;
-      // A reasoning item goes with the output item that followed it (github.com/coder/mux/pull/59).
-      const next = items[i + 1];
-      if (!next || !(next.type === 'function_call' || next.type === 'custom_tool_call' || next.role === 'assistant' || next.type === 'reasoning')) {
+      // A reasoning item goes with the item that followed it in its output, matched by that item's
+      // id: a following item without it, or none, is a 400 (github.com/OpenHands/software-agent-sdk/
+      // pull/1754, github.com/openai/openai-node/issues/1567, github.com/langchain-ai/langchainjs/
+      // pull/9082, github.com/coder/mux/pull/59). Reasoning items of one output come back together.
+      const next = items.slice(i + 1).find((later) => later.type !== 'reasoning');
+      const following = ledger.followingOf(item.id);
+      if (following === undefined || next?.id !== following) {
         return openaiRejection(400, `Item '${item.id}' of type 'reasoning' was provided without its required following item.`, 'input');
       }
-    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+    } else if (isOutputItem(item)) {
+      // The reverse: an item that came after a reasoning item, sent with its id but without that
+      // reasoning item (github.com/continuedev/continue/issues/12620, github.com/VRSEN/agency-swarm/issues/367).
       const reasoning = ledger.reasoningFor(item.id);
       if (reasoning && !items.slice(0, i).some((earlier) => earlier.type === 'reasoning' && earlier.id === reasoning)) {
-        return openaiRejection(400, `Item '${item.id}' of type '${item.type}' was provided without its required 'reasoning' item: '${reasoning}'.`, 'input');
+        const type = item.type ?? 'message';
+        return openaiRejection(400, `Item '${item.id}' of type '${type}' was provided without its required 'reasoning' item: '${reasoning}'.`, 'input');
       }
-      calls.add(String(item.call_id));
+      if (item.type === 'function_call' || item.type === 'custom_tool_call') calls.add(String(item.call_id));
     } else if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       // github.com/continuedev/continue/issues/10092; custom tools (Codex's apply_patch) pair the same way
       if (!continues && !calls.has(String(item.call_id))) {

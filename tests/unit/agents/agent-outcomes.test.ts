@@ -50,6 +50,22 @@ describe("the model's own failures end the agent, to be scored with its patch", 
     expect(outcome).toMatchObject({ status: 'model_rejected', error: expect.stringContaining("request rejected (400): Invalid 'messages[3].content'") });
   });
 
+  it("a model that declines on its provider's safety policy ends refused at once, never nudged and resent", async () => {
+    anthropic.enqueue(
+      messageReply(null, { toolUses: [{ name: 'bash', input: { command: 'ls' } }] }),
+      messageReply('I can', { refusal: 'This request was declined because it could enable cyber harm.' }),
+    );
+    const claude = await agent('anthropic:claude-sonnet-4-5').run(agentContext());
+    expect(claude).toMatchObject({ status: 'refused', error: expect.stringContaining('stop_reason refusal: This request was declined') });
+    expect(anthropic.requests).toHaveLength(2);
+
+    openai.enqueue(chatReply(null, { refusal: "I can't help with that." }));
+    expect(await agent('gpt-5').run(agentContext())).toMatchObject({ status: 'refused', error: expect.stringContaining("refusal: I can't help with that.") });
+    openai.enqueue(call('bash', { command: 'ls' }), chatReply('Partial', { finishReason: 'content_filter' }));
+    expect(await agent('openai:gpt-4o').run(agentContext())).toMatchObject({ status: 'refused', error: expect.stringContaining('content_filter') });
+    expect(openai.requests).toHaveLength(3);
+  });
+
   it("a refusal of the first request (the task prompt alone, before any answer) is thrown: every task's, not the agent's", async () => {
     openai.enqueue(errorReply(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."));
     const error = await agent('openai:gpt-4o')

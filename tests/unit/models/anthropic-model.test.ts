@@ -280,6 +280,18 @@ describe('Anthropic prompt caching, output limits, and requests the API refuses'
     );
   });
 
+  it("caches nothing below the model's minimum: 4,096 tokens for Opus 4.5 and Haiku 4.5, 1,024 for Sonnet 4.5", async () => {
+    // About 1,200 tokens of prompt (the fake counts 4 characters a token): over Sonnet's minimum only.
+    const env = { env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url }, cwd: await tempDir() };
+    server.handle(() => 'ok');
+    const own = `${system} Keep answers short.`;
+    const usage = async (spec: string) => (await createModel(spec, env).complete({ system: own, messages: [ask] })).usage;
+    for (const spec of ['anthropic:claude-opus-4-5', 'anthropic:claude-haiku-4-5']) {
+      expect(await usage(spec)).toMatchObject({ cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
+    }
+    expect((await usage('anthropic:claude-sonnet-4-5')).cacheWriteTokens).toBeGreaterThan(1024);
+  });
+
   it('writes 1-hour cache entries with --cache-ttl 1h, priced at 2x the input price', async () => {
     const model = await claude({ cacheTtl: '1h' });
     server.enqueue('ok');

@@ -1,5 +1,7 @@
 // gpt-5 and the other OpenAI reasoning models on the Responses API, against the fake that checks
 // what the real API checks (tests/fakes/contracts/openai-responses.ts).
+import OpenAI from 'openai';
+import type { ResponseFunctionToolCall, ResponseInputItem, ResponseReasoningItem } from 'openai/resources/responses/responses';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createModel, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
 import { chatReply, startFakeOpenAI, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
@@ -55,11 +57,12 @@ describe('gpt-5 on the Responses API', () => {
       tools: [bashTool],
     });
     expect(second.content).toBe('Done.');
-    // The fake verifies the encrypted content it handed out; the reasoning comes right before its call.
+    // The fake verifies the encrypted content it handed out; the reasoning comes right before its
+    // call, which keeps its id (the cookbook's `context += response.output`).
     expect(server.requests[1]!.body.input).toEqual([
       { role: 'user', content: 'Add a --verbose flag.' },
       { type: 'reasoning', id: reasoning.id, summary: [], encrypted_content: reasoning.encrypted_content },
-      { type: 'function_call', call_id: 'call_a', name: 'bash', arguments: '{"command":"ls"}' },
+      { type: 'function_call', id: expect.stringMatching(/^fc_/), call_id: 'call_a', name: 'bash', arguments: '{"command":"ls"}' },
       { type: 'function_call_output', call_id: 'call_a', output: 'a.txt' },
     ]);
   });
@@ -90,6 +93,35 @@ describe('gpt-5 on the Responses API', () => {
     const input = server.requests[2]!.body.input as { type?: string; arguments?: string }[];
     expect(input.find((item) => item.type === 'function_call')?.arguments).toBe('{}');
     expect(input.filter((item) => item.type === 'reasoning')).toHaveLength(1);
+  });
+
+  it('replays an answer with text and calls as its output was: reasoning, the message and the call, with their ids', async () => {
+    const model = await gpt5();
+    server.enqueue(chatReply('Looking.', { toolCalls: [{ id: 'call_t', name: 'bash', arguments: { command: 'ls' } }] }), 'Done.');
+    const first = await model.complete({ messages: [ask], tools: [bashTool] });
+    await model.complete({
+      messages: [
+        ask,
+        { role: 'assistant', content: first.content, toolCalls: first.toolCalls, replay: first.replay },
+        { role: 'tool', toolCallId: 'call_t', name: 'bash', content: 'a' },
+      ],
+      tools: [bashTool],
+    });
+    expect(server.refusals).toEqual([]);
+    expect((server.requests[1]!.body.input as { type?: string; id?: string }[]).map((item) => [item.type, item.id?.replace(/\d+$/, '')])).toEqual([
+      [undefined, undefined],
+      ['reasoning', 'rs_fake_'],
+      ['message', 'msg_fake_'],
+      ['function_call', 'fc_fake_'],
+      ['function_call_output', undefined],
+    ]);
+  });
+
+  it('says when the model declined: a refusal content part, or an answer stopped by the content filter', async () => {
+    const model = await gpt5();
+    server.enqueue(chatReply(null, { refusal: "I can't help with that." }), chatReply('Partial', { finishReason: 'content_filter' }));
+    expect(await model.complete({ messages: [ask] })).toMatchObject({ refusal: "refusal: I can't help with that." });
+    expect(await model.complete({ messages: [ask] })).toMatchObject({ refusal: 'incomplete_details.reason content_filter', content: 'Partial' });
   });
 
   it('says when the answer was cut off at max_output_tokens', async () => {
@@ -132,4 +164,31 @@ describe('the fake Responses API refuses what the real one refuses', () => {
     });
     await expect(unanswered).rejects.toMatchObject({ kind: 'request', message: expect.stringContaining('No tool output found for function call call_c') });
   });
+
+  it('a reasoning item whose following item lost its id, and an item with its id but without its reasoning', async () => {
+    const client = new OpenAI({ baseURL: server.url, apiKey: OPENAI_TEST_KEY, maxRetries: 0 });
+    const tools = [{ type: 'function' as const, name: 'bash', parameters: bashTool.parameters, strict: false }];
+    const request = { model: 'gpt-5', tools, store: false, include: ['reasoning.encrypted_content' as const] };
+    server.enqueue(chatReply(null, { toolCalls: [{ id: 'call_d', name: 'bash', arguments: { command: 'ls' } }] }));
+    const first = await client.responses.create({ ...request, input: 'Add a --verbose flag.' });
+    const [reasoning, call] = first.output as [ResponseReasoningItem, ResponseFunctionToolCall];
+    const output = { type: 'function_call_output' as const, call_id: 'call_d', output: 'a' };
+    const { id: _, ...callWithoutId } = call;
+    await expect(client.responses.create({ ...request, input: ['Add a --verbose flag.', reasoning, callWithoutId, output].map(asItem) })).rejects.toMatchObject(
+      {
+        status: 400,
+        message: expect.stringMatching(/Item 'rs_fake_\d+' of type 'reasoning' was provided without its required following item/),
+      },
+    );
+    await expect(client.responses.create({ ...request, input: ['Add a --verbose flag.', call, output].map(asItem) })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/of type 'function_call' was provided without its required 'reasoning' item: 'rs_fake_\d+'/),
+    });
+    // The documented shape, every output item as returned, is taken.
+    server.enqueue('Done.');
+    await client.responses.create({ ...request, input: ['Add a --verbose flag.', reasoning, call, output].map(asItem) });
+    expect(server.refusals).toHaveLength(2);
+  });
 });
+
+const asItem = (item: unknown): ResponseInputItem => (typeof item === 'string' ? { role: 'user', content: item } : (item as ResponseInputItem));

@@ -70,6 +70,16 @@ describe('error accounting', () => {
     expect(cli).toContain(`agent configuration ${CONFIG.slice(0, 12)}`);
   });
 
+  it('counts a model that declined on its safety policy as refused: scored, in the summary and the report', () => {
+    buildRun(runsDir, 'declined', [{ models: ['claude'], setting: 'solo', taskId: 1, passed: false, agentStatus: ['refused'], agentConfig: CONFIG }]);
+    const { cli, report } = summaryOf('declined');
+    const solo = report.headline.teams[0]!.results.find((r) => r.condition === 'Solo')!;
+    expect(solo).toMatchObject({ tasks: 1, done: 1, passed: 0, agentEndings: { refused: 1 } });
+    expect(cli).toMatch(/claude\s+solo\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+1 \(refused 1\)/);
+    expect(cli).toContain("refused: the model declined to go on, on its provider's safety policy");
+    expect(readFileSync(writeReport({ runsDir, name: 'declined', format: 'html' }).path, 'utf8')).toContain('1 refused');
+  });
+
   it('shows them in the report, and warns when two runs used different agent configurations', () => {
     const html = readFileSync(writeReport({ runsDir, name: 'accounted', format: 'html' }).path, 'utf8');
     expect(html).toContain('3 excluded: 1 infrastructure, 1 harness, 1 not run');
