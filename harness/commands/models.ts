@@ -53,7 +53,7 @@ export function modelsCommand(): Command {
   return new Command('models')
     .description("list the model catalogue: limits, prices, reasoning efforts and each model's status on a day")
     .option('--date <YYYY-MM-DD>', `the day to show statuses on (default: $${TODAY_VARIABLE}, else today)`)
-    .option('--json', 'print the catalogue with each model\'s status as JSON, every figure with its source', false)
+    .option('--json', "print the catalogue with each model's status as JSON, every figure with its source", false)
     .action((options: { date?: string; json: boolean }) => {
       const today = runDate({ today: options.date });
       if (options.json) {

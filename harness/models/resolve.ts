@@ -147,7 +147,8 @@ function reasoningEffort(
   if (asked === undefined) return {};
   const { spec, model } = parsed;
   if (parsed.provider !== 'openai') return { effortNotSent: `--reasoning-effort is for OpenAI models: not sent to ${model} (${spec})` };
-  if (parsed.baseURL !== undefined) return { effortNotSent: `--reasoning-effort is not sent to a server named in the spec (${spec}): such servers may refuse it` };
+  if (parsed.baseURL !== undefined)
+    return { effortNotSent: `--reasoning-effort is not sent to a server named in the spec (${spec}): such servers may refuse it` };
   if (!entry) return { effortNotSent: `--reasoning-effort is not sent to ${model} (${spec}): the model catalogue does not say it takes one` };
   const accepted = entry.reasoningEfforts;
   if (!accepted) return { effortNotSent: `--reasoning-effort is not sent to ${model} (${spec}): it takes no reasoning effort` };

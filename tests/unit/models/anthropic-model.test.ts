@@ -17,7 +17,11 @@ afterEach(async () => {
 /** Claude Sonnet 4.5, a model that does not think unless asked (it retires on 2026-11-30: the tests run on 2026-11-29). */
 async function claude(options: ModelOptions = {}) {
   return createModel('anthropic:claude-sonnet-4-5', {
-    warn: () => {}, env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url }, cwd: await tempDir(), ...options });
+    warn: () => {},
+    env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url },
+    cwd: await tempDir(),
+    ...options,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
