@@ -96,6 +96,11 @@ export function runCommand(): Command {
       'the oracle applies its gold patch inside an agent container, as an agent would, to check the agent machinery (default: on this machine against the base repository, no agent container; same patches)',
       false,
     )
+    .option(
+      '--allow-degraded-cli-model',
+      'run an agent CLI on a model its bundled model catalogue does not list (it runs on fallback settings), marked degraded in the summary and report',
+      false,
+    )
     .option('--dry-run', 'print the tasks that would run and stop', false);
   addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
@@ -127,6 +132,7 @@ export function runCommand(): Command {
       limits: containerLimits(o),
       testTimeoutMs: o.testTimeout * 1000,
       modelOptions: modelOptions(o),
+      allowDegradedCliModel: o.allowDegradedCliModel,
       merge: mergeStageOptions(o),
       afterTask: o.judge || o.judgeModel ? judgeAfterTask(o.judgeModel, modelOptions(o)) : undefined,
     });
