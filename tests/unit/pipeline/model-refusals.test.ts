@@ -97,7 +97,9 @@ describe('a run and the models it names', () => {
       env: { ...env, COOP_BENCH_TODAY: '2026-12-01' },
     });
     expect(refused.exitCode).toBe(2);
-    expect(refused.all).toMatch(/^coop-bench: model claude-sonnet-4-5 \(anthropic:claude-sonnet-4-5\) was retired on 2026-11-30: .*use claude-sonnet-5-5 instead/);
+    expect(refused.all).toMatch(
+      /^coop-bench: model claude-sonnet-4-5 \(anthropic:claude-sonnet-4-5\) was retired on 2026-11-30: .*use claude-sonnet-5-5 instead/,
+    );
     const listed = await coopBench(['models', '--date', '2026-12-01']);
     expect(listed.exitCode).toBe(0);
     expect(listed.stdout).toMatch(/^claude-sonnet-4-5 .*retired on 2026-11-30$/m);
