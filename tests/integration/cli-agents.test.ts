@@ -128,7 +128,7 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     const calls = query<{ model: string; calls: number; input: number; output: number; cost: number }>(
       'SELECT model, COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(output_tokens) AS output, SUM(cost_usd) AS cost FROM model_calls GROUP BY model ORDER BY model',
     );
-    const answered = { 'claude-sonnet-4-5': anthropic.requests.filter((r) => r.path === '/v1/messages').length, 'gpt-5': openai.requests.length };
+    const answered = { 'claude-sonnet-5-5': anthropic.requests.filter((r) => r.path === '/v1/messages').length, 'gpt-5.6-sol': openai.requests.length };
     expect(calls.map((c) => [c.model, c.calls])).toEqual(Object.entries(answered));
     for (const c of calls) {
       expect(c.input).toBe(c.calls * USAGE.input);
