@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // Unit tests run in parallel; integration tests share one Docker engine on a small machine,
-// so they run one file at a time with generous timeouts.
+// so they run one file at a time with generous timeouts. Model retirements are checked against the
+// run's date (COOP_BENCH_TODAY): tests run on one fixed day, so the shipped models' statuses do not
+// change under them; a test of another day sets its own.
+const env = { COOP_BENCH_TODAY: '2026-11-29' };
+
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +14,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           testTimeout: 30_000,
+          env,
         },
       },
       {
@@ -19,6 +24,7 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 900_000,
           fileParallelism: false,
+          env,
         },
       },
     ],

@@ -12,6 +12,7 @@ import { reportCommand } from './commands/report.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { judgeCommand } from './commands/judge.ts';
 import { imagesCommand } from './commands/images.ts';
+import { modelsCommand } from './commands/models.ts';
 import { importCommand } from './import/command.ts';
 import { UserError } from './errors.ts';
 import { storageFailure } from './store/storage-errors.ts';
@@ -31,6 +32,7 @@ export function program(): Command {
       .addCommand(mergeCommand())
       .addCommand(mergeRunsCommand())
       .addCommand(imagesCommand())
+      .addCommand(modelsCommand())
       .addCommand(importCommand())
       .addCommand(cleanCommand())
       .addCommand(doctorCommand()),

@@ -8,9 +8,12 @@ import { communicationAnalysis, type CommunicationAnalysis } from './analysis/co
 import { costRows, type CostRow } from './analysis/cost.ts';
 import { totalCount } from '../harness/run/cache-marks.ts';
 import type { CacheCount } from '../harness/store/test-cache.ts';
+import { runModels, type RunModel } from './run-models.ts';
 
 export interface RunSummary {
   run: RunInfo;
+  /** The model id each spec ran, its status on the run's date, and whether it ran degraded. */
+  models: RunModel[];
   generatedAt: string;
   taskCounts: Record<TaskStatus, number>;
   /** Tasks that did not finish, with their errors and why. */
@@ -31,6 +34,7 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
   for (const t of data.tasks) taskCounts[t.status]++;
   return {
     run: data.run,
+    models: runModels(data.run.options),
     generatedAt: generatedAt.toISOString(),
     taskCounts,
     unfinished: data.tasks.filter((t) => t.status !== 'done').map(({ id, key, status, error, errorKind }) => ({ id, key, status, error, errorKind })),

@@ -4,8 +4,8 @@
 import type { Agent } from './types.ts';
 import { NoopAgent, OracleAgent } from './oracle.ts';
 import { LlmAgent, type LlmAgentOptions } from './llm-agent.ts';
-import { checkModelSpecs, createModel, type ModelOptions } from '../models/index.ts';
-import { CLI_SPEC_FORMS, createCliAgent, providerSpec } from './cli/index.ts';
+import { checkModelSpecs, createModel, lifecycleText, type ModelOptions, type ResolvedModel } from '../models/index.ts';
+import { CLI_SPEC_FORMS, createCliAgent, providerSpec, unknownToCli } from './cli/index.ts';
 import { UserError } from '../errors.ts';
 
 const builtins: Record<string, () => Agent> = {
@@ -33,17 +33,59 @@ export function modelSpecOf(spec: string): string {
   return providerSpec(spec) ?? spec;
 }
 
+/** What an agent spec runs, for the summary and the report: the model id beside the alias. */
+export interface AgentModel {
+  spec: string;
+  /** Absent for oracle and noop, which call no model. */
+  provider?: string;
+  model?: string;
+  /** The model's status on the run's date (`active`, `retiring in 12 days (2026-12-11)`, ...). */
+  status?: string;
+  /** It retires within RETIRING_SOON_DAYS of the run's date. */
+  retiringSoon?: boolean;
+  /** What its provider recommends instead. */
+  replacement?: string;
+  /** Why an agent CLI runs this model degraded (--allow-degraded-cli-model). */
+  degraded?: string;
+}
+
+export interface AgentCheckOptions {
+  /** Run an agent CLI on a model its bundled catalogue does not list, marked degraded. */
+  allowDegradedCliModel?: boolean;
+}
+
 /**
  * Throws a one-line UserError for a spec that cannot run (unknown form, missing API key, bad price
- * file); called for every spec before any container starts. Makes no network call.
+ * file, a retired model, a model an agent CLI does not know); called for every spec before anything
+ * is built. Makes no network call. Returns what each spec runs.
  */
-export function checkAgentSpecs(specs: string[], model: ModelOptions = {}): void {
+export function checkAgentSpecs(specs: string[], model: ModelOptions = {}, options: AgentCheckOptions = {}): AgentModel[] {
+  const degraded = new Map(specs.flatMap((spec) => (unknownToCli(spec) ? [[spec, unknownToCli(spec)!]] : [])));
+  const [first] = degraded;
+  if (first && !options.allowDegradedCliModel) {
+    throw new UserError(`${first[0]}: ${first[1]}; name one of those, or pass --allow-degraded-cli-model to run it anyway, marked degraded`);
+  }
+  const llmSpecs = specs.filter((spec) => !isBuiltinAgent(spec));
+  let resolved: ResolvedModel[];
   try {
-    checkModelSpecs(specs.filter((spec) => !isBuiltinAgent(spec)).map(modelSpecOf), model);
+    resolved = checkModelSpecs(llmSpecs.map(modelSpecOf), model);
   } catch (error) {
     if (error instanceof UserError && error.message.startsWith('unknown model')) throw new UserError(`${error.message}; agent CLIs: ${CLI_SPEC_FORMS}`);
     throw error;
   }
+  return specs.map((spec) => {
+    const found = resolved[llmSpecs.indexOf(spec)];
+    if (!found) return { spec };
+    return {
+      spec,
+      provider: found.provider,
+      model: found.model,
+      status: lifecycleText(found.lifecycle),
+      ...(found.lifecycle.state === 'retiring' ? { retiringSoon: true } : {}),
+      ...(found.lifecycle.replacement ? { replacement: found.lifecycle.replacement } : {}),
+      ...(degraded.has(spec) ? { degraded: degraded.get(spec) } : {}),
+    };
+  });
 }
 
 export function createAgent(spec: string, settings: AgentSettings): Agent {

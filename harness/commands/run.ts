@@ -100,6 +100,11 @@ export function runCommand(): Command {
       '--no-preflight',
       'skip the live preflight: a tool call, its result and a second turn sent to each model before anything is built (well under $0.01 a model)',
     )
+    .option(
+      '--allow-degraded-cli-model',
+      'run an agent CLI on a model its bundled model catalogue does not list (it runs on fallback settings), marked degraded in the summary and report',
+      false,
+    )
     .option('--dry-run', 'print the tasks that would run and stop', false);
   addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
@@ -132,6 +137,7 @@ export function runCommand(): Command {
       limits: containerLimits(o),
       testTimeoutMs: o.testTimeout * 1000,
       modelOptions: modelOptions(o),
+      allowDegradedCliModel: o.allowDegradedCliModel,
       merge: mergeStageOptions(o),
       afterTask: o.judge || o.judgeModel ? judgeAfterTask(o.judgeModel, modelOptions(o)) : undefined,
     });

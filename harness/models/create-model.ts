@@ -2,7 +2,8 @@
 import { AnthropicModel } from './anthropic-model.ts';
 import { OpenAIModel } from './openai-model.ts';
 import { OpenAIResponsesModel } from './openai-responses.ts';
-import { retirementWarning } from './retirements.ts';
+import { UserError } from '../errors.ts';
+import { lifecycleText, retirementRefusal } from './retirements.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
 import type { Model } from './types.ts';
 
@@ -19,21 +20,32 @@ export function modelFor(resolved: ResolvedModel, fetch?: typeof globalThis.fetc
 
 /**
  * Throws a one-line UserError for the first spec that cannot run (unknown form, missing key,
- * bad price file), so that the CLI stops before any container starts. Makes no network call.
+ * bad price file, a model retired on the run's date, a reasoning effort the model refuses or that
+ * no model takes), so that the CLI stops before anything is built. Makes no network call.
  */
-export function checkModelSpecs(specs: string[], options: ModelOptions = {}): void {
-  for (const spec of specs) resolveChecked(spec, options);
+export function checkModelSpecs(specs: string[], options: ModelOptions = {}): ResolvedModel[] {
+  const resolved = specs.map((spec) => resolveChecked(spec, options));
+  if (options.reasoningEffort && resolved.length > 0 && resolved.every((model) => model.reasoningEffort === undefined)) {
+    throw new UserError(`${resolved[0]!.effortNotSent}; no model of this run takes --reasoning-effort: drop it (coop-bench models lists each model's efforts)`);
+  }
+  return resolved;
 }
 
 const warned = new Set<string>();
 
 function resolveChecked(spec: string, options: ModelOptions): ResolvedModel {
   const resolved = resolveModel(spec, options);
+  const refusal = retirementRefusal(spec, resolved.model, resolved.lifecycle);
+  if (refusal) throw new UserError(refusal);
+  const { state } = resolved.lifecycle;
   const warnings = [
     resolved.price
       ? undefined
       : `warning: no price for model ${resolved.model}: its calls count as $0 (add it to a price file given with --prices or COOP_BENCH_PRICES)`,
-    retirementWarning(resolved.model),
+    state === 'retiring' || state === 'deprecated'
+      ? `warning: model ${resolved.model} (${spec}) is ${lifecycleText(resolved.lifecycle)}${resolved.lifecycle.replacement ? `; its replacement: ${resolved.lifecycle.replacement}` : ''}`
+      : undefined,
+    resolved.effortNotSent && `warning: ${resolved.effortNotSent}`,
   ];
   for (const warning of warnings) {
     if (warning === undefined || warned.has(warning)) continue;

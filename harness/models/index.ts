@@ -1,6 +1,9 @@
 // The model layer: specs to Model instances for agents and judges (see README.md here).
 export { checkModelSpecs, createModel, modelFor } from './create-model.ts';
 export { findContextWindows } from './context-window.ts';
+export { CATALOGUE, parseCatalogue, type Catalogue, type CatalogueEntry, type Source } from './catalogue.ts';
+export { lifecycleOf, lifecycleText, RETIRING_SOON_DAYS, type Lifecycle, type LifecycleState } from './retirements.ts';
+export { runDate, TODAY_VARIABLE } from './settings.ts';
 export {
   CONFIGURATION_KINDS,
   FirstRequestRefused,
@@ -19,6 +22,7 @@ export {
   UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS,
   type CacheTtl,
   type ModelOptions,
+  type ResolvedModel,
   type ReasoningEffort,
 } from './resolve.ts';
 export { ACCEPTED_SPEC_FORMS, isModelSpec, MODEL_ALIASES, parseModelSpec, type ParsedModelSpec, type Provider } from './specs.ts';

@@ -1,6 +1,6 @@
-// USD per million tokens and context windows per model id, used to record the cost of each
-// call and to tell the agent loop when to compact. Users override or extend the table with a
-// JSON file (`--prices <file>` or COOP_BENCH_PRICES):
+// USD per million tokens and context windows per model id (from the catalogue, catalogue.json), used
+// to record the cost of each call and to tell the agent loop when to compact. Users override or
+// extend the table with a JSON file (`--prices <file>` or COOP_BENCH_PRICES):
 //
 //   { "gpt-5": { "inputPerMillion": 1.25, "outputPerMillion": 10 },
 //     "qwen2.5-coder-32b": { "inputPerMillion": 0, "outputPerMillion": 0, "contextWindow": 32768 } }
@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../errors.ts';
 import type { Usage } from './types.ts';
-import { undatedModelId } from './specs.ts';
+import { CATALOGUE } from './catalogue.ts';
+import { undatedModelId } from './model-ids.ts';
 
 const modelPriceSchema = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
@@ -36,86 +37,26 @@ export const CACHE_WRITE_RATE = 1.25;
 export const CACHE_WRITE_1H_RATE = 2;
 
 /**
- * List prices as of November 2025 (standard tier, no batch discount) and the limits of the
- * providers' model pages; check them before trusting a cost. gpt-5 models: a 400k window of which
- * the prompt may use 272k. Claude: cache writes 1.25x (5 minutes) or 2x (1 hour) the input price,
- * cache reads 0.1x.
+ * The catalogue's models that have prices (a retired model has none: nothing can be bought of it),
+ * in the price file's field names. Claude: cache writes 1.25x (5 minutes) or 2x (1 hour) the input
+ * price, cache reads 0.1x.
  */
-/** Sonnet 4 and 4.5 are priced alike, with the same window and output limit. */
-const SONNET_4: ModelPrice = {
-  inputPerMillion: 3,
-  outputPerMillion: 15,
-  cachedInputPerMillion: 0.3,
-  cacheWritePerMillion: 3.75,
-  cacheWrite1hPerMillion: 6,
-  contextWindow: 200_000,
-  maxOutputTokens: 64_000,
-};
-
-export const DEFAULT_PRICES: PriceTable = {
-  'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10, cachedInputPerMillion: 0.125, contextWindow: 400_000, inputLimit: 272_000, maxOutputTokens: 128_000 },
-  'gpt-5-mini': {
-    inputPerMillion: 0.25,
-    outputPerMillion: 2,
-    cachedInputPerMillion: 0.025,
-    contextWindow: 400_000,
-    inputLimit: 272_000,
-    maxOutputTokens: 128_000,
-  },
-  'gpt-5-nano': {
-    inputPerMillion: 0.05,
-    outputPerMillion: 0.4,
-    cachedInputPerMillion: 0.005,
-    contextWindow: 400_000,
-    inputLimit: 272_000,
-    maxOutputTokens: 128_000,
-  },
-  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
-  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6, cachedInputPerMillion: 0.1, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
-  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10, cachedInputPerMillion: 1.25, contextWindow: 128_000, maxOutputTokens: 16_384 },
-  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6, cachedInputPerMillion: 0.075, contextWindow: 128_000, maxOutputTokens: 16_384 },
-  o3: { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, contextWindow: 200_000, maxOutputTokens: 100_000 },
-  'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4, cachedInputPerMillion: 0.275, contextWindow: 200_000, maxOutputTokens: 100_000 },
-  // Claude Sonnet 5.5 (model page, November 2026): thinks by default, its thinking blocks are replayed.
-  'claude-sonnet-5-5': {
-    inputPerMillion: 2,
-    outputPerMillion: 10,
-    cachedInputPerMillion: 0.2,
-    cacheWritePerMillion: 2.5,
-    cacheWrite1hPerMillion: 4,
-    contextWindow: 1_000_000,
-    maxOutputTokens: 128_000,
-  },
-  'claude-sonnet-4-5': SONNET_4,
-  'claude-sonnet-4': SONNET_4,
-  'claude-opus-4-5': {
-    inputPerMillion: 5,
-    outputPerMillion: 25,
-    cachedInputPerMillion: 0.5,
-    cacheWritePerMillion: 6.25,
-    cacheWrite1hPerMillion: 10,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-  },
-  'claude-opus-4-1': {
-    inputPerMillion: 15,
-    outputPerMillion: 75,
-    cachedInputPerMillion: 1.5,
-    cacheWritePerMillion: 18.75,
-    cacheWrite1hPerMillion: 30,
-    contextWindow: 200_000,
-    maxOutputTokens: 32_000,
-  },
-  'claude-haiku-4-5': {
-    inputPerMillion: 1,
-    outputPerMillion: 5,
-    cachedInputPerMillion: 0.1,
-    cacheWritePerMillion: 1.25,
-    cacheWrite1hPerMillion: 2,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-  },
-};
+export const DEFAULT_PRICES: PriceTable = Object.fromEntries(
+  CATALOGUE.models.flatMap(({ id, prices, contextWindow, inputLimit, maxOutputTokens }) => {
+    if (!prices) return [];
+    const price: ModelPrice = {
+      inputPerMillion: prices.input,
+      outputPerMillion: prices.output,
+      cachedInputPerMillion: prices.cacheRead,
+      cacheWritePerMillion: prices.cacheWrite5m,
+      cacheWrite1hPerMillion: prices.cacheWrite1h,
+      contextWindow,
+      inputLimit,
+      maxOutputTokens,
+    };
+    return [[id, Object.fromEntries(Object.entries(price).filter(([, value]) => value !== undefined)) as ModelPrice]];
+  }),
+);
 
 /** The default table, with the entries of `file` (if any) merged over it field by field. */
 export function loadPriceTable(file?: string): PriceTable {

@@ -3,9 +3,13 @@
 // so `checkModelSpecs` can report it before any container starts.
 import path from 'node:path';
 import { UserError } from '../errors.ts';
+import { CATALOGUE, type CatalogueEntry, type ReasoningEffort } from './catalogue.ts';
 import { loadPriceTable, priceFor, type ModelPrice } from './prices.ts';
-import { settingsReader, type SettingsSource } from './settings.ts';
-import { isHttpURL, parseModelSpec, type Provider } from './specs.ts';
+import { lifecycleOf, type Lifecycle } from './retirements.ts';
+import { runDate, settingsReader, type SettingsSource } from './settings.ts';
+import { isHttpURL, parseModelSpec, type ParsedModelSpec, type Provider } from './specs.ts';
+
+export { REASONING_EFFORTS, type ReasoningEffort } from './catalogue.ts';
 
 export const DEFAULT_MAX_RETRIES = 6;
 /** Per attempt: long agent turns with large outputs take minutes. */
@@ -18,8 +22,6 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 /** Anthropic requires max_tokens: what a Claude model missing from the table is asked for. */
 export const UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS = 8192;
 
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
-export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 /** Which of the provider's endpoints a model is called on. */
 export type ModelApi = 'chat' | 'responses' | 'messages';
 export type CacheTtl = '5m' | '1h';
@@ -37,7 +39,7 @@ export interface ModelOptions extends SettingsSource {
   contextWindow?: number;
   /** Context windows found on the servers, by spec (context-window.ts). */
   contextWindows?: Readonly<Record<string, number>>;
-  /** --reasoning-effort for OpenAI reasoning models. */
+  /** --reasoning-effort: sent to the OpenAI models the catalogue lists with efforts, if the model takes it. */
   reasoningEffort?: ReasoningEffort;
   /** --openai-api: force Chat Completions or the Responses API for OpenAI specs. */
   openaiApi?: 'chat' | 'responses';
@@ -63,8 +65,15 @@ export interface ResolvedModel {
   price?: ModelPrice;
   /** Tokens a prompt may hold, the output budget set aside; undefined: unknown. */
   contextWindow?: number;
+  /** Sent only to a model the catalogue says accepts it (others answer 400). */
   reasoningEffort?: ReasoningEffort;
+  /** Why a --reasoning-effort the user gave is not sent to this model. */
+  effortNotSent?: string;
   cacheTtl: CacheTtl;
+  /** The model's catalogue entry; undefined for a model the catalogue does not list. */
+  entry?: CatalogueEntry;
+  /** Where the model stands on the run's date. */
+  lifecycle: Lifecycle;
 }
 
 const PROVIDER_SETTINGS: Record<Provider, { keyVariable: string; baseURLVariable: string; defaultBaseURL: string }> = {
@@ -98,6 +107,8 @@ export function resolveModel(spec: string, options: ModelOptions = {}): Resolved
     throw new UserError(`${baseURLVariable} is not an http(s) URL ("${baseURL}"): fix it in the environment or in ./.env`);
   }
   const price = priceFor(prices, parsed.model);
+  const entry = parsed.baseURL === undefined ? CATALOGUE.entry(parsed.model) : undefined;
+  const effort = reasoningEffort(parsed, entry, options.reasoningEffort);
   const maxOutputTokens = outputBudget(spec, parsed.provider, parsed.model, price, options.maxOutputTokens);
   return {
     spec,
@@ -111,22 +122,50 @@ export function resolveModel(spec: string, options: ModelOptions = {}): Resolved
     api:
       parsed.provider === 'anthropic'
         ? 'messages'
-        : (options.openaiApi ?? (parsed.baseURL === undefined && isOpenAIReasoningModel(parsed.model) ? 'responses' : 'chat')),
+        : (options.openaiApi ?? (parsed.baseURL === undefined && isOpenAIReasoningModel(parsed.model, entry) ? 'responses' : 'chat')),
     maxOutputTokens,
     price,
     contextWindow: promptBudget(spec, price, options.contextWindow ?? options.contextWindows?.[spec], maxOutputTokens),
-    reasoningEffort: options.reasoningEffort,
+    ...effort,
     cacheTtl: options.cacheTtl ?? '5m',
+    entry,
+    lifecycle: lifecycleOf(entry, runDate(options, readSetting)),
   };
 }
 
 /**
- * OpenAI's reasoning models, which keep their reasoning between turns only on the Responses API
- * (OpenAI's reasoning guide). A server named in the spec keeps Chat Completions: vLLM, Ollama and
- * llama.cpp speak it, and few of them the Responses API.
+ * The effort to send: only to an OpenAI model the catalogue lists with efforts, and only one of
+ * them. Anthropic's adapter sends none; a server named in the spec, or a model the catalogue does
+ * not list, may refuse the parameter (OpenAI: 400 "Unsupported parameter: 'reasoning_effort' is not
+ * supported with this model"), so it is not sent there.
  */
-export function isOpenAIReasoningModel(model: string): boolean {
-  return /^(gpt-5|o1|o3|o4)(-|$)/.test(model);
+function reasoningEffort(
+  parsed: ParsedModelSpec,
+  entry: CatalogueEntry | undefined,
+  asked: ReasoningEffort | undefined,
+): Pick<ResolvedModel, 'reasoningEffort' | 'effortNotSent'> {
+  if (asked === undefined) return {};
+  const { spec, model } = parsed;
+  if (parsed.provider !== 'openai') return { effortNotSent: `--reasoning-effort is for OpenAI models: not sent to ${model} (${spec})` };
+  if (parsed.baseURL !== undefined)
+    return { effortNotSent: `--reasoning-effort is not sent to a server named in the spec (${spec}): such servers may refuse it` };
+  if (!entry) return { effortNotSent: `--reasoning-effort is not sent to ${model} (${spec}): the model catalogue does not say it takes one` };
+  const accepted = entry.reasoningEfforts;
+  if (!accepted) return { effortNotSent: `--reasoning-effort is not sent to ${model} (${spec}): it takes no reasoning effort` };
+  if (!accepted.includes(asked)) {
+    throw new UserError(`--reasoning-effort ${asked} is not accepted by model ${model} (${spec}): use ${accepted.join(', ')}`);
+  }
+  return { reasoningEffort: asked };
+}
+
+/**
+ * OpenAI's reasoning models, which keep their reasoning between turns only on the Responses API
+ * (OpenAI's reasoning guide): those the catalogue lists with efforts, else by name. A server named
+ * in the spec keeps Chat Completions: vLLM, Ollama and llama.cpp speak it, and few of them the
+ * Responses API.
+ */
+export function isOpenAIReasoningModel(model: string, entry = CATALOGUE.entry(model)): boolean {
+  return entry ? entry.reasoningEfforts !== undefined : /^(gpt-[5-9]|o1|o3|o4)([-.]|$)/.test(model);
 }
 
 function outputBudget(spec: string, provider: Provider, model: string, price: ModelPrice | undefined, asked: number | undefined): number | undefined {

@@ -1,8 +1,9 @@
 // Model specs on the command line (`gpt-5`, `claude`, `openai:<model>`, `anthropic:<model>`,
 // `openai:<model>@<base-url>`) to a provider, a concrete model id and an optional server.
 import { UserError } from '../errors.ts';
+import { CATALOGUE, PROVIDERS, type Provider } from './catalogue.ts';
 
-export type Provider = 'openai' | 'anthropic';
+export type { Provider } from './catalogue.ts';
 
 export interface ParsedModelSpec {
   spec: string;
@@ -14,15 +15,12 @@ export interface ParsedModelSpec {
 }
 
 /**
- * The aliases and the concrete models they stand for: the models of the CooperBench paper.
- * Change a default here (and in harness/models/README.md).
+ * The aliases and the concrete models they stand for, from the catalogue (catalogue.json):
+ * `gpt-5` is the CooperBench paper's model, `claude` the current Sonnet.
  */
-export const MODEL_ALIASES: Readonly<Record<string, { provider: Provider; model: string }>> = {
-  'gpt-5': { provider: 'openai', model: 'gpt-5' },
-  claude: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
-};
-
-const PROVIDERS: readonly Provider[] = ['openai', 'anthropic'];
+export const MODEL_ALIASES: Readonly<Record<string, { provider: Provider; model: string }>> = Object.fromEntries(
+  CATALOGUE.models.flatMap((entry) => entry.aliases.map((alias) => [alias, { provider: entry.provider, model: entry.id }])),
+);
 
 export const ACCEPTED_SPEC_FORMS = `${Object.keys(MODEL_ALIASES).join(', ')}, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`;
 
@@ -34,7 +32,7 @@ export function parseModelSpec(spec: string): ParsedModelSpec {
   const colon = spec.indexOf(':');
   const provider = spec.slice(0, colon) as Provider;
   const rest = spec.slice(colon + 1);
-  if (colon < 0 || !PROVIDERS.includes(provider) || rest === '') {
+  if (colon < 0 || !(PROVIDERS as readonly string[]).includes(provider) || rest === '') {
     throw new UserError(`unknown model "${spec}": use ${ACCEPTED_SPEC_FORMS}`);
   }
   const at = rest.indexOf('@');
@@ -69,7 +67,4 @@ export function isHttpURL(text: string): boolean {
   }
 }
 
-/** `model` without a date suffix (claude-sonnet-4-5-20250929, gpt-4o-2024-08-06): the id tables list. */
-export function undatedModelId(model: string): string {
-  return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
-}
+export { undatedModelId } from './model-ids.ts';

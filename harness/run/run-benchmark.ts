@@ -64,6 +64,8 @@ export interface RunOptions {
   limits: ContainerLimits;
   testTimeoutMs: number;
   modelOptions: ModelOptions;
+  /** Run an agent CLI on a model its bundled catalogue does not list, marked degraded. */
+  allowDegradedCliModel?: boolean;
   merge: MergeStageOptions;
   /** Called after each task is stored (e.g. the judges); its failure never loses the task. */
   afterTask?: (store: RunStore, taskId: number) => Promise<void>;
@@ -146,7 +148,8 @@ export interface RunDependencies {
 /** Runs the benchmark; resolves with the process exit code. */
 export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
-  checkAgentSpecs(options.models, options.modelOptions);
+  // Before anything is built: a retired model, or one an agent CLI does not know, stops here.
+  const agentModels = checkAgentSpecs(options.models, options.modelOptions, { allowDegradedCliModel: options.allowDegradedCliModel });
   const io = deps.io ?? processIO;
   const log = (line: string) => io.log(line);
   const plan = planRun(options, log);
@@ -179,7 +182,15 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   if (!options.force) refuseOtherAgentConfig(store, config);
   const testCache = storeTestCache(store, { read: !options.noCache });
   const { agentConfig: _, afterTask: __, preflight: ___, ...stored } = options;
-  store.startRun({ ...stored, modelOptions, maxSteps: config.stepLimit, agentConfig: config.source, agentConfigHash: config.hash, plan: planIdentity(plan) });
+  store.startRun({
+    ...stored,
+    modelOptions,
+    agentModels,
+    maxSteps: config.stepLimit,
+    agentConfig: config.source,
+    agentConfigHash: config.hash,
+    plan: planIdentity(plan),
+  });
   const bus = new MessageBus(store);
   // Models known to take what this configuration sends (error-kind.ts): answered in this run, now or before.
   const answered = new Set(store.modelsAnsweredUnder(config.hash));
@@ -289,7 +300,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const planned = new Set(rows.map(({ row }) => row.id));
   const unfinished = store.tasks().filter((t) => planned.has(t.id) && t.status !== 'done').length;
   store.setRunStatus(unfinished === 0 ? 'finished' : 'failed');
-  io.out(`${formatSummary(options.name, summarize(store))}\n${cacheSummaryLine(totalCount(cachedEvaluationsByTask(store).values()))}\n`);
+  io.out(`${formatSummary(options.name, summarize(store), agentModels)}\n${cacheSummaryLine(totalCount(cachedEvaluationsByTask(store).values()))}\n`);
   if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
   if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
   io.out(`results: ${store.dir}\n`);

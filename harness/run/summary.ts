@@ -6,6 +6,7 @@ import { readRunLog } from '../store/run-log.ts';
 import { teamName } from '../../tasks/types.ts';
 import { MERGE_STATUSES, orderEffect } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
+import type { AgentModel } from '../agents/registry.ts';
 
 export interface SettingSummary {
   models: string;
@@ -75,7 +76,22 @@ function counted(counts: Record<string, number>): string {
   return total === 0 ? '0' : `${total} (${parts.map(([kind, n]) => `${kind} ${n}`).join(', ')})`;
 }
 
-export function formatSummary(runName: string, summaries: SettingSummary[]): string {
+/**
+ * The model id each spec ran beside the spec (`claude = anthropic claude-sonnet-5-5`), with its
+ * status on the run's date; a model retiring soon and an agent CLI run degraded are flagged.
+ */
+export function modelLines(models: AgentModel[]): string[] {
+  const described = models.filter((m) => m.model !== undefined);
+  if (described.length === 0) return [];
+  const lines = [`models: ${described.map((m) => `${m.spec} = ${m.provider} ${m.model} (${m.status}${m.degraded ? ', degraded' : ''})`).join('; ')}`];
+  for (const m of described.filter((m) => m.retiringSoon)) {
+    lines.push(`warning: ${m.model} (${m.spec}) is ${m.status}: a run after that day is refused; its replacement: ${m.replacement ?? 'see coop-bench models'}`);
+  }
+  for (const m of described.filter((m) => m.degraded)) lines.push(`degraded: ${m.spec}: ${m.degraded}`);
+  return lines;
+}
+
+export function formatSummary(runName: string, summaries: SettingSummary[], models: AgentModel[] = []): string {
   const lines = [`Run ${runName}`];
   const header = [
     'models',
@@ -108,7 +124,7 @@ export function formatSummary(runName: string, summaries: SettingSummary[]): str
       .map((c, i) => c.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
-  lines.push(format(header), format(widths.map((w) => '-'.repeat(w))), ...table.map(format));
+  lines.push(format(header), format(widths.map((w) => '-'.repeat(w))), ...table.map(format), ...modelLines(models));
   const excluded = summaries.reduce((n, s) => n + s.excluded.infrastructure + s.excluded.harness + s.excluded.interrupted + s.pending, 0);
   if (excluded > 0)
     lines.push(`both pass counts finished tasks only: ${excluded} task(s) are left out (see excluded, not run); run the same command again to retry them`);

@@ -137,7 +137,10 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     );
     // The live preflight's calls (two a model, before any task) are not the agents': not stored.
     const tasks = (requests: StreamRequest[]) => requests.filter((r) => !isPreflight(r));
-    const answered = { 'claude-sonnet-4-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length, 'gpt-5': tasks(openai.requests).length };
+    const answered = {
+      'claude-sonnet-5-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length,
+      'gpt-5.6-sol': tasks(openai.requests).length,
+    };
     expect(calls.map((c) => [c.model, c.calls])).toEqual(Object.entries(answered));
     for (const c of calls) {
       expect(c.input).toBe(c.calls * USAGE.input);

@@ -11,7 +11,9 @@ export const claudeCode: CliDefinition = {
   name: 'claude-code',
   title: 'Claude Code 2.1.330',
   provider: 'anthropic',
-  defaultModel: 'claude-sonnet-4-5',
+  // The current Sonnet. The binary names models only inside minified code, not as a list this
+  // harness can read: any model runs, and the catalogue still refuses a retired one.
+  defaultModel: 'claude-sonnet-5-5',
 
   // Separate glibc and musl builds, each dynamically linked against its libc.
   build: ({ arch, libc }) => ({

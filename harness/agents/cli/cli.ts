@@ -60,7 +60,14 @@ export interface CliDefinition {
   /** Product name and pinned version, for docs and messages. */
   title: string;
   provider: Provider;
+  /** A model `knownModels` lists, and one the catalogue does not retire. */
   defaultModel: string;
+  /**
+   * The models the pinned CLI's bundled model catalogue lists, where it is readable. With any other
+   * the CLI runs on fallback settings (Codex: no apply_patch tool), so a run refuses it unless told
+   * to run it degraded (--allow-degraded-cli-model).
+   */
+  knownModels?: readonly string[];
   build(platform: CliPlatform): CliBuild;
   launch(context: LaunchContext): Launch;
   reader(trajectory: Trajectory): EventReader;

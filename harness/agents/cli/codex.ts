@@ -45,7 +45,24 @@ export const codex: CliDefinition = {
   name: 'codex',
   title: 'Codex CLI 0.169.0',
   provider: 'openai',
-  defaultModel: 'gpt-5',
+  defaultModel: 'gpt-5.6-sol',
+  // The "slug"s of the model catalogue bundled in the pinned binary (`strings` on
+  // vendor/x86_64-unknown-linux-musl/bin/codex, its `{"models": [...]}` JSON): with a model not in
+  // it Codex warns, falls back to generic settings and offers no apply_patch tool.
+  knownModels: [
+    'gpt-6-astra',
+    'gpt-6.1-sol',
+    'gpt-6.1-terra',
+    'gpt-6-sol',
+    'gpt-6-luna',
+    'gpt-5.6-sol',
+    'gpt-5.6-terra',
+    'gpt-5.6-luna',
+    'gpt-5.5',
+    'gpt-daybreak-blue-latest',
+    'gpt-daybreak-red-latest',
+    'codex-auto-review',
+  ],
 
   // Static musl builds: one per architecture runs in any image.
   build: ({ arch }) => {

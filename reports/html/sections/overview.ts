@@ -4,6 +4,7 @@ import { escapeHtml } from '../escape.ts';
 import { integer } from '../format.ts';
 import { note, num, section, table, taskLink, warning } from '../markup.ts';
 import { cacheSummaryLine } from '../../../harness/run/cache-marks.ts';
+import { runModelText } from '../../run-models.ts';
 
 const LISTED_UNFINISHED = 20;
 
@@ -24,6 +25,9 @@ export function gaps(s: RunSummary): string[] {
   if (unfinished > 0) gaps.push(`${unfinished} task(s) did not finish; rates count finished tasks only (each rate says how many it leaves out, and why).`);
   const harness = s.unfinished.filter((t) => t.errorKind === 'harness').length;
   if (harness > 0) gaps.push(`${harness} task(s) failed because of coop-bench itself (a bug): they are left out of the rates; please report them.`);
+  for (const m of s.models.filter((m) => m.retiringSoon))
+    gaps.push(`${m.model} (${m.spec}) is ${m.status}: a run after that day is refused${m.replacement ? `; its replacement: ${m.replacement}` : ''}.`);
+  for (const m of s.models.filter((m) => m.degraded)) gaps.push(`${m.spec} ran degraded: ${m.degraded}.`);
   if (s.agentConfigs.length > 1)
     gaps.push(
       `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
@@ -52,6 +56,7 @@ export function overviewSection(s: RunSummary): string {
   const run = s.run;
   return section('overview', 'Overview', [
     `<p class="lead">Run <strong>${escapeHtml(run.name)}</strong>, ${escapeHtml(run.status ?? 'status unknown')}; started ${escapeHtml(run.createdAt ?? '–')}, last updated ${escapeHtml(run.updatedAt ?? '–')}; report written ${escapeHtml(s.generatedAt)}.</p>`,
+    s.models.length > 0 ? `<p>Models: ${escapeHtml(s.models.map(runModelText).join('; '))}.</p>` : '',
     `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => c.hash.slice(0, 12)).join(', ') || '–')}.</p>`,
     status,
     `<p id="test-cache">Tests: ${escapeHtml(cacheSummaryLine(s.testCache))}.</p>`,

@@ -8,8 +8,8 @@
 //   is enforced on its own ("Input tokens exceed the configured limit of 272000 tokens",
 //   github.com/cline/cline/issues/5474, github.com/RooCodeInc/Roo-Code/issues/6856).
 // - Anthropic models overview (platform.claude.com/docs/en/about-claude/models/overview): a
-//   200,000-token context window for the Claude 4 family; max output 64,000 for Sonnet 4, Sonnet
-//   4.5, Haiku 4.5 and Opus 4.5, 32,000 for Opus 4.1. Sonnet 5.5 (models/sonnet-5-5/overview): a
+//   200,000-token context window for the Claude 4 family; max output 64,000 for Sonnet 4.5, Haiku 4.5
+//   and Opus 4.5. Sonnet 5.5 (models/sonnet-5-5/overview): a
 //   1M-token window, 128K output; thinking is on when a request has no `thinking` field
 //   (models/sonnet-5-5/migration-guide). Its cache minimum is not listed: Sonnet's 1024 is assumed.
 // - Anthropic prompt caching docs (platform.claude.com/docs/en/build-with-claude/prompt-caching,
@@ -17,6 +17,14 @@
 //   shortest cacheable prompt is 4,096 tokens for Claude Opus 4.5 and Haiku 4.5, 1,024 for Sonnet
 //   4.5, Sonnet 4 and Opus 4.1, 2,048 for Haiku 3.5 and Haiku 3. A shorter prefix is not cached
 //   and the request still succeeds: no cache write, no read.
+// - OpenAI model page of gpt-5.6-sol (developers.openai.com/api/docs/models/gpt-5.6-sol): a
+//   1,050,000-token window, 128,000 output (a prompt of at most 922,000); reasoning.effort none, low, medium, high, xhigh, max.
+// - Reasoning efforts: the OpenAI reasoning guide (gpt-5 family: minimal, low, medium, high;
+//   o-series: low, medium, high). A model without `efforts` takes no reasoning parameter at all
+//   (gpt-4.1, gpt-4o: 400 "Unsupported parameter: 'reasoning_effort' is not supported with this model.").
+// - Retired models are not listed, so the fakes answer them 404 as the services do: claude-sonnet-4
+//   and claude-opus-4-1 (retired 2026-06-15 and by 2026-08-07, @anthropic-ai/sdk CHANGELOG), o4-mini
+//   (2026-10-23, as third-party copies of OpenAI's deprecations page report).
 
 export interface ModelLimits {
   /** Tokens the prompt may hold. */
@@ -25,18 +33,22 @@ export interface ModelLimits {
   maxOutput: number;
   /** A reasoning model: temperature is fixed, reasoning items come back on the Responses API. */
   reasoning?: boolean;
+  /** The reasoning efforts it accepts; a model without any refuses the parameter. */
+  efforts?: string[];
   /** Anthropic: the shortest prefix the prompt cache stores (prompt caching docs, "cache limitations"). */
   minCacheable?: number;
   /** Anthropic: thinks unless told otherwise, so each answer starts with thinking blocks that must come back. */
   thinksByDefault?: boolean;
 }
 
+const GPT_5_EFFORTS = ['minimal', 'low', 'medium', 'high'];
+
 export const OPENAI_MODELS: Record<string, ModelLimits> = {
-  'gpt-5': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true },
-  'gpt-5-mini': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true },
-  'gpt-5-nano': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true },
-  o3: { inputLimit: 200_000, maxOutput: 100_000, reasoning: true },
-  'o4-mini': { inputLimit: 200_000, maxOutput: 100_000, reasoning: true },
+  'gpt-5': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true, efforts: GPT_5_EFFORTS },
+  'gpt-5-mini': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true, efforts: GPT_5_EFFORTS },
+  'gpt-5-nano': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true, efforts: GPT_5_EFFORTS },
+  'gpt-5.6-sol': { inputLimit: 922_000, maxOutput: 128_000, reasoning: true, efforts: ['none', 'low', 'medium', 'high', 'xhigh', 'max'] },
+  o3: { inputLimit: 200_000, maxOutput: 100_000, reasoning: true, efforts: ['low', 'medium', 'high'] },
   'gpt-4.1': { inputLimit: 1_047_576, maxOutput: 32_768 },
   'gpt-4o': { inputLimit: 128_000, maxOutput: 16_384 },
 };
@@ -44,11 +56,8 @@ export const OPENAI_MODELS: Record<string, ModelLimits> = {
 export const ANTHROPIC_MODELS: Record<string, ModelLimits> = {
   'claude-sonnet-5-5': { inputLimit: 1_000_000, maxOutput: 128_000, minCacheable: 1024, thinksByDefault: true },
   'claude-sonnet-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
-  'claude-sonnet-4': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
   'claude-opus-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 4096 },
-  'claude-opus-4-1': { inputLimit: 200_000, maxOutput: 32_000, minCacheable: 1024 },
   'claude-haiku-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 4096 },
-  'claude-3-5-haiku': { inputLimit: 200_000, maxOutput: 8_192, minCacheable: 2048 },
 };
 
 /** The entry of `model` in `table`, also for dated ids (claude-sonnet-4-5-20250929, gpt-5-2025-08-07). */

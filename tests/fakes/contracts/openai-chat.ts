@@ -1,7 +1,7 @@
 // What OpenAI's Chat Completions endpoint, and vLLM's OpenAI-compatible one, refuse. A pure function
 // of the request body, so that a streaming endpoint can call it too. Each rule names its source.
 import { countTokens, type ModelLimits } from './limits.ts';
-import { openaiRejection, vllmRejection, type Rejection } from './rejection.ts';
+import { openaiEffortRejection, openaiRejection, vllmRejection, type Rejection } from './rejection.ts';
 
 export type ChatFlavour = 'openai' | 'vllm';
 
@@ -50,6 +50,8 @@ function checkOpenAI(body: any, messages: Message[], limits: ModelLimits | undef
       return openaiRejection(400, "Invalid value for 'content': expected a string, got null.", `messages.[${i}].content`);
     }
   }
+  const effort = openaiEffortRejection('reasoning_effort', body.reasoning_effort, limits);
+  if (effort) return effort;
   if (limits?.reasoning) {
     // Reasoning models fix the temperature and take max_completion_tokens only (OpenAI's reasoning
     // guide; the temperature error as reported in github.com/tmc/langchaingo/issues/1355).

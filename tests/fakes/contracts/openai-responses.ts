@@ -1,7 +1,7 @@
 // What OpenAI's Responses API refuses, and the reasoning items a fake hands out and checks when they
 // come back. A pure function of the request and the ledger, so a streaming endpoint can call it too.
 import { countTokens, type ModelLimits } from './limits.ts';
-import { openaiRejection, type Rejection } from './rejection.ts';
+import { openaiEffortRejection, openaiRejection, type Rejection } from './rejection.ts';
 
 interface InputItem {
   type?: string;
@@ -146,6 +146,8 @@ export function checkResponsesRequest(body: any, limits: ModelLimits | undefined
   const unanswered = [...calls].find((id) => !answered.has(id));
   if (unanswered) return openaiRejection(400, `No tool output found for function call ${unanswered}.`, 'input');
 
+  const effort = openaiEffortRejection('reasoning.effort', body.reasoning?.effort, limits);
+  if (effort) return effort;
   if (limits?.reasoning && body.temperature !== undefined) {
     return openaiRejection(400, "Unsupported parameter: 'temperature' is not supported with this model.", 'temperature', 'unsupported_parameter');
   }

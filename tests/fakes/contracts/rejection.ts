@@ -48,3 +48,25 @@ export function anthropicRejection(status: number, message: string): Rejection {
   const type = ANTHROPIC_ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
   return { status, body: { type: 'error', error: { type, message } } };
 }
+
+/**
+ * A reasoning effort the model does not take. A model without reasoning (gpt-4.1, gpt-4o) answers
+ * 400 "... 'reasoning_effort' is not supported with this model" (github.com/brendanlong/lion-reader/pull/1325;
+ * worded as the API's other "Unsupported parameter" errors); a value outside the model's list
+ * answers "Unsupported value: 'reasoning_effort' does not support 'none' with this model. Supported
+ * values are: 'minimal', 'low', 'medium', and 'high'." (github.com/Kilo-Org/cloud/pull/3807).
+ * `param`: `reasoning_effort` (Chat Completions) or `reasoning.effort` (Responses).
+ */
+export function openaiEffortRejection(param: string, effort: unknown, limits: ModelLimits | undefined): Rejection | undefined {
+  if (effort === undefined || effort === null || !limits) return undefined;
+  if (!limits.efforts) return openaiRejection(400, `Unsupported parameter: '${param}' is not supported with this model.`, param, 'unsupported_parameter');
+  if (limits.efforts.includes(String(effort))) return undefined;
+  const values = limits.efforts.map((e) => `'${e}'`);
+  const list = `${values.slice(0, -1).join(', ')}, and ${values.at(-1)}`;
+  return openaiRejection(
+    400,
+    `Unsupported value: '${param}' does not support '${String(effort)}' with this model. Supported values are: ${list}.`,
+    param,
+    'unsupported_value',
+  );
+}

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createModel, INFRASTRUCTURE_KINDS, ModelError, type ChatMessage, type ModelOptions } from '../../../harness/models/index.ts';
-import { retirementWarning } from '../../../harness/models/retirements.ts';
 import { anthropicErrorReply, hangReply, messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
 import { ANTHROPIC_TEST_KEY, bashTool, cleanupDirs, tempDir } from './helpers.ts';
 
@@ -15,8 +14,14 @@ afterEach(async () => {
   await cleanupDirs();
 });
 
+/** Claude Sonnet 4.5, a model that does not think unless asked (it retires on 2026-11-30: the tests run on 2026-11-29). */
 async function claude(options: ModelOptions = {}) {
-  return createModel('claude', { env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url }, cwd: await tempDir(), ...options });
+  return createModel('anthropic:claude-sonnet-4-5', {
+    warn: () => {},
+    env: { ANTHROPIC_API_KEY: ANTHROPIC_TEST_KEY, ANTHROPIC_BASE_URL: server.url },
+    cwd: await tempDir(),
+    ...options,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
@@ -39,7 +44,7 @@ describe('Anthropic models through the SDK', () => {
   it('runs a tool call round trip: the model calls bash, gets the result, answers', async () => {
     const model = await claude();
     // The prompt may use the 200k window less the 32k output budget.
-    expect(model).toMatchObject({ spec: 'claude', id: 'claude-sonnet-4-5', contextWindow: 168_000, maxOutputTokens: 32_000 });
+    expect(model).toMatchObject({ spec: 'anthropic:claude-sonnet-4-5', id: 'claude-sonnet-4-5', contextWindow: 168_000, maxOutputTokens: 32_000 });
     server.enqueue(
       messageReply('Let me look.', {
         toolUses: [{ id: 'toolu_a', name: 'bash', input: { command: 'ls' } }],
@@ -224,17 +229,6 @@ describe('Anthropic models through the SDK', () => {
     );
   });
 
-  it('warns at the start of a run about a model that retires within 60 days or has retired', () => {
-    expect(retirementWarning('claude-sonnet-4-5', new Date('2026-11-26T12:00:00Z'))).toBe(
-      "warning: model claude-sonnet-4-5 retires on 2026-11-30 (in 4 days): after that its calls answer 404 and a run using it stops; name a current model (e.g. anthropic:<model>), knowing results then differ from the paper's",
-    );
-    expect(retirementWarning('claude-sonnet-4-5-20250929', new Date('2026-12-01T00:00:00Z'))).toMatch(
-      /^warning: model claude-sonnet-4-5-20250929 was retired on 2026-11-30: /,
-    );
-    expect(retirementWarning('claude-sonnet-4-5', new Date('2026-08-01T00:00:00Z'))).toBeUndefined();
-    expect(retirementWarning('claude-sonnet-5-5')).toBeUndefined();
-  });
-
   it('talks to a server named in the spec without a key', async () => {
     const model = createModel(`anthropic:claude-haiku-4-5@${server.url}`, { env: {}, cwd: await tempDir() });
     server.enqueue('proxied');
@@ -323,7 +317,7 @@ describe('Anthropic prompt caching, output limits, and requests the API refuses'
     await (await claude()).complete({ messages: [ask], maxOutputTokens: 500 });
     expect(server.requests.map((r) => r.body.max_tokens)).toEqual([32_000, 64_000, 500]);
     await expect(claude({ maxOutputTokens: 70_000 })).rejects.toThrow(
-      '--max-output-tokens 70000 is more than model claude-sonnet-4-5 (claude) can write (64000): give at most 64000',
+      '--max-output-tokens 70000 is more than model claude-sonnet-4-5 (anthropic:claude-sonnet-4-5) can write (64000): give at most 64000',
     );
   });
 

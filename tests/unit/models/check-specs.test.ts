@@ -34,7 +34,7 @@ describe('checkModelSpecs', () => {
     expect(checkError(['claude'], { env: { OPENAI_API_KEY: OPENAI_TEST_KEY }, cwd }).message).toBe(
       'no API key for model "claude": set ANTHROPIC_API_KEY in the environment or in ./.env',
     );
-    expect(checkError(['anthropic:claude-opus-4-1'], { env: { ANTHROPIC_API_KEY: '' }, cwd }).message).toContain('ANTHROPIC_API_KEY');
+    expect(checkError(['anthropic:claude-haiku-4-5'], { env: { ANTHROPIC_API_KEY: '' }, cwd }).message).toContain('ANTHROPIC_API_KEY');
   });
 
   it('reports the first unknown spec with the accepted forms', async () => {

@@ -6,7 +6,7 @@ import { cleanupDirs, OPENAI_TEST_KEY, tempDir } from './helpers.ts';
 afterEach(cleanupDirs);
 
 describe('the price table', () => {
-  it('prices the alias models and the other models the paper mentions', () => {
+  it('prices the alias models and the other live models of the catalogue, and no retired one', () => {
     for (const { model } of Object.values(MODEL_ALIASES)) expect(DEFAULT_PRICES[model]).toBeDefined();
     expect(DEFAULT_PRICES['gpt-5']).toEqual({
       inputPerMillion: 1.25,
@@ -25,7 +25,17 @@ describe('the price table', () => {
       contextWindow: 200_000,
       maxOutputTokens: 64_000,
     });
-    for (const model of ['gpt-5-mini', 'gpt-4o', 'gpt-4.1', 'claude-opus-4-1', 'claude-haiku-4-5']) expect(DEFAULT_PRICES[model]).toBeDefined();
+    expect(DEFAULT_PRICES['claude-sonnet-5-5']).toEqual({
+      inputPerMillion: 2,
+      outputPerMillion: 10,
+      cachedInputPerMillion: 0.2,
+      cacheWritePerMillion: 2.5,
+      cacheWrite1hPerMillion: 4,
+      contextWindow: 1_000_000,
+      maxOutputTokens: 128_000,
+    });
+    for (const model of ['gpt-5-mini', 'gpt-5.6-sol', 'gpt-4o', 'gpt-4.1', 'claude-opus-5-5', 'claude-haiku-4-5']) expect(DEFAULT_PRICES[model]).toBeDefined();
+    for (const retired of ['claude-sonnet-4', 'claude-opus-4-1', 'claude-opus-4', 'o4-mini']) expect(DEFAULT_PRICES[retired]).toBeUndefined();
   });
 
   it('finds dated model ids under their undated name', () => {

@@ -3,13 +3,13 @@ import { UserError } from '../../../harness/errors.ts';
 import { isModelSpec, MODEL_ALIASES, parseModelSpec } from '../../../harness/models/index.ts';
 
 describe('parseModelSpec', () => {
-  it('maps the aliases to the paper models', () => {
+  it("maps gpt-5 to the paper's model and claude to the current Sonnet", () => {
     expect(MODEL_ALIASES).toEqual({
       'gpt-5': { provider: 'openai', model: 'gpt-5' },
-      claude: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      claude: { provider: 'anthropic', model: 'claude-sonnet-5-5' },
     });
     expect(parseModelSpec('gpt-5')).toEqual({ spec: 'gpt-5', provider: 'openai', model: 'gpt-5' });
-    expect(parseModelSpec('claude')).toEqual({ spec: 'claude', provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(parseModelSpec('claude')).toEqual({ spec: 'claude', provider: 'anthropic', model: 'claude-sonnet-5-5' });
   });
 
   it('reads provider:model and provider:model@base-url, model ids with colons included', () => {

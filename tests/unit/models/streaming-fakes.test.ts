@@ -54,7 +54,7 @@ describe('the streaming Anthropic fake', () => {
       status: 400,
       error: { error: { message: expect.stringContaining('first message must use the "user" role') } },
     });
-    const tooLong = client.messages.stream({ model: 'claude-opus-4-1', max_tokens: 64_000, messages: [{ role: 'user', content: 'hi' }] });
+    const tooLong = client.messages.stream({ model: 'claude-haiku-4-5', max_tokens: 70_000, messages: [{ role: 'user', content: 'hi' }] });
     await expect(tooLong.finalMessage()).rejects.toMatchObject({
       status: 400,
       error: { error: { message: expect.stringContaining('maximum allowed number of output tokens') } },
