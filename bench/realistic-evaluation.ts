@@ -3,8 +3,8 @@
 // - floor: every test the evaluation runs, timed alone inside one long-lived container (the
 //   runner's own wall time, nothing else running), summed and divided by the cores;
 // - harness: evaluatePatches on every pair, N at a time, as `run` does (each feature run on one of
-//   the engine's cores, harness/evaluation/feature-runs.ts; warm test containers, taken again across tasks when
-//   as new; the time includes the end of the run waiting for the checks and removals under way),
+//   the engine's cores, harness/evaluation/feature-runs.ts; test containers started ahead, one per
+//   task; the time includes the end of the run waiting for the removals under way),
 //   and its fixed costs apart (the first test container's wait, that end), with the ratio without them;
 // - one container per feature: the same with the previous procedure (each feature's tests in a
 //   fresh container of its own, in parallel, started while the merge runs);
@@ -302,11 +302,8 @@ async function engineCosts(image: PoolImage): Promise<{ startMs: number; execMs:
 const meanMergeMs = (results: EvaluationResult[]) =>
   results.reduce((sum, r) => sum + Object.entries(r.merge.timingsMs).reduce((s, [stage, v]) => (stage === 'total' ? s : s + v), 0), 0) / results.length;
 
-/** "started/reused" between two counts; the retirements are added to `retired`. */
-function countsSince(before: TestContainerCounts, after: TestContainerCounts, retired: Record<string, number>): string {
-  for (const [reason, n] of Object.entries(after.retired)) retired[reason] = (retired[reason] ?? 0) + n - (before.retired[reason] ?? 0);
-  return `${after.started - before.started}/${after.reused - before.reused}`;
-}
+/** Test containers started between two counts (one per task: none is taken again). */
+const startedSince = (before: TestContainerCounts, after: TestContainerCounts) => String(after.started - before.started);
 
 /** 6b: one pair at a time, each pair's timeline (realistic-timeline.ts). */
 async function timeline(setup: Setup, aloneMs: number[][]): Promise<BenchTable> {
@@ -344,7 +341,6 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   let aboveUpstream = 0;
   let reference: boolean[][] | undefined;
   let differing = 0;
-  const retired: Record<string, number> = {};
   // The floor's tests are the merged code the harness tests: one untimed evaluation gives it.
   const tested = await harness(setup, 1, (slot) => slot);
   const aloneMs = await aloneTestMs(setup, tested);
@@ -372,7 +368,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
         fixed = fixedCostsMs(marks, ours, performance.now());
         waits = waitsAfterMergeMs(marks, ours);
         timings.oursEngine = engine.stop();
-        containers = countsSince(counted, setup.backend.testContainerCounts!(), retired);
+        containers = startedSince(counted, setup.backend.testContainerCounts!());
       },
       async () => void ([before, timings.before] = await seconds(() => harness(setup, concurrency, perFeature))),
       async () => void ([theirs, timings.theirs] = await seconds(() => upstream(setup, concurrency))),
@@ -415,7 +411,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
   const table: BenchTable = {
     id: 'realistic_evaluation',
     title: `6. Evaluation of all ${pairs.length} pairs of a realistic pool vs the floor and vs upstream's procedure`,
-    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (each feature run on one of the engine's cores, first come first served, in a warm test container its task holds, taken again across tasks when as new; the end of the run waiting for checks and removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the checks and removals under way); "vs floor without both" leaves out these two; tests packed: the floor's runs again, with every core running them at once and nothing else (dealt longest first to one used container per core), wall seconds, timed right before the harness's pass: what the tests cost side by side on this machine at that moment, which the floor assumes free; waits after merge: every pair's wait for a core and a test container after its merge (to its first feature run), summed (at N > 1 they overlap: a pair waiting for a core while others' tests run costs no time). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
+    measures: `Wall seconds to evaluate every pair of ${pool.repo} (gold patches; pytest suites of about a second of CPU per feature; a ${REALISTIC_REPO_MB} MB repository), N pairs at a time. floor: the runner's own wall time of every test the harness ran, each run alone, summed, divided by the engine's ${engineCores} cores. harness: evaluatePatches as \`run\` does (each feature run on one of the engine's cores, first come first served, in a test container started ahead that its task holds and no other task takes; the end of the run waiting for removals included). Fixed costs of the harness's pass, which a run pays once however many pairs it has: first container wait, after its merge, of the pair whose code reached a test container first (the pass starts with no warm container; at N > 1 the other first pairs' waits overlap it and stay counted); end wait, from the last pair's end to the pass's end (the removals under way); "vs floor without both" leaves out these two; tests packed: the floor's runs again, with every core running them at once and nothing else (dealt longest first to one used container per core), wall seconds, timed right before the harness's pass: what the tests cost side by side on this machine at that moment, which the floor assumes free; waits after merge: every pair's wait for a core and a test container after its merge (to its first feature run), summed (at N > 1 they overlap: a pair waiting for a core while others' tests run costs no time). per feature: the previous procedure (a fresh container per feature, in parallel). upstream: CooperBench's test_merged (one container per pair, naive merge inside, both suites one after the other).`,
     columns: [
       'N',
       'floor s',
@@ -433,7 +429,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       'vs floor',
       'engine CPU s (harness)',
       'merge ms/pair (harness)',
-      'test containers started/reused (harness)',
+      'test containers started (harness)',
       'same verdicts',
       'upstream verdicts',
     ],
@@ -447,12 +443,6 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
       costs
         ? `Engine CPU (dockerd + containerd + shims, from /proc; least of 3 rounds): ${costs.startMs.toFixed(0)} ms per test container created and started, ${costs.execMs.toFixed(1)} ms per docker exec. The harness's evaluation uses no exec; upstream's uses 12 per pair.`
         : "Engine CPU not measured: the engine's processes are not visible from here (another PID namespace).",
-      `Test containers the harness retired instead of taking again (harness/sandbox/docker/as-new.ts), by reason: ${
-        Object.entries(retired)
-          .filter(([, n]) => n > 0)
-          .map(([reason, n]) => `${reason} ${n}`)
-          .join(', ') || 'none'
-      }.`,
       `${passedFeatures} of ${pairs.length * 2} feature evaluations pass; verdicts ${differing === 0 ? 'identical across procedures and concurrencies' : `differ in ${differing} concurrency level(s)`}. "upstream verdicts" differs where its naive merge conflicts and ours unions (a method difference, not a timing one).`,
       `Engine CPU of the harness column counts dockerd, containerd and the shims' own CPU, not what the shims reap (runc, and a container's processes when it ends): a lower bound. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (anything else running on the machine makes this noisy).`,
     ],

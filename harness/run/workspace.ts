@@ -1,6 +1,6 @@
 // The agent's repository inside its container: a private copy of the base's git data is kept
 // outside the repository so the final patch is right whatever the agent does to .git or its branch.
-import type { Sandbox } from '../sandbox/types.ts';
+import type { AgentSandbox } from '../sandbox/types.ts';
 import { WORKSPACE as REPO_PATH } from '../../tasks/prompts.ts';
 
 const BASE_GIT = '/var/lib/coop-bench/base.git';
@@ -8,9 +8,11 @@ const DIFF_INDEX = '/var/lib/coop-bench/diff.index';
 /** Patches larger than this are an agent error, not something to merge. */
 export const MAX_PATCH_BYTES = 20 * 1024 * 1024;
 const DIFF_TIMEOUT_MS = 300_000;
+/** The diff's exit status when the files a patch adds or changes are over MAX_PATCH_BYTES. */
+const OVERSIZED = 93;
 
 /** Records the base commit and hard-links the git data away from the agent's reach. */
-export async function snapshotBase(sandbox: Sandbox): Promise<string> {
+export async function snapshotBase(sandbox: AgentSandbox): Promise<string> {
   const script = `set -e
 cd ${REPO_PATH}
 git -c safe.directory='*' rev-parse HEAD
@@ -29,11 +31,24 @@ export class PatchError extends Error {
   override name = 'PatchError';
 }
 
-/** `git diff` of the working tree (new files included) against the base commit. */
-export async function diffAgainstBase(sandbox: Sandbox, base: string): Promise<string> {
+/**
+ * `git diff` of the working tree (new files included) against the base commit, taken once the
+ * agent's processes are stopped (AgentSandbox.stopProcesses), so that none of them can change the
+ * repository while it is read nor forge what the harness reads. The limit applies to the real size
+ * of every file the patch adds or changes (a 150 MB file of zeros compresses to a small binary
+ * patch), and to the patch itself.
+ */
+export async function diffAgainstBase(sandbox: AgentSandbox, base: string): Promise<string> {
+  const unstopped = await sandbox.stopProcesses?.();
+  if (unstopped) throw new PatchError(`the agent's processes could not be stopped before the patch was taken (${unstopped}): no patch`);
+  // `--raw` lines are ":<old mode> <new mode> <old blob> <new blob> <status>\t<path>"; a gitlink's
+  // commit is not a blob of this repository and has no size here.
   const script = `set -e
 git read-tree ${base}
 git add -A
+size=$(git diff --cached --no-renames --diff-filter=AMT --raw --no-abbrev ${base} | cut -d' ' -f4 | git cat-file --batch-check='%(objecttype) %(objectsize)' |
+  { total=0; while read -r type bytes; do [ "$type" != blob ] || total=$((total + bytes)); done; echo "$total"; })
+if [ "$size" -gt ${MAX_PATCH_BYTES} ]; then echo "$size"; exit ${OVERSIZED}; fi
 git diff --cached --binary ${base}`;
   const result = await sandbox.exec(['sh', '-c', script], {
     cwd: REPO_PATH,
@@ -48,7 +63,11 @@ git diff --cached --binary ${base}`;
     timeoutMs: DIFF_TIMEOUT_MS,
     maxOutputBytes: MAX_PATCH_BYTES,
   });
-  if (result.truncated) throw new PatchError(`the patch is larger than ${MAX_PATCH_BYTES / 1024 / 1024} MiB: dropped`);
+  const tooLarge = `the patch is larger than ${MAX_PATCH_BYTES / 1024 / 1024} MiB`;
+  if (result.exitCode === OVERSIZED && /^\d+\s*$/.test(result.stdout)) {
+    throw new PatchError(`${tooLarge}: the files it adds or changes hold ${(Number(result.stdout) / 1024 / 1024).toFixed(1)} MiB; dropped`);
+  }
+  if (result.truncated) throw new PatchError(`${tooLarge}: dropped`);
   if (result.timedOut) throw new PatchError(`git diff against the base was killed (over ${DIFF_TIMEOUT_MS / 60_000} minutes, or out of memory): no patch`);
   if (result.exitCode !== 0) throw new PatchError(`git diff against the base failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
   return result.stdout;

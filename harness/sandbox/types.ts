@@ -63,6 +63,13 @@ export interface Sandbox {
 export interface AgentSandbox extends Sandbox {
   /** Removes the sandbox and everything in it; removing one already gone is not an error. */
   remove(): Promise<void>;
+  /**
+   * Stops every process the agent started and every way it reached the sandbox's exec, so that what
+   * `exec` runs afterwards (the harness taking the patch) no process of the agent's can see or
+   * forge. Resolves with why some would not stop (the agent's doing: it broke what the stop runs
+   * with), undefined when all did. Backends without it take the patch as they are.
+   */
+  stopProcesses?(): Promise<string | undefined>;
 }
 
 /** A pool's image as one backend runs it. */
@@ -147,21 +154,17 @@ export interface TestSequenceSpec extends Omit<TestRunSpec, 'testsPatch'> {
  * is `runner.sh tests.patch [patch.patch]` as PendingTestRun's, the repository reset to its base
  * commit before every run after the first (as CooperBench's evaluation resets it in its one
  * container per pair). A run that the time limit stops does not stop the next: that one gets a
- * fresh sandbox. `release` ends the holding: a used sandbox is removed (or checked and kept for
- * another task), an unused one handed back.
+ * fresh sandbox. `release` ends the holding: a used sandbox is removed (never given to another
+ * task), an unused one handed back.
  */
 export interface TestSequence {
   run(testsPatch: Buffer, patch: string): Promise<RawTestRun>;
   release(): Promise<void>;
 }
 
-/** Test sandboxes of a backend that takes them again across tasks (Docker's warm test containers). */
+/** Test sandboxes of a backend that starts them ahead of need (Docker's warm test containers, one task each). */
 export interface TestContainerCounts {
   started: number;
-  /** Taken by a task after serving another and passing the check that it is as new. */
-  reused: number;
-  /** Removed instead of taken again, by reason (as-new.ts in the Docker backend). */
-  retired: Record<string, number>;
 }
 
 /** A share of the backend a task runs on from start to end (a Docker engine; the cluster). */
@@ -213,7 +216,7 @@ export interface SandboxBackend {
   removeOwn(): Promise<number>;
   /** Removes the sandboxes started ahead for tasks that did not come (TestSequenceSpec.keepWarm): the end of a run. */
   removeSpares?(): Promise<void>;
-  /** How many test sandboxes were started, reused and retired since this process began. */
+  /** How many test sandboxes were started since this process began. */
   testContainerCounts?(): TestContainerCounts;
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
   isInfrastructureError(error: unknown): boolean;

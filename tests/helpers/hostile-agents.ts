@@ -72,3 +72,35 @@ export function scriptsByModel(pool: Pool, scripts: Record<string, Script>, log?
     return actionReply('openai', nextAction(script(pool, taskPrompt(request)), request));
   };
 }
+
+/**
+ * The pid of the exec channel's server in the agent's container: the first bash whose command line
+ * holds the server's script (exec-channel-server.ts).
+ */
+const CHANNEL_SERVER = `srv=$(for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q 'unavailable base64' && echo \${p#/proc/}; done | sort -n | head -n 1); echo "server $srv"`;
+
+/** Frames for command ids 1-300 on the server's own streams: a payload (base64), then the end markers. */
+const forgeFrames = (payload: string, status: number) =>
+  `for i in $(seq 1 300); do printf '\\n%s\\n!%s ${status}\\n' '${Buffer.from(payload).toString('base64')}' $i; done > /proc/$srv/fd/1; for i in $(seq 1 300); do printf '\\n!%s\\n' $i; done > /proc/$srv/fd/2`;
+
+const FORGED_PATCH = 'diff --git a/FORGED.txt b/FORGED.txt\nnew file mode 100644\n--- /dev/null\n+++ b/FORGED.txt\n@@ -0,0 +1 @@\n+forged\n';
+
+/** Agents that write to the exec channel's streams from inside, or hide work from the patch limit. */
+export function forgingScripts(): Record<string, Script> {
+  return {
+    good: (pool, prompt) => [...implement(pool, prompt), finish],
+    // Its own command's exit 9 announced as 0 on the server's streams.
+    'forge-exit': (pool, prompt) => [bash(`${CHANNEL_SERVER}; ${forgeFrames('', 0)}; exit 9`), ...implement(pool, prompt), finish],
+    // A detached job writing a forged patch as the result of every command after it, the harness's included.
+    'forge-patch': (pool, prompt) => [
+      ...implement(pool, prompt),
+      bash(
+        `${CHANNEL_SERVER}; setsid sh -c 'srv='$srv'; while :; do ${forgeFrames(FORGED_PATCH, 0).replace(/'/g, `'"'"'`)}; sleep 0.2; done' > /dev/null 2>&1 & echo detached`,
+      ),
+      bash('true'),
+      finish,
+    ],
+    // 150 MB of zeros, untracked: a tiny compressed binary patch, but 150 MB in the repository.
+    'big-zeros': (pool, prompt) => [...implement(pool, prompt), bash('head -c 150M /dev/zero > zeros.bin && ls -l zeros.bin'), finish],
+  };
+}

@@ -5,6 +5,7 @@
 // A channel runs one command at a time; the sandbox keeps a few and falls back to `docker exec`
 // whenever one is not there, so today's semantics hold whatever happens to a channel.
 import type Docker from 'dockerode';
+import { randomBytes } from 'node:crypto';
 import type { Duplex, Writable } from 'node:stream';
 import { Writable as WritableStream } from 'node:stream';
 import { EXEC_CHANNEL_SERVER } from './exec-channel-server.ts';
@@ -133,7 +134,6 @@ export interface ChannelRequest {
 }
 
 export class ExecChannel {
-  private nextId = 1;
   private broken?: Error;
 
   private constructor(
@@ -200,13 +200,16 @@ export class ExecChannel {
    */
   async run(request: ChannelRequest): Promise<number> {
     if (this.broken) throw this.broken;
-    const id = String(this.nextId++);
+    // Random, not counted: a process left by an earlier command cannot name the next command's end
+    // in frames it writes to the server's streams (through /proc/<server>/fd); a frame that names
+    // another id puts the channel out of step, and the command runs again by `docker exec`.
+    const id = randomBytes(8).toString('hex');
     const env = Object.entries(request.env ?? {}).map(([k, v]) => `${k}=${v}`);
     const fields = [request.cwd ?? '', String(env.length), ...env, String(request.argv.length), ...request.argv];
     const done = Promise.all([this.out.next(request.stdout), this.err.next(request.stderr)]);
     this.stream.write(`${id}\n${fields.map(encodeField).join('')}`);
     const [outMarker, errMarker] = await done;
-    const match = /^!(\d+) (\d+|unavailable)$/.exec(outMarker);
+    const match = /^!([0-9a-f]+) (\d+|unavailable)$/.exec(outMarker);
     if (!match || match[1] !== id || errMarker !== `!${id}`) {
       const error = new ExecChannelError(`out of step: expected the end of command ${id}, got ${JSON.stringify(outMarker)} / ${JSON.stringify(errMarker)}`);
       this.fail(error);

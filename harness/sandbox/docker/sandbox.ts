@@ -10,6 +10,7 @@ import { BoundedSink, observed } from '../output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
 import { ExecChannel, ExecChannelError, ExecChannelUnavailable, ExecChannels } from './exec-channel.ts';
 import { MAIN_PROCESS } from './exec-channel-server.ts';
+import { STOP_PROCESSES } from './stop-processes.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
 import { ROLE_LABEL } from '../labels.ts';
@@ -301,6 +302,18 @@ export class DockerSandbox implements AgentSandbox {
     const outcome = await untilDeadline(streamEnd, seconds * 1000 + EXEC_GRACE_MS, options.signal, () => stream.destroy());
     const info = 'hostTimedOut' in outcome ? undefined : await exec.inspect();
     return finished('hostTimedOut' in outcome ? outcome : { value: info?.ExitCode ?? 137 }, stdout, stderr);
+  }
+
+  /**
+   * Closes the exec channels for good and stops every process but the container's own
+   * (stop-processes.ts), by `docker exec`: what runs here afterwards, each by a `docker exec` of its
+   * own, no process of the agent's sees or writes to.
+   */
+  async stopProcesses(): Promise<string | undefined> {
+    this.channels.closeAll();
+    const result = await this.exec(['sh', '-c', STOP_PROCESSES], { timeoutMs: 120_000 });
+    if (result.exitCode === 0) return undefined;
+    return `exit code ${result.exitCode}${result.timedOut ? ' (timed out)' : ''}: ${(result.stderr || result.stdout).trim().slice(0, 300)}`;
   }
 
   async readFile(path: string, maxBytes = 16 * 1024 * 1024): Promise<string> {

@@ -1,7 +1,8 @@
 // Hidden tests in containers from the pool image. A test container is created and started before
 // the code to test exists (while the merge runs, or earlier: warm-tests.ts), then serves test runs
 // sent on its stdin: `runner.sh tests.patch patch.patch` with both under /patches/, one run after
-// another, the repository reset between them as CooperBench's evaluation resets it.
+// another, the repository reset between them as CooperBench's evaluation resets it. A container
+// serves one task's features and is removed (warm-tests.ts): nothing carries over to another task.
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
@@ -10,7 +11,6 @@ import { containerLabels } from '../labels.ts';
 import { BoundedSink } from '../output.ts';
 import type { Engine } from './engine.ts';
 import { createContainer, removeContainer } from './sandbox.ts';
-import { CHECK, CHECK_REASONS, type RetireReason } from './as-new.ts';
 
 export const RUNNER = '/usr/local/bin/runner.sh';
 
@@ -22,24 +22,14 @@ export const RUNNER = '/usr/local/bin/runner.sh';
 // its exit code follows its output as "\n<marker> <code>\n", the marker being random per run so that
 // no test output can forge it. Needs /bin/sh, head, git: every image with a runner.sh has them.
 // (No putArchive and no exec: each one costs the engine a helper process.)
-// A request "<marker> check 0" asks whether the container is as new (CHECK): exit 0, and the next
-// run is a first run again; else the reason, one word, and the container is not used again.
 const SERVE = `mkdir -p /patches
 base=$(git rev-parse HEAD 2>/dev/null)
-head=$(git symbolic-ref -q HEAD)
-since=$(date '+%Y-%m-%d %H:%M:%S.%N')
 reset_repository() {
   rm -f .git/index.lock .git/refs/heads/.lock
   git checkout --force "$base" && git reset --hard "$base" && git clean -fdx
 }
-${CHECK}
-snapshot
 runs=0
 while read -r marker tests code; do
-  if [ "$tests" = check ]; then
-    if check </dev/null; then runs=0; printf '\\n%s 0\\n' "$marker"; else printf '\\n%s 1\\n' "$marker"; fi
-    continue
-  fi
   head -c "$tests" > /patches/tests.patch && head -c "$code" > /patches/patch.patch || exit 125
   if [ "$runs" -gt 0 ] && [ -n "$base" ]; then reset_repository >/dev/null 2>&1; fi
   runs=$((runs + 1))
@@ -119,7 +109,6 @@ export class RunOutputs extends Writable {
 export class TestContainer {
   private alive = true;
   private busy = false;
-  private runs = 0;
 
   private constructor(
     private readonly container: Docker.Container,
@@ -164,11 +153,6 @@ export class TestContainer {
     }
   }
 
-  /** Whether it has run tests (then it was checked before it was taken again). */
-  get served(): boolean {
-    return this.runs > 0;
-  }
-
   /** Whether it can take a run: started, not stopped, no run under way. */
   get ready(): boolean {
     return this.alive && !this.busy;
@@ -177,17 +161,7 @@ export class TestContainer {
   /** Runs the tests on `patch`. A run the time limit stops leaves the container stopped (not ready). */
   async run(testsPatch: Buffer, patch: string, timeoutMs: number, maxOutputBytes: number): Promise<RawTestRun> {
     const code = Buffer.from(patch, 'utf8');
-    this.runs++;
     return this.request((marker) => [Buffer.from(`${marker} ${testsPatch.length} ${code.length}\n`), testsPatch, code], timeoutMs, maxOutputBytes);
-  }
-
-  /** Whether it is as new (as-new.ts): undefined when it is, and its next run is a first run; else why not. */
-  async check(timeoutMs: number): Promise<RetireReason | undefined> {
-    if (!this.ready) return 'stopped';
-    const { exitCode, output } = await this.request((marker) => [Buffer.from(`${marker} check 0\n`)], timeoutMs, 4096);
-    if (exitCode === 0) return undefined;
-    const reason = CHECK_REASONS.find((known) => known === output.trim());
-    return exitCode === 1 && reason ? reason : 'check failed';
   }
 
   /** Sends one request (its bytes given the run's marker) and waits for its end. */

@@ -1,31 +1,28 @@
 // Test containers started ahead of need, per engine, image, limits and run: a task that asks for one
 // takes one already started, so after the first tasks none waits for the engine to create and start
-// a container. A container a task is done with is checked in the background (as-new.ts) and, as new,
-// kept for the next task; otherwise it is removed ("retired"), counted by reason. Results stay those
-// of a fresh container per feature (tests/integration/test-sequence.test.ts). Spares carry the run's
-// labels (not a task's: none has taken them yet); Ctrl-C removes them with every tracked container,
-// the end of the run with removeSpares.
-// How many are started: a container under its check comes back in ~0.12 s, a start costs the engine
-// ~160 ms of CPU (docs/performance.md, table 6) on the cores the tests need. So the containers of a
-// kind that are coming (a spare starting, a used one under its check) count as much as those ready:
-// a spare is started only when a taking leaves a kind with none ready and none coming, and a taker
-// that finds none ready while some are coming waits for the first of them, 10 s at most (a check that retires its
-// container lets it go on to the next, or to a start of its own). Without retirements a kind then
-// never has more containers than tasks holding one at once, plus one spare.
+// a container. Each container serves one task only: once the task is done with it, it is removed
+// (in the background: no task waits for the engine's removal), never taken again, so nothing a
+// task's tests did (a file in site-packages, a replaced system tool, a process left running)
+// reaches another task's, and every verdict is a fresh container's by construction, as in
+// CooperBench's evaluation (one container per pair). Within a task, features run one after another
+// with the repository reset between them (test-run.ts), as CooperBench runs a pair's two features.
+// Spares carry the run's labels (not a task's: none has taken them yet); Ctrl-C removes them with
+// every tracked container, the end of the run with removeSpares.
+// How many are started: a start costs the engine ~160 ms of CPU (docs/performance.md, table 6) on
+// the cores the tests need, so a spare is started only when a taking leaves a kind with none ready
+// and none starting, and a taker that finds none ready while one is starting waits for it, 10 s at
+// most, instead of starting its own. A kind then has at most one spare beyond the tasks holding one.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { TestContainerCounts, TestSequence, TestSequenceSpec } from '../types.ts';
-import type { RetireReason } from './as-new.ts';
 import type { Engine } from './engine.ts';
 import { TestContainer, type TestContainerSpec } from './test-run.ts';
 
 /** Spares kept per kind at most: a bound for runs whose tasks take many at once. */
 const MAX_SPARES = 32;
-/** The check reads the root file system once: far less than this on any machine. */
-const CHECK_TIMEOUT_MS = 120_000;
-/** How long a taker waits for containers coming: longer than a start takes under load, far less than a hung check. */
+/** How long a taker waits for containers coming: longer than a start takes under load. */
 const WAIT_FOR_COMING_MS = 10_000;
 
-/** The containers of one kind that no task holds: ready to take, or coming (each settles once it is ready or gone). */
+/** The containers of one kind that no task has taken: ready, or coming (starting: each settles once it is ready or gone). */
 interface Kind {
   ready: TestContainer[];
   coming: Set<Promise<void>>;
@@ -33,14 +30,14 @@ interface Kind {
 
 export class WarmTestContainers {
   private readonly kinds = new Map<string, Kind>();
-  /** Starts, checks and removals under way in the background: removeSpares waits for them. */
+  /** Starts and removals under way in the background: removeSpares waits for them. */
   private readonly settling = new Set<Promise<void>>();
-  private readonly counts: TestContainerCounts = { started: 0, reused: 0, retired: {} };
+  private readonly counts: TestContainerCounts = { started: 0 };
   private closed = false;
 
-  /** Test containers started, taken again after a check, and removed for a reason, since this process began. */
+  /** Test containers started since this process began. */
   testContainerCounts(): TestContainerCounts {
-    return { ...this.counts, retired: { ...this.counts.retired } };
+    return { ...this.counts };
   }
 
   private kindOf(engine: Engine, spec: TestContainerSpec): Kind {
@@ -59,14 +56,13 @@ export class WarmTestContainers {
     let spare: TestContainer | undefined;
     const giveUp = Date.now() + WAIT_FOR_COMING_MS;
     for (;;) {
-      while ((spare = kind.ready.pop()) && !spare.ready) this.retire(spare, 'stopped');
+      while ((spare = kind.ready.pop()) && !spare.ready) this.removeLater(spare);
       // While closing, those coming are removed, not kept: nothing to wait for.
       if (spare || this.closed || kind.coming.size === 0 || Date.now() >= giveUp) break;
       const waited = new AbortController();
       await Promise.race([...kind.coming, delay(giveUp - Date.now(), undefined, { signal: waited.signal }).catch(() => undefined)]);
       waited.abort();
     }
-    if (spare?.served) this.counts.reused++;
     const taken = spare ? Promise.resolve(spare) : this.start(engine, spec);
     if (keepWarm && !this.closed && kind.ready.length === 0 && kind.coming.size === 0) this.startSpare(engine, spec, kind);
     return taken;
@@ -102,7 +98,7 @@ export class WarmTestContainers {
     else kind.ready.push(container);
   }
 
-  /** An unused container goes back (the cache answered every feature it was started for). */
+  /** An unused container goes back (the cache answered every feature it was started for): it ran nothing. */
   giveBack(engine: Engine, spec: TestContainerSpec, container: TestContainer): Promise<void> {
     return this.keep(this.kindOf(engine, spec), container);
   }
@@ -117,34 +113,19 @@ export class WarmTestContainers {
   }
 
   /**
-   * Removes a container that is not taken again, in the background (a task does not wait for the
-   * engine's removal, ~0.1-0.3 s that no test needs). It stays tracked until removed, so Ctrl-C and
-   * fatal errors still remove it.
+   * Removes a container in the background (a task does not wait for the engine's removal, ~0.1-0.3 s
+   * that no test needs). It stays tracked until removed, so Ctrl-C and fatal errors still remove it.
    */
-  private retire(container: TestContainer, reason: RetireReason): void {
-    this.counts.retired[reason] = (this.counts.retired[reason] ?? 0) + 1;
+  private removeLater(container: TestContainer): void {
     void this.background(container.remove());
   }
 
-  /** A container a task is done with: checked, then kept for the next task when as new, else retired. */
-  private recycle(engine: Engine, spec: TestContainerSpec, container: TestContainer): void {
-    const kind = this.kindOf(engine, spec);
-    this.arriving(
-      kind,
-      (async () => {
-        const reason = await container.check(CHECK_TIMEOUT_MS).catch((): RetireReason => 'check failed');
-        if (reason) this.retire(container, reason);
-        else await this.keep(kind, container);
-      })(),
-    );
-  }
-
-  /** Waits for the starts, checks and removals under way in the background. */
+  /** Waits for the starts and removals under way in the background. */
   async settled(): Promise<void> {
     while (this.settling.size > 0) await Promise.all([...this.settling]);
   }
 
-  /** Removes every spare, after the starts, checks and removals under way. */
+  /** Removes every spare, after the starts and removals under way. */
   async removeSpares(): Promise<void> {
     this.closed = true;
     await this.settled();
@@ -155,17 +136,17 @@ export class WarmTestContainers {
   }
 
   /**
-   * A test sandbox held by a task (see TestSequence), from here. Without `keepWarm` (no removeSpares
-   * at the end) its container is removed when released, used or not.
+   * A test sandbox held by a task (see TestSequence), from here. A container that ran tests is
+   * removed when released (in the background with `keepWarm`); an unused one goes back with
+   * `keepWarm`, and is removed without it (no removeSpares at the end).
    */
   async startSequence(engine: Engine, spec: TestSequenceSpec): Promise<TestSequence> {
     const keepWarm = spec.keepWarm ?? false;
     let container = await this.take(engine, spec, keepWarm);
     let used = false;
     const done = async (finished: TestContainer) => {
-      if (!keepWarm) await finished.remove();
-      else if (finished.ready) this.recycle(engine, spec, finished);
-      else this.retire(finished, 'stopped');
+      if (keepWarm) this.removeLater(finished);
+      else await finished.remove();
     };
     return {
       run: async (testsPatch, patch) => {
