@@ -75,7 +75,7 @@ export interface AgentHostSetup {
 
 /**
  * The task cannot be done as its pool gives it (a gold patch that does not apply, a missing
- * combined.patch): not the agent's failure, so the task is an error (harness), never scored or dropped.
+ * combined.patch): not the agent's failure, so the task is an error of kind `pool`, never scored or dropped.
  */
 export class PoolDefectError extends Error {
   override name = 'PoolDefectError';

@@ -24,6 +24,11 @@ export function gaps(s: RunSummary): string[] {
   if (unfinished > 0) gaps.push(`${unfinished} task(s) did not finish; rates count finished tasks only (each rate says how many it leaves out, and why).`);
   const harness = s.unfinished.filter((t) => t.errorKind === 'harness').length;
   if (harness > 0) gaps.push(`${harness} task(s) failed because of coop-bench itself (a bug): they are left out of the rates; please report them.`);
+  const pool = s.unfinished.filter((t) => t.errorKind === 'pool').length;
+  if (pool > 0)
+    gaps.push(
+      `${pool} task(s) could not run because their pool is defective (each error names the pool, feature and patch file): they are left out of the rates; fix the pool (coop-bench pools validate) and run again.`,
+    );
   if (s.agentConfigs.length > 1)
     gaps.push(
       `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
