@@ -40,10 +40,23 @@ export interface AgentContext {
  * `cost_limit`, `time_limit`. The model's own failures: `context_exhausted` (the conversation no
  * longer fits the window, even summarised), `output_truncated` (its output kept hitting the output
  * limit), `model_rejected` (the provider refused a request for what the conversation holds; also
- * how a harness bug that still sends an invalid request shows). `error`: anything else that went
- * wrong in the agent. Every one of them is scored with the agent's patch.
+ * how a harness bug that still sends an invalid request shows). What it did to its own sandbox:
+ * `disk_limit` (it wrote more than the sandbox's storage limit, --disk), `sandbox_stopped` (its
+ * commands stopped the sandbox: killed all its processes, ran it out of memory; its work there is
+ * lost, the patch is empty). `error`: anything else that went wrong in the agent. Every one of them
+ * is scored with the agent's patch.
  */
-export type AgentStatus = 'finished' | 'step_limit' | 'cost_limit' | 'time_limit' | 'context_exhausted' | 'output_truncated' | 'model_rejected' | 'error';
+export type AgentStatus =
+  | 'finished'
+  | 'step_limit'
+  | 'cost_limit'
+  | 'time_limit'
+  | 'context_exhausted'
+  | 'output_truncated'
+  | 'model_rejected'
+  | 'disk_limit'
+  | 'sandbox_stopped'
+  | 'error';
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
   'finished',
@@ -53,6 +66,8 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'context_exhausted',
   'output_truncated',
   'model_rejected',
+  'disk_limit',
+  'sandbox_stopped',
   'error',
 ];
 
