@@ -42,7 +42,7 @@ async function stopRequests(container: Docker.Container, since: string): Promise
         if (error) return reject(error as Error);
         const chunks: Buffer[] = [];
         const readable = stream as NodeJS.ReadableStream;
-        readable.on('data', (c: Buffer) => chunks.push(c));
+        readable.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
         readable.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
         readable.on('error', reject);
       },
