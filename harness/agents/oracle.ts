@@ -14,6 +14,8 @@ const PATCH_PATH = '/tmp/oracle.patch';
 interface GoldPatch {
   /** `feature2/feature.patch`, `combined.patch`. */
   name: string;
+  /** Its file. */
+  path: string;
   patch: string;
   /** Test files dropped from it. */
   dropped: string[];
@@ -27,11 +29,14 @@ export function goldPatch(pool: Pool, features: Feature[]): GoldPatch {
     throw new PoolDefectError(
       `pool ${poolKey(pool)} has no combined.patch: the oracle cannot solve features ${features.map((f) => f.id).join(', ')} at once (coop-bench pools validate)`,
     );
-  return { name, ...dropTestFiles(readFileSync(path, 'utf8')) };
+  return { name, path, ...dropTestFiles(readFileSync(path, 'utf8')) };
 }
 
-function doesNotApply(pool: Pool, gold: GoldPatch, reason: string): PoolDefectError {
-  return new PoolDefectError(`pool ${poolKey(pool)}: gold patch ${gold.name} does not apply to the base repository: ${reason} (coop-bench pools validate)`);
+function doesNotApply(pool: Pool, features: Feature[], gold: GoldPatch, reason: string): PoolDefectError {
+  const which = features.length === 1 ? `feature ${features[0]!.id}` : `features ${features.map((f) => f.id).join(', ')}`;
+  return new PoolDefectError(
+    `pool ${poolKey(pool)}: gold patch ${gold.name} (${which}, ${gold.path}) does not apply to the base repository: ${reason} (fix the pool; coop-bench pools validate ${pool.dir} checks every gold patch)`,
+  );
 }
 
 function describe(gold: GoldPatch): string {
@@ -44,7 +49,7 @@ export class OracleAgent implements Agent {
   async patchOnHost({ pool, features, base, trajectory }: HostPatchContext): Promise<HostPatchResult> {
     const gold = goldPatch(pool, features);
     const applied = await applyToBase({ repoDir: base.dir, baseRev: base.rev, patch: gold.patch });
-    if ('error' in applied) throw doesNotApply(pool, gold, applied.error);
+    if ('error' in applied) throw doesNotApply(pool, features, gold, applied.error);
     trajectory.record({
       kind: 'note',
       output: `oracle without an agent container: ${describe(gold)} applied to the base repository ${base.rev.slice(0, 12)} on the harness machine (git apply --cached, then git diff --binary against the base, as a container gives it); --oracle-in-container applies it in one`,
@@ -59,7 +64,7 @@ export class OracleAgent implements Agent {
     const applied = await sandbox.exec(['git', 'apply', '--whitespace=nowarn', PATCH_PATH], { cwd: '/workspace/repo', timeoutMs: 120_000 });
     trajectory.record({ kind: 'tool', name: 'bash', input: `git apply ${PATCH_PATH}`, output: applied.stdout + applied.stderr, exitCode: applied.exitCode });
     await sandbox.exec(['rm', '-f', PATCH_PATH]);
-    if (applied.exitCode !== 0) throw doesNotApply(pool, gold, (applied.stderr.trim().split('\n')[0] ?? '').slice(0, 300));
+    if (applied.exitCode !== 0) throw doesNotApply(pool, features, gold, (applied.stderr.trim().split('\n')[0] ?? '').slice(0, 300));
     return { status: 'finished' };
   }
 }

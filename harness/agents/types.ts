@@ -42,11 +42,23 @@ export interface AgentContext {
  * limit), `model_rejected` (the provider refused a request for what the conversation holds; also
  * how a harness bug that still sends an invalid request shows), `refused` (the model declined to
  * go on, on its provider's safety policy: Anthropic's `refusal` stop reason, OpenAI's content
- * filter or refusal). `error`: anything else that went wrong in the agent. Every one of them is
- * scored with the agent's patch.
+ * filter or refusal). What it did to its own sandbox: `disk_limit` (it wrote more than the
+ * sandbox's storage limit, --disk), `sandbox_stopped` (its commands stopped the sandbox: killed all
+ * its processes, ran it out of memory; its work there is lost, the patch is empty). `error`:
+ * anything else that went wrong in the agent. Every one of them is scored with the agent's patch.
  */
 export type AgentStatus =
-  'finished' | 'step_limit' | 'cost_limit' | 'time_limit' | 'context_exhausted' | 'output_truncated' | 'model_rejected' | 'refused' | 'error';
+  | 'finished'
+  | 'step_limit'
+  | 'cost_limit'
+  | 'time_limit'
+  | 'context_exhausted'
+  | 'output_truncated'
+  | 'model_rejected'
+  | 'refused'
+  | 'disk_limit'
+  | 'sandbox_stopped'
+  | 'error';
 
 export const AGENT_STATUSES: readonly AgentStatus[] = [
   'finished',
@@ -57,6 +69,8 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
   'output_truncated',
   'model_rejected',
   'refused',
+  'disk_limit',
+  'sandbox_stopped',
   'error',
 ];
 
@@ -79,7 +93,7 @@ export interface AgentHostSetup {
 
 /**
  * The task cannot be done as its pool gives it (a gold patch that does not apply, a missing
- * combined.patch): not the agent's failure, so the task is an error (harness), never scored or dropped.
+ * combined.patch): not the agent's failure, so the task is an error of kind `pool`, never scored or dropped.
  */
 export class PoolDefectError extends Error {
   override name = 'PoolDefectError';

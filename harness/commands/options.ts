@@ -48,11 +48,17 @@ export function addContainerOptions(command: Command): Command {
     .option('--memory <size>', 'memory limit per container', byteSize, DEFAULT_LIMITS.memoryBytes)
     .option('--cpus <n>', 'CPU limit per container', positiveNumber, DEFAULT_LIMITS.nanoCpus / 1e9)
     .option('--pids <n>', 'process limit per container', positiveInt, DEFAULT_LIMITS.pids)
+    .option(
+      '--disk <size>',
+      "writable storage per container (a quota where the engine's storage driver takes one, else watched: an agent over it ends as disk_limit)",
+      byteSize,
+      DEFAULT_LIMITS.diskBytes,
+    )
     .option('--test-timeout <seconds>', 'time limit of one feature test run', positiveInt, 900);
 }
 
-export function containerLimits(options: { memory: number; cpus: number; pids: number }): ContainerLimits {
-  return { memoryBytes: options.memory, nanoCpus: Math.round(options.cpus * 1e9), pids: options.pids };
+export function containerLimits(options: { memory: number; cpus: number; pids: number; disk: number }): ContainerLimits {
+  return { memoryBytes: options.memory, nanoCpus: Math.round(options.cpus * 1e9), pids: options.pids, diskBytes: options.disk };
 }
 
 function oneOf<T extends string>(values: readonly T[]) {

@@ -19,7 +19,7 @@ const VALIDATE_RUN = 'pools-validate';
 async function sandboxChecks(
   slot: BackendSlot,
   pool: Pool,
-  o: { memory: number; cpus: number; pids: number; testTimeout: number },
+  o: { memory: number; cpus: number; pids: number; disk: number; testTimeout: number },
   log: (line: string) => void,
 ): Promise<PoolChecks> {
   const image = await slot.prepareImage(pool, VALIDATE_RUN, log);

@@ -3,14 +3,17 @@
 // cannot build, a model API that could not be reached or kept failing after its retries). The
 // agents' own failures (the model's 4xx, a conversation over the window, a limit) end the agent,
 // and the task is scored with the patch it has. Anything else is the harness's bug: also excluded
-// from the rates, and counted and shown as such.
+// from the rates, and counted and shown as such. A defect of the task's pool (a gold patch that does
+// not apply) is the pool's: left out of the rates too, and shown with a line asking to fix the pool.
 import { CONFIGURATION_KINDS, FirstRequestRefused, INFRASTRUCTURE_KINDS, ModelError, type ModelErrorKind } from '../models/index.ts';
 import { RunStopError, UserError } from '../errors.ts';
 import type { TaskErrorKind } from '../store/run-store.ts';
+import { PoolDefectError } from '../agents/types.ts';
 
 /** `isSandboxError`: the sandbox backend's own test (SandboxBackend.isInfrastructureError). */
 export function taskErrorKind(error: unknown, isSandboxError: (error: unknown) => boolean): Exclude<TaskErrorKind, 'interrupted'> {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof PoolDefectError) return 'pool';
     if (cause instanceof ModelError && INFRASTRUCTURE_KINDS.includes(cause.kind)) return 'infrastructure';
     if (isSandboxError(cause) || cause instanceof UserError) return 'infrastructure';
   }

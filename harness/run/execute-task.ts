@@ -5,7 +5,7 @@ import { findFeature } from '../../tasks/pools.ts';
 import type { AgentResult, TaskResult } from './types.ts';
 import { PoolDefectError, type Agent, type AgentOutcome } from '../agents/types.ts';
 import type { AgentSandbox, BackendSlot, BaseRepo, ContainerLimits, SandboxBackend, SandboxImage, TeamRepos } from '../sandbox/types.ts';
-import { SandboxStoppedError } from '../sandbox/errors.ts';
+import { SandboxLimitError, SandboxStoppedError } from '../sandbox/errors.ts';
 import type { TestCache } from '../evaluation/test-cache.ts';
 import { Trajectory, type TrajectoryStep } from '../agents/trajectory.ts';
 import type { MessageBus } from '../messaging/bus.ts';
@@ -103,31 +103,70 @@ async function runAgent(
       const base = await snapshotBase(sandbox);
       if (teamRepos) await configureTeamRemotes(sandbox, team);
       const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
+      const result = (outcome: AgentOutcome, patch: string): AgentResult => ({
+        agentId,
+        model: assignment.model,
+        features: assignment.features.map((f) => f.id),
+        ...outcome,
+        steps: trajectory.steps,
+        patch,
+      });
+      // A watched limit the agent went over stops it as a stop request would.
+      const overLimit = sandbox.limitReached;
+      const overLimitEnding = async (): Promise<AgentOutcome | undefined> => {
+        await sandbox.checkLimits?.();
+        const reason: unknown = overLimit?.aborted ? overLimit.reason : undefined;
+        return reason instanceof SandboxLimitError ? { status: reason.status, error: reason.message } : undefined;
+      };
       let outcome: AgentOutcome;
       try {
-        outcome = await agent.run({ ...context, sandbox, trajectory });
+        outcome = await agent.run({ ...context, signal: overLimit ? AbortSignal.any([signal, overLimit]) : signal, sandbox, trajectory });
       } catch (error) {
+        const limited = signal.aborted ? undefined : await overLimitEnding();
+        if (limited) return result(limited, '');
+        const stopped = stoppedByAgent(error, env.backend.sandboxNoun);
+        if (stopped) return result(stopped, '');
         // A model API that keeps failing, a stop request, a broken pool: the task did not run, it is
         // not a result. Anything else the agent threw ends the agent, and the task is scored with its patch.
         if (signal.aborted || isInfrastructureError(error, env.backend) || error instanceof PoolDefectError) throw error;
         outcome = { status: error instanceof ModelError ? 'model_rejected' : 'error', error: errorMessage(error) };
       }
+      const limited = await overLimitEnding();
+      if (limited) return result(limited, '');
       // The patch is whatever the repository holds now, even after an agent error.
-      const { patch, error } = await agentPatch(sandbox, base);
-      if (error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${error}` : error };
-      return { agentId, model: assignment.model, features: assignment.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
+      let taken: { patch: string; error?: string };
+      try {
+        taken = await agentPatch(sandbox, base);
+      } catch (error) {
+        // A process the agent left running stopped the sandbox after its last step.
+        const stopped = stoppedByAgent(error, env.backend.sandboxNoun);
+        if (stopped) return result(stopped, '');
+        throw error;
+      }
+      if (taken.error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${taken.error}` : taken.error };
+      return result(outcome, taken.patch);
     } catch (error) {
       if (!(error instanceof SandboxStoppedError)) throw error;
-      throw new Error(
-        `${agentId}'s ${env.backend.sandboxNoun} stopped during the task (${error.how}): killed from outside, out of memory, or by the agent itself`,
-        { cause: error },
-      );
+      throw new Error(`${agentId}'s ${env.backend.sandboxNoun} stopped during the task, not by anything it ran (${error.how})`, { cause: error });
     } finally {
       await sandbox.remove();
     }
   } finally {
     await host?.release();
   }
+}
+
+/**
+ * The agent's ending when `error` says its sandbox stopped because of what ran in it (its own
+ * commands killed every process, or ran it out of memory): scored, its work there lost.
+ */
+function stoppedByAgent(error: unknown, noun: string): AgentOutcome | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof SandboxStoppedError && cause.byItsProcesses) {
+      return { status: 'sandbox_stopped', error: `the agent's ${noun} stopped: ${cause.how}; what it changed there is lost (empty patch)` };
+    }
+  }
+  return undefined;
 }
 
 /** A repository that yields no patch is the agent's error: its patch is empty. */

@@ -41,7 +41,7 @@ export function summarize(store: RunStore): SettingSummary[] {
         tasks: 0,
         done: 0,
         bothPassed: 0,
-        excluded: { infrastructure: 0, harness: 0, interrupted: 0 },
+        excluded: { infrastructure: 0, harness: 0, pool: 0, interrupted: 0 },
         pending: 0,
         agentEndings: {},
         merge: Object.fromEntries(MERGE_STATUSES.map((m) => [m, 0])),
@@ -125,10 +125,14 @@ export function formatSummary(runName: string, summaries: SettingSummary[], mode
       .join('  ')
       .trimEnd();
   lines.push(format(header), format(widths.map((w) => '-'.repeat(w))), ...table.map(format), ...modelLines(models));
-  const excluded = summaries.reduce((n, s) => n + s.excluded.infrastructure + s.excluded.harness + s.excluded.interrupted + s.pending, 0);
+  const excluded = summaries.reduce((n, s) => n + Object.values(s.excluded).reduce((sum, k) => sum + k, 0) + s.pending, 0);
   if (excluded > 0)
     lines.push(`both pass counts finished tasks only: ${excluded} task(s) are left out (see excluded, not run); run the same command again to retry them`);
   if (summaries.some((s) => s.excluded.harness > 0)) lines.push("excluded as harness: a coop-bench bug ended the task; please report it with the task's error");
+  if (summaries.some((s) => s.excluded.pool > 0))
+    lines.push(
+      "excluded as pool: the task's pool is defective (its error names the pool, feature and patch file); fix the pool (coop-bench pools validate <pool folder>) and run again",
+    );
   if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0))
     lines.push("model_rejected: the provider refused a request of the agent (scored as the agent's failure); check its trajectory");
   if (summaries.some((s) => (s.agentEndings.refused ?? 0) > 0))

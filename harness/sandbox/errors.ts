@@ -5,9 +5,35 @@ export class SandboxStoppedError extends Error {
     message: string,
     /** How it stopped, as far as the backend knows. */
     readonly how: string,
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown;
+      /**
+       * It stopped because of what ran in it (all its processes killed or ended, its memory limit
+       * reached), not because of the engine, the host or someone outside: what an agent does to its
+       * own sandbox is the agent's failure, scored.
+       */
+      byItsProcesses?: boolean;
+    },
   ) {
     super(message, options);
     this.name = 'SandboxStoppedError';
+    this.byItsProcesses = options?.byItsProcesses ?? false;
+  }
+
+  readonly byItsProcesses: boolean;
+}
+
+/**
+ * An agent went over a limit its sandbox's backend watches rather than enforces (its writable
+ * storage, where the engine has no quota): the backend stopped the sandbox; the agent's ending is
+ * `status`, scored.
+ */
+export class SandboxLimitError extends Error {
+  constructor(
+    message: string,
+    readonly status: 'disk_limit',
+  ) {
+    super(message);
+    this.name = 'SandboxLimitError';
   }
 }

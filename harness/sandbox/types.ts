@@ -11,9 +11,11 @@ export interface ContainerLimits {
   memoryBytes: number;
   nanoCpus: number;
   pids: number;
+  /** Writable storage (what the container writes over its image; unbounded when absent): harness/sandbox/docker/disk-limit.ts. */
+  diskBytes?: number;
 }
 
-export const DEFAULT_LIMITS: ContainerLimits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024 };
+export const DEFAULT_LIMITS: ContainerLimits = { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pids: 1024, diskBytes: 8 * 1024 ** 3 };
 
 /** A file of the harness's machine, copied in without being held in memory (an agent CLI's binary is hundreds of MB). */
 export interface HostFile {
@@ -70,6 +72,14 @@ export interface AgentSandbox extends Sandbox {
    * with), undefined when all did. Backends without it take the patch as they are.
    */
   stopProcesses?(): Promise<string | undefined>;
+  /**
+   * Aborted, with a SandboxLimitError, once the agent went over a limit the backend watches rather
+   * than enforces (its writable storage on an engine without quotas); the backend has stopped the
+   * sandbox. Absent when the backend watches none.
+   */
+  readonly limitReached?: AbortSignal;
+  /** Looks at the watched limits now: an agent's ending must not depend on when the watch last looked. */
+  checkLimits?(): Promise<void>;
 }
 
 /** A pool's image as one backend runs it. */

@@ -4,10 +4,15 @@
 // Write-ahead log: run.db is in WAL mode, so during a run the latest results sit in run.db-wal
 // until a checkpoint copies them into run.db. A writer sets the open marker (store_state) and
 // checkpoints it into run.db before writing anything else, and clears it when it closes cleanly
-// (SQLite then checkpoints and deletes the WAL). So a marker set with no WAL beside run.db (or an
-// empty one, which a read-only open leaves) means a writer did not close and its WAL is gone: the
-// store is refused, never read as an older run nor rewritten. A crash (kill -9) leaves the WAL,
-// which SQLite replays on the next open. Readers open read-only and never write a schema.
+// (SQLite then checkpoints and deletes the WAL). A crash (kill -9) leaves the WAL, which SQLite
+// replays on the next open. A marker set with no WAL beside run.db (or an empty one, which a
+// read-only open leaves) means a writer did not close and its WAL is gone; gone where is told by
+// writes_in_wal: the writer checkpoints only itself (no automatic checkpoints), writing 0 just
+// before each checkpoint and 1 just after, so the 1 is the first thing its WAL holds. run.db
+// holding 1 means another client checkpointed that WAL into it (any SQLite client that opens the
+// store read-write and closes it last does): nothing is lost. run.db holding 0 means the WAL was
+// deleted: the store is refused, never read as an older run nor rewritten. Readers open read-only
+// and never write a schema.
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -21,6 +26,8 @@ export type Access = 'read' | 'write' | 'create';
 
 /** A WAL file starts with a 32-byte header; a shorter one holds no transaction. */
 const WAL_HEADER_BYTES = 32;
+/** The writer checkpoints once its WAL is this large (SQLite's automatic checkpoint: 1000 pages of 4 KiB). */
+const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 
 const handles = new WeakMap<object, Database.Database>();
 /** Writers not closed yet: a process that ends without closing one (an error after opening) closes it on exit. */
@@ -56,11 +63,33 @@ function walHoldsNothing(path: string): boolean {
   return !existsSync(wal) || statSync(wal).size < WAL_HEADER_BYTES;
 }
 
-/** When the last writer opened the store, if it has not closed it (undefined for a store older than the marker). */
-function openedBy(db: Database.Database): string | undefined {
-  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_state'`).get();
-  if (!table) return undefined;
-  return (db.prepare('SELECT writer_opened_at FROM store_state').get() as { writer_opened_at: string | null } | undefined)?.writer_opened_at ?? undefined;
+/**
+ * When the last writer opened the store, if it did not close it and run.db lacks what it wrote after
+ * its last checkpoint (undefined for a store older than the marker, and when run.db has it all).
+ */
+function openedWithWritesLost(db: Database.Database): string | undefined {
+  const columns = (db.prepare(`SELECT name FROM pragma_table_info('store_state')`).all() as { name: string }[]).map((c) => c.name);
+  if (!columns.includes('writer_opened_at')) return undefined;
+  const state = db.prepare(`SELECT * FROM store_state`).get() as { writer_opened_at: string | null; writes_in_wal?: number } | undefined;
+  if (state?.writes_in_wal === 1) return undefined;
+  return state?.writer_opened_at ?? undefined;
+}
+
+/**
+ * Copies the writer's WAL into run.db, between the two writes of writes_in_wal (see the top of this
+ * file). PASSIVE: it never waits for a reader (a `report` of the live run); what a reader holds back
+ * is copied at a later checkpoint.
+ */
+function checkpoint(db: Database.Database, mode: 'FULL' | 'PASSIVE'): void {
+  db.prepare('UPDATE store_state SET writes_in_wal = 0').run();
+  db.pragma(`wal_checkpoint(${mode})`);
+  db.prepare('UPDATE store_state SET writes_in_wal = 1').run();
+}
+
+/** Checkpoints a writer's WAL once it has grown large (the writer's stand-in for SQLite's automatic checkpoint). */
+export function checkpointWhenLarge(db: Database.Database): void {
+  const wal = `${db.name}-wal`;
+  if (!db.readonly && existsSync(wal) && statSync(wal).size >= CHECKPOINT_WAL_BYTES) checkpoint(db, 'PASSIVE');
 }
 
 function migrate(db: Database.Database): void {
@@ -120,7 +149,7 @@ export function openDatabase(path: string, dir: string, access: Access): Databas
     if (version === 0 && access !== 'create') {
       throw new UserError(`${path} holds no run (its tables were never written): start the run with coop-bench run, or choose another --name`);
     }
-    const since = walLost ? openedBy(db) : undefined;
+    const since = walLost ? openedWithWritesLost(db) : undefined;
     if (since) {
       throw new UserError(
         `${path} was left open by a coop-bench process (since ${since}) and its write-ahead log ${path}-wal is gone: the results it held are lost, and the store is refused rather than read as an older run. Put run.db-wal back if you have it, or move the run folder away and run again`,
@@ -139,11 +168,15 @@ export function openDatabase(path: string, dir: string, access: Access): Databas
       return openDatabase(path, dir, 'write');
     }
     db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
+    db.pragma('wal_autocheckpoint = 0');
+    // Off while migrating (better-sqlite3 turns them on by default): a migration that rebuilds a
+    // table must not delete the rows pointing at it.
+    db.pragma('foreign_keys = OFF');
     migrate(db);
+    db.pragma('foreign_keys = ON');
     db.prepare('UPDATE store_state SET writer_opened_at = ?').run(new Date().toISOString());
     // In run.db itself before anything else is written: a lost WAL is then told from a clean close.
-    db.pragma('wal_checkpoint(FULL)');
+    checkpoint(db, 'FULL');
     openWriters.add(db);
     return db;
   } catch (error) {

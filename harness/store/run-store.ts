@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { attachDatabase, closeDatabase, openDatabase } from './database.ts';
+import { attachDatabase, checkpointWhenLarge, closeDatabase, openDatabase } from './database.ts';
 import { parseRow, type RowPlace } from './columns.ts';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { taskKey } from '../../tasks/types.ts';
@@ -18,8 +18,8 @@ import { MERGE_STATUSES } from '../../resolver/index.ts';
 
 export const TASK_STATUSES = ['pending', 'running', 'done', 'error', 'interrupted'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
-/** Why a task did not finish (it is left out of the rates, and run again on resume). */
-export const TASK_ERROR_KINDS = ['infrastructure', 'harness', 'interrupted'] as const;
+/** Why a task did not finish (it is left out of the rates, and run again on resume); `pool`: a defect of its pool (a gold patch that does not apply). */
+export const TASK_ERROR_KINDS = ['infrastructure', 'harness', 'pool', 'interrupted'] as const;
 export type TaskErrorKind = (typeof TASK_ERROR_KINDS)[number];
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
@@ -223,6 +223,7 @@ export class RunStore {
     this.db
       .prepare('UPDATE tasks SET status = ?, error = ?, error_kind = ?, finished_at = ? WHERE id = ?')
       .run(status, boundText(error, 4000), kind, now(), id);
+    checkpointWhenLarge(this.db);
   }
 
   /** Tasks left 'running' by a process that died: they will run again. */
@@ -239,6 +240,7 @@ export class RunStore {
     this.db
       .prepare('INSERT OR REPLACE INTO steps (task, agent, idx, at, kind, name, input, output, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(...stepRow(taskId, agent, step));
+    checkpointWhenLarge(this.db);
   }
 
   /** Everything a task produced, replacing what an earlier attempt wrote. */
@@ -253,6 +255,7 @@ export class RunStore {
         .run(result.image, result.baseRev, result.dockerHost, result.bothPassed ? 1 : 0, now(), id);
     });
     write();
+    checkpointWhenLarge(this.db);
   }
 
   /** The agents' patches and steps, replacing what an earlier attempt wrote. */
@@ -345,6 +348,7 @@ export class RunStore {
         usage.reasoningTokens ?? 0,
         stopReason ?? null,
       );
+    checkpointWhenLarge(this.db);
   }
 
   /** The models that answered a call of a task whose latest attempt ran with this agent configuration. */

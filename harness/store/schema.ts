@@ -272,4 +272,37 @@ export const migrations: string[] = [
   );
   INSERT INTO store_state (id, writer_opened_at) VALUES (1, NULL);
   `,
+  // A task a pool defect ended (a gold patch that does not apply) has its own error kind, 'pool'
+  // (SQLite changes a CHECK only by rebuilding the table; foreign keys are off while migrating, so
+  // the rows that point at tasks stay). writes_in_wal (database.ts): 1 once the writer has written
+  // past its last checkpoint, so a WAL that a client checkpointed into run.db is told from a lost one.
+  `
+  CREATE TABLE tasks_rebuilt (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    models TEXT NOT NULL,
+    setting TEXT NOT NULL CHECK (setting IN ('coop', 'solo')),
+    variant TEXT NOT NULL DEFAULT '',
+    repo TEXT NOT NULL,
+    task_id INTEGER NOT NULL,
+    features TEXT NOT NULL,
+    pool_dir TEXT NOT NULL,
+    image TEXT,
+    base_rev TEXT,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'error', 'interrupted')),
+    error TEXT,
+    both_passed INTEGER,
+    started_at TEXT,
+    finished_at TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    docker_host TEXT,
+    error_kind TEXT CHECK (error_kind IN ('infrastructure', 'harness', 'pool', 'interrupted')),
+    agent_config TEXT
+  );
+  INSERT INTO tasks_rebuilt SELECT id, key, models, setting, variant, repo, task_id, features, pool_dir, image, base_rev, status, error,
+    both_passed, started_at, finished_at, attempts, docker_host, error_kind, agent_config FROM tasks;
+  DROP TABLE tasks;
+  ALTER TABLE tasks_rebuilt RENAME TO tasks;
+  ALTER TABLE store_state ADD COLUMN writes_in_wal INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -1,20 +1,21 @@
 // What a rate leaves out, and why. A rate counts finished tasks; a task that did not finish is
-// excluded because of the infrastructure, the harness (a bug), an interruption, or because it has
-// not run (yet). The agents' own failures are not exclusions: those tasks are scored, and counted
-// here by how their agents ended.
+// excluded because of the infrastructure, the harness (a bug), its pool (a defect such as a gold
+// patch that does not apply), an interruption, or because it has not run (yet). The agents' own
+// failures are not exclusions: those tasks are scored, and counted here by how their agents ended.
 import type { TaskOutcome } from '../run-data.ts';
 import { isDone, isMainCoop, isMainSolo } from './conditions.ts';
 
 export interface Exclusions {
   infrastructure: number;
   harness: number;
+  pool: number;
   interrupted: number;
   notRun: number;
   total: number;
 }
 
 export function exclusionsOf(tasks: TaskOutcome[]): Exclusions {
-  const e: Exclusions = { infrastructure: 0, harness: 0, interrupted: 0, notRun: 0, total: 0 };
+  const e: Exclusions = { infrastructure: 0, harness: 0, pool: 0, interrupted: 0, notRun: 0, total: 0 };
   for (const t of tasks) {
     if (t.status === 'done') continue;
     e.total++;
@@ -31,6 +32,7 @@ export function exclusionText(e: Exclusions): string {
     [
       ['infrastructure', e.infrastructure],
       ['harness', e.harness],
+      ['pool', e.pool],
       ['interrupted', e.interrupted],
       ['not run', e.notRun],
     ] as const

@@ -70,7 +70,7 @@ describe.each(discoverPools(SHIPPED_POOLS).map((pool) => [poolKey(pool), pool] a
     const feature = { ...pool.features[0]!, patchPath: brokenPath };
     const broken = { ...pool, features: [feature, ...pool.features.slice(1)] };
     const line = new RegExp(
-      `^pool ${poolKey(pool)}: gold patch feature1/feature\\.patch does not apply to the base repository: .*patch failed.* \\(coop-bench pools validate\\)$`,
+      `^pool ${poolKey(pool)}: gold patch feature1/feature\\.patch \\(feature 1, ${brokenPath.replace(/[.]/g, '\\.')}\\) does not apply to the base repository: .*patch failed.* \\(fix the pool; coop-bench pools validate ${pool.dir} checks every gold patch\\)$`,
     );
     const direct = await onHost(broken, [feature], base).catch((error: unknown) => error);
     expect(direct).toBeInstanceOf(PoolDefectError);

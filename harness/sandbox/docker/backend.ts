@@ -53,7 +53,8 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
           limits: spec.limits,
           binds: [...teamBinds, ...mounts],
         },
-        { execChannel },
+        // The agent's own team repository is the one host folder it can write.
+        { execChannel, watchDisk: { hostDirs: teamBinds.filter((b) => b.endsWith(':rw')).map((b) => b.split(':')[0]!) } },
       );
     },
     startTestRun: (spec) => startTestContainer(engine, spec),

@@ -111,8 +111,8 @@ export async function requireEngine(engine: Engine = engineAt()): Promise<Engine
 
 /** The container a command was to run in no longer runs (killed, out of memory, stopped from inside). */
 export class ContainerStoppedError extends SandboxStoppedError {
-  constructor(how: string) {
-    super(`container stopped (${how})`, how);
+  constructor(how: string, options?: { byItsProcesses?: boolean }) {
+    super(`container stopped (${how})`, how, options);
     this.name = 'ContainerStoppedError';
   }
 }

@@ -5,7 +5,9 @@ import { createReadStream, statSync } from 'node:fs';
 import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
-import { ContainerStoppedError, isEngineError, type Engine } from './engine.ts';
+import { isEngineError, type Engine } from './engine.ts';
+import { stoppedContainer, type SentCommand } from './stop-cause.ts';
+import { DiskWatch, engineTakesQuota, refusedQuota } from './disk-limit.ts';
 import { BoundedSink, observed } from '../output.ts';
 import { trackCreation, untrackContainer } from './containers.ts';
 import { ExecChannel, ExecChannelError, ExecChannelUnavailable, ExecChannels } from './exec-channel.ts';
@@ -46,7 +48,20 @@ export function cgroupParent(labels: Record<string, string>, env: NodeJS.Process
   return parent ? `${parent.replace(/\/+$/, '')}/${labels[ROLE_LABEL] ?? 'other'}` : undefined;
 }
 
+/** Creates the container; with a storage quota (limits.diskBytes) where the engine takes one (disk-limit.ts). */
 export async function createContainer(engine: Engine, spec: ContainerSpec): Promise<Docker.Container> {
+  const disk = spec.limits.diskBytes;
+  if (disk && (await engineTakesQuota(engine))) {
+    try {
+      return await createWith(engine, spec, { size: String(disk) });
+    } catch (error) {
+      if (!refusedQuota(engine, error)) throw error;
+    }
+  }
+  return createWith(engine, spec);
+}
+
+function createWith(engine: Engine, spec: ContainerSpec, StorageOpt?: Record<string, string>): Promise<Docker.Container> {
   const CgroupParent = cgroupParent(spec.labels);
   return trackCreation(engine, (docker) =>
     docker.createContainer({
@@ -66,6 +81,7 @@ export async function createContainer(engine: Engine, spec: ContainerSpec): Prom
         Binds: spec.binds,
         Init: true,
         ...(CgroupParent && { CgroupParent }),
+        ...(StorageOpt && { StorageOpt }),
         ...(spec.noLog && { LogConfig: { Type: 'none', Config: {} } }),
       },
     }),
@@ -115,6 +131,8 @@ function tarOfHostFile(path: string, file: HostFile): PassThrough {
 export interface SandboxOptions {
   /** Commands through a persistent exec channel (exec-channel.ts) rather than a `docker exec` each; default true. */
   execChannel?: boolean;
+  /** Watch the container's writable storage against limits.diskBytes where the engine gives it no quota; `hostDirs`: host folders mounted writable, counted too. */
+  watchDisk?: { hostDirs: string[] };
 }
 
 /** What waiting for a command's end gave: its end, or the host-side deadline. */
@@ -162,6 +180,7 @@ function untilDeadline<T>(ending: Promise<T>, deadlineMs: number, signal: AbortS
 
 export class DockerSandbox implements AgentSandbox {
   private readonly channels: ExecChannels;
+  private diskWatch?: DiskWatch;
 
   /** `firstChannel`: the channel of the server started with the container (`start`). */
   constructor(
@@ -170,6 +189,14 @@ export class DockerSandbox implements AgentSandbox {
     firstChannel?: Promise<ExecChannel>,
   ) {
     this.channels = new ExecChannels(container, options.execChannel ?? true, firstChannel);
+  }
+
+  get limitReached(): AbortSignal | undefined {
+    return this.diskWatch?.signal;
+  }
+
+  async checkLimits(): Promise<void> {
+    await this.diskWatch?.check();
   }
 
   get id(): string {
@@ -187,7 +214,11 @@ export class DockerSandbox implements AgentSandbox {
 
   static async start(engine: Engine, spec: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     const created = DockerSandbox.containerSpec(spec, options);
-    return DockerSandbox.startCreated(await createContainer(engine, created), created, options);
+    const sandbox = await DockerSandbox.startCreated(await createContainer(engine, created), created, options);
+    const disk = spec.limits.diskBytes;
+    // Known once the container is made: its creation tried the quota.
+    if (options.watchDisk && disk && !(await engineTakesQuota(engine))) sandbox.diskWatch = new DiskWatch(sandbox.container, disk, options.watchDisk.hostDirs);
+    return sandbox;
   }
 
   /** Starts a container made from `created` (a `containerSpec`), attached first when it starts the server; removed if it cannot start. */
@@ -213,35 +244,30 @@ export class DockerSandbox implements AgentSandbox {
    * throws ContainerStoppedError rather than pass for the command's own failure.
    */
   async exec(cmd: string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const sent = { argv: cmd, sentAt: Date.now() };
     let result: ExecResult;
     try {
-      result = await this.execBounded(cmd, options);
+      result = await this.execBounded(cmd, options, sent);
     } catch (error) {
-      if (isEngineError(error)) await this.failIfStopped();
+      if (isEngineError(error)) await this.failIfStopped(sent);
       throw error;
     }
-    if (result.exitCode !== 0) await this.failIfStopped(result.exitCode);
+    if (result.exitCode !== 0) await this.failIfStopped(sent, result.exitCode);
     return result;
   }
 
   /**
-   * Throws ContainerStoppedError when the container no longer runs. A container being killed
+   * Throws ContainerStoppedError (stop-cause.ts: why) when the container no longer runs. A container being killed
    * reports itself running for a moment after its processes died: when what happened looks like a
    * kill (`exitCode` 126 and up, or none: a broken stream), it is asked once more, a moment later.
    */
-  private async failIfStopped(exitCode?: number): Promise<void> {
-    const stateNow = () =>
-      this.container.inspect().then(
-        (info) => info.State,
-        () => undefined,
-      );
-    let state = await stateNow();
-    if (state?.Running && (exitCode === undefined || exitCode >= 126)) {
+  private async failIfStopped(sent: SentCommand, exitCode?: number): Promise<void> {
+    let stopped = await stoppedContainer(this.container, sent);
+    if (!stopped && (exitCode === undefined || exitCode >= 126)) {
       await new Promise((resolve) => setTimeout(resolve, KILL_SETTLE_MS));
-      state = await stateNow();
+      stopped = await stoppedContainer(this.container, sent);
     }
-    if (state?.Running) return;
-    throw new ContainerStoppedError(state ? `exit code ${state.ExitCode}${state.OOMKilled ? ', out of memory' : ''}` : 'removed');
+    if (stopped) throw stopped;
   }
 
   /**
@@ -250,7 +276,7 @@ export class DockerSandbox implements AgentSandbox {
    * ran is run again by `docker exec`: its result is never lost, and a channel's failure is never
    * the agent's.
    */
-  private async execBounded(cmd: string[], options: ExecOptions): Promise<ExecResult> {
+  private async execBounded(cmd: string[], options: ExecOptions, sent: SentCommand): Promise<ExecResult> {
     options.signal?.throwIfAborted();
     const channel = options.onStdout ? undefined : await this.channels.take();
     if (!channel) return this.execDirect(cmd, options);
@@ -262,7 +288,7 @@ export class DockerSandbox implements AgentSandbox {
       if (error instanceof ExecChannelUnavailable) this.channels.unavailable(channel, error.message);
       else if (error instanceof ExecChannelError) this.channels.broke(channel);
       else throw error;
-      await this.failIfStopped();
+      await this.failIfStopped(sent);
       return this.execDirect(cmd, options);
     }
   }
@@ -351,6 +377,7 @@ export class DockerSandbox implements AgentSandbox {
   }
 
   async remove(): Promise<void> {
+    this.diskWatch?.stop();
     this.channels.closeAll();
     await removeContainer(this.container);
   }

@@ -25,6 +25,11 @@ export function gaps(s: RunSummary): string[] {
   if (unfinished > 0) gaps.push(`${unfinished} task(s) did not finish; rates count finished tasks only (each rate says how many it leaves out, and why).`);
   const harness = s.unfinished.filter((t) => t.errorKind === 'harness').length;
   if (harness > 0) gaps.push(`${harness} task(s) failed because of coop-bench itself (a bug): they are left out of the rates; please report them.`);
+  const pool = s.unfinished.filter((t) => t.errorKind === 'pool').length;
+  if (pool > 0)
+    gaps.push(
+      `${pool} task(s) could not run because their pool is defective (each error names the pool, feature and patch file): they are left out of the rates; fix the pool (coop-bench pools validate) and run again.`,
+    );
   for (const m of s.models.filter((m) => m.retiringSoon))
     gaps.push(`${m.model} (${m.spec}) is ${m.status}: a run after that day is refused${m.replacement ? `; its replacement: ${m.replacement}` : ''}.`);
   for (const m of s.models.filter((m) => m.degraded)) gaps.push(`${m.spec} ran degraded: ${m.degraded}.`);

@@ -1,4 +1,4 @@
-// Which failures leave a task out of the rates (infrastructure, harness) and which are the agent's
+// Which failures leave a task out of the rates (infrastructure, harness, pool) and which are the agent's
 // (scored); the store keeps why, and each step as it happens; a run needs every model's window.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { ModelError, findContextWindows } from '../../../harness/models/index.ts
 import { ContainerStoppedError, isEngineError } from '../../../harness/sandbox/docker/engine.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
+import { formatSummary, summarize } from '../../../harness/run/summary.ts';
+import { PoolDefectError } from '../../../harness/agents/types.ts';
 import { Trajectory } from '../../../harness/agents/trajectory.ts';
 import { startFakeOpenAI, startFakeVllm } from '../../fakes/openai-server.ts';
 import { coopBench } from '../../helpers/cli.ts';
@@ -27,6 +29,12 @@ describe('taskErrorKind', () => {
     expect(taskErrorKind(new ModelError('request rejected (400) (the first request)', 'first_request_refused', 400), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 }), isEngineError)).toBe('infrastructure');
     expect(taskErrorKind(new Error("agent1's container stopped", { cause: new ContainerStoppedError('exit code 137') }), isEngineError)).toBe('infrastructure');
+  });
+
+  it("calls a defect of the task's pool (a gold patch that does not apply) the pool's, however deep the cause", () => {
+    const defect = new PoolDefectError('pool demo_task/task1: gold patch feature1/feature.patch (feature 1, /pools/f.patch) does not apply');
+    expect(taskErrorKind(defect, isEngineError)).toBe('pool');
+    expect(taskErrorKind(new Error('agent1 failed', { cause: defect }), isEngineError)).toBe('pool');
   });
 
   it("calls anything else the harness's: a bug, counted and shown", () => {
@@ -58,6 +66,14 @@ describe('the run store', () => {
       expect(store.tasks()[0]).toMatchObject({ status: 'running', error_kind: null });
       store.markError(id, 'interrupted by SIGINT', 'interrupted');
       expect(store.tasks()[0]).toMatchObject({ status: 'interrupted', error_kind: 'interrupted' });
+      store.markError(id, 'pool demo_task/task1: gold patch feature1/feature.patch does not apply', 'pool');
+      expect(store.tasks()[0]).toMatchObject({ status: 'error', error_kind: 'pool' });
+      const summary = formatSummary('store', summarize(store));
+      expect(summary).toMatch(/ 1 \(pool 1\) /);
+      expect(summary).toContain(
+        "excluded as pool: the task's pool is defective (its error names the pool, feature and patch file); fix the pool (coop-bench pools validate <pool folder>) and run again",
+      );
+      expect(summary).not.toContain('excluded as harness');
     } finally {
       store.close();
     }

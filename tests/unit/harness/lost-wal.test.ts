@@ -1,10 +1,11 @@
 // A run store whose write-ahead log (run.db-wal) is lost while its run is unfinished: during a run
 // the latest results sit in the WAL, so run.db alone reads as an older (often empty) run. It is
 // refused in one line by every command, and left as it is; a crash that keeps the WAL (kill -9),
-// and a clean close, open as before. The states are the files as a killed process leaves them:
+// a WAL another SQLite client checkpointed into run.db, and a clean close, open as before. The states are the files as a killed process leaves them:
 // copied while the writer has the store open.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { storageFailure } from '../../../harness/store/storage-errors.ts';
@@ -25,8 +26,39 @@ addTasks(live, tasks);
 snapshot('live', 'killed', ['run.db', 'run.db-wal']);
 snapshot('live', 'wal-lost', ['run.db']);
 snapshot('live', 'wal-emptied', ['run.db']);
+for (const client of ['by-node', 'by-cli']) snapshot('live', `checkpointed-${client}`, ['run.db', 'run.db-wal']);
 writeFileSync(join(runs, 'wal-emptied', 'run.db-wal'), '');
 live.close();
+
+// A run long enough for the writer to checkpoint its WAL itself (over 4 MiB of steps), then more tasks.
+const long = RunStore.open(runs, 'long', { create: true, exclusive: true });
+addTasks(long, tasks);
+const [first] = long.tasks();
+for (let i = 0; i < 80; i++)
+  long.recordStep(first!.id, 'agent1', { index: i, at: new Date().toISOString(), kind: 'tool', name: 'bash', output: 'x'.repeat(64 * 1024) });
+long.ensureTask({
+  ...long.tasks()[0]!,
+  pool: { repo: 'late_task', taskId: 9, dir: '/pools/late', features: [], publishedImage: 'none' },
+  features: [1, 2],
+  setting: 'coop',
+  models: ['m', 'm'],
+  variant: '',
+});
+snapshot('long', 'long-wal-lost', ['run.db']);
+snapshot('long', 'long-checkpointed', ['run.db', 'run.db-wal']);
+long.close();
+
+/** What any SQLite client does that opens run.db read-write and closes it last: copies the WAL into run.db and deletes it. */
+const readWith = {
+  node: (name: string) =>
+    execa('node', [
+      '-e',
+      `const db = new (require('better-sqlite3'))(process.argv[1]); db.prepare('SELECT COUNT(*) FROM tasks').get(); db.close();`,
+      join(runs, name, 'run.db'),
+    ]),
+  cli: (name: string) => execa('sqlite3', [join(runs, name, 'run.db'), 'SELECT COUNT(*) FROM tasks']),
+};
+const sqlite3Cli = (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, 'sqlite3')));
 
 const refusal = (name: string) =>
   new RegExp(
@@ -72,6 +104,31 @@ describe('a run store whose WAL is lost while its run is unfinished', { timeout:
     const reopened = RunStore.open(runs, 'live', { create: true, exclusive: true });
     expect(reopened.tasks()).toHaveLength(3);
     reopened.close();
+  });
+
+  it('a WAL that another SQLite process checkpointed into run.db (and deleted, as SQLite does) resumes with every task', async () => {
+    await readWith.node('checkpointed-by-node');
+    await readWith.node('long-checkpointed');
+    for (const name of ['checkpointed-by-node', 'long-checkpointed']) {
+      expect(existsSync(join(runs, name, 'run.db-wal'))).toBe(false);
+      const report = await coopBench(['report', '--name', name, '--runs-dir', runs]);
+      expect(report.exitCode, report.all).toBe(0);
+      const resumed = RunStore.open(runs, name, { create: true, exclusive: true });
+      expect(resumed.tasks().length).toBe(name === 'long-checkpointed' ? 4 : 3);
+      resumed.close();
+    }
+  });
+
+  it.skipIf(!sqlite3Cli)('the same after a read with the sqlite3 command-line client', async () => {
+    await readWith.cli('checkpointed-by-cli');
+    expect(existsSync(join(runs, 'checkpointed-by-cli', 'run.db-wal'))).toBe(false);
+    const resumed = RunStore.open(runs, 'checkpointed-by-cli', { create: true, exclusive: true });
+    expect(resumed.tasks().filter((t) => t.status === 'done')).toHaveLength(3);
+    resumed.close();
+  });
+
+  it('a WAL deleted after the writer checkpointed it itself (a long run) is still refused', () => {
+    expect(() => RunStore.open(runs, 'long-wal-lost', { create: true, exclusive: true })).toThrow(/write-ahead log .* is gone/);
   });
 
   it('a file that holds no run store is not given one by a reader', async () => {

@@ -25,6 +25,14 @@ const tasks: FixtureTask[] = [
   { models: ['gpt-5'], setting: 'solo', taskId: 6, status: 'pending' },
   { models: ['gpt-5', 'gpt-5'], setting: 'coop', taskId: 1, passed: true, agentStatus: ['finished', 'context_exhausted'], agentConfig: CONFIG },
   { models: ['gpt-5', 'gpt-5'], setting: 'coop', taskId: 2, status: 'error', error: 'engine gone', errorKind: 'infrastructure' },
+  {
+    models: ['gpt-5', 'gpt-5'],
+    setting: 'coop',
+    taskId: 3,
+    status: 'error',
+    error: 'pool demo_task/task3: gold patch combined.patch does not apply',
+    errorKind: 'pool',
+  },
 ];
 
 beforeAll(() => {
@@ -53,19 +61,21 @@ describe('error accounting', () => {
     const solo = headline.teams[0]!.results.find((r) => r.condition === 'Solo')!;
     expect(solo).toMatchObject({ tasks: 6, done: 3, passed: 2 });
     expect(solo.rate!.n).toBe(3);
-    expect(solo.excluded).toEqual({ infrastructure: 1, harness: 1, interrupted: 0, notRun: 1, total: 3 });
+    expect(solo.excluded).toEqual({ infrastructure: 1, harness: 1, pool: 0, interrupted: 0, notRun: 1, total: 3 });
     expect(solo.agentEndings).toEqual({ model_rejected: 1 });
     const coop = headline.teams[0]!.results.find((r) => r.condition === 'Coop')!;
     expect(coop.agentEndings).toEqual({ context_exhausted: 1 });
-    // Pair 2 finished in Solo but not in Coop: left out of the gap, and said so.
-    expect(headline.teams[0]!.gap).toMatchObject({ pairs: 1, excludedPairs: 1 });
+    expect(coop.excluded).toMatchObject({ infrastructure: 1, pool: 1, total: 2 });
+    // Pairs 2 and 3 finished in Solo but not in Coop: left out of the gap, and said so.
+    expect(headline.teams[0]!.gap).toMatchObject({ pairs: 1, excludedPairs: 2 });
   });
 
   it('prints them beside the rates at the end of a run', () => {
     const { cli } = summaryOf('accounted');
     expect(cli).toMatch(/gpt-5\s+solo\s+6\s+3\s+2\/3 \(66\.7%\)\s+2 \(infrastructure 1, harness 1\)\s+1\s+1 \(model_rejected 1\)/);
-    expect(cli).toMatch(/gpt-5\s+coop\s+2\s+1\s+1\/1 \(100\.0%\)\s+1 \(infrastructure 1\)\s+0\s+1 \(context_exhausted 1\)/);
-    expect(cli).toContain('both pass counts finished tasks only: 4 task(s) are left out');
+    expect(cli).toMatch(/gpt-5\s+coop\s+3\s+1\s+1\/1 \(100\.0%\)\s+2 \(infrastructure 1, pool 1\)\s+0\s+1 \(context_exhausted 1\)/);
+    expect(cli).toContain('both pass counts finished tasks only: 5 task(s) are left out');
+    expect(cli).toContain("excluded as pool: the task's pool is defective");
     expect(cli).toContain('excluded as harness: a coop-bench bug ended the task');
     expect(cli).toContain(`agent configuration ${CONFIG.slice(0, 12)}`);
   });
@@ -85,6 +95,8 @@ describe('error accounting', () => {
     expect(html).toContain('3 excluded: 1 infrastructure, 1 harness, 1 not run');
     expect(html).toContain('1 model_rejected');
     expect(html).toContain('1 task(s) failed because of coop-bench itself (a bug)');
+    expect(html).toContain('2 excluded: 1 infrastructure, 1 pool');
+    expect(html).toContain('1 task(s) could not run because their pool is defective (each error names the pool, feature and patch file)');
     expect(html).toContain(`Agent configuration: ${CONFIG.slice(0, 12)}`);
     const comparison = readFileSync(writeComparison({ runsDir, names: ['accounted', 'other-prompts'], format: 'html' }), 'utf8');
     expect(comparison).toContain('The runs used different agent configurations');

@@ -4,7 +4,7 @@ import type { AgentStatus } from '../../../../harness/agents/types.ts';
 import type { Pool } from '../../../../tasks/types.ts';
 import type { MergeAttempt, MergeStatus } from '../../../../resolver/index.ts';
 import type { FeatureEvaluation } from '../../../../harness/run/types.ts';
-import { RunStore } from '../../../../harness/store/run-store.ts';
+import { RunStore, type TaskErrorKind } from '../../../../harness/store/run-store.ts';
 import { storeDb } from '../../../helpers/run-db.ts';
 
 export interface FixtureTask {
@@ -18,7 +18,7 @@ export interface FixtureTask {
   status?: 'done' | 'error' | 'pending';
   error?: string;
   /** Why an error task failed (default infrastructure). */
-  errorKind?: 'infrastructure' | 'harness' | 'interrupted';
+  errorKind?: TaskErrorKind;
   /** Agent statuses of a done task, by agent (default finished). */
   agentStatus?: string[];
   /** Hash of the agent configuration the task ran with. */
