@@ -10,24 +10,28 @@ export interface ChildKey {
 }
 
 // Fields that name what a node defines, and the nodes they do it for: `def name`, `f(name=...)`,
-// `"key": value`, `x = ...`, Rust's `pattern: Type`, `let x`, match arms, `Struct { field: ... }`.
+// `"key": value`, `x = ...`, Rust's `pattern: Type`, `let x`, match arms, `Struct { field: ... }`, `case 2:`.
 const NAME_FIELDS: [string, RegExp][] = [
   ['name', /./],
   ['key', /./],
   ['left', /assignment/],
   ['pattern', /parameter|let_declaration|match_arm/],
   ['field', /field_initializer/],
+  // A switch case by its label: two features adding `case 2:` with different bodies conflict.
+  ['value', /case/],
 ];
 // Wrappers whose key is their content's: `@decorator def f`, `export function f`, `x = 1` as a statement.
 const WRAPPER_FIELDS = ['definition', 'declaration'];
 const WRAPPERS = new Set(['expression_statement', 'lexical_declaration', 'variable_declaration', 'type_declaration', 'const_declaration', 'var_declaration']);
-const MAX_NAME = 200;
+// A name is one token (`load`, `self.cache`, `"mode"`, `crate::Options`): a destructuring pattern
+// such as `{ fill = ' ' }` is not, and is matched by its text like any other child.
+const NAME = /^[\w$.:'"`-]{1,200}$/;
 
 function nameOf(node: Node, depth = 0): string | undefined {
   for (const [field, types] of NAME_FIELDS) {
     if (!types.test(node.type)) continue;
     const named = node.childForFieldName(field);
-    if (named && named.text.length <= MAX_NAME) return named.text;
+    if (named && NAME.test(named.text)) return named.text;
   }
   // A Rust `impl Trait for Type` block, a Go method: the type (and trait, receiver) name it.
   const type = node.childForFieldName('type');
