@@ -50,7 +50,7 @@ const merges: Record<string, GoldMerge> = {
     naiveClean: false,
     union: { verdicts: verdicts(true, true) },
     unionReversed: { verdicts: verdicts(true, false) },
-    structural: { conflict: 'a.py (structural merge: both patches change the if_statement at line 3 differently)' },
+    structural: { verdicts: verdicts(true, false) },
   },
   '2+3': {
     naiveClean: false,
@@ -105,12 +105,12 @@ describe('validatePool', () => {
       'gold merge per pair (union: agent 1 has the first feature, as in a run; other order: swapped):',
       '  pair   naive     union               union, other order  structural',
       '  f1+f2  clean     -                   -                   -',
-      '  f1+f3  conflict  pass                FAIL                conflict',
+      '  f1+f3  conflict  pass                FAIL                FAIL',
       '  f2+f3  conflict  FAIL, build broken  conflict            pass',
       'pairs only the LLM stage could rescue (naive conflicts, union fails): f2+f3',
       'pairs whose union outcome depends on the order: f1+f3',
       'pairs the structural merge passes where the union fails: f2+f3',
-      'pairs the union passes and the structural merge does not: f1+f3',
+      "pairs the union passes and the structural merge's code fails: f1+f3",
     ]);
   });
 });
