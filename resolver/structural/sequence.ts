@@ -61,9 +61,10 @@ function hunks<T>(base: readonly T[], side: readonly T[], match: number[]): Hunk
 
 /**
  * Three-way merge of lines: changes to separate lines are both applied; where both sides only
- * insert at the same place, ours then theirs (bothInserted); any other overlap is a conflict (undefined).
+ * insert at the same place, ours then theirs (bothInserted); any other overlap is a conflict
+ * (undefined), or with `keepBoth` both sides' versions of those lines, ours first.
  */
-export function mergeLines(base: string, ours: string, theirs: string): string | undefined {
+export function mergeLines(base: string, ours: string, theirs: string, keepBoth = false): string | undefined {
   const [b, o, t] = [base, ours, theirs].map((text) => text.split('\n')) as [string[], string[], string[]];
   const mo = matchKeys(b, o);
   const mt = matchKeys(b, t);
@@ -92,6 +93,17 @@ export function mergeLines(base: string, ours: string, theirs: string): string |
       } else if (same && x.start === x.end) {
         copyTo(x.start);
         out.push(...bothInserted(x.items, y.items));
+      } else if (keepBoth) {
+        // Text that does not run (documentation): each side's version of the lines, ours first.
+        const [start, end] = [Math.min(x.start, y.start), Math.max(x.end, y.end)];
+        const version = (h: Hunk<string>) => [...b.slice(start, h.start), ...h.items, ...b.slice(h.end, end)];
+        copyTo(start);
+        out.push(...bothInserted(version(x), version(y)));
+        at = end;
+        i++;
+        k++;
+        if ((ho[i]?.start ?? Infinity) < end || (ht[k]?.start ?? Infinity) < end) return undefined;
+        continue;
       } else return undefined;
       at = x.end;
       i++;

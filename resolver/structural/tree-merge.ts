@@ -2,7 +2,7 @@
 // corresponding nodes matched by key (keys.ts) and merged as ordered lists: each side's deletions
 // and edits applied, each side's additions inserted where they were made (both at the same place:
 // ours, then theirs), a child both sides changed merged recursively, its lines merged if it is a leaf
-// (a docstring's or a comment's text). The text is spliced from the versions' own text, so
+// (in a docstring's or a comment's text, both sides' versions of lines both changed are kept). The text is spliced from the versions' own text, so
 // formatting is kept. The result must parse cleanly and keep every line the sides added.
 import type { Node, Parser } from 'web-tree-sitter';
 import { keyOf, type ChildKey } from './keys.ts';
@@ -152,7 +152,7 @@ class Merger {
     const children = [0, 1, 2].map((v) => this.children([b, o, t][v]!.node, v));
     if (children.some((c) => c === undefined)) {
       // A leaf (a name, a string's or a comment's text): its lines.
-      const lines = mergeLines(b.text, o.text, t.text);
+      const lines = mergeLines(b.text, o.text, t.text, isDocumentation(b.node));
       if (lines === undefined) throw new Stop('conflict', `both patches change the same lines of the ${type} at ${at(b.node)}`);
       return lines;
     }
@@ -300,4 +300,10 @@ function dropSameAdditions(ours: Map<number, Child[]>, theirs: Map<number, Child
     if (kept.length > 0) theirs.set(anchor, kept);
     else theirs.delete(anchor);
   }
+}
+
+/** A comment, or the text of a docstring (a string that is a statement of its own): text that does not run. */
+function isDocumentation(node: Node): boolean {
+  if (node.type.includes('comment')) return true;
+  return node.type === 'string_content' && node.parent?.type === 'string' && node.parent.parent?.type === 'expression_statement';
 }

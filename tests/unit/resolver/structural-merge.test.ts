@@ -96,6 +96,14 @@ const SHAPES: Shape[] = [
     merged: 'def f(a, strict=False):\n    return a if strict else None\n\ndef g():\n    pass\n',
   },
   {
+    name: 'both features rewrite one docstring line: documentation keeps both versions',
+    language: 'python',
+    base: 'def f(x):\n    """Do it.\n\n    Raises:\n        ValueError: if bad.\n    """\n',
+    ours: 'def f(x, a=1):\n    """Do it.\n\n    Raises:\n        ValueError: if bad, or a is.\n    """\n',
+    theirs: 'def f(x, b=2):\n    """Do it.\n\n    Raises:\n        ValueError: if bad, or b is.\n    """\n',
+    merged: 'def f(x, a=1, b=2):\n    """Do it.\n\n    Raises:\n        ValueError: if bad, or a is.\n        ValueError: if bad, or b is.\n    """\n',
+  },
+  {
     name: 'both features extend one signature',
     language: 'javascript',
     base: 'export function render(rows, width) {\n  return rows.map((r) => pad(r, width));\n}\n',
@@ -175,11 +183,11 @@ const CONFLICTS: TrueConflict[] = [
     theirs: 'def f():\n    return 3\n\n\ndef g():\n    return 2\n',
   },
   {
-    name: 'both features rewrite the same line of a docstring',
+    name: 'both features rewrite the same line of a string that runs',
     language: 'python',
-    base: 'def f():\n    """Do it."""\n',
-    ours: 'def f():\n    """Do it now."""\n',
-    theirs: 'def f():\n    """Do it later."""\n',
+    base: 'def f():\n    return """Do it."""\n',
+    ours: 'def f():\n    return """Do it now."""\n',
+    theirs: 'def f():\n    return """Do it later."""\n',
   },
   {
     name: 'both features change one return value',
