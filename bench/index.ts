@@ -12,6 +12,7 @@ import { execPaths } from './exec-paths.ts';
 import { evaluationOverhead } from './evaluation.ts';
 import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
+import { structuralTimes } from './structural-merge.ts';
 import { endToEnd } from './end-to-end.ts';
 import { cpuCosts } from './cpu-costs.ts';
 import { cpuBreakdown } from './cpu-breakdown.ts';
@@ -25,6 +26,7 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable |
   eval: evaluationOverhead,
   messages: messageLatency,
   merge: mergeTimes,
+  structural: structuralTimes,
   e2e: endToEnd,
   breakdown: cpuBreakdown,
   cpu: cpuCosts,

@@ -18,7 +18,7 @@ const IDENTITY = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com',
 const RUNS = 5;
 const TARGET = 1.2;
 
-interface BenchPool {
+export interface BenchPool {
   name: string;
   /** A git repository whose HEAD is the base. */
   repoDir: string;
@@ -36,7 +36,8 @@ async function gitRepoOf(sourceDir: string, scratch: string): Promise<string> {
   return dir;
 }
 
-async function shippedPools(scratch: string): Promise<BenchPool[]> {
+/** The shipped pools' gold patches, each pool's repo/ committed as the base. */
+export async function shippedPools(scratch: string): Promise<BenchPool[]> {
   const pools: BenchPool[] = [];
   const poolsDir = path.join(root, 'feature-pools');
   for (const pool of (await readdir(poolsDir).catch(() => [])).sort()) {

@@ -2,6 +2,7 @@
 import type { RunSummary } from './summary.ts';
 import type { TaskOutcome } from './run-data.ts';
 import { conditionOf } from './analysis/conditions.ts';
+import { passesAfterStructural } from '../resolver/index.ts';
 
 export function reportJson(summary: RunSummary, tasks: TaskOutcome[]): string {
   const rows = tasks.map((t) => ({ ...t, condition: conditionOf(t), difficulty: summary.difficulty.difficulty[t.pair] ?? null }));
@@ -40,6 +41,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     'passed',
     'merge_status',
     'naive_clean',
+    'pass_after_structural',
     'steps',
     'messages',
     'model_calls',
@@ -71,6 +73,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     t.passed,
     t.mergeStatus,
     t.naiveClean,
+    t.setting === 'coop' ? structuralCsv(passesAfterStructural(t.mergeAttempts)) : null,
     t.steps,
     t.messages,
     t.modelCalls,
@@ -88,3 +91,6 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
   ]);
   return csv(header, rows);
 }
+
+/** The structural probe's verdict for a task: true/false, empty when not measured. */
+const structuralCsv = (verdict: boolean | 'unmeasured' | undefined): boolean | null => (typeof verdict === 'boolean' ? verdict : null);

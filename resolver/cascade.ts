@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MergeSession } from './session.ts';
-import { MERGE_STAGES } from './stages/index.ts';
+import { MERGE_STAGES, cascadeRoles } from './stages/index.ts';
 import type { CascadeSettings, MergeAttempt, MergeStage } from './stages/stage.ts';
 import type { GitTrace } from './git.ts';
 import type { MergeInput, MergeResult } from './types.ts';
@@ -35,6 +35,7 @@ export const patchHash = (patch: string): string => createHash('sha256').update(
 /** Throws MergeSetupError for a bad repository or revision. */
 export async function runCascade<V>(input: MergeInput, options: CascadeOptions<V> = {}): Promise<CascadeResult<V>> {
   const started = performance.now();
+  const roles = cascadeRoles(options.cascade);
   const { session, failures } = await MergeSession.open(input, { contextLines: options.contextLines, trace: options.trace });
   try {
     const timingsMs: Record<string, number> = { apply: performance.now() - started };
@@ -70,8 +71,10 @@ export async function runCascade<V>(input: MergeInput, options: CascadeOptions<V
       if (stage.accepts?.(attempt)) accepted = attempt;
     };
     for (const stage of MERGE_STAGES) {
-      if (stage.kind === 'merge') await readGate();
-      if (stage.kind === 'probe' ? !probes : accepted) continue;
+      const role = roles.get(stage.name);
+      if (!role) continue;
+      if (role === 'merge') await readGate();
+      if (role === 'probe' ? !probes : accepted) continue;
       if (!stage.runsAfter(attempts)) continue;
       const stageStarted = performance.now();
       const output = await stage.run({ session, attempts, settings: options });
@@ -90,13 +93,13 @@ export async function runCascade<V>(input: MergeInput, options: CascadeOptions<V
           }
           testing.set(attempt, tests.get(patch)!);
         }
-        if (stage.kind === 'merge') gate = { attempt, stage };
+        if (role === 'merge') gate = { attempt, stage };
       }
       attempts.push(attempt);
     }
     await readGate();
     await Promise.all(attempts.map(settle));
-    const mergeAttempts = attempts.filter((a) => MERGE_STAGES.find((s) => s.name === a.stage)?.kind === 'merge');
+    const mergeAttempts = attempts.filter((a) => roles.get(a.stage) === 'merge');
     const final = accepted ?? mergeAttempts.filter((a) => a.outcome === 'merged').pop();
     if (final) final.final = true;
     const merge = (final ?? mergeAttempts.filter((a) => a.result).pop())!.result!;

@@ -21,6 +21,8 @@ export interface ConflictedFile {
   lines: string[];
   regions: LocatedRegion[];
   labels: MergeLabels;
+  /** Blob ids of its base, ours and theirs versions (absent: the version has no such file). */
+  versions: { base?: string; ours?: string; theirs?: string };
 }
 
 /** What a fold does with a step that conflicts. */
@@ -29,8 +31,11 @@ export type StepResolution =
   | { kind: 'none' }
   /** Upstream's union merge of the step: `* merge=union` appended to .gitattributes, merge again. */
   | { kind: 'union' }
-  /** Each conflicted file's content from `resolve` (the LLM stage); any other conflict stops the fold. */
-  | { kind: 'resolve'; resolve(file: ConflictedFile): Promise<Buffer> };
+  /**
+   * Each conflicted file's content from `resolve` (the LLM and structural stages), or why it stays
+   * conflicted; any other conflict stops the fold.
+   */
+  | { kind: 'resolve'; resolve(file: ConflictedFile): Promise<Buffer | { unresolved: string }> };
 
 export interface FoldStep {
   labels: MergeLabels;
@@ -181,8 +186,12 @@ export class MergeSession {
       ).map((e) => [e.path, e.mode]),
     );
     const entries: TreeEntry[] = [];
-    for (const file of resolved)
-      entries.push({ path: file.path, mode: modes.get(file.path)!, sha: await this.scratch.writeBlob(await resolution.resolve(file)) });
+    for (const file of resolved) {
+      const content = await resolution.resolve(file);
+      if (Buffer.isBuffer(content)) entries.push({ path: file.path, mode: modes.get(file.path)!, sha: await this.scratch.writeBlob(content) });
+      else step.unresolved.set(relabel(file.path), oneLine(content.unresolved, 300));
+    }
+    if (step.unresolved.size > 0) return { step };
     const index = await this.scratch.indexOf(naive.tree);
     await this.scratch.updateIndex(index, entries);
     return { step, tree: await this.scratch.writeTree(index) };
@@ -206,7 +215,9 @@ export class MergeSession {
       const naive = relabelMarkers(blobs.get(`${merge.tree}:${file}`)!, commits, labels);
       const lines = splitLines(naive.toString('utf8'));
       const regions = locateRegions(lines, labels, this.contextLines);
-      if (regions.length > 0) files.set(file, { path: file, naive, lines, regions, labels });
+      const stage = (n: number) => merge.conflicts.get(file)!.stages.find((s) => s.stage === n)?.sha;
+      const versions = { base: stage(1), ours: stage(2), theirs: stage(3) };
+      if (regions.length > 0) files.set(file, { path: file, naive, lines, regions, labels, versions });
     }
     return files;
   }

@@ -2,7 +2,8 @@
 // tests fail on the base and pass with its gold patch; the combined patch passes them all (gold and
 // combined tested as the oracle submits them: test files dropped, as the evaluation drops agents'); the gold merge of every pair (naive clean,
 // union outcome in both orders, whether the union breaks the build, so a maintainer sees which
-// pairs only the LLM stage could rescue); plus warnings about what silently weakens a pool.
+// pairs only the LLM stage could rescue, and the structural merge's outcome); plus warnings about
+// what silently weakens a pool.
 import { readFileSync } from 'node:fs';
 import type { Feature, Pool } from './types.ts';
 import { poolKey } from './types.ts';
@@ -18,7 +19,7 @@ export interface TestVerdict {
   testsPassed?: number;
 }
 
-/** The union merge of a pair in one order: a conflict, or every feature's verdict on the code (in pair order). */
+/** A stage's gold merge of a pair (the union in one order, the structural merge): a conflict, or every feature's verdict on the code (in pair order). */
 export type UnionOutcome = { conflict: string } | { verdicts: TestVerdict[] };
 
 /** How the gold patches of a pair merge, as the evaluation's cascade merges them. */
@@ -28,6 +29,8 @@ export interface GoldMerge {
   union?: UnionOutcome;
   /** The other order. */
   unionReversed?: UnionOutcome;
+  /** The structural merge (a probe); absent when the naive merge was clean. */
+  structural?: UnionOutcome;
 }
 
 /** What validation needs from the later stages (containers, tests, merge), injected by the CLI. */
@@ -132,9 +135,15 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
   report.lines.push('gold merge per pair (union: agent 1 has the first feature, as in a run; other order: swapped):');
   const rows = pairs.map(([i, j], k) => {
     const merge = merges[k]!;
-    return [`f${ids[i]}+f${ids[j]}`, merge.naiveClean ? 'clean' : 'conflict', unionText(merge.union), unionText(merge.unionReversed)];
+    return [
+      `f${ids[i]}+f${ids[j]}`,
+      merge.naiveClean ? 'clean' : 'conflict',
+      unionText(merge.union),
+      unionText(merge.unionReversed),
+      unionText(merge.structural),
+    ];
   });
-  const header = ['pair', 'naive', 'union', 'union, other order'];
+  const header = ['pair', 'naive', 'union', 'union, other order', 'structural'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   for (const row of [header, ...rows])
     report.lines.push(
@@ -149,5 +158,11 @@ export async function validatePool(pool: Pool, checks: PoolChecks, log: (line: s
     .map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
   report.lines.push(`pairs only the LLM stage could rescue (naive conflicts, union fails): ${llmOnly.length ? llmOnly.join(', ') : 'none'}`);
   report.lines.push(`pairs whose union outcome depends on the order: ${orderDecides.length ? orderDecides.join(', ') : 'none'}`);
+  const named = (keep: (merge: GoldMerge) => boolean) => pairs.filter((_, k) => keep(merges[k]!)).map(([i, j]) => `f${ids[i]}+f${ids[j]}`);
+  const rescued = named((m) => !m.naiveClean && !unionPasses(m.union) && unionPasses(m.structural));
+  // A structural conflict leaves the pair to the union; only structural code that fails is a loss.
+  const lost = named((m) => !!m.structural && 'verdicts' in m.structural && unionPasses(m.union) && !unionPasses(m.structural));
+  report.lines.push(`pairs the structural merge passes where the union fails: ${rescued.length ? rescued.join(', ') : 'none'}`);
+  report.lines.push(`pairs the union passes and the structural merge's code fails: ${lost.length ? lost.join(', ') : 'none'}`);
   return report;
 }

@@ -1,7 +1,7 @@
 // `coop-bench merge <patch1> <patch2> --repo <dir>`: try the merge stage on any patches.
 // The summary goes to stderr, the merged patch to stdout (or --out). Exit 0: a merged patch;
 // 1: no mergeable result (conflict, or a patch does not apply); 2: bad input or resolver failure.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { nonNegativeInt } from './options.ts';
 import { UserError } from '../errors.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
@@ -9,6 +9,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { oneLine } from '../../resolver/bounded-text.ts';
 import {
   attemptOf,
+  cascadeRoles,
+  DEFAULT_CASCADE,
   DEFAULT_CONTEXT_LINES,
   DEFAULT_RESOLVER_MODEL,
   MergeSetupError,
@@ -19,6 +21,7 @@ import {
   type MergeAttempt,
   type ResolverCliOptions,
   type RegionResolution,
+  type StructuralFile,
 } from '../../resolver/index.ts';
 
 export interface CommandIO {
@@ -46,11 +49,34 @@ export function addResolverOptions(command: Command): Command {
     .option('--resolver-prompt <file>', 'prompt template of the resolver ({{excerpt}}, {{file}}, ...; default resolver/llm-prompt.txt)');
 }
 
-/** The merge stage options of `run` and `eval`: the resolver's, and --no-order-probe. */
+/** --merge-cascade: the stages whose code can be the result, checked as the cascade checks them. */
+export function mergeCascadeOf(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  try {
+    cascadeRoles(names);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return names;
+}
+
+/** Adds --merge-cascade (shared by `merge`, `run` and `eval`). */
+function addCascadeOption(command: Command): Command {
+  return command.option(
+    '--merge-cascade <stages>',
+    `merge stages whose code can be the result, in order (default ${DEFAULT_CASCADE.join(',')}, the paper's; e.g. naive,structural,union,llm)`,
+    mergeCascadeOf,
+  );
+}
+
+/** The merge stage options of `run` and `eval`: the resolver's, --merge-cascade and --no-order-probe. */
 export function addMergeStageOptions(command: Command): Command {
-  return addResolverOptions(command).option(
+  return addCascadeOption(addResolverOptions(command)).option(
     '--no-order-probe',
-    'do not build and test the other union order of union-merged tasks (saves their second test run; the report then cannot say how many outcomes the order decided)',
+    'do not build and test the probes of naive-conflicted tasks: the other union order and the structural merge (saves their test runs; the report then cannot say how many outcomes the order decided, nor how many pass after the structural merge)',
   );
 }
 
@@ -72,9 +98,16 @@ export function resolverOptionsOf(options: {
 }
 
 /** The merge stages of `run` and `eval`: a resolver model if one is configured, and the order probe. */
-export function mergeStageOptions(options: Parameters<typeof resolverOptionsOf>[0] & { contextLines: number; orderProbe?: boolean }): MergeStageOptions {
+export function mergeStageOptions(
+  options: Parameters<typeof resolverOptionsOf>[0] & { contextLines: number; orderProbe?: boolean; mergeCascade?: string[] },
+): MergeStageOptions {
   try {
-    return { resolver: resolverModelFromOptions(resolverOptionsOf(options)), contextLines: options.contextLines, orderProbe: options.orderProbe !== false };
+    return {
+      resolver: resolverModelFromOptions(resolverOptionsOf(options)),
+      contextLines: options.contextLines,
+      orderProbe: options.orderProbe !== false,
+      cascade: options.mergeCascade,
+    };
   } catch (error) {
     if (error instanceof ResolverModelError) throw new UserError(error.message);
     throw error;
@@ -91,6 +124,7 @@ interface MergeCommandOptions {
   resolverGguf?: string;
   resolverTimeout?: number;
   resolverPrompt?: string;
+  mergeCascade?: string[];
 }
 
 export function mergeCommand(io: CommandIO = processIO): Command {
@@ -102,7 +136,7 @@ export function mergeCommand(io: CommandIO = processIO): Command {
     .requiredOption('--repo <dir>', 'git repository holding the base revision')
     .option('--base <rev>', 'base revision', 'HEAD')
     .option('--out <file>', 'write the merged patch here instead of stdout');
-  addResolverOptions(command);
+  addCascadeOption(addResolverOptions(command));
   return command.action(async (patch1: string, patch2: string, more: string[], options: MergeCommandOptions) => {
     try {
       io.setExitCode(await runMergeCommand([patch1, patch2, ...more], options, io));
@@ -127,7 +161,10 @@ async function runMergeCommand(patchFiles: string[], options: MergeCommandOption
   const model = resolverModelFromOptions(resolverOptionsOf(options));
   try {
     // No tests to run here: a union merge goes straight to the model when one is configured.
-    const cascade = await runCascade({ repoDir: options.repo, baseRev: options.base, patches }, { model, contextLines: options.contextLines });
+    const cascade = await runCascade(
+      { repoDir: options.repo, baseRev: options.base, patches },
+      { model, contextLines: options.contextLines, cascade: options.mergeCascade, probes: true },
+    );
     const llm = attemptOf(cascade.attempts, 'llm');
     if (llm?.outcome === 'error') throw new ResolverModelError(llm.reason ?? 'the resolver failed');
     io.stderr.write(summary(cascade, patchFiles, options));
@@ -162,6 +199,10 @@ function summary({ merge, attempts }: CascadeResult<unknown>, patchFiles: string
     const size = region.marked.split('\n').filter(Boolean).length;
     lines.push(`  ${oneLine(region.path, 120)}:${region.startLine ?? '?'}  ${size} marked lines`);
   }
+  const structural = attemptOf(attempts, 'structural');
+  lines.push(`structural merge: ${structuralLine(structural)}`);
+  for (const file of (structural?.details?.files ?? []) as StructuralFile[])
+    lines.push(`  ${oneLine(file.path, 120)}  ${file.outcome}${file.reason ? `: ${file.reason}` : ''}  ${ms(file.ms)}`);
   const llm = attemptOf(attempts, 'llm');
   lines.push(`llm stage: ${llmLine(merge.status, llm)}`);
   for (const region of (llm?.details?.regions ?? []) as RegionResolution[]) {
@@ -180,4 +221,10 @@ function llmLine(status: string, llm: MergeAttempt | undefined): string {
   const regions = (llm.details?.regions ?? []) as unknown[];
   if (llm.outcome === 'merged') return `accepted (${oneLine(String(llm.details?.model ?? ''), 120)}, ${regions.length} regions)`;
   return `${llm.outcome}, union result kept: ${llm.reason}`;
+}
+
+function structuralLine(structural: MergeAttempt | undefined): string {
+  if (!structural) return 'not needed (the naive merge did not conflict)';
+  if (structural.outcome === 'merged') return `merged every conflicted file${structural.final ? ' (the result)' : ' (a probe: not the result)'}`;
+  return `${structural.outcome}: ${structural.reason ?? ''}`;
 }

@@ -55,7 +55,12 @@ async function sandboxChecks(
         if (!attempt) return undefined;
         return attempt.tested ? { verdicts: attempt.tested.verdict.map(verdict) } : { conflict: attempt.reason ?? attempt.outcome };
       };
-      return { naiveClean: attemptOf(attempts, 'naive')?.outcome === 'merged', union: outcome('union'), unionReversed: outcome('union-reversed') };
+      return {
+        naiveClean: attemptOf(attempts, 'naive')?.outcome === 'merged',
+        union: outcome('union'),
+        unionReversed: outcome('union-reversed'),
+        structural: outcome('structural'),
+      };
     },
     codeOf: (patch) => dropTestFiles(patch).patch,
   };

@@ -14,8 +14,10 @@ export interface MergeStageOptions {
   /** The small model of the LLM stage; undefined: the stage is skipped and recorded as such. */
   resolver?: ResolverModel;
   contextLines?: number;
-  /** Build and test the other union order of union-merged tasks (default true). */
+  /** Build and test the probes (the other union order, the structural merge; default true). */
   orderProbe?: boolean;
+  /** The stages whose code can be the result, in order (default: the paper's cascade). */
+  cascade?: readonly string[];
 }
 
 export interface EvaluationInput {
@@ -53,6 +55,7 @@ export async function evaluatePatches(input: EvaluationInput): Promise<Evaluatio
         model: input.merge.resolver,
         contextLines: input.merge.contextLines,
         probes: input.merge.orderProbe ?? true,
+        cascade: input.merge.cascade,
         test: async (patch) => {
           const runs = await tests.run(patch);
           const verdict = input.features.map((feature, i) => ({ feature: feature.id, ...runs[i]! }));

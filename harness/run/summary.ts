@@ -4,7 +4,7 @@
 import type { RunStore, TaskErrorKind } from '../store/run-store.ts';
 import { readRunLog } from '../store/run-log.ts';
 import { teamName } from '../../tasks/types.ts';
-import { MERGE_STATUSES, orderEffect } from '../../resolver/index.ts';
+import { MERGE_STATUSES, orderEffect, passesAfterStructural } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
 import type { AgentModel } from '../agents/registry.ts';
 
@@ -23,6 +23,8 @@ export interface SettingSummary {
   merge: Record<string, number>;
   /** Union-merged tasks whose other union order was tested, and those whose outcome it changed. */
   order: { measured: number; decided: number };
+  /** Coop tasks whose tests pass on the naive merge's code or, where it conflicted, the structural merge's (a probe), of those measured. */
+  structural: { measured: number; passed: number; unmeasured: number };
   /** Agent configuration hashes of the finished tasks. */
   agentConfigs: string[];
 }
@@ -46,6 +48,7 @@ export function summarize(store: RunStore): SettingSummary[] {
         agentEndings: {},
         merge: Object.fromEntries(MERGE_STATUSES.map((m) => [m, 0])),
         order: { measured: 0, decided: 0 },
+        structural: { measured: 0, passed: 0, unmeasured: 0 },
         agentConfigs: [],
       };
       groups.set(key, s);
@@ -58,6 +61,10 @@ export function summarize(store: RunStore): SettingSummary[] {
       const effect = row.setting === 'coop' ? orderEffect(row.attempts) : undefined;
       if (effect === 'decided' || effect === 'same') s.order.measured++;
       if (effect === 'decided') s.order.decided++;
+      const structural = row.setting === 'coop' ? passesAfterStructural(row.attempts) : undefined;
+      if (typeof structural === 'boolean') s.structural.measured++;
+      if (structural === true) s.structural.passed++;
+      if (structural === 'unmeasured') s.structural.unmeasured++;
       for (const ending of new Set(row.agentEndings)) if (ending !== 'finished') s.agentEndings[ending] = (s.agentEndings[ending] ?? 0) + 1;
       if (row.agentConfig && !s.agentConfigs.includes(row.agentConfig)) s.agentConfigs.push(row.agentConfig);
     } else if (row.status === 'error' || row.status === 'interrupted') {
@@ -65,6 +72,12 @@ export function summarize(store: RunStore): SettingSummary[] {
     } else s.pending++;
   }
   return [...groups.values()];
+}
+
+/** `5/7 (71.4%)`, with the tasks whose structural merge was not built (older runs, --no-order-probe). */
+function structuralText({ measured, passed, unmeasured }: SettingSummary['structural']): string {
+  const rate = measured > 0 ? `${passed}/${measured} (${pct(passed, measured)})` : '-';
+  return unmeasured > 0 ? `${rate}, ${unmeasured} not measured` : rate;
 }
 
 const pct = (k: number, n: number) => (n === 0 ? '-' : `${((100 * k) / n).toFixed(1)}%`);
@@ -104,6 +117,7 @@ export function formatSummary(runName: string, summaries: SettingSummary[], mode
     'agent endings (scored)',
     `merge ${MERGE_STATUSES.join('/')}`,
     'union order decided',
+    'pass after structural',
   ];
   const coop = (s: SettingSummary) => s.setting.startsWith('coop');
   const table = summaries.map((s) => [
@@ -117,6 +131,7 @@ export function formatSummary(runName: string, summaries: SettingSummary[], mode
     counted(s.agentEndings),
     coop(s) ? MERGE_STATUSES.map((m) => s.merge[m] ?? 0).join('/') : '-',
     coop(s) && s.order.measured > 0 ? `${s.order.decided}/${s.order.measured}` : '-',
+    coop(s) ? structuralText(s.structural) : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
   const format = (r: string[]) =>

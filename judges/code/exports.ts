@@ -3,7 +3,7 @@
 // lists and whole-module re-exports (`__all__`, `from .x import a` in `__init__.py`, CommonJS
 // `module.exports`, `export { a }`, `export * from`, `pub use`).
 import type { Node } from 'web-tree-sitter';
-import { family, type CodeLanguage } from './grammars.ts';
+import { family, type CodeLanguage } from '../../resolver/grammars.ts';
 import type { Piece } from './pieces.ts';
 import type { Outline } from './syntax.ts';
 

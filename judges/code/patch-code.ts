@@ -2,7 +2,7 @@
 // commitment checker asks about (definitions, exports, calls, guards, names used) located by file
 // and line, and the text of any shown line for evidence.
 import { patchFiles, pathMatches, type Hunk, type PatchFile } from '../patch-lines.ts';
-import { languageOf, loadGrammars, type CodeLanguage } from './grammars.ts';
+import { languageOf, loadGrammars, type CodeLanguage } from '../../resolver/grammars.ts';
 import { contextIsFunction, contextScope } from './pieces.ts';
 import type { FunctionBody } from './statements.ts';
 import { outline, type Call, type Definition, type Guard, type Outline, type Usage } from './syntax.ts';

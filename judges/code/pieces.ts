@@ -2,7 +2,7 @@
 // surroundings: the hunk's context line (git's function context) opens the definition it starts in,
 // and braces it leaves open are closed after it. The reading with the fewest syntax errors is kept.
 import type { Parser, Node, Tree } from 'web-tree-sitter';
-import { family, type CodeLanguage } from './grammars.ts';
+import { family, type CodeLanguage } from '../../resolver/grammars.ts';
 
 export interface Piece {
   language: CodeLanguage;

@@ -1,9 +1,9 @@
-// Syntax trees of pieces of files (grammars.ts, pieces.ts): tree-sitter recovers from the code cut
+// Syntax trees of pieces of files (../../resolver/grammars.ts, pieces.ts): tree-sitter recovers from the code cut
 // off around a hunk and still yields the definitions, calls and `if`s inside it. `outline` turns a
 // piece into those facts, with file line numbers; exports.ts reads what it exports, statements.ts
 // where in its function a node sits.
 import type { Node } from 'web-tree-sitter';
-import { family, parserOf } from './grammars.ts';
+import { family, parserOf } from '../../resolver/grammars.ts';
 import { parsePiece, type Piece } from './pieces.ts';
 import { collectExports, isExported } from './exports.ts';
 import { firstInFunction, firstInLoop, functionBody, inLoop, type FunctionBody } from './statements.ts';

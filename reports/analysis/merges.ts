@@ -2,7 +2,7 @@
 // figure 5 (a) success and (b) naive-merge conflict rate, with and without messaging, and how many
 // union outcomes the union's (arbitrary) order decided.
 import type { TaskOutcome } from '../run-data.ts';
-import { MERGE_STAGES, orderEffect } from '../../resolver/index.ts';
+import { MERGE_STAGES, orderEffect, passesAfterStructural } from '../../resolver/index.ts';
 import { difference, proportion, type Difference, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone } from './conditions.ts';
 
@@ -20,6 +20,11 @@ export interface MergeColumns {
   conflictRate: Proportion | null;
   /** Union-merged tasks: with both orders tested (`measured`), those whose outcome the order changed (`decided`), and those whose other order was not built. */
   order: { measured: number; decided: number; unmeasured: number };
+  /**
+   * The structural probe: tasks whose tests pass on the naive merge's code or, where it conflicted,
+   * the structural merge's, among tasks where that was measured (null: none); `unmeasured` were not.
+   */
+  structural: { rate: Proportion | null; unmeasured: number };
 }
 
 export interface MergeRow {
@@ -81,6 +86,8 @@ function mergeColumns(tasks: TaskOutcome[]): MergeColumns {
   });
   const merged = tasks.filter((t) => t.mergeStatus !== null && t.mergeStatus !== 'missing_input');
   const effects = tasks.map((t) => orderEffect(t.mergeAttempts));
+  const structural = tasks.map((t) => passesAfterStructural(t.mergeAttempts));
+  const measured = structural.filter((s) => typeof s === 'boolean');
   return {
     tasks: n,
     passedBy,
@@ -95,6 +102,16 @@ function mergeColumns(tasks: TaskOutcome[]): MergeColumns {
       measured: countWhere(effects, (e) => e === 'decided' || e === 'same'),
       decided: countWhere(effects, (e) => e === 'decided'),
       unmeasured: countWhere(effects, (e) => e === 'unmeasured'),
+    },
+    structural: {
+      rate:
+        measured.length > 0
+          ? proportion(
+              countWhere(measured, (s) => s === true),
+              measured.length,
+            )
+          : null,
+      unmeasured: countWhere(structural, (s) => s === 'unmeasured'),
     },
   };
 }

@@ -33,6 +33,8 @@ export interface MergeAttempt<V = unknown> extends StageOutput {
 }
 
 export interface CascadeSettings {
+  /** The stages whose code can be the result, in order (default: the merge stages, DEFAULT_CASCADE). */
+  cascade?: readonly string[];
   /** The LLM stage's model; undefined: the stage is skipped and says so. */
   model?: ResolverModel;
   /** More conflict regions than this are not sent to the model (default 50). */
@@ -53,6 +55,8 @@ export interface MergeStage {
   label: string;
   /** merge: its code can be the task's result. probe: a measurement that never changes the result. */
   kind: 'merge' | 'probe';
+  /** A probe a user may put into the cascade (`--merge-cascade`), where it acts as a merge stage. */
+  cascadable?: boolean;
   /** The merge status when this stage's code is the result (`clean` for the naive merge). */
   status: string;
   /** Whether the stage runs after these attempts (merge stages never run after an accepted one). */

@@ -22,7 +22,13 @@ function orderCell({ order }: MergeColumns): string {
   return order.measured > 0 ? `${order.decided}/${order.measured}${unmeasured}` : order.unmeasured > 0 ? `not measured (${order.unmeasured})` : '–';
 }
 
-const COLUMNS_PER_VARIANT = MERGE_COLUMNS.length + 2;
+function structuralCell({ structural }: MergeColumns): Content {
+  const unmeasured = structural.unmeasured > 0 ? ` (+${structural.unmeasured} not measured)` : '';
+  if (!structural.rate) return structural.unmeasured > 0 ? `not measured (${structural.unmeasured})` : '–';
+  return trusted(`${render(cell(structural.rate))}${escapeHtml(unmeasured)}`);
+}
+
+const COLUMNS_PER_VARIANT = MERGE_COLUMNS.length + 3;
 
 function variantCells(c: MergeColumns | undefined): Content[] {
   if (!c) return Array.from({ length: COLUMNS_PER_VARIANT }, () => '–');
@@ -30,6 +36,7 @@ function variantCells(c: MergeColumns | undefined): Content[] {
     ...c.passedBy.map((p, i) => cell(p.rate, c.passedBy[i - 1]?.rate)),
     c.conflictRate ? `${pct(c.conflictRate.p)} (${c.conflictRate.k}/${c.conflictRate.n})` : '–',
     orderCell(c),
+    structuralCell(c),
   ];
 }
 
@@ -38,7 +45,9 @@ export function mergeSection(s: RunSummary): string {
   if (rows.length === 0) return section('merges', 'Merge strategies and messaging', [note('No finished Coop tasks: there are no merges to show.')]);
   const head1 = variants.map((v) => `<th colspan="${COLUMNS_PER_VARIANT}">${escapeHtml(variantName(v))}</th>`).join('');
   const stageHeads = MERGE_COLUMNS.map((c, i) => `<th class="num">${i === 0 ? 'Pass after ' : '+ '}${escapeHtml(c.label)}</th>`).join('');
-  const head2 = variants.map(() => `${stageHeads}<th class="num">Naive merge conflicted</th><th class="num">Union order decided</th>`).join('');
+  const head2 = variants
+    .map(() => `${stageHeads}<th class="num">Naive merge conflicted</th><th class="num">Union order decided</th><th class="num">Pass after structural</th>`)
+    .join('');
   const hasEffect = variants.includes('') && variants.includes(NO_MESSAGING);
   const body = rows
     .map((r) => {
@@ -52,7 +61,7 @@ export function mergeSection(s: RunSummary): string {
   const stages = MERGE_COLUMNS.map((c) => c.label).join(', ');
   const parts = [
     note(
-      `Table 6 of the paper. Pass after …: share of finished Coop tasks whose tests pass on code the merge produced by that stage (${stages}; cumulative, the small number is the gain over the previous column): a pass rate, not the share of clean merges. Naive merge conflicted: share of merges whose naive merge (CooperBench's git merge) conflicted, patches that did not apply left out. Union order decided: among union-merged tasks whose union was also built and tested in the other order, how many had a different outcome (both pass or not) in that order. The union keeps both sides of every conflict, the checked-out agent's lines first, as CooperBench's harness does; which agent that is, is arbitrary.`,
+      `Table 6 of the paper. Pass after …: share of finished Coop tasks whose tests pass on code the merge produced by that stage (${stages}; cumulative, the small number is the gain over the previous column): a pass rate, not the share of clean merges. Naive merge conflicted: share of merges whose naive merge (CooperBench's git merge) conflicted, patches that did not apply left out. Union order decided: among union-merged tasks whose union was also built and tested in the other order, how many had a different outcome (both pass or not) in that order. The union keeps both sides of every conflict, the checked-out agent's lines first, as CooperBench's harness does; which agent that is, is arbitrary. Pass after structural (a probe, not part of the cascade above unless --merge-cascade puts it there): share of tasks whose tests pass on the naive merge's code or, where it conflicted, on the structural merge's, which merges by syntax tree instead of by lines (docs/merge.md).`,
     ),
     mergeTable,
   ];

@@ -90,8 +90,9 @@ describe('a run.db from before merge attempts', () => {
     expect(coop.conflictRate).toMatchObject({ k: 5, n: 6 });
     expect(coop.order).toEqual({ measured: 0, decided: 0, unmeasured: 4 });
     const summary = formatSummary('old', summarize(store));
-    expect(summary).toMatch(/merge clean\/union\/llm\/conflict\/missing_input\s+union order decided/);
-    expect(summary).toMatch(/oracle\s+coop\s+7\s+7\s+3\/7 \(42\.9%\)\s+0\s+0\s+0\s+1\/3\/1\/1\/1\s+-/);
+    expect(summary).toMatch(/merge clean\/structural\/union\/llm\/conflict\/missing_input\s+union order decided\s+pass after structural/);
+    expect(summary).toMatch(/oracle\s+coop\s+7\s+7\s+3\/7 \(42\.9%\)\s+0\s+0\s+0\s+1\/0\/3\/1\/1\/1\s+-\s+1\/1 \(100\.0%\), 5 not measured/);
+    expect(coop.structural).toMatchObject({ rate: { k: 1, n: 1 }, unmeasured: 5 });
   });
 
   it('renders the HTML report', () => {

@@ -66,7 +66,7 @@ describe('coop-bench merge', () => {
     expect(stderr).toContain('dropped test files, patch 1: tests/test_new.py');
     expect(stderr).toContain('conflict regions: 1 (5 lines of context)');
     expect(stderr).toContain('llm stage: skipped: no resolver configured');
-    expect(stderr).toMatch(/timings: apply \d+ ms, naive \d+ ms, union \d+ ms, llm \d+ ms, merge total \d+ ms/);
+    expect(stderr).toMatch(/timings: apply \d+ ms, naive \d+ ms, structural \d+ ms, union \d+ ms, union-reversed \d+ ms, llm \d+ ms, merge total \d+ ms/);
   });
 
   it('runs the LLM stage directly when a resolver is configured, and writes --out', async () => {

@@ -46,8 +46,18 @@ const verdicts = (...passed: (boolean | 'build')[]): TestVerdict[] =>
   passed.map((p) => ({ passed: p === true, summary: '', output: '', testsPassed: p === 'build' ? 0 : 1 }));
 const merges: Record<string, GoldMerge> = {
   '1+2': { naiveClean: true },
-  '1+3': { naiveClean: false, union: { verdicts: verdicts(true, true) }, unionReversed: { verdicts: verdicts(true, false) } },
-  '2+3': { naiveClean: false, union: { verdicts: verdicts('build', 'build') }, unionReversed: { conflict: 'a.py (CONFLICT (modify/delete))' } },
+  '1+3': {
+    naiveClean: false,
+    union: { verdicts: verdicts(true, true) },
+    unionReversed: { verdicts: verdicts(true, false) },
+    structural: { verdicts: verdicts(true, false) },
+  },
+  '2+3': {
+    naiveClean: false,
+    union: { verdicts: verdicts('build', 'build') },
+    unionReversed: { conflict: 'a.py (CONFLICT (modify/delete))' },
+    structural: { verdicts: verdicts(true, true) },
+  },
 };
 
 const checks: PoolChecks = {
@@ -84,21 +94,23 @@ describe('validatePool', () => {
     expect(added.warnings[0]).toBe("feature1: tests.patch adds tests/test_f1.py but the runner's output never mentions it: is it run?");
   });
 
-  it('shows the gold merge of every pair: naive, union in both orders, a broken build, and who only the LLM stage could rescue', async () => {
+  it('shows the gold merge of every pair: naive, union in both orders, structural, a broken build, and who only the LLM stage could rescue', async () => {
     const report = await validatePool(pool(), checks);
     expect(report.conflictMatrix).toEqual([
       [false, false, true],
       [false, false, true],
       [true, true, false],
     ]);
-    expect(report.lines.slice(-7)).toEqual([
+    expect(report.lines.slice(-9)).toEqual([
       'gold merge per pair (union: agent 1 has the first feature, as in a run; other order: swapped):',
-      '  pair   naive     union               union, other order',
-      '  f1+f2  clean     -                   -',
-      '  f1+f3  conflict  pass                FAIL',
-      '  f2+f3  conflict  FAIL, build broken  conflict',
+      '  pair   naive     union               union, other order  structural',
+      '  f1+f2  clean     -                   -                   -',
+      '  f1+f3  conflict  pass                FAIL                FAIL',
+      '  f2+f3  conflict  FAIL, build broken  conflict            pass',
       'pairs only the LLM stage could rescue (naive conflicts, union fails): f2+f3',
       'pairs whose union outcome depends on the order: f1+f3',
+      'pairs the structural merge passes where the union fails: f2+f3',
+      "pairs the union passes and the structural merge's code fails: f1+f3",
     ]);
   });
 });
