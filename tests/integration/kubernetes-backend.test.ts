@@ -3,6 +3,7 @@
 // through exec stdin, a shipped pool's tests compared with Docker's, the network probe, cleanup by
 // label, and every API call checked against tests/golden/kubernetes-api-calls.json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -141,6 +142,19 @@ describe('kubernetes backend: agent sandboxes', () => {
       await expect(sandbox.readFile('/workspace/repo')).rejects.toThrow(/not a regular file/);
       await expect(sandbox.readFile('/workspace/repo/new/dir/file.txt', 1000)).rejects.toThrow(/over the 1000-byte limit/);
       await expect(sandbox.writeFile('relative.txt', 'x')).rejects.toThrow(/absolute path/);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('writeFile takes files over the 32 MB a WebSocket message may hold (an agent CLI, a large patch)', async () => {
+    const sandbox = await startAgent();
+    try {
+      const big = Buffer.alloc(40 * 1024 * 1024);
+      for (let i = 0; i < big.length; i += 4096) big.writeUInt32BE(i, i);
+      await sandbox.writeFile('/tmp/big.bin', big);
+      const digest = (await sandbox.exec(['sh', '-c', 'wc -c < /tmp/big.bin; sha256sum < /tmp/big.bin'])).stdout.split(/\s+/);
+      expect(digest.slice(0, 2)).toEqual([String(big.length), createHash('sha256').update(big).digest('hex')]);
     } finally {
       await sandbox.remove();
     }

@@ -26,6 +26,9 @@ const POLICY = 'networkpolicy';
 export const GIT_UNSUPPORTED =
   "--git is not available with --backend kubernetes: pods share no folders and have no network, so agents cannot reach each other's repositories; run --git with --backend docker on one local engine";
 
+export const CLI_AGENTS_UNSUPPORTED =
+  'agent CLIs (claude-code, codex) are not available with --backend kubernetes: they reach their model through a socket folder mounted from this machine, which a pod cannot mount; run them with --backend docker, or use a model spec (the built-in agent) on the cluster';
+
 interface PreparedImage {
   image: SandboxImage;
   base: Promise<BaseRepo>;
@@ -96,6 +99,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     baseRepo: async (image, run) => (await prepare(image.name, run, options.log)).base,
     async startAgentSandbox(spec) {
       if (spec.teamRepos) throw new UserError(GIT_UNSUPPORTED);
+      if (spec.mounts?.length) throw new UserError(CLI_AGENTS_UNSUPPORTED);
       await isolate(spec.run, spec.image.name);
       return PodSandbox.start(cluster, pods, 'agent', {
         image: spec.image.name,
@@ -155,6 +159,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     acquire: () => slot,
     release: () => undefined,
     gitUnsupported: () => GIT_UNSUPPORTED,
+    cliAgentsUnsupported: () => CLI_AGENTS_UNSUPPORTED,
     createTeamRepos: () => Promise.reject(new UserError(GIT_UNSUPPORTED)),
     sandboxNoun: 'pod',
     removeLeftovers: async (run) => removeSandboxes(await listLeftovers(run)),

@@ -21,6 +21,13 @@ export interface PodExec {
 }
 
 /**
+ * The size of one stdin message. An API server stops reading a WebSocket message at 32 MB
+ * (golang.org/x/net/websocket DefaultMaxPayloadBytes, which wsstream uses; client-java PR #1315 and
+ * the C# client split stdin for this reason): an agent CLI's binary or a large patch goes in pieces.
+ */
+export const STDIN_CHUNK_BYTES = 1024 * 1024;
+
+/**
  * The exit code in the exec's final Status: Success is 0; NonZeroExitCode carries it as the cause
  * of type ExitCode (k8s.io/apimachinery/pkg/util/remotecommand: NonZeroExitCodeReason,
  * ExitCodeCauseType). Any other failure (the container is gone, the runtime failed) is an error.
@@ -39,7 +46,8 @@ export async function execInPod(cluster: Cluster, pod: string, command: string[]
   let stdin: PassThrough | null = null;
   if (io.stdin) {
     stdin = new PassThrough();
-    stdin.write(io.stdin);
+    // client-node sends each chunk the stream gives as one message.
+    for (let at = 0; at < io.stdin.length; at += STDIN_CHUNK_BYTES) stdin.write(io.stdin.subarray(at, at + STDIN_CHUNK_BYTES));
   }
   let status: V1Status | undefined;
   let socket: Awaited<ReturnType<typeof cluster.exec.exec>>;

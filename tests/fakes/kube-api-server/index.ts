@@ -40,6 +40,10 @@ export interface FakeKubeOptions {
   podPidsLimit?: number;
   /** Exec subprotocols the server speaks, preferred first. */
   execProtocols?: string[];
+  /** Largest WebSocket message the server reads (default 32 MB: websocket.ts has the source). */
+  maxMessageBytes?: number;
+  /** Exec connections with no frame either way for this long are cut (default 20 s, haproxy's: websocket.ts). */
+  execIdleMs?: number;
 }
 
 export interface RecordedCall {
@@ -363,6 +367,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       pod: entry,
       status: () => withStatus(entry),
       protocols: options.execProtocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'],
+      limits: { maxMessageBytes: options.maxMessageBytes, idleMs: options.execIdleMs ?? 20_000 },
       reject,
     }).catch(() => socket.destroy());
   });
