@@ -179,4 +179,23 @@ describe('test Kubernetes API server: what a real one rejects', () => {
     expect(await rawExec('big-stdin', count, pieces)).toEqual({ metadata: {}, status: 'Success' });
     await core.deleteNamespacedPod({ name: 'big-stdin', namespace: 'coop', gracePeriodSeconds: 0 });
   });
+
+  it('exec: a connection with no frame either way for the idle time is cut, as a load balancer does', async () => {
+    const strict = await startFakeKubeApiServer({ namespaces: ['coop'], execIdleMs: 2000 });
+    try {
+      const config = new KubeConfig();
+      config.loadFromFile(strict.writeKubeconfig(tempDir('kube-idle')));
+      const strictCore = config.makeApiClient(CoreV1Api);
+      await strictCore.createNamespacedPod({ namespace: 'coop', body: pod('quiet') });
+      for (let i = 0; i < 50 && (await strictCore.readNamespacedPod({ name: 'quiet', namespace: 'coop' })).status?.phase !== 'Running'; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      let status: unknown;
+      // client-node's Exec sends no pings.
+      const socket = await new Exec(config).exec('coop', 'quiet', 'sandbox', ['sleep', '4'], sink(), sink(), null, false, (s) => (status = s));
+      await new Promise((resolve) => socket.on('close', resolve));
+      expect(status).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
+  });
 });

@@ -160,6 +160,27 @@ describe('kubernetes backend: agent sandboxes', () => {
     }
   });
 
+  it('exec: pings keep a quiet command past the idle time of a load balancer; a connection cut while it runs is an infrastructure error', async () => {
+    const strict = await startFakeKubeApiServer({ namespaces: ['coop'], execIdleMs: 8000 });
+    try {
+      const other = await connect(strict, { image: local.name });
+      await other.prepareRun(RUN, [pool]);
+      const sandbox = await other.acquire().startAgentSandbox({ image, run: RUN, task: 1, agent: 'agent1', limits });
+      expect(await sandbox.exec(['sh', '-c', 'sleep 12; echo done'], { timeoutMs: 60_000 })).toMatchObject({ exitCode: 0, stdout: 'done\n' });
+      const cut = sandbox.exec(['sleep', '30'], { timeoutMs: 60_000 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      for (let i = 0; i < 100 && strict.cutExecConnections() === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      const error = await cut;
+      expect((error as Error).message).toMatch(/the connection closed \d+ s after the command started, before its exit status arrived; its result is lost/);
+      expect(other.isInfrastructureError(error)).toBe(true);
+      await other.removeLeftovers(RUN);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("a pod that stops under a command is an infrastructure error, not the command's failure", async () => {
     const sandbox = await startAgent();
     try {
@@ -218,6 +239,21 @@ describe('kubernetes backend: images, repositories, tests', () => {
     expect(docker).toMatchObject({ exitCode: null, timedOut: true });
     const discarded = await backend.acquire().startTestRun({ image, run: RUN, limits, timeoutMs: 1000, maxOutputBytes: 4096, testsPatch });
     await discarded.discard();
+    expect(await backend.removeLeftovers(RUN)).toBe(0);
+  });
+
+  it('code that exhausts memory fails its tests on both backends, though Kubernetes stops the whole pod', async () => {
+    const feature = pool.features[0];
+    const work = tempDir('kube-oom');
+    await execa('cp', ['-a', `${(await backend.acquire().baseRepo(image, RUN)).dir}/.`, work]);
+    const hog = 'const hog = [];\nfor (;;) hog.push(Buffer.alloc(64 * 1024 * 1024, 1));\n';
+    writeFileSync(join(work, 'src', 'errors.js'), `${readFileSync(join(work, 'src', 'errors.js'), 'utf8')}\n${hog}`);
+    const patch = (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
+    const small = { ...limits, memoryBytes: 384 * 1024 ** 2 };
+    const kube = await runFeatureTests(feature, patch, { slot: backend.acquire(), image, run: RUN, limits: small, timeoutMs: 300_000 });
+    const docker = await runFeatureTests(feature, patch, { slot: dockerSlot, image: local, run: RUN, limits: small, timeoutMs: 300_000 });
+    expect(kube).toMatchObject({ passed: false, timedOut: false, exitCode: 137 });
+    expect(docker).toMatchObject({ passed: false, timedOut: false, exitCode: expect.any(Number) });
     expect(await backend.removeLeftovers(RUN)).toBe(0);
   });
 

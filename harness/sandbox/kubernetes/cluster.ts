@@ -28,9 +28,15 @@ export class KubernetesError extends Error {
 
 /** The pod a command was to run in no longer runs (deleted, evicted, out of memory, its process died). */
 export class PodStoppedError extends SandboxStoppedError {
-  constructor(pod: string, how: string, options: { cause?: unknown } = {}) {
+  /** The kubelet reported OOMKilled: a process in the pod exhausted its memory limit. */
+  readonly outOfMemory: boolean;
+  /** What the command printed before the pod stopped. */
+  output = '';
+
+  constructor(pod: string, how: string, options: { cause?: unknown; outOfMemory?: boolean } = {}) {
     super(`pod ${pod} ${how}`, how, options);
     this.name = 'PodStoppedError';
+    this.outOfMemory = options.outOfMemory ?? false;
   }
 }
 

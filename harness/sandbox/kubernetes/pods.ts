@@ -106,13 +106,17 @@ const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff']);
 const PULL_REFUSED = /not found|manifest unknown|name unknown|unauthorized|denied|forbidden|no such host|x509|certificate|http response to https client/i;
 
 /** Why a pod does not run (yet): undefined when its container runs. */
-export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | undefined {
+export function podProblem(pod: V1Pod): { stuck: boolean; reason: string; outOfMemory?: boolean } | undefined {
   const status = pod.status;
   const container = status?.containerStatuses?.find((c) => c.name === CONTAINER);
   if (status?.phase === 'Running' && container?.state?.running) return undefined;
   if (status?.phase === 'Failed' || status?.phase === 'Succeeded' || container?.state?.terminated) {
     const terminated = container?.state?.terminated;
-    return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})` };
+    return {
+      stuck: true,
+      reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})`,
+      outOfMemory: terminated?.reason === 'OOMKilled',
+    };
   }
   const waiting = container?.state?.waiting;
   const waitingFor = waiting?.reason && (waiting.message ? `${waiting.reason}: ${waiting.message}` : waiting.reason);
@@ -174,17 +178,26 @@ export class PodTracker {
     return api(`reading pod ${name}`, () => core.readNamespacedPod({ name, namespace }));
   }
 
-  /** Throws PodStoppedError unless the pod's container still runs. */
-  async failIfStopped(name: string): Promise<void> {
-    let pod: V1Pod;
-    try {
-      pod = await this.read(name);
-    } catch (error) {
-      if (hasStatus(error, 404)) throw new PodStoppedError(name, 'was deleted', { cause: error });
-      throw error;
+  /**
+   * Throws PodStoppedError unless the pod's container still runs. `settleMs`: how long a pod that
+   * still shows as running is watched (the kubelet reports a container's death a second or more after
+   * the exec connection into it broke).
+   */
+  async failIfStopped(name: string, settleMs = 0): Promise<void> {
+    const until = Date.now() + settleMs;
+    for (;;) {
+      let pod: V1Pod;
+      try {
+        pod = await this.read(name);
+      } catch (error) {
+        if (hasStatus(error, 404)) throw new PodStoppedError(name, 'was deleted', { cause: error });
+        throw error;
+      }
+      const problem = podProblem(pod);
+      if (problem) throw new PodStoppedError(name, problem.reason, { outOfMemory: problem.outOfMemory });
+      if (Date.now() >= until) return;
+      await sleep(500);
     }
-    const problem = podProblem(pod);
-    if (problem) throw new PodStoppedError(name, problem.reason);
   }
 
   /** Deletes at once (no grace period: nothing in a sandbox needs to shut down); gone already is fine. */

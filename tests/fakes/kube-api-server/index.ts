@@ -44,6 +44,13 @@ export interface FakeKubeOptions {
   maxMessageBytes?: number;
   /** Exec connections with no frame either way for this long are cut (default 20 s, haproxy's: websocket.ts). */
   execIdleMs?: number;
+  /**
+   * True (the default): an OOM kill of one process stops the whole container and the pod fails with
+   * OOMKilled, as the kubelet does since Kubernetes 1.28 on cgroup v2 by setting memory.oom.group
+   * (kubernetes PR #117793; the kubelet's singleProcessOOMKill restores per-process kills). False:
+   * only the process dies, as under Docker or cgroup v1.
+   */
+  groupOomKill?: boolean;
 }
 
 export interface RecordedCall {
@@ -62,6 +69,8 @@ export interface PodEntry {
   imageId?: string;
   /** Why the container could not be created (an image the engine does not have). */
   waiting?: { reason: string; message: string };
+  /** The container was stopped by a group OOM kill. */
+  oomKilled?: boolean;
 }
 
 export interface FakeKubeApiServer {
@@ -71,6 +80,8 @@ export interface FakeKubeApiServer {
   /** A kubeconfig file for this server (token auth, the given namespace in its context). */
   writeKubeconfig(dir: string, namespace?: string): string;
   pod(namespace: string, name: string): PodEntry | undefined;
+  /** Cuts every open exec connection without a close frame, as a load balancer that restarts does. */
+  cutExecConnections(): number;
   /** Objects of a namespace whose labels hold `label` (key=value): what a user would see with kubectl -l. */
   objects(kind: 'pods' | 'networkpolicies', namespace: string, label: string): Json[];
   close(): Promise<void>;
@@ -157,6 +168,24 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const service = net.createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => service.listen(0, '0.0.0.0', resolve));
   const serviceEnv = [`KUBERNETES_SERVICE_HOST=${await bridgeGateway(docker)}`, `KUBERNETES_SERVICE_PORT=${(service.address() as AddressInfo).port}`];
+
+  // The engine reports each OOM kill in a container as an `oom` event.
+  const oomEvents = (await docker.getEvents({ filters: { event: ['oom'], label: [`${FAKE_LABEL}=${instance}`] } })) as NodeJS.ReadableStream & {
+    destroy(): void;
+  };
+  oomEvents.on('data', (chunk: Buffer) => {
+    if (options.groupOomKill === false) return;
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      const id = (JSON.parse(line) as { id?: string; Actor?: { ID?: string } }).Actor?.ID;
+      const entry = [...pods.values()].find((e) => e.containerId === id);
+      if (!entry) continue;
+      entry.oomKilled = true;
+      void docker
+        .getContainer(id!)
+        .kill()
+        .catch(() => undefined);
+    }
+  });
 
   const meta = (object: Json, namespace: string) => ({
     ...object.metadata,
@@ -247,8 +276,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
         },
       };
     }
-    const exitCode = info?.State.ExitCode ?? 137;
-    const reason = !info ? 'ContainerStatusUnknown' : info.State.OOMKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
+    const exitCode = entry.oomKilled ? 137 : (info?.State.ExitCode ?? 137);
+    const reason = entry.oomKilled || info?.State.OOMKilled ? 'OOMKilled' : !info ? 'ContainerStatusUnknown' : exitCode === 0 ? 'Completed' : 'Error';
     const phase = exitCode === 0 && info ? 'Succeeded' : 'Failed';
     return { ...entry.object, status: { phase, containerStatuses: [{ ...base, ready: false, state: { terminated: { exitCode, reason } } }] } };
   }
@@ -346,7 +375,10 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     }
   });
 
+  const execSockets = new Set<net.Socket>();
   server.on('upgrade', (request: IncomingMessage, socket: net.Socket) => {
+    execSockets.add(socket);
+    socket.on('close', () => execSockets.delete(socket));
     const url = new URL(request.url ?? '/', 'http://fake');
     calls.push({ method: request.method ?? 'GET', path: url.pathname, query: queryOf(url) });
     const reject = (status: unknown) => {
@@ -390,12 +422,18 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       return path;
     },
     pod: (namespace, name) => pods.get(key(namespace, name)),
+    cutExecConnections() {
+      const cut = execSockets.size;
+      execSockets.forEach((socket) => socket.destroy());
+      return cut;
+    },
     objects(kind, namespace, label) {
       const [labelKey, value] = label.split('=');
       const all: Json[] = kind === 'pods' ? [...pods.values()].map((entry) => entry.object) : [...policies.values()];
       return all.filter((o) => o.metadata.namespace === namespace && o.metadata.labels?.[labelKey] === value);
     },
     async close() {
+      oomEvents.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => service.close(() => resolve()));
