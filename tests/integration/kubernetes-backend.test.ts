@@ -15,7 +15,7 @@ import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { UserError } from '../../harness/errors.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
-import type { BackendSlot, ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
+import type { AgentSandbox, BackendSlot, ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
 import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } from '../fakes/kube-api-server/index.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
@@ -349,6 +349,77 @@ describe('kubernetes backend: clean without a run store to look at', () => {
     await sandbox.remove();
     expect(await creator.removeLeftovers(live)).toBe(0);
     expect(fake.objects('networkpolicies', 'coop', `coop-bench.run=${live}`)).toEqual([]);
+  });
+});
+
+describe('kubernetes backend: a cluster under load, quotas and refusals', () => {
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error,
+    );
+
+  it('tries API calls again after a 429 (waiting its Retry-After) or a 5xx, and exec upgrades refused with a 503', async () => {
+    fake.injectFault({ code: 429, retryAfterSeconds: 1, times: 2, match: (method, path) => method === 'POST' && path.endsWith('/pods') });
+    fake.injectFault({ code: 500, times: 1, match: (method, path) => method === 'GET' && /\/pods\/[^/]+$/.test(path) });
+    fake.injectFault({ code: 503, times: 2, match: (_method, path) => path.endsWith('/exec') });
+    const before = fake.calls.length;
+    const sandbox = await startAgent();
+    try {
+      expect((await sandbox.exec(['echo', 'hello'])).stdout).toBe('hello\n');
+    } finally {
+      await sandbox.remove();
+    }
+    const made = fake.calls.slice(before);
+    expect(made.filter((c) => c.method === 'POST' && c.path.endsWith('/pods'))).toHaveLength(3);
+    expect(made.filter((c) => c.path.endsWith('/exec'))).toHaveLength(3);
+  });
+
+  it('waits for room in a full ResourceQuota instead of failing the task; a pod the quota can never hold fails at once, named as such', async () => {
+    const quotaFake = await startFakeKubeApiServer({ namespaces: ['coop'], quota: { name: 'coop-quota', hard: { pods: '2', 'limits.memory': '3Gi' } } });
+    const lines: string[] = [];
+    try {
+      process.env.KUBECONFIG = quotaFake.writeKubeconfig(tempDir('kube'), 'coop');
+      const other = await createBackend('kubernetes', { image: local.name, log: (line) => lines.push(line) });
+      await other.prepareRun(RUN, [pool]);
+      const start = (agent: string, memoryBytes = limits.memoryBytes) =>
+        other.acquire().startAgentSandbox({ image, run: RUN, task: 1, agent, limits: { ...limits, memoryBytes } });
+      const first = await start('agent1');
+      const second = await start('agent2');
+      let third: AgentSandbox | undefined;
+      const waiting = start('agent3').then((sandbox) => (third = sandbox));
+      for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(lines.join('\n')).toMatch(/waits for room in ResourceQuota coop-quota of namespace coop/);
+      expect(third).toBeUndefined();
+      await first.remove();
+      await waiting;
+      expect(quotaFake.pod('coop', third!.id)).toBeDefined();
+      const error = await failure(start('agent4', 4 * 1024 ** 3));
+      expect(error.message).toMatch(/exceeded quota: coop-quota, .*limits\.memory.*\(a ResourceQuota of the namespace is full/);
+      expect(error.message).not.toMatch(/Role/);
+      await Promise.all([second.remove(), third!.remove()]);
+    } finally {
+      await quotaFake.close();
+    }
+  });
+
+  it('names what refused a pod: Pod Security admission, a namespace being deleted, RBAC', async () => {
+    const cases: [Parameters<typeof startFakeKubeApiServer>[0], RegExp][] = [
+      [{ podSecurity: 'restricted' }, /violates PodSecurity "restricted:latest".*label the namespace pod-security\.kubernetes\.io\/enforce=baseline/],
+      [{ forbid: ['create pods'] }, /cannot create resource "pods" .*\(the Role coop-bench needs is in docs\/scaling\.md\)/],
+      [{ forbid: ['create pods/exec'] }, /403 \(the Role coop-bench needs is in docs\/scaling\.md\)/],
+      [{}, /because it is being terminated \(the namespace is being deleted: choose another with --namespace\)/],
+    ];
+    for (const [options, message] of cases) {
+      const strict = await startFakeKubeApiServer({ namespaces: ['coop'], ...options });
+      try {
+        if (Object.keys(options ?? {}).length === 0) strict.terminateNamespace('coop');
+        const error = await failure((await connect(strict, { image: local.name })).prepareRun('refused', [pool]));
+        expect(error.message).toMatch(message);
+      } finally {
+        await strict.close();
+      }
+    }
   });
 });
 

@@ -50,7 +50,7 @@ async function copyRepository(pod: PodSandbox, staging: string): Promise<void> {
 
 export async function createKubernetesBackend(options: BackendOptions): Promise<SandboxBackend> {
   const cluster: Cluster = connectCluster(options.namespace);
-  const pods = new PodTracker(cluster);
+  const pods = new PodTracker(cluster, options.log);
   const isolated = new Map<string, Promise<void>>();
   const prepared = new Map<string, Promise<PreparedImage>>();
 

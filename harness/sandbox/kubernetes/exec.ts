@@ -7,7 +7,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import type { V1Status } from '@kubernetes/client-node';
 import { errorMessage } from '../../errors.ts';
 import { CONTAINER } from './pods.ts';
-import { KubernetesError, type Cluster } from './cluster.ts';
+import { KubernetesError, REFUSAL_HINTS, type Cluster } from './cluster.ts';
 import { ATTEMPTS, isRetryable, sleep, waitBefore, withTimeout } from './retry.ts';
 
 export interface PodExec {
@@ -72,9 +72,15 @@ export function commandScript(command: string[], withInput: boolean): { argv: st
 
 type ExecSocket = Awaited<ReturnType<Cluster['exec']['exec']>>;
 
+/** What a failed upgrade says: client-node rejects with the WebSocket's error event, whose message is not an Error's. */
+function upgradeError(error: unknown): string {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : errorMessage(error);
+}
+
 /** The HTTP status a refused upgrade answered (ws: "Unexpected server response: 503"). */
 function upgradeStatus(error: unknown): number | undefined {
-  const m = /Unexpected server response: (\d{3})/.exec(errorMessage(error));
+  const m = /Unexpected server response: (\d{3})/.exec(upgradeError(error));
   return m ? Number(m[1]) : undefined;
 }
 
@@ -91,7 +97,8 @@ async function openExec(cluster: Cluster, pod: string, argv: string[], io: PodEx
     } catch (error) {
       const code = upgradeStatus(error);
       if (attempt >= ATTEMPTS || !isRetryable(code, error) || io.signal?.aborted)
-        throw new KubernetesError(`exec in pod ${pod} failed: ${errorMessage(error)}`, { cause: error, code });
+        // A refused upgrade's Status body does not reach us: a 403 here is RBAC (create on pods/exec).
+        throw new KubernetesError(`exec in pod ${pod} failed: ${upgradeError(error)}${code === 403 ? REFUSAL_HINTS.rbac : ''}`, { cause: error, code });
       await sleep(waitBefore(attempt));
     }
   }

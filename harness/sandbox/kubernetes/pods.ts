@@ -8,6 +8,8 @@ import { AGENT_LABEL, HOST_LABEL, LABEL, PID_LABEL, ROLE_LABEL, RUN_LABEL, TASK_
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 import type { ContainerLimits } from '../types.ts';
 import { api, hasStatus, KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
+import { quotaRefusal } from './quota.ts';
+import { sleep } from './retry.ts';
 
 export const CONTAINER = 'sandbox';
 export type PodRole = 'agent' | 'test' | 'extract' | 'probe';
@@ -126,7 +128,9 @@ export function podProblem(pod: V1Pod): { stuck: boolean; reason: string; outOfM
   return { stuck: false, reason: unscheduled?.message ?? waitingFor ?? status?.phase ?? 'Pending' };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waiting for quota: the longest pause between tries, and how long to wait while no pod of this process could free room. */
+const QUOTA_MAX_PAUSE_MS = 30_000;
+const QUOTA_ALONE_WAIT_MS = 600_000;
 
 /** Pods created and not yet deleted by this process. */
 export class PodTracker {
@@ -134,16 +138,18 @@ export class PodTracker {
   private creating = 0;
   private closed = false;
 
-  constructor(private readonly cluster: Cluster) {}
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   /** Creates the pod and waits until its container runs; a pod that cannot start is deleted. */
   async start(prefix: PodRole, spec: PodSpec, timeoutMs = POD_START_TIMEOUT_MS): Promise<V1Pod> {
     if (this.closed) throw new KubernetesError('coop-bench is shutting down');
     const name = `coop-bench-${prefix}-${randomBytes(5).toString('hex')}`;
-    const { namespace, core } = this.cluster;
     this.creating++;
     try {
-      await api(`creating pod ${name} in namespace ${namespace}`, () => core.createNamespacedPod({ namespace, body: podManifest(name, spec) }));
+      await this.create(name, spec);
       this.live.add(name);
     } finally {
       this.creating--;
@@ -157,6 +163,30 @@ export class PodTracker {
     } catch (error) {
       await this.delete(name).catch(() => undefined);
       throw error;
+    }
+  }
+
+  /**
+   * Creates the pod; while a ResourceQuota of the namespace is full, waits for room (pods of this
+   * run end and free it) instead of failing the task. A pod the quota could never hold, or a quota
+   * that stays full while this process holds no pod that could free it, fails.
+   */
+  private async create(name: string, spec: PodSpec): Promise<void> {
+    const { namespace, core } = this.cluster;
+    const waitedSince = Date.now();
+    for (let pause = 1000; ; pause = Math.min(QUOTA_MAX_PAUSE_MS, pause * 2)) {
+      try {
+        await api(`creating pod ${name} in namespace ${namespace}`, () => core.createNamespacedPod({ namespace, body: podManifest(name, spec) }));
+        return;
+      } catch (error) {
+        // A retried creation whose first try went through: the name (40 random bits) is this call's.
+        if (hasStatus(error, 409)) return;
+        const refusal = error instanceof KubernetesError && error.refusal === 'quota' ? quotaRefusal(error.message) : undefined;
+        if (!refusal || refusal.neverFits || this.closed) throw error;
+        if (this.live.size === 0 && Date.now() - waitedSince > QUOTA_ALONE_WAIT_MS) throw error;
+        if (pause === 1000) this.log(`pod ${name} waits for room in ResourceQuota ${refusal.quota} of namespace ${namespace}`);
+        await sleep(pause);
+      }
     }
   }
 

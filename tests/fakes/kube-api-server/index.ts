@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { execa } from 'execa';
+import { faultStatus, namespaceTerminating, podSecurityViolation, podUsage, quotaExceeded, rbacForbidden, type Fault, type Quota } from './admission.ts';
 import { handleExec } from './exec.ts';
 import {
   alreadyExists,
@@ -51,6 +52,12 @@ export interface FakeKubeOptions {
    * only the process dies, as under Docker or cgroup v1.
    */
   groupOomKill?: boolean;
+  /** RBAC: verbs on resources the user may not use, as `create pods` or `create pods/exec` (admission.ts). */
+  forbid?: string[];
+  /** Pod Security admission level the namespaces enforce (admission.ts); baseline and privileged admit every pod the backend makes. */
+  podSecurity?: 'restricted';
+  /** A ResourceQuota in every namespace (admission.ts). */
+  quota?: Quota;
 }
 
 export interface RecordedCall {
@@ -82,6 +89,10 @@ export interface FakeKubeApiServer {
   pod(namespace: string, name: string): PodEntry | undefined;
   /** Cuts every open exec connection without a close frame, as a load balancer that restarts does. */
   cutExecConnections(): number;
+  /** The next requests that match fail as `fault` says (admission.ts): REST calls and exec upgrades. */
+  injectFault(fault: Fault): void;
+  /** The namespace is being deleted: nothing new may be created in it. */
+  terminateNamespace(namespace: string): void;
   /** Objects of a namespace whose labels hold `label` (key=value): what a user would see with kubectl -l. */
   objects(kind: 'pods' | 'networkpolicies', namespace: string, label: string): Json[];
   close(): Promise<void>;
@@ -160,6 +171,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const pods = new Map<string, PodEntry>();
   const policies = new Map<string, Json>();
   const calls: RecordedCall[] = [];
+  const faults: Fault[] = [];
+  const terminating = new Set<string>();
   let resourceVersion = 1;
   const key = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -212,6 +225,23 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const object = decodeObject(raw, 'Pod', 'v1', namespace) as Json;
     validatePod(object);
     if (pods.has(key(namespace, object.metadata.name))) throw alreadyExists('pods', object.metadata.name);
+    // Admission runs after validation, in the API server's order: NamespaceLifecycle, PodSecurity, ResourceQuota.
+    if (terminating.has(namespace)) throw namespaceTerminating('pods', object.metadata.name, namespace);
+    if (options.podSecurity === 'restricted') {
+      const violation = podSecurityViolation(object);
+      if (violation) throw violation;
+    }
+    if (options.quota) {
+      const used: Record<string, number> = {};
+      for (const entry of pods.values()) {
+        if (entry.object.metadata.namespace !== namespace) continue;
+        const { phase } = (await withStatus(entry)).status;
+        if (phase === 'Succeeded' || phase === 'Failed') continue;
+        for (const [resource, value] of Object.entries(podUsage(entry.object))) used[resource] = (used[resource] ?? 0) + value;
+      }
+      const exceeded = quotaExceeded(options.quota, object, used);
+      if (exceeded) throw exceeded;
+    }
     if (object.spec.containers.length !== 1) throw new Error('the fake runs pods of one container only');
     const pod: Json = { apiVersion: 'v1', kind: 'Pod', ...object, metadata: meta(object, namespace) };
     const entry: PodEntry = { object: pod };
@@ -359,6 +389,23 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
 
   const authorized = (request: IncomingMessage) => request.headers.authorization === `Bearer ${token}`;
 
+  /** The fault this request meets, if one is waiting for it. */
+  const faultFor = (method: string, path: string): Fault | undefined => {
+    const fault = faults.find((f) => !f.match || f.match(method, path));
+    if (fault && --fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
+    return fault;
+  };
+
+  /** RBAC: the verb and resource a request needs (https://kubernetes.io/docs/reference/access-authn-authz/authorization/#determine-the-request-verb). */
+  const rbac = (method: string, path: string) => {
+    const m = /\/namespaces\/([^/]+)\/(pods|networkpolicies)(?:\/([^/]+))?(?:\/(exec))?$/.exec(path);
+    if (!m || !options.forbid?.length) return;
+    const [, namespace, resource, name, sub] = m;
+    const verb = sub || method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : name ? 'get' : 'list';
+    const full = sub ? `${resource}/${sub}` : resource;
+    if (options.forbid.includes(`${verb} ${full}`)) throw rbacForbidden('tester', verb, full, name ?? '', decodeURIComponent(namespace));
+  };
+
   const tls = await selfSignedCertificate();
   const server = https.createServer(tls, async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://fake');
@@ -366,6 +413,17 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     calls.push({ method: request.method ?? 'GET', path: url.pathname, query: queryOf(url), ...(body ? { body: parseOrText(body) } : {}) });
     try {
       if (!authorized(request)) throw unauthorized();
+      const fault = faultFor(request.method ?? 'GET', url.pathname);
+      if (fault) {
+        const text = JSON.stringify(faultStatus(fault));
+        response.writeHead(fault.code, {
+          'Content-Type': 'application/json',
+          ...(fault.retryAfterSeconds !== undefined && { 'Retry-After': String(fault.retryAfterSeconds) }),
+        });
+        response.end(text);
+        return;
+      }
+      rbac(request.method ?? 'GET', url.pathname);
       const [code, result] = await route(request.method ?? 'GET', url, body);
       send(response, code, result);
     } catch (error) {
@@ -389,6 +447,13 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/exec$/.exec(url.pathname);
     if (!authorized(request)) return reject(unauthorized().status);
     if (!m || request.method !== 'GET') return reject(noSuchPath().status);
+    const fault = faultFor('GET', url.pathname);
+    if (fault) return reject(faultStatus(fault));
+    try {
+      rbac('GET', url.pathname);
+    } catch (error) {
+      return reject((error as ApiError).status);
+    }
     const entry = pods.get(key(decodeURIComponent(m[1]), decodeURIComponent(m[2])));
     if (!entry) return reject(notFound('pods', decodeURIComponent(m[2])).status);
     handleExec({
@@ -422,6 +487,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       return path;
     },
     pod: (namespace, name) => pods.get(key(namespace, name)),
+    injectFault: (fault) => void faults.push({ ...fault }),
+    terminateNamespace: (namespace) => void terminating.add(namespace),
     cutExecConnections() {
       const cut = execSockets.size;
       execSockets.forEach((socket) => socket.destroy());
