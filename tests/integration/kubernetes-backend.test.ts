@@ -3,7 +3,7 @@
 // through exec stdin, a shipped pool's tests compared with Docker's, the network probe, cleanup by
 // label, and every API call checked against tests/golden/kubernetes-api-calls.json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -20,7 +20,7 @@ import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } fro
 import { coopBench, tempDir } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
 import { connectCluster } from '../../harness/sandbox/kubernetes/cluster.ts';
-import { podLabels, podManifest } from '../../harness/sandbox/kubernetes/pods.ts';
+import { POD_DEADLINE_SECONDS, podLabels, podManifest } from '../../harness/sandbox/kubernetes/pods.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const limits: ContainerLimits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pids: 512 };
@@ -74,10 +74,13 @@ describe('kubernetes backend: agent sandboxes', () => {
         'coop-bench.task': '7',
         'coop-bench.agent': 'agent1',
       });
-      expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never' });
+      expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never', activeDeadlineSeconds: 24 * 3600 });
+      expect(pod.spec.containers[0].resources.limits['ephemeral-storage']).toBe(String(20 * 1024 ** 3));
       const info = await containerOf(sandbox.id).inspect();
       expect(info.HostConfig).toMatchObject({ NetworkMode: 'none', Memory: limits.memoryBytes, NanoCpus: limits.nanoCpus });
-      expect(image.id).toBe(local.id);
+      // The digest the extract pod recorded, which the pod runs (the test API server gives image IDs as digests).
+      expect(image.id).toBe(`${local.name.replace(/:[^:/]+$/, '')}@${local.id}`);
+      expect(pod.spec.containers[0].image).toBe(image.id);
     } finally {
       await sandbox.remove();
     }
@@ -91,6 +94,8 @@ describe('kubernetes backend: agent sandboxes', () => {
       expect(result).toMatchObject({ exitCode: 3, stdout: '/workspace/repo\n', stderr: 'hello world\n', timedOut: false, truncated: false });
       expect((await sandbox.exec(['pwd'], { cwd: '/tmp' })).stdout).toBe('/tmp\n');
       expect((await sandbox.exec(['git', 'rev-parse', 'HEAD'])).stdout.trim()).toMatch(/^[0-9a-f]{40}$/);
+      // Longer than a request line may be (16 KB here, 8 KB through common proxies): the command goes on stdin.
+      expect((await sandbox.exec(['sh', '-c', `printf %s '${'x'.repeat(200_000)}' | wc -c`])).stdout.trim()).toBe('200000');
     } finally {
       await sandbox.remove();
     }
@@ -257,6 +262,29 @@ describe('kubernetes backend: images, repositories, tests', () => {
     expect(await backend.removeLeftovers(RUN)).toBe(0);
   });
 
+  it('runs the digest the extract pod recorded: a tag that moves afterwards changes nothing', async () => {
+    const moving = `coop-bench-test/moving-${randomBytes(4).toString('hex')}`;
+    await fake.docker.getImage(local.id).tag({ repo: moving, tag: 'latest' });
+    try {
+      const other = await connect(fake, { image: `${moving}:latest` });
+      await other.prepareRun(RUN, [pool]);
+      const pinned = await other.acquire().prepareImage(pool, RUN, log);
+      await fake.docker.getImage('debian:bookworm-slim').tag({ repo: moving, tag: 'latest' });
+      const sandbox = await other.acquire().startAgentSandbox({ image: pinned, run: RUN, task: 1, agent: 'agent1', limits });
+      try {
+        expect(fake.pod('coop', sandbox.id)!.object.spec.containers[0].image).toBe(`${moving}@${local.id}`);
+        expect((await sandbox.exec(['git', 'rev-parse', 'HEAD'])).exitCode).toBe(0);
+      } finally {
+        await sandbox.remove();
+      }
+    } finally {
+      await fake.docker
+        .getImage(`${moving}:latest`)
+        .remove({ noprune: true })
+        .catch(() => undefined);
+    }
+  });
+
   it('an image the cluster cannot pull fails the start with the reason, as an infrastructure error', async () => {
     const other = await connect(fake);
     const error = await other
@@ -326,7 +354,7 @@ describe('kubernetes backend: clean without a run store to look at', () => {
     const { core, namespace } = connectCluster();
     const name = `coop-bench-agent-${orphaned.toLowerCase().replace(/[^a-z0-9]/g, '')}`.slice(0, 60);
     const labels = { ...podLabels(orphaned, 'agent', { task: 1, agent: 'agent1' }), 'coop-bench.pid': String(deadPid) };
-    await core.createNamespacedPod({ namespace, body: podManifest(name, { image: image.name, labels, limits }) });
+    await core.createNamespacedPod({ namespace, body: podManifest(name, { image: image.name, labels, limits, deadlineSeconds: POD_DEADLINE_SECONDS.agent }) });
 
     const noStore = tempDir('kube-clean-runs');
     const clean = (run: string) =>

@@ -11,7 +11,7 @@ import { SandboxStoppedError } from '../errors.ts';
 import type { BackendOptions, BackendSlot, BaseRepo, ContainerLimits, Leftover, SandboxBackend, SandboxImage } from '../types.ts';
 import { RUN_LABEL } from '../labels.ts';
 import { api, connectCluster, hasStatus, KubernetesError, type Cluster } from './cluster.ts';
-import { clusterImageName } from './images.ts';
+import { clusterImageName, pinnedImage } from './images.ts';
 import { createDenyAllPolicy, probeIsolation } from './network.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { creatorOf, podLabels, PodTracker, runSelector } from './pods.ts';
@@ -102,7 +102,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
       if (spec.mounts?.length) throw new UserError(CLI_AGENTS_UNSUPPORTED);
       await isolate(spec.run, spec.image.name);
       return PodSandbox.start(cluster, pods, 'agent', {
-        image: spec.image.name,
+        image: pinnedImage(spec.image),
         labels: podLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }),
         limits: spec.limits,
       });
@@ -135,8 +135,9 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     const named = (kind: string) => leftovers.filter((l) => l.id.startsWith(`${kind}/`)).map((l) => l.id.slice(kind.length + 1));
     const podNames = named(POD);
     await Promise.all(podNames.map((name) => pods.delete(name)));
-    // Pods first: a pod must never outlive the policy that keeps it off the network.
+    // Pods first, and gone: a pod must never outlive the policy that keeps it off the network.
     const policies = named(POLICY);
+    if (policies.length > 0) await pods.waitGone(podNames);
     await Promise.all(
       policies.map((name) =>
         api(`deleting NetworkPolicy ${name}`, () => networking.deleteNamespacedNetworkPolicy({ name, namespace })).catch((error) => {

@@ -62,15 +62,35 @@ export function runSelector(run?: string): string {
   return run ? `${RUN_LABEL}=${labelValue(run)}` : `${LABEL}=true`;
 }
 
+/**
+ * Disk a pod may write (its writable layer, logs): past it the kubelet evicts that pod, not the
+ * others of a node whose disk an agent filled (https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
+ */
+export const EPHEMERAL_STORAGE_BYTES = 20 * 1024 ** 3;
+
+/**
+ * How long a pod may live (activeDeadlineSeconds): a coordinator killed with -9 leaves pods that
+ * hold quota and nodes until `clean`; past this the kubelet stops them. Far above any task's time.
+ */
+export const POD_DEADLINE_SECONDS: Record<PodRole, number> = { agent: 24 * 3600, test: 6 * 3600, extract: 3600, probe: 3600 };
+
 /** Quantities as the API reads them: bytes, and millicores. */
 export function podResources(limits: ContainerLimits): { limits: Record<string, string> } {
-  return { limits: { memory: String(limits.memoryBytes), cpu: `${Math.max(1, Math.round(limits.nanoCpus / 1e6))}m` } };
+  return {
+    limits: {
+      memory: String(limits.memoryBytes),
+      cpu: `${Math.max(1, Math.round(limits.nanoCpus / 1e6))}m`,
+      'ephemeral-storage': String(EPHEMERAL_STORAGE_BYTES),
+    },
+  };
 }
 
 export interface PodSpec {
   image: string;
   labels: Record<string, string>;
   limits: ContainerLimits;
+  /** activeDeadlineSeconds (default: none). */
+  deadlineSeconds?: number;
 }
 
 /**
@@ -90,6 +110,7 @@ export function podManifest(name: string, spec: PodSpec): V1Pod {
       enableServiceLinks: false,
       shareProcessNamespace: true,
       terminationGracePeriodSeconds: 0,
+      ...(spec.deadlineSeconds && { activeDeadlineSeconds: spec.deadlineSeconds }),
       containers: [{ name: CONTAINER, image: spec.image, command: IDLE, workingDir: WORKSPACE, resources: podResources(spec.limits) }],
     },
   };
@@ -149,7 +170,7 @@ export class PodTracker {
     const name = `coop-bench-${prefix}-${randomBytes(5).toString('hex')}`;
     this.creating++;
     try {
-      await this.create(name, spec);
+      await this.create(name, { ...spec, deadlineSeconds: spec.deadlineSeconds ?? POD_DEADLINE_SECONDS[prefix] });
       this.live.add(name);
     } finally {
       this.creating--;
@@ -230,15 +251,36 @@ export class PodTracker {
     }
   }
 
-  /** Deletes at once (no grace period: nothing in a sandbox needs to shut down); gone already is fine. */
+  /**
+   * Deletes with a grace period of one second, not zero: zero is a forced deletion, which removes
+   * the object before the kubelet has stopped the containers (kubernetes.io, "Pod Lifecycle",
+   * forced pod termination), and a pod whose policy goes next would run a moment with network.
+   * Gone already is fine.
+   */
   async delete(name: string): Promise<void> {
     const { namespace, core } = this.cluster;
     try {
-      await api(`deleting pod ${name}`, () => core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }));
+      await api(`deleting pod ${name}`, () => core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 1 }));
     } catch (error) {
       if (!hasStatus(error, 404)) throw error;
     } finally {
       this.live.delete(name);
+    }
+  }
+
+  /** Waits (bounded) until the pods are gone: their containers stopped, as the kubelet confirmed. */
+  async waitGone(names: string[], timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (const name of names) {
+      while (Date.now() < deadline) {
+        try {
+          await this.read(name);
+        } catch (error) {
+          if (hasStatus(error, 404)) break;
+          throw error;
+        }
+        await sleep(500);
+      }
     }
   }
 

@@ -2,6 +2,7 @@
 // patches go in on exec stdin and the pool's runner runs as it does under Docker.
 import type { PendingTestRun, RawTestRun, TestRunSpec } from '../types.ts';
 import { PodStoppedError, type Cluster } from './cluster.ts';
+import { pinnedImage } from './images.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { podLabels, type PodTracker } from './pods.ts';
 import type { ExecOptions, ExecResult } from '../types.ts';
@@ -36,7 +37,7 @@ async function runOrOutOfMemory(sandbox: PodSandbox, cmd: string[], input: Buffe
 
 export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: TestRunSpec): Promise<PendingTestRun> {
   const sandbox = await PodSandbox.start(cluster, pods, 'test', {
-    image: spec.image.name,
+    image: pinnedImage(spec.image),
     labels: podLabels(spec.run, 'test', { task: spec.task }),
     limits: spec.limits,
   });

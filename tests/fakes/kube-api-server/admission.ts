@@ -41,7 +41,6 @@ export function namespaceTerminating(resource: string, name: string, namespace: 
  * (k8s.io/pod-security-admission/policy). Baseline admits coop-bench's pods.
  */
 // Pod bodies are arbitrary JSON, as the API server reads them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function podSecurityViolation(pod: any): ApiError | undefined {
   const podContext = pod.spec.securityContext ?? {};
   const problems: string[] = [];
@@ -68,7 +67,6 @@ export function podSecurityViolation(pod: any): ApiError | undefined {
 export type Quota = { name: string; hard: Record<string, string> };
 
 /** What a pod counts against a quota (a pod's requests default to its limits). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function podUsage(pod: any): Record<string, number> {
   const usage: Record<string, number> = { pods: 1 };
   for (const container of pod.spec.containers as { resources?: { limits?: Record<string, string> } }[])
@@ -83,7 +81,6 @@ export function podUsage(pod: any): Record<string, number> {
  * does not fit (plugin/pkg/admission/resourcequota/controller.go: "exceeded quota: %s, requested:
  * %s, used: %s, limited: %s", lists `resource=quantity` sorted and joined by commas).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function quotaExceeded(quota: Quota, pod: any, used: Record<string, number>): ApiError | undefined {
   const requested = podUsage(pod);
   const failing = Object.keys(quota.hard)

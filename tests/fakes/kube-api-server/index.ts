@@ -33,6 +33,14 @@ import {
 
 export const FAKE_LABEL = 'coop-bench-fake-kube';
 
+/**
+ * A pod's image by digest. The kubelet reports containerStatuses[].imageID as the repository and
+ * the digest of the manifest it ran (containerd: `docker.io/library/debian@sha256:…`); images here
+ * are the local engine's and most were never pushed, so their image ID stands in for the digest, and
+ * a pod that names `repo@<that ID>` runs exactly that image whatever the tag points to now.
+ */
+const DIGEST = /@(sha256:[0-9a-f]{64})$/;
+
 export interface FakeKubeOptions {
   namespaces?: string[];
   /** False: NetworkPolicies are accepted and stored but pods keep their network (a plugin without support). */
@@ -248,7 +256,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     pods.set(key(namespace, pod.metadata.name), entry);
     const [container] = pod.spec.containers;
     const image = await docker
-      .getImage(container.image)
+      .getImage(DIGEST.exec(container.image)?.[1] ?? container.image)
       .inspect()
       .catch(() => undefined);
     if (!image) {
@@ -277,7 +285,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       },
     });
     entry.containerId = created.id;
-    entry.imageId = image.Id;
+    entry.imageId = `${container.image.replace(/@.*$/, '').replace(/:[^:/]+$/, '')}@${image.Id}`;
     await created.start().catch((error: Error) => {
       entry.waiting = { reason: 'RunContainerError', message: error.message };
     });
@@ -407,6 +415,9 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   };
 
   const tls = await selfSignedCertificate();
+  // Node's HTTP parser refuses request heads over 16 KB (431): stricter than an API server (1 MB, Go's
+  // DefaultMaxHeaderBytes) and near proxies in front of one (nginx: 8 KB buffers), so a command in an
+  // exec URL fails here as behind such a proxy.
   const server = https.createServer(tls, async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const body = await readBody(request);

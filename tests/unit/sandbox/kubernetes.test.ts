@@ -55,7 +55,7 @@ describe('kubernetes backend: objects a real API server accepts', () => {
   });
 
   it('gives the same limits as Docker: bytes of memory and millicores', () => {
-    expect(podResources(limits)).toEqual({ limits: { memory: String(4 * 1024 ** 3), cpu: '2000m' } });
+    expect(podResources(limits)).toEqual({ limits: { memory: String(4 * 1024 ** 3), cpu: '2000m', 'ephemeral-storage': String(20 * 1024 ** 3) } });
     expect(podResources({ ...limits, nanoCpus: 5e8 }).limits.cpu).toBe('500m');
   });
 });
