@@ -22,6 +22,11 @@ export function isLoopAgent(spec: string): boolean {
   return !isBuiltinAgent(spec) && providerSpec(spec) === undefined;
 }
 
+/** An agent CLI (claude-code, codex): it runs in the sandbox and reaches its model through a folder mounted from this machine. */
+export function isCliAgent(spec: string): boolean {
+  return providerSpec(spec) !== undefined;
+}
+
 export interface AgentSettings extends LlmAgentOptions {
   model: ModelOptions;
   /** Progress lines of agents that install something on first use (agent CLIs). */

@@ -6,7 +6,7 @@ import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type Shard } from '../../tasks/plan.ts';
-import { checkAgentSpecs, createAgent, isLoopAgent } from '../agents/registry.ts';
+import { checkAgentSpecs, createAgent, isCliAgent, isLoopAgent } from '../agents/registry.ts';
 import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
 import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import { runPreflight } from './preflight.ts';
@@ -175,6 +175,8 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
+  const cliProblem = options.models.some(isCliAgent) ? backend.cliAgentsUnsupported?.() : undefined;
+  if (cliProblem) throw new UserError(cliProblem);
   await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);

@@ -210,6 +210,8 @@ export interface SandboxBackend {
   release(slot: BackendSlot): void;
   /** --git: why this backend cannot give a team shared repositories, or undefined when it can. */
   gitUnsupported(): string | undefined;
+  /** Agent CLIs (claude-code, codex): why this backend cannot run them, or undefined (or absent) when it can. */
+  cliAgentsUnsupported?(): string | undefined;
   createTeamRepos(agentIds: string[]): Promise<TeamRepos>;
   /** What `clean` counts: `container`, `pod`. */
   readonly sandboxNoun: string;

@@ -2,7 +2,7 @@
 // a lenient fake would let the backend's tests prove nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiException, CoreV1Api, Exec, KubeConfig, NetworkingV1Api, type V1Pod } from '@kubernetes/client-node';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { startFakeKubeApiServer, type FakeKubeApiServer } from '../fakes/kube-api-server/index.ts';
 import { tempDir } from '../helpers/cli.ts';
 
@@ -52,6 +52,21 @@ async function failure(call: Promise<unknown>): Promise<{
 }
 
 const sink = () => new Writable({ write: (_c, _e, done) => done() });
+
+/** A pod of IMAGE whose container runs. */
+async function runningPod(name: string): Promise<void> {
+  await core.createNamespacedPod({ namespace: 'coop', body: pod(name) });
+  for (let i = 0; i < 50 && (await core.readNamespacedPod({ name, namespace: 'coop' })).status?.phase !== 'Running'; i++)
+    await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Runs `command` through client-node's own Exec; the final Status, or undefined when the connection ended without one. */
+async function rawExec(name: string, command: string[], stdin: PassThrough | null = null): Promise<unknown> {
+  let status: unknown;
+  const socket = await exec.exec('coop', name, 'sandbox', command, sink(), sink(), stdin, false, (s) => (status = s));
+  await new Promise((resolve) => socket.on('close', resolve));
+  return status;
+}
 
 describe('test Kubernetes API server: what a real one rejects', () => {
   it('invalid pods: 422 Invalid with a cause per field', async () => {
@@ -151,5 +166,36 @@ describe('test Kubernetes API server: what a real one rejects', () => {
       message: expect.stringMatching(/400/),
     });
     await core.deleteNamespacedPod({ name: 'exec-target', namespace: 'coop', gracePeriodSeconds: 0 });
+  });
+
+  it('exec: a stdin message over 32 MB ends the connection without an exit status; smaller messages are read', async () => {
+    await runningPod('big-stdin');
+    const count = ['sh', '-c', 'head -c 34603008 >/dev/null'];
+    const whole = new PassThrough();
+    whole.write(Buffer.alloc(33 * 1024 * 1024, 1));
+    expect(await rawExec('big-stdin', count, whole)).toBeUndefined();
+    const pieces = new PassThrough();
+    for (let i = 0; i < 33; i++) pieces.write(Buffer.alloc(1024 * 1024, 1));
+    expect(await rawExec('big-stdin', count, pieces)).toEqual({ metadata: {}, status: 'Success' });
+    await core.deleteNamespacedPod({ name: 'big-stdin', namespace: 'coop', gracePeriodSeconds: 0 });
+  });
+
+  it('exec: a connection with no frame either way for the idle time is cut, as a load balancer does', async () => {
+    const strict = await startFakeKubeApiServer({ namespaces: ['coop'], execIdleMs: 2000 });
+    try {
+      const config = new KubeConfig();
+      config.loadFromFile(strict.writeKubeconfig(tempDir('kube-idle')));
+      const strictCore = config.makeApiClient(CoreV1Api);
+      await strictCore.createNamespacedPod({ namespace: 'coop', body: pod('quiet') });
+      for (let i = 0; i < 50 && (await strictCore.readNamespacedPod({ name: 'quiet', namespace: 'coop' })).status?.phase !== 'Running'; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      let status: unknown;
+      // client-node's Exec sends no pings.
+      const socket = await new Exec(config).exec('coop', 'quiet', 'sandbox', ['sleep', '4'], sink(), sink(), null, false, (s) => (status = s));
+      await new Promise((resolve) => socket.on('close', resolve));
+      expect(status).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -3,6 +3,7 @@
 // through exec stdin, a shipped pool's tests compared with Docker's, the network probe, cleanup by
 // label, and every API call checked against tests/golden/kubernetes-api-calls.json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -14,12 +15,12 @@ import { runFeatureTests } from '../../harness/evaluation/run-tests.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { UserError } from '../../harness/errors.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
-import type { BackendSlot, ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
+import type { AgentSandbox, BackendSlot, ContainerLimits, SandboxBackend, SandboxImage } from '../../harness/sandbox/types.ts';
 import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } from '../fakes/kube-api-server/index.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
 import { connectCluster } from '../../harness/sandbox/kubernetes/cluster.ts';
-import { podLabels, podManifest } from '../../harness/sandbox/kubernetes/pods.ts';
+import { POD_DEADLINE_SECONDS, podLabels, podManifest } from '../../harness/sandbox/kubernetes/pods.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const limits: ContainerLimits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pids: 512 };
@@ -73,10 +74,13 @@ describe('kubernetes backend: agent sandboxes', () => {
         'coop-bench.task': '7',
         'coop-bench.agent': 'agent1',
       });
-      expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never' });
+      expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, restartPolicy: 'Never', activeDeadlineSeconds: 24 * 3600 });
+      expect(pod.spec.containers[0].resources.limits['ephemeral-storage']).toBe(String(20 * 1024 ** 3));
       const info = await containerOf(sandbox.id).inspect();
       expect(info.HostConfig).toMatchObject({ NetworkMode: 'none', Memory: limits.memoryBytes, NanoCpus: limits.nanoCpus });
-      expect(image.id).toBe(local.id);
+      // The digest the extract pod recorded, which the pod runs (the test API server gives image IDs as digests).
+      expect(image.id).toBe(`${local.name.replace(/:[^:/]+$/, '')}@${local.id}`);
+      expect(pod.spec.containers[0].image).toBe(image.id);
     } finally {
       await sandbox.remove();
     }
@@ -90,6 +94,8 @@ describe('kubernetes backend: agent sandboxes', () => {
       expect(result).toMatchObject({ exitCode: 3, stdout: '/workspace/repo\n', stderr: 'hello world\n', timedOut: false, truncated: false });
       expect((await sandbox.exec(['pwd'], { cwd: '/tmp' })).stdout).toBe('/tmp\n');
       expect((await sandbox.exec(['git', 'rev-parse', 'HEAD'])).stdout.trim()).toMatch(/^[0-9a-f]{40}$/);
+      // Longer than a request line may be (16 KB here, 8 KB through common proxies): the command goes on stdin.
+      expect((await sandbox.exec(['sh', '-c', `printf %s '${'x'.repeat(200_000)}' | wc -c`])).stdout.trim()).toBe('200000');
     } finally {
       await sandbox.remove();
     }
@@ -143,6 +149,40 @@ describe('kubernetes backend: agent sandboxes', () => {
       await expect(sandbox.writeFile('relative.txt', 'x')).rejects.toThrow(/absolute path/);
     } finally {
       await sandbox.remove();
+    }
+  });
+
+  it('writeFile takes files over the 32 MB a WebSocket message may hold (an agent CLI, a large patch)', async () => {
+    const sandbox = await startAgent();
+    try {
+      const big = Buffer.alloc(40 * 1024 * 1024);
+      for (let i = 0; i < big.length; i += 4096) big.writeUInt32BE(i, i);
+      await sandbox.writeFile('/tmp/big.bin', big);
+      const digest = (await sandbox.exec(['sh', '-c', 'wc -c < /tmp/big.bin; sha256sum < /tmp/big.bin'])).stdout.split(/\s+/);
+      expect(digest.slice(0, 2)).toEqual([String(big.length), createHash('sha256').update(big).digest('hex')]);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('exec: pings keep a quiet command past the idle time of a load balancer; a connection cut while it runs is an infrastructure error', async () => {
+    const strict = await startFakeKubeApiServer({ namespaces: ['coop'], execIdleMs: 8000 });
+    try {
+      const other = await connect(strict, { image: local.name });
+      await other.prepareRun(RUN, [pool]);
+      const sandbox = await other.acquire().startAgentSandbox({ image, run: RUN, task: 1, agent: 'agent1', limits });
+      expect(await sandbox.exec(['sh', '-c', 'sleep 12; echo done'], { timeoutMs: 60_000 })).toMatchObject({ exitCode: 0, stdout: 'done\n' });
+      const cut = sandbox.exec(['sleep', '30'], { timeoutMs: 60_000 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      for (let i = 0; i < 100 && strict.cutExecConnections() === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      const error = await cut;
+      expect((error as Error).message).toMatch(/the connection closed \d+ s after the command started, before its exit status arrived; its result is lost/);
+      expect(other.isInfrastructureError(error)).toBe(true);
+      await other.removeLeftovers(RUN);
+    } finally {
+      await strict.close();
     }
   });
 
@@ -205,6 +245,44 @@ describe('kubernetes backend: images, repositories, tests', () => {
     const discarded = await backend.acquire().startTestRun({ image, run: RUN, limits, timeoutMs: 1000, maxOutputBytes: 4096, testsPatch });
     await discarded.discard();
     expect(await backend.removeLeftovers(RUN)).toBe(0);
+  });
+
+  it('code that exhausts memory fails its tests on both backends, though Kubernetes stops the whole pod', async () => {
+    const feature = pool.features[0];
+    const work = tempDir('kube-oom');
+    await execa('cp', ['-a', `${(await backend.acquire().baseRepo(image, RUN)).dir}/.`, work]);
+    const hog = 'const hog = [];\nfor (;;) hog.push(Buffer.alloc(64 * 1024 * 1024, 1));\n';
+    writeFileSync(join(work, 'src', 'errors.js'), `${readFileSync(join(work, 'src', 'errors.js'), 'utf8')}\n${hog}`);
+    const patch = (await execa('git', ['-c', 'safe.directory=*', 'diff'], { cwd: work })).stdout + '\n';
+    const small = { ...limits, memoryBytes: 384 * 1024 ** 2 };
+    const kube = await runFeatureTests(feature, patch, { slot: backend.acquire(), image, run: RUN, limits: small, timeoutMs: 300_000 });
+    const docker = await runFeatureTests(feature, patch, { slot: dockerSlot, image: local, run: RUN, limits: small, timeoutMs: 300_000 });
+    expect(kube).toMatchObject({ passed: false, timedOut: false, exitCode: 137 });
+    expect(docker).toMatchObject({ passed: false, timedOut: false, exitCode: expect.any(Number) });
+    expect(await backend.removeLeftovers(RUN)).toBe(0);
+  });
+
+  it('runs the digest the extract pod recorded: a tag that moves afterwards changes nothing', async () => {
+    const moving = `coop-bench-test/moving-${randomBytes(4).toString('hex')}`;
+    await fake.docker.getImage(local.id).tag({ repo: moving, tag: 'latest' });
+    try {
+      const other = await connect(fake, { image: `${moving}:latest` });
+      await other.prepareRun(RUN, [pool]);
+      const pinned = await other.acquire().prepareImage(pool, RUN, log);
+      await fake.docker.getImage('debian:bookworm-slim').tag({ repo: moving, tag: 'latest' });
+      const sandbox = await other.acquire().startAgentSandbox({ image: pinned, run: RUN, task: 1, agent: 'agent1', limits });
+      try {
+        expect(fake.pod('coop', sandbox.id)!.object.spec.containers[0].image).toBe(`${moving}@${local.id}`);
+        expect((await sandbox.exec(['git', 'rev-parse', 'HEAD'])).exitCode).toBe(0);
+      } finally {
+        await sandbox.remove();
+      }
+    } finally {
+      await fake.docker
+        .getImage(`${moving}:latest`)
+        .remove({ noprune: true })
+        .catch(() => undefined);
+    }
   });
 
   it('an image the cluster cannot pull fails the start with the reason, as an infrastructure error', async () => {
@@ -276,7 +354,7 @@ describe('kubernetes backend: clean without a run store to look at', () => {
     const { core, namespace } = connectCluster();
     const name = `coop-bench-agent-${orphaned.toLowerCase().replace(/[^a-z0-9]/g, '')}`.slice(0, 60);
     const labels = { ...podLabels(orphaned, 'agent', { task: 1, agent: 'agent1' }), 'coop-bench.pid': String(deadPid) };
-    await core.createNamespacedPod({ namespace, body: podManifest(name, { image: image.name, labels, limits }) });
+    await core.createNamespacedPod({ namespace, body: podManifest(name, { image: image.name, labels, limits, deadlineSeconds: POD_DEADLINE_SECONDS.agent }) });
 
     const noStore = tempDir('kube-clean-runs');
     const clean = (run: string) =>
@@ -299,6 +377,77 @@ describe('kubernetes backend: clean without a run store to look at', () => {
     await sandbox.remove();
     expect(await creator.removeLeftovers(live)).toBe(0);
     expect(fake.objects('networkpolicies', 'coop', `coop-bench.run=${live}`)).toEqual([]);
+  });
+});
+
+describe('kubernetes backend: a cluster under load, quotas and refusals', () => {
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error,
+    );
+
+  it('tries API calls again after a 429 (waiting its Retry-After) or a 5xx, and exec upgrades refused with a 503', async () => {
+    fake.injectFault({ code: 429, retryAfterSeconds: 1, times: 2, match: (method, path) => method === 'POST' && path.endsWith('/pods') });
+    fake.injectFault({ code: 500, times: 1, match: (method, path) => method === 'GET' && /\/pods\/[^/]+$/.test(path) });
+    fake.injectFault({ code: 503, times: 2, match: (_method, path) => path.endsWith('/exec') });
+    const before = fake.calls.length;
+    const sandbox = await startAgent();
+    try {
+      expect((await sandbox.exec(['echo', 'hello'])).stdout).toBe('hello\n');
+    } finally {
+      await sandbox.remove();
+    }
+    const made = fake.calls.slice(before);
+    expect(made.filter((c) => c.method === 'POST' && c.path.endsWith('/pods'))).toHaveLength(3);
+    expect(made.filter((c) => c.path.endsWith('/exec'))).toHaveLength(3);
+  });
+
+  it('waits for room in a full ResourceQuota instead of failing the task; a pod the quota can never hold fails at once, named as such', async () => {
+    const quotaFake = await startFakeKubeApiServer({ namespaces: ['coop'], quota: { name: 'coop-quota', hard: { pods: '2', 'limits.memory': '3Gi' } } });
+    const lines: string[] = [];
+    try {
+      process.env.KUBECONFIG = quotaFake.writeKubeconfig(tempDir('kube'), 'coop');
+      const other = await createBackend('kubernetes', { image: local.name, log: (line) => lines.push(line) });
+      await other.prepareRun(RUN, [pool]);
+      const start = (agent: string, memoryBytes = limits.memoryBytes) =>
+        other.acquire().startAgentSandbox({ image, run: RUN, task: 1, agent, limits: { ...limits, memoryBytes } });
+      const first = await start('agent1');
+      const second = await start('agent2');
+      let third: AgentSandbox | undefined;
+      const waiting = start('agent3').then((sandbox) => (third = sandbox));
+      for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(lines.join('\n')).toMatch(/waits for room in ResourceQuota coop-quota of namespace coop/);
+      expect(third).toBeUndefined();
+      await first.remove();
+      await waiting;
+      expect(quotaFake.pod('coop', third!.id)).toBeDefined();
+      const error = await failure(start('agent4', 4 * 1024 ** 3));
+      expect(error.message).toMatch(/exceeded quota: coop-quota, .*limits\.memory.*\(a ResourceQuota of the namespace is full/);
+      expect(error.message).not.toMatch(/Role/);
+      await Promise.all([second.remove(), third!.remove()]);
+    } finally {
+      await quotaFake.close();
+    }
+  });
+
+  it('names what refused a pod: Pod Security admission, a namespace being deleted, RBAC', async () => {
+    const cases: [Parameters<typeof startFakeKubeApiServer>[0], RegExp][] = [
+      [{ podSecurity: 'restricted' }, /violates PodSecurity "restricted:latest".*label the namespace pod-security\.kubernetes\.io\/enforce=baseline/],
+      [{ forbid: ['create pods'] }, /cannot create resource "pods" .*\(the Role coop-bench needs is in docs\/scaling\.md\)/],
+      [{ forbid: ['create pods/exec'] }, /403 \(the Role coop-bench needs is in docs\/scaling\.md\)/],
+      [{}, /because it is being terminated \(the namespace is being deleted: choose another with --namespace\)/],
+    ];
+    for (const [options, message] of cases) {
+      const strict = await startFakeKubeApiServer({ namespaces: ['coop'], ...options });
+      try {
+        if (Object.keys(options ?? {}).length === 0) strict.terminateNamespace('coop');
+        const error = await failure((await connect(strict, { image: local.name })).prepareRun('refused', [pool]));
+        expect(error.message).toMatch(message);
+      } finally {
+        await strict.close();
+      }
+    }
   });
 });
 

@@ -117,6 +117,17 @@ describe('--backend kubernetes: refusals and interruption', () => {
     expect(existsSync(join(runs, 'kube-git'))).toBe(false);
   });
 
+  it('refuses agent CLIs before anything is written, saying why', async () => {
+    const cliEnv = { ...env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+    const result = await coopBench(kube(['run', '--models', 'claude-code', '--pool', 'argkit_task', '--runs-dir', runs, '--name', 'kube-cli']), {
+      env: cliEnv,
+    });
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toMatch(/agent CLIs \(claude-code, codex\) are not available with --backend kubernetes: .*run them with --backend docker/);
+    expect(existsSync(join(runs, 'kube-cli'))).toBe(false);
+    expect(fake.objects('networkpolicies', NAMESPACE, runLabel('kube-cli'))).toEqual([]);
+  });
+
   it('refuses Docker options with another backend, with what to do', async () => {
     const result = await coopBench(kube(['run', '--models', 'oracle', '--docker-host', 'unix:///var/run/docker.sock', '--runs-dir', runs]), { env });
     expect(result.exitCode, result.all).toBe(2);

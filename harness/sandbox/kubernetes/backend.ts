@@ -11,7 +11,7 @@ import { SandboxStoppedError } from '../errors.ts';
 import type { BackendOptions, BackendSlot, BaseRepo, ContainerLimits, Leftover, SandboxBackend, SandboxImage } from '../types.ts';
 import { RUN_LABEL } from '../labels.ts';
 import { api, connectCluster, hasStatus, KubernetesError, type Cluster } from './cluster.ts';
-import { clusterImageName } from './images.ts';
+import { clusterImageName, pinnedImage } from './images.ts';
 import { createDenyAllPolicy, probeIsolation } from './network.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { creatorOf, podLabels, PodTracker, runSelector } from './pods.ts';
@@ -25,6 +25,9 @@ const POLICY = 'networkpolicy';
 
 export const GIT_UNSUPPORTED =
   "--git is not available with --backend kubernetes: pods share no folders and have no network, so agents cannot reach each other's repositories; run --git with --backend docker on one local engine";
+
+export const CLI_AGENTS_UNSUPPORTED =
+  'agent CLIs (claude-code, codex) are not available with --backend kubernetes: they reach their model through a socket folder mounted from this machine, which a pod cannot mount; run them with --backend docker, or use a model spec (the built-in agent) on the cluster';
 
 interface PreparedImage {
   image: SandboxImage;
@@ -47,7 +50,7 @@ async function copyRepository(pod: PodSandbox, staging: string): Promise<void> {
 
 export async function createKubernetesBackend(options: BackendOptions): Promise<SandboxBackend> {
   const cluster: Cluster = connectCluster(options.namespace);
-  const pods = new PodTracker(cluster);
+  const pods = new PodTracker(cluster, options.log);
   const isolated = new Map<string, Promise<void>>();
   const prepared = new Map<string, Promise<PreparedImage>>();
 
@@ -96,9 +99,10 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     baseRepo: async (image, run) => (await prepare(image.name, run, options.log)).base,
     async startAgentSandbox(spec) {
       if (spec.teamRepos) throw new UserError(GIT_UNSUPPORTED);
+      if (spec.mounts?.length) throw new UserError(CLI_AGENTS_UNSUPPORTED);
       await isolate(spec.run, spec.image.name);
       return PodSandbox.start(cluster, pods, 'agent', {
-        image: spec.image.name,
+        image: pinnedImage(spec.image),
         labels: podLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }),
         limits: spec.limits,
       });
@@ -131,8 +135,9 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     const named = (kind: string) => leftovers.filter((l) => l.id.startsWith(`${kind}/`)).map((l) => l.id.slice(kind.length + 1));
     const podNames = named(POD);
     await Promise.all(podNames.map((name) => pods.delete(name)));
-    // Pods first: a pod must never outlive the policy that keeps it off the network.
+    // Pods first, and gone: a pod must never outlive the policy that keeps it off the network.
     const policies = named(POLICY);
+    if (policies.length > 0) await pods.waitGone(podNames);
     await Promise.all(
       policies.map((name) =>
         api(`deleting NetworkPolicy ${name}`, () => networking.deleteNamespacedNetworkPolicy({ name, namespace })).catch((error) => {
@@ -155,6 +160,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     acquire: () => slot,
     release: () => undefined,
     gitUnsupported: () => GIT_UNSUPPORTED,
+    cliAgentsUnsupported: () => CLI_AGENTS_UNSUPPORTED,
     createTeamRepos: () => Promise.reject(new UserError(GIT_UNSUPPORTED)),
     sandboxNoun: 'pod',
     removeLeftovers: async (run) => removeSandboxes(await listLeftovers(run)),

@@ -4,6 +4,7 @@
 import { ApiException, CoreV1Api, Exec, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node';
 import { UserError, errorMessage } from '../../errors.ts';
 import { SandboxStoppedError } from '../errors.ts';
+import { ATTEMPTS, CALL_TIMEOUT_MS, isRetryable, sleep, waitBefore, withTimeout } from './retry.ts';
 
 export interface Cluster {
   readonly namespace: string;
@@ -19,18 +20,27 @@ export class KubernetesError extends Error {
   override name = 'KubernetesError';
   /** The HTTP status of the API's answer, when there was one. */
   readonly code?: number;
+  /** For a 403: what refused it. */
+  readonly refusal?: Refusal;
 
-  constructor(message: string, options: { cause?: unknown; code?: number } = {}) {
+  constructor(message: string, options: { cause?: unknown; code?: number; refusal?: Refusal } = {}) {
     super(message, { cause: options.cause });
     this.code = options.code;
+    this.refusal = options.refusal;
   }
 }
 
 /** The pod a command was to run in no longer runs (deleted, evicted, out of memory, its process died). */
 export class PodStoppedError extends SandboxStoppedError {
-  constructor(pod: string, how: string, options: { cause?: unknown } = {}) {
+  /** The kubelet reported OOMKilled: a process in the pod exhausted its memory limit. */
+  readonly outOfMemory: boolean;
+  /** What the command printed before the pod stopped. */
+  output = '';
+
+  constructor(pod: string, how: string, options: { cause?: unknown; outOfMemory?: boolean } = {}) {
     super(`pod ${pod} ${how}`, how, options);
     this.name = 'PodStoppedError';
+    this.outOfMemory = options.outOfMemory ?? false;
   }
 }
 
@@ -82,18 +92,55 @@ function safeJson(text: string): unknown {
   }
 }
 
-const RBAC_HINT = ' (the Role coop-bench needs is in docs/scaling.md)';
+/**
+ * What a 403 refused, read from its Status message: a full ResourceQuota (the resourcequota admission
+ * plugin: "exceeded quota: …"), Pod Security admission ("violates PodSecurity …"), a namespace being
+ * deleted ("… because it is being terminated", NamespaceLifecycle), else RBAC ("User … cannot …").
+ */
+export type Refusal = 'quota' | 'pod-security' | 'terminating' | 'rbac';
 
-/** Runs one API call; its failure becomes a KubernetesError saying what was asked and what the API answered. */
+export function refusalOf(message: string): Refusal {
+  if (/exceeded quota/.test(message)) return 'quota';
+  if (/violates PodSecurity/.test(message)) return 'pod-security';
+  if (/because it is being terminated/.test(message)) return 'terminating';
+  return 'rbac';
+}
+
+export const REFUSAL_HINTS: Record<Refusal, string> = {
+  quota: ' (a ResourceQuota of the namespace is full; docs/scaling.md sizes one for --concurrency)',
+  'pod-security':
+    " (the namespace's Pod Security admission refuses sandbox pods, which run the pool images' own user: label the namespace pod-security.kubernetes.io/enforce=baseline; see docs/scaling.md)",
+  terminating: ' (the namespace is being deleted: choose another with --namespace)',
+  rbac: ' (the Role coop-bench needs is in docs/scaling.md)',
+};
+
+function retryAfterOf(error: ApiException<unknown>): string | undefined {
+  const headers = error.headers as Record<string, string> | undefined;
+  return headers?.['retry-after'] ?? headers?.['Retry-After'];
+}
+
+/**
+ * Runs one API call, bounded in time, and again when the answer says another try may succeed
+ * (retry.ts; every call the backend makes is safe to repeat). A failure becomes a KubernetesError
+ * saying what was asked and what the API answered.
+ */
 export async function api<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof ApiException) {
-      const hint = error.code === 403 ? RBAC_HINT : '';
-      throw new KubernetesError(`${what}: ${apiMessage(error)}${hint}`, { cause: error, code: error.code });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await withTimeout(call(), CALL_TIMEOUT_MS);
+    } catch (error) {
+      const code = error instanceof ApiException ? error.code : undefined;
+      if (attempt < ATTEMPTS && isRetryable(code, error)) {
+        await sleep(waitBefore(attempt, error instanceof ApiException ? retryAfterOf(error) : undefined));
+        continue;
+      }
+      if (error instanceof ApiException) {
+        const message = apiMessage(error);
+        const refusal = error.code === 403 ? refusalOf(message) : undefined;
+        throw new KubernetesError(`${what}: ${message}${refusal ? REFUSAL_HINTS[refusal] : ''}`, { cause: error, code: error.code, refusal });
+      }
+      throw new KubernetesError(`${what}: ${errorMessage(error)}`, { cause: error });
     }
-    throw new KubernetesError(`${what}: ${errorMessage(error)}`, { cause: error });
   }
 }
 

@@ -6,11 +6,13 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { BoundedSink, observed } from '../output.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ExecOptions, ExecResult, HostFile } from '../types.ts';
-import { KubernetesError, type Cluster } from './cluster.ts';
+import { KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
 import { execInPod } from './exec.ts';
 import type { PodRole, PodSpec, PodTracker } from './pods.ts';
 
 const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** A broken exec connection: how long to watch for the pod's stop to show (pods.ts failIfStopped). */
+const STOP_SETTLE_MS = 5000;
 
 // "$0" path, "$1" byte limit. Exit 2-4 say why nothing was printed.
 const READ_FILE = `[ -e "$0" ] || { echo "$0: no such file" >&2; exit 2; }
@@ -91,11 +93,18 @@ export class PodSandbox implements AgentSandbox {
         deadlineMs: seconds * 1000 + EXEC_GRACE_MS,
         signal: options.signal,
       });
+      if (exitCode !== 0) await this.pods.failIfStopped(this.id);
     } catch (error) {
-      if (error instanceof KubernetesError) await this.pods.failIfStopped(this.id);
-      throw error;
+      const stopped =
+        error instanceof KubernetesError
+          ? await this.pods.failIfStopped(this.id, STOP_SETTLE_MS).then(
+              () => error,
+              (e: unknown) => e,
+            )
+          : error;
+      if (stopped instanceof PodStoppedError) stopped.output = stdout.text() + stderr.text();
+      throw stopped;
     }
-    if (exitCode !== 0) await this.pods.failIfStopped(this.id);
     return {
       exitCode: exitCode ?? 137,
       stdout: stdout.text(),

@@ -8,6 +8,8 @@ import { AGENT_LABEL, HOST_LABEL, LABEL, PID_LABEL, ROLE_LABEL, RUN_LABEL, TASK_
 import { WORKSPACE } from '../../../tasks/prompts.ts';
 import type { ContainerLimits } from '../types.ts';
 import { api, hasStatus, KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
+import { quotaRefusal } from './quota.ts';
+import { sleep } from './retry.ts';
 
 export const CONTAINER = 'sandbox';
 export type PodRole = 'agent' | 'test' | 'extract' | 'probe';
@@ -60,15 +62,35 @@ export function runSelector(run?: string): string {
   return run ? `${RUN_LABEL}=${labelValue(run)}` : `${LABEL}=true`;
 }
 
+/**
+ * Disk a pod may write (its writable layer, logs): past it the kubelet evicts that pod, not the
+ * others of a node whose disk an agent filled (https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
+ */
+export const EPHEMERAL_STORAGE_BYTES = 20 * 1024 ** 3;
+
+/**
+ * How long a pod may live (activeDeadlineSeconds): a coordinator killed with -9 leaves pods that
+ * hold quota and nodes until `clean`; past this the kubelet stops them. Far above any task's time.
+ */
+export const POD_DEADLINE_SECONDS: Record<PodRole, number> = { agent: 24 * 3600, test: 6 * 3600, extract: 3600, probe: 3600 };
+
 /** Quantities as the API reads them: bytes, and millicores. */
 export function podResources(limits: ContainerLimits): { limits: Record<string, string> } {
-  return { limits: { memory: String(limits.memoryBytes), cpu: `${Math.max(1, Math.round(limits.nanoCpus / 1e6))}m` } };
+  return {
+    limits: {
+      memory: String(limits.memoryBytes),
+      cpu: `${Math.max(1, Math.round(limits.nanoCpus / 1e6))}m`,
+      'ephemeral-storage': String(EPHEMERAL_STORAGE_BYTES),
+    },
+  };
 }
 
 export interface PodSpec {
   image: string;
   labels: Record<string, string>;
   limits: ContainerLimits;
+  /** activeDeadlineSeconds (default: none). */
+  deadlineSeconds?: number;
 }
 
 /**
@@ -88,6 +110,7 @@ export function podManifest(name: string, spec: PodSpec): V1Pod {
       enableServiceLinks: false,
       shareProcessNamespace: true,
       terminationGracePeriodSeconds: 0,
+      ...(spec.deadlineSeconds && { activeDeadlineSeconds: spec.deadlineSeconds }),
       containers: [{ name: CONTAINER, image: spec.image, command: IDLE, workingDir: WORKSPACE, resources: podResources(spec.limits) }],
     },
   };
@@ -106,13 +129,17 @@ const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff']);
 const PULL_REFUSED = /not found|manifest unknown|name unknown|unauthorized|denied|forbidden|no such host|x509|certificate|http response to https client/i;
 
 /** Why a pod does not run (yet): undefined when its container runs. */
-export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | undefined {
+export function podProblem(pod: V1Pod): { stuck: boolean; reason: string; outOfMemory?: boolean } | undefined {
   const status = pod.status;
   const container = status?.containerStatuses?.find((c) => c.name === CONTAINER);
   if (status?.phase === 'Running' && container?.state?.running) return undefined;
   if (status?.phase === 'Failed' || status?.phase === 'Succeeded' || container?.state?.terminated) {
     const terminated = container?.state?.terminated;
-    return { stuck: true, reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})` };
+    return {
+      stuck: true,
+      reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})`,
+      outOfMemory: terminated?.reason === 'OOMKilled',
+    };
   }
   const waiting = container?.state?.waiting;
   const waitingFor = waiting?.reason && (waiting.message ? `${waiting.reason}: ${waiting.message}` : waiting.reason);
@@ -122,7 +149,9 @@ export function podProblem(pod: V1Pod): { stuck: boolean; reason: string } | und
   return { stuck: false, reason: unscheduled?.message ?? waitingFor ?? status?.phase ?? 'Pending' };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waiting for quota: the longest pause between tries, and how long to wait while no pod of this process could free room. */
+const QUOTA_MAX_PAUSE_MS = 30_000;
+const QUOTA_ALONE_WAIT_MS = 600_000;
 
 /** Pods created and not yet deleted by this process. */
 export class PodTracker {
@@ -130,16 +159,18 @@ export class PodTracker {
   private creating = 0;
   private closed = false;
 
-  constructor(private readonly cluster: Cluster) {}
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   /** Creates the pod and waits until its container runs; a pod that cannot start is deleted. */
   async start(prefix: PodRole, spec: PodSpec, timeoutMs = POD_START_TIMEOUT_MS): Promise<V1Pod> {
     if (this.closed) throw new KubernetesError('coop-bench is shutting down');
     const name = `coop-bench-${prefix}-${randomBytes(5).toString('hex')}`;
-    const { namespace, core } = this.cluster;
     this.creating++;
     try {
-      await api(`creating pod ${name} in namespace ${namespace}`, () => core.createNamespacedPod({ namespace, body: podManifest(name, spec) }));
+      await this.create(name, { ...spec, deadlineSeconds: spec.deadlineSeconds ?? POD_DEADLINE_SECONDS[prefix] });
       this.live.add(name);
     } finally {
       this.creating--;
@@ -153,6 +184,30 @@ export class PodTracker {
     } catch (error) {
       await this.delete(name).catch(() => undefined);
       throw error;
+    }
+  }
+
+  /**
+   * Creates the pod; while a ResourceQuota of the namespace is full, waits for room (pods of this
+   * run end and free it) instead of failing the task. A pod the quota could never hold, or a quota
+   * that stays full while this process holds no pod that could free it, fails.
+   */
+  private async create(name: string, spec: PodSpec): Promise<void> {
+    const { namespace, core } = this.cluster;
+    const waitedSince = Date.now();
+    for (let pause = 1000; ; pause = Math.min(QUOTA_MAX_PAUSE_MS, pause * 2)) {
+      try {
+        await api(`creating pod ${name} in namespace ${namespace}`, () => core.createNamespacedPod({ namespace, body: podManifest(name, spec) }));
+        return;
+      } catch (error) {
+        // A retried creation whose first try went through: the name (40 random bits) is this call's.
+        if (hasStatus(error, 409)) return;
+        const refusal = error instanceof KubernetesError && error.refusal === 'quota' ? quotaRefusal(error.message) : undefined;
+        if (!refusal || refusal.neverFits || this.closed) throw error;
+        if (this.live.size === 0 && Date.now() - waitedSince > QUOTA_ALONE_WAIT_MS) throw error;
+        if (pause === 1000) this.log(`pod ${name} waits for room in ResourceQuota ${refusal.quota} of namespace ${namespace}`);
+        await sleep(pause);
+      }
     }
   }
 
@@ -174,28 +229,58 @@ export class PodTracker {
     return api(`reading pod ${name}`, () => core.readNamespacedPod({ name, namespace }));
   }
 
-  /** Throws PodStoppedError unless the pod's container still runs. */
-  async failIfStopped(name: string): Promise<void> {
-    let pod: V1Pod;
-    try {
-      pod = await this.read(name);
-    } catch (error) {
-      if (hasStatus(error, 404)) throw new PodStoppedError(name, 'was deleted', { cause: error });
-      throw error;
+  /**
+   * Throws PodStoppedError unless the pod's container still runs. `settleMs`: how long a pod that
+   * still shows as running is watched (the kubelet reports a container's death a second or more after
+   * the exec connection into it broke).
+   */
+  async failIfStopped(name: string, settleMs = 0): Promise<void> {
+    const until = Date.now() + settleMs;
+    for (;;) {
+      let pod: V1Pod;
+      try {
+        pod = await this.read(name);
+      } catch (error) {
+        if (hasStatus(error, 404)) throw new PodStoppedError(name, 'was deleted', { cause: error });
+        throw error;
+      }
+      const problem = podProblem(pod);
+      if (problem) throw new PodStoppedError(name, problem.reason, { outOfMemory: problem.outOfMemory });
+      if (Date.now() >= until) return;
+      await sleep(500);
     }
-    const problem = podProblem(pod);
-    if (problem) throw new PodStoppedError(name, problem.reason);
   }
 
-  /** Deletes at once (no grace period: nothing in a sandbox needs to shut down); gone already is fine. */
+  /**
+   * Deletes with a grace period of one second, not zero: zero is a forced deletion, which removes
+   * the object before the kubelet has stopped the containers (kubernetes.io, "Pod Lifecycle",
+   * forced pod termination), and a pod whose policy goes next would run a moment with network.
+   * Gone already is fine.
+   */
   async delete(name: string): Promise<void> {
     const { namespace, core } = this.cluster;
     try {
-      await api(`deleting pod ${name}`, () => core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }));
+      await api(`deleting pod ${name}`, () => core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 1 }));
     } catch (error) {
       if (!hasStatus(error, 404)) throw error;
     } finally {
       this.live.delete(name);
+    }
+  }
+
+  /** Waits (bounded) until the pods are gone: their containers stopped, as the kubelet confirmed. */
+  async waitGone(names: string[], timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (const name of names) {
+      while (Date.now() < deadline) {
+        try {
+          await this.read(name);
+        } catch (error) {
+          if (hasStatus(error, 404)) break;
+          throw error;
+        }
+        await sleep(500);
+      }
     }
   }
 

@@ -1,9 +1,11 @@
 // A feature's hidden tests in a pod of their own: started ahead (while the merge runs), then both
 // patches go in on exec stdin and the pool's runner runs as it does under Docker.
 import type { PendingTestRun, RawTestRun, TestRunSpec } from '../types.ts';
-import type { Cluster } from './cluster.ts';
+import { PodStoppedError, type Cluster } from './cluster.ts';
+import { pinnedImage } from './images.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { podLabels, type PodTracker } from './pods.ts';
+import type { ExecOptions, ExecResult } from '../types.ts';
 
 const RUNNER = '/usr/local/bin/runner.sh';
 
@@ -16,9 +18,26 @@ if [ -s /patches/patch.patch ]; then exec ${RUNNER} tests.patch patch.patch </de
 rm -f /patches/patch.patch
 exec ${RUNNER} tests.patch </dev/null 2>&1`;
 
+/**
+ * The tests' run; when their code exhausted the pod's memory, the result Docker gives for it. Since
+ * Kubernetes 1.28 on cgroup v2 the kubelet sets memory.oom.group (kubernetes PR #117793): one OOM
+ * kill stops every process of the container and the pod fails, where Docker kills one process and
+ * the runner reports the tests failed. Either way the code under test ran out of memory: a failure
+ * of the code, exit 137 (128 + SIGKILL), not an error of the cluster.
+ */
+async function runOrOutOfMemory(sandbox: PodSandbox, cmd: string[], input: Buffer, options: ExecOptions, memoryBytes: number): Promise<ExecResult> {
+  try {
+    return await sandbox.execWithInput(cmd, input, options);
+  } catch (error) {
+    if (!(error instanceof PodStoppedError && error.outOfMemory)) throw error;
+    const output = `${error.output}\ncoop-bench: the tests ran out of memory (the pod's limit is ${memoryBytes} bytes); Kubernetes stopped the whole pod (OOMKilled)\n`;
+    return { exitCode: 137, stdout: output, stderr: '', timedOut: false, truncated: false };
+  }
+}
+
 export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: TestRunSpec): Promise<PendingTestRun> {
   const sandbox = await PodSandbox.start(cluster, pods, 'test', {
-    image: spec.image.name,
+    image: pinnedImage(spec.image),
     labels: podLabels(spec.run, 'test', { task: spec.task }),
     limits: spec.limits,
   });
@@ -27,13 +46,15 @@ export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: Tes
       const code = Buffer.from(patch, 'utf8');
       const started = Date.now();
       try {
-        const result = await sandbox.execWithInput(
+        const result = await runOrOutOfMemory(
+          sandbox,
           ['sh', '-c', READ_PATCHES_THEN_RUN, String(spec.testsPatch.length), String(code.length)],
           Buffer.concat([spec.testsPatch, code]),
           {
             timeoutMs: spec.timeoutMs,
             maxOutputBytes: spec.maxOutputBytes,
           },
+          spec.limits.memoryBytes,
         );
         const durationMs = Date.now() - started;
         // 137 is also what an out-of-memory kill gives: only a run that lasted its limit timed out.

@@ -19,7 +19,7 @@ import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { badRequest, type Status } from './validation.ts';
-import { acceptWebSocket } from './websocket.ts';
+import { acceptWebSocket, type WebSocketLimits } from './websocket.ts';
 import type { PodEntry } from './index.ts';
 
 const STDIN = 0;
@@ -37,6 +37,7 @@ export interface ExecRequest {
   /** The pod with its current status. */
   status: () => Promise<{ status: { phase: string; containerStatuses: { state: { running?: unknown } }[] } }>;
   protocols: string[];
+  limits: WebSocketLimits;
   reject: (status: Status) => void;
 }
 
@@ -73,7 +74,7 @@ export async function handleExec(exec: ExecRequest): Promise<void> {
     return reject(badRequest(`unable to upgrade connection: container not found ("${container}")`).status);
   }
 
-  const peer = acceptWebSocket(exec.request, exec.socket, exec.protocols, (code, message) => reject({ ...badRequest(message).status, code }));
+  const peer = acceptWebSocket(exec.request, exec.socket, exec.protocols, (code, message) => reject({ ...badRequest(message).status, code }), exec.limits);
   if (!peer) return;
   peer.send(Buffer.from([stdout ? STDOUT : stderr ? STDERR : ERROR]));
 

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { execa } from 'execa';
+import { faultStatus, namespaceTerminating, podSecurityViolation, podUsage, quotaExceeded, rbacForbidden, type Fault, type Quota } from './admission.ts';
 import { handleExec } from './exec.ts';
 import {
   alreadyExists,
@@ -32,6 +33,14 @@ import {
 
 export const FAKE_LABEL = 'coop-bench-fake-kube';
 
+/**
+ * A pod's image by digest. The kubelet reports containerStatuses[].imageID as the repository and
+ * the digest of the manifest it ran (containerd: `docker.io/library/debian@sha256:…`); images here
+ * are the local engine's and most were never pushed, so their image ID stands in for the digest, and
+ * a pod that names `repo@<that ID>` runs exactly that image whatever the tag points to now.
+ */
+const DIGEST = /@(sha256:[0-9a-f]{64})$/;
+
 export interface FakeKubeOptions {
   namespaces?: string[];
   /** False: NetworkPolicies are accepted and stored but pods keep their network (a plugin without support). */
@@ -40,6 +49,23 @@ export interface FakeKubeOptions {
   podPidsLimit?: number;
   /** Exec subprotocols the server speaks, preferred first. */
   execProtocols?: string[];
+  /** Largest WebSocket message the server reads (default 32 MB: websocket.ts has the source). */
+  maxMessageBytes?: number;
+  /** Exec connections with no frame either way for this long are cut (default 20 s, haproxy's: websocket.ts). */
+  execIdleMs?: number;
+  /**
+   * True (the default): an OOM kill of one process stops the whole container and the pod fails with
+   * OOMKilled, as the kubelet does since Kubernetes 1.28 on cgroup v2 by setting memory.oom.group
+   * (kubernetes PR #117793; the kubelet's singleProcessOOMKill restores per-process kills). False:
+   * only the process dies, as under Docker or cgroup v1.
+   */
+  groupOomKill?: boolean;
+  /** RBAC: verbs on resources the user may not use, as `create pods` or `create pods/exec` (admission.ts). */
+  forbid?: string[];
+  /** Pod Security admission level the namespaces enforce (admission.ts); baseline and privileged admit every pod the backend makes. */
+  podSecurity?: 'restricted';
+  /** A ResourceQuota in every namespace (admission.ts). */
+  quota?: Quota;
 }
 
 export interface RecordedCall {
@@ -58,6 +84,8 @@ export interface PodEntry {
   imageId?: string;
   /** Why the container could not be created (an image the engine does not have). */
   waiting?: { reason: string; message: string };
+  /** The container was stopped by a group OOM kill. */
+  oomKilled?: boolean;
 }
 
 export interface FakeKubeApiServer {
@@ -67,6 +95,12 @@ export interface FakeKubeApiServer {
   /** A kubeconfig file for this server (token auth, the given namespace in its context). */
   writeKubeconfig(dir: string, namespace?: string): string;
   pod(namespace: string, name: string): PodEntry | undefined;
+  /** Cuts every open exec connection without a close frame, as a load balancer that restarts does. */
+  cutExecConnections(): number;
+  /** The next requests that match fail as `fault` says (admission.ts): REST calls and exec upgrades. */
+  injectFault(fault: Fault): void;
+  /** The namespace is being deleted: nothing new may be created in it. */
+  terminateNamespace(namespace: string): void;
   /** Objects of a namespace whose labels hold `label` (key=value): what a user would see with kubectl -l. */
   objects(kind: 'pods' | 'networkpolicies', namespace: string, label: string): Json[];
   close(): Promise<void>;
@@ -145,6 +179,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const pods = new Map<string, PodEntry>();
   const policies = new Map<string, Json>();
   const calls: RecordedCall[] = [];
+  const faults: Fault[] = [];
+  const terminating = new Set<string>();
   let resourceVersion = 1;
   const key = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -153,6 +189,24 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const service = net.createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => service.listen(0, '0.0.0.0', resolve));
   const serviceEnv = [`KUBERNETES_SERVICE_HOST=${await bridgeGateway(docker)}`, `KUBERNETES_SERVICE_PORT=${(service.address() as AddressInfo).port}`];
+
+  // The engine reports each OOM kill in a container as an `oom` event.
+  const oomEvents = (await docker.getEvents({ filters: { event: ['oom'], label: [`${FAKE_LABEL}=${instance}`] } })) as NodeJS.ReadableStream & {
+    destroy(): void;
+  };
+  oomEvents.on('data', (chunk: Buffer) => {
+    if (options.groupOomKill === false) return;
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      const id = (JSON.parse(line) as { id?: string; Actor?: { ID?: string } }).Actor?.ID;
+      const entry = [...pods.values()].find((e) => e.containerId === id);
+      if (!entry) continue;
+      entry.oomKilled = true;
+      void docker
+        .getContainer(id!)
+        .kill()
+        .catch(() => undefined);
+    }
+  });
 
   const meta = (object: Json, namespace: string) => ({
     ...object.metadata,
@@ -179,13 +233,30 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const object = decodeObject(raw, 'Pod', 'v1', namespace) as Json;
     validatePod(object);
     if (pods.has(key(namespace, object.metadata.name))) throw alreadyExists('pods', object.metadata.name);
+    // Admission runs after validation, in the API server's order: NamespaceLifecycle, PodSecurity, ResourceQuota.
+    if (terminating.has(namespace)) throw namespaceTerminating('pods', object.metadata.name, namespace);
+    if (options.podSecurity === 'restricted') {
+      const violation = podSecurityViolation(object);
+      if (violation) throw violation;
+    }
+    if (options.quota) {
+      const used: Record<string, number> = {};
+      for (const entry of pods.values()) {
+        if (entry.object.metadata.namespace !== namespace) continue;
+        const { phase } = (await withStatus(entry)).status;
+        if (phase === 'Succeeded' || phase === 'Failed') continue;
+        for (const [resource, value] of Object.entries(podUsage(entry.object))) used[resource] = (used[resource] ?? 0) + value;
+      }
+      const exceeded = quotaExceeded(options.quota, object, used);
+      if (exceeded) throw exceeded;
+    }
     if (object.spec.containers.length !== 1) throw new Error('the fake runs pods of one container only');
     const pod: Json = { apiVersion: 'v1', kind: 'Pod', ...object, metadata: meta(object, namespace) };
     const entry: PodEntry = { object: pod };
     pods.set(key(namespace, pod.metadata.name), entry);
     const [container] = pod.spec.containers;
     const image = await docker
-      .getImage(container.image)
+      .getImage(DIGEST.exec(container.image)?.[1] ?? container.image)
       .inspect()
       .catch(() => undefined);
     if (!image) {
@@ -214,7 +285,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       },
     });
     entry.containerId = created.id;
-    entry.imageId = image.Id;
+    entry.imageId = `${container.image.replace(/@.*$/, '').replace(/:[^:/]+$/, '')}@${image.Id}`;
     await created.start().catch((error: Error) => {
       entry.waiting = { reason: 'RunContainerError', message: error.message };
     });
@@ -243,8 +314,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
         },
       };
     }
-    const exitCode = info?.State.ExitCode ?? 137;
-    const reason = !info ? 'ContainerStatusUnknown' : info.State.OOMKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
+    const exitCode = entry.oomKilled ? 137 : (info?.State.ExitCode ?? 137);
+    const reason = entry.oomKilled || info?.State.OOMKilled ? 'OOMKilled' : !info ? 'ContainerStatusUnknown' : exitCode === 0 ? 'Completed' : 'Error';
     const phase = exitCode === 0 && info ? 'Succeeded' : 'Failed';
     return { ...entry.object, status: { phase, containerStatuses: [{ ...base, ready: false, state: { terminated: { exitCode, reason } } }] } };
   }
@@ -326,13 +397,44 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
 
   const authorized = (request: IncomingMessage) => request.headers.authorization === `Bearer ${token}`;
 
+  /** The fault this request meets, if one is waiting for it. */
+  const faultFor = (method: string, path: string): Fault | undefined => {
+    const fault = faults.find((f) => !f.match || f.match(method, path));
+    if (fault && --fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
+    return fault;
+  };
+
+  /** RBAC: the verb and resource a request needs (https://kubernetes.io/docs/reference/access-authn-authz/authorization/#determine-the-request-verb). */
+  const rbac = (method: string, path: string) => {
+    const m = /\/namespaces\/([^/]+)\/(pods|networkpolicies)(?:\/([^/]+))?(?:\/(exec))?$/.exec(path);
+    if (!m || !options.forbid?.length) return;
+    const [, namespace, resource, name, sub] = m;
+    const verb = sub || method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : name ? 'get' : 'list';
+    const full = sub ? `${resource}/${sub}` : resource;
+    if (options.forbid.includes(`${verb} ${full}`)) throw rbacForbidden('tester', verb, full, name ?? '', decodeURIComponent(namespace));
+  };
+
   const tls = await selfSignedCertificate();
+  // Node's HTTP parser refuses request heads over 16 KB (431): stricter than an API server (1 MB, Go's
+  // DefaultMaxHeaderBytes) and near proxies in front of one (nginx: 8 KB buffers), so a command in an
+  // exec URL fails here as behind such a proxy.
   const server = https.createServer(tls, async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const body = await readBody(request);
     calls.push({ method: request.method ?? 'GET', path: url.pathname, query: queryOf(url), ...(body ? { body: parseOrText(body) } : {}) });
     try {
       if (!authorized(request)) throw unauthorized();
+      const fault = faultFor(request.method ?? 'GET', url.pathname);
+      if (fault) {
+        const text = JSON.stringify(faultStatus(fault));
+        response.writeHead(fault.code, {
+          'Content-Type': 'application/json',
+          ...(fault.retryAfterSeconds !== undefined && { 'Retry-After': String(fault.retryAfterSeconds) }),
+        });
+        response.end(text);
+        return;
+      }
+      rbac(request.method ?? 'GET', url.pathname);
       const [code, result] = await route(request.method ?? 'GET', url, body);
       send(response, code, result);
     } catch (error) {
@@ -342,7 +444,10 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     }
   });
 
+  const execSockets = new Set<net.Socket>();
   server.on('upgrade', (request: IncomingMessage, socket: net.Socket) => {
+    execSockets.add(socket);
+    socket.on('close', () => execSockets.delete(socket));
     const url = new URL(request.url ?? '/', 'http://fake');
     calls.push({ method: request.method ?? 'GET', path: url.pathname, query: queryOf(url) });
     const reject = (status: unknown) => {
@@ -353,6 +458,13 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/exec$/.exec(url.pathname);
     if (!authorized(request)) return reject(unauthorized().status);
     if (!m || request.method !== 'GET') return reject(noSuchPath().status);
+    const fault = faultFor('GET', url.pathname);
+    if (fault) return reject(faultStatus(fault));
+    try {
+      rbac('GET', url.pathname);
+    } catch (error) {
+      return reject((error as ApiError).status);
+    }
     const entry = pods.get(key(decodeURIComponent(m[1]), decodeURIComponent(m[2])));
     if (!entry) return reject(notFound('pods', decodeURIComponent(m[2])).status);
     handleExec({
@@ -363,6 +475,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       pod: entry,
       status: () => withStatus(entry),
       protocols: options.execProtocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'],
+      limits: { maxMessageBytes: options.maxMessageBytes, idleMs: options.execIdleMs ?? 20_000 },
       reject,
     }).catch(() => socket.destroy());
   });
@@ -385,12 +498,20 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       return path;
     },
     pod: (namespace, name) => pods.get(key(namespace, name)),
+    injectFault: (fault) => void faults.push({ ...fault }),
+    terminateNamespace: (namespace) => void terminating.add(namespace),
+    cutExecConnections() {
+      const cut = execSockets.size;
+      execSockets.forEach((socket) => socket.destroy());
+      return cut;
+    },
     objects(kind, namespace, label) {
       const [labelKey, value] = label.split('=');
       const all: Json[] = kind === 'pods' ? [...pods.values()].map((entry) => entry.object) : [...policies.values()];
       return all.filter((o) => o.metadata.namespace === namespace && o.metadata.labels?.[labelKey] === value);
     },
     async close() {
+      oomEvents.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => service.close(() => resolve()));

@@ -1,11 +1,24 @@
 // The server side of a WebSocket (RFC 6455), as much as the exec subresource uses: the opening
 // handshake with subprotocol negotiation, binary messages, ping/pong and the closing handshake.
 // Frames from the client must be masked (RFC 6455 section 5.1): an unmasked one fails the connection.
+// A message over `maxMessageBytes` ends the connection: the API server reads exec messages with
+// golang.org/x/net/websocket, whose DefaultMaxPayloadBytes is 32 MB (its Receive fails with
+// ErrFrameTooLarge and wsstream's read loop closes the connection; client-java PR #1315).
+// With `idleMs`, a connection with no frame either way for that long is cut without a close frame,
+// as a load balancer in front of API servers does (haproxy `timeout tunnel`/`timeout client`, 20 s in
+// kubeadm's HA example; an AWS ELB's idle timeout, 60 s): pings are frames and keep it open.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+export const MAX_MESSAGE_BYTES = 32 << 20;
+
+export interface WebSocketLimits {
+  maxMessageBytes?: number;
+  idleMs?: number;
+}
 
 export interface WebSocketPeer {
   readonly protocol: string;
@@ -21,7 +34,9 @@ export function acceptWebSocket(
   socket: Duplex,
   supported: string[],
   reject: (status: number, body: string) => void,
+  limits: WebSocketLimits = {},
 ): WebSocketPeer | undefined {
+  const maxMessageBytes = limits.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const key = request.headers['sec-websocket-key'];
   const offered = String(request.headers['sec-websocket-protocol'] ?? '')
     .split(',')
@@ -49,6 +64,14 @@ export function acceptWebSocket(
   let closed = false;
   let buffer = Buffer.alloc(0);
   let fragments: Buffer[] = [];
+  let fragmentBytes = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const active = () => {
+    if (!limits.idleMs || closed) return;
+    clearTimeout(idle);
+    idle = setTimeout(() => socket.destroy(), limits.idleMs);
+  };
+  active();
 
   const frame = (opcode: number, payload: Buffer): Buffer => {
     const length = payload.length;
@@ -69,6 +92,7 @@ export function acceptWebSocket(
   const finish = () => {
     if (closed) return;
     closed = true;
+    clearTimeout(idle);
     socket.end();
     closeHandlers.forEach((handler) => handler());
   };
@@ -76,7 +100,10 @@ export function acceptWebSocket(
   const peer: WebSocketPeer = {
     protocol,
     send(data) {
-      if (!closed && socket.writable) socket.write(frame(2, data));
+      if (!closed && socket.writable) {
+        socket.write(frame(2, data));
+        active();
+      }
     },
     close(code = 1000) {
       if (closed) return;
@@ -95,6 +122,7 @@ export function acceptWebSocket(
   };
 
   socket.on('data', (chunk: Buffer) => {
+    active();
     buffer = Buffer.concat([buffer, chunk]);
     for (;;) {
       if (buffer.length < 2) return;
@@ -116,6 +144,11 @@ export function acceptWebSocket(
         peer.close(1002);
         return;
       }
+      if (opcode < 8 && fragmentBytes + length > maxMessageBytes) {
+        peer.close(1000);
+        socket.destroy();
+        return;
+      }
       if (buffer.length < offset + 4 + length) return;
       const mask = buffer.subarray(offset, offset + 4);
       const payload = Buffer.from(buffer.subarray(offset + 4, offset + 4 + length));
@@ -131,9 +164,11 @@ export function acceptWebSocket(
       }
       if (opcode === 10) continue;
       fragments.push(payload);
+      fragmentBytes += payload.length;
       if (fin) {
         const message = Buffer.concat(fragments);
         fragments = [];
+        fragmentBytes = 0;
         if (early) early.push(message);
         else messageHandlers.forEach((handler) => handler(message));
       }

@@ -2,7 +2,11 @@
 // exec status, why a pod does not run, image names, and the registry of backends.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { exitCodeOf } from '../../../harness/sandbox/kubernetes/exec.ts';
+import { execa } from 'execa';
+import { commandScript, exitCodeOf } from '../../../harness/sandbox/kubernetes/exec.ts';
+import { refusalOf } from '../../../harness/sandbox/kubernetes/cluster.ts';
+import { quantity, quotaRefusal } from '../../../harness/sandbox/kubernetes/quota.ts';
+import { isRetryable, waitBefore } from '../../../harness/sandbox/kubernetes/retry.ts';
 import { creatorOf, podLabels, podManifest, podProblem, podResources, labelValue, runSelector } from '../../../harness/sandbox/kubernetes/pods.ts';
 import { hostname } from 'node:os';
 import { clusterImageName } from '../../../harness/sandbox/kubernetes/images.ts';
@@ -51,7 +55,7 @@ describe('kubernetes backend: objects a real API server accepts', () => {
   });
 
   it('gives the same limits as Docker: bytes of memory and millicores', () => {
-    expect(podResources(limits)).toEqual({ limits: { memory: String(4 * 1024 ** 3), cpu: '2000m' } });
+    expect(podResources(limits)).toEqual({ limits: { memory: String(4 * 1024 ** 3), cpu: '2000m', 'ephemeral-storage': String(20 * 1024 ** 3) } });
     expect(podResources({ ...limits, nanoCpus: 5e8 }).limits.cpu).toBe('500m');
   });
 });
@@ -95,7 +99,43 @@ describe("kubernetes backend: reading the cluster's answers", () => {
         ],
       },
     };
-    expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)' });
+    expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)', outOfMemory: true });
+  });
+});
+
+describe('kubernetes backend: refusals, retries and commands on stdin', () => {
+  it('names what a 403 refused from its Status message', () => {
+    expect(refusalOf('pods "p" is forbidden: exceeded quota: q, requested: pods=1, used: pods=4, limited: pods=4')).toBe('quota');
+    expect(refusalOf('pods "p" is forbidden: violates PodSecurity "restricted:latest": runAsNonRoot != true')).toBe('pod-security');
+    expect(refusalOf('pods "p" is forbidden: unable to create new content in namespace coop because it is being terminated')).toBe('terminating');
+    expect(refusalOf('pods is forbidden: User "u" cannot create resource "pods" in API group "" in the namespace "coop"')).toBe('rbac');
+  });
+
+  it('tells a quota that will have room from one the pod can never fit', () => {
+    const full =
+      'pods "p" is forbidden: exceeded quota: compute, requested: limits.memory=1Gi,pods=1, used: limits.memory=4Gi,pods=4, limited: limits.memory=4Gi,pods=4';
+    expect(quotaRefusal(full)).toEqual({ quota: 'compute', neverFits: false });
+    const tooBig = 'pods "p" is forbidden: exceeded quota: compute, requested: limits.memory=8Gi, used: limits.memory=0, limited: limits.memory=4Gi';
+    expect(quotaRefusal(tooBig)).toEqual({ quota: 'compute', neverFits: true });
+    expect(quotaRefusal('pods is forbidden: User "u" cannot create')).toBeUndefined();
+    expect([quantity('1Gi'), quantity('500m'), quantity('2e3'), quantity('12')]).toEqual([1024 ** 3, 0.5, 2000, 12]);
+  });
+
+  it('waits what Retry-After says, else doubles from half a second; retries what another try may fix', () => {
+    expect([waitBefore(1, '3'), waitBefore(1), waitBefore(3), waitBefore(1, 'soon'), waitBefore(1, '900')]).toEqual([3000, 500, 2000, 500, 60_000]);
+    expect([429, 500, 502, 503, 504].every((code) => isRetryable(code, undefined))).toBe(true);
+    expect([400, 401, 403, 404, 409, 422].some((code) => isRetryable(code, undefined))).toBe(false);
+    expect(isRetryable(undefined, Object.assign(new Error('request failed'), { code: 'ECONNRESET' }))).toBe(true);
+  });
+
+  it('puts a command in a script on stdin, each argument quoted, run only when it arrived whole', async () => {
+    const command = ['printf', '%s|', "it's", '$HOME', 'two words', ''];
+    const { argv, script } = commandScript(command, false);
+    expect(argv.join(' ').length).toBeLessThan(200);
+    const whole = await execa(argv[0], argv.slice(1), { input: script, reject: false });
+    expect(whole.stdout).toBe("it's|$HOME|two words||");
+    const cut = await execa(argv[0], argv.slice(1), { input: script.subarray(0, script.length - 3), reject: false });
+    expect(cut).toMatchObject({ exitCode: 125, stdout: '' });
   });
 });
 
