@@ -44,6 +44,9 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
   };
 }
 
+/** An agent configuration as people read it: a hash shortened, a name (an imported run's agent framework) whole. */
+export const configLabel = (id: string): string => (/^[0-9a-f]{16,}$/.test(id) ? id.slice(0, 12) : id);
+
 function agentConfigs(tasks: TaskOutcome[]): { hash: string; tasks: number }[] {
   const counts = new Map<string, number>();
   for (const t of tasks) if (t.agentConfig) counts.set(t.agentConfig, (counts.get(t.agentConfig) ?? 0) + 1);

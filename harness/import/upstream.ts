@@ -24,7 +24,7 @@ import { epochMs, iso, localTime, wallMs, type Zone, type ZoneEvidence } from '.
 
 const count = z.number().nullish();
 
-const upstreamAgent = z.object({
+const upstreamAgent = z.looseObject({
   feature_id: z.number().int().nullish(),
   status: z.string().nullish(),
   cost: count,
@@ -63,6 +63,7 @@ export const RESULT_FIELDS_NOT_KEPT: Record<string, string> = {
   provider: 'the LLM provider of a custom endpoint',
   endpoint: 'the LLM endpoint URL (not stored: it may hold credentials)',
   api_version: 'the LLM endpoint API version',
+  'agents.patch_lines': "the number of lines of each agent's patch, which is kept",
 };
 
 const featureEval = z.object({
@@ -378,7 +379,10 @@ export function importUpstreamFolder(folder: TaskFolder, defaults: RunDefaults, 
   }
 
   const conversation = setting === 'coop' ? messagesOf(read, zone, startMs, notes) : [];
-  const notKept = Object.keys(RESULT_FIELDS_NOT_KEPT).filter((k) => r && k in r);
+  const outcomes = [...Object.values(r?.agents ?? {}), ...(r?.agent ? [r.agent] : [])];
+  const notKept = Object.keys(RESULT_FIELDS_NOT_KEPT).filter((k) =>
+    k.startsWith('agents.') ? outcomes.some((o) => k.slice(7) in o) : r !== undefined && k in r,
+  );
   const task = {
     spec: taskSpec(folder, setting, setting === 'solo' ? [model] : folder.features.map(() => model)),
     conversation,

@@ -1,5 +1,5 @@
 // The run at a glance: status, task counts, unfinished tasks, and what the report cannot show.
-import type { RunSummary } from '../../summary.ts';
+import { configLabel, type RunSummary } from '../../summary.ts';
 import { escapeHtml } from '../escape.ts';
 import { integer } from '../format.ts';
 import { note, num, section, table, taskLink, warning } from '../markup.ts';
@@ -26,7 +26,7 @@ export function gaps(s: RunSummary): string[] {
   if (harness > 0) gaps.push(`${harness} task(s) failed because of coop-bench itself (a bug): they are left out of the rates; please report them.`);
   if (s.agentConfigs.length > 1)
     gaps.push(
-      `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
+      `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${configLabel(c.hash)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
     );
   return gaps;
 }
@@ -52,7 +52,7 @@ export function overviewSection(s: RunSummary): string {
   const run = s.run;
   return section('overview', 'Overview', [
     `<p class="lead">Run <strong>${escapeHtml(run.name)}</strong>, ${escapeHtml(run.status ?? 'status unknown')}; started ${escapeHtml(run.createdAt ?? '–')}, last updated ${escapeHtml(run.updatedAt ?? '–')}; report written ${escapeHtml(s.generatedAt)}.</p>`,
-    `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => c.hash.slice(0, 12)).join(', ') || '–')}.</p>`,
+    `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => configLabel(c.hash)).join(', ') || '–')}.</p>`,
     status,
     `<p id="test-cache">Tests: ${escapeHtml(cacheSummaryLine(s.testCache))}.</p>`,
     ...gaps(s).map(warning),
