@@ -85,7 +85,7 @@ export async function execPaths({ image }: BenchFixture): Promise<BenchTable> {
       notes: [
         `The container's shim (with the runc it reaps) ${shimRatio}; that column is the container's own.`,
         engineVisible()
-          ? 'dockerd+containerd are shared: that column includes whatever else used the engine meanwhile (other engineers on this shared machine), an upper bound for both paths.'
+          ? 'dockerd+containerd are shared: that column includes whatever else used the engine meanwhile (any other user of this machine), an upper bound for both paths.'
           : 'The engine processes are not visible from here (engine columns are 0).',
         `Load average ${loadavg()[0].toFixed(2)} on this 2-core machine when done.`,
       ],

@@ -454,7 +454,7 @@ export async function realisticEvaluation(fixture: BenchFixture): Promise<BenchT
           .join(', ') || 'none'
       }.`,
       `${passedFeatures} of ${pairs.length * 2} feature evaluations pass; verdicts ${differing === 0 ? 'identical across procedures and concurrencies' : `differ in ${differing} concurrency level(s)`}. "upstream verdicts" differs where its naive merge conflicts and ours unions (a method difference, not a timing one).`,
-      `Engine CPU of the harness column counts dockerd, containerd and the shims' own CPU, not what the shims reap (runc, and a container's processes when it ends): a lower bound. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (other engineers' test runs share the machine: noisy).`,
+      `Engine CPU of the harness column counts dockerd, containerd and the shims' own CPU, not what the shims reap (runc, and a container's processes when it ends): a lower bound. This machine has ${cores} cores; 1-minute load average at the end: ${loadavg()[0].toFixed(2)} (anything else running on the machine makes this noisy).`,
     ],
   };
   return [table, pairTimeline];

@@ -13,8 +13,8 @@ const MODULE_BYTES = 256 * 1024;
 const MODULES = 16;
 /**
  * Loop iterations of the fixture: a suite that collects runs ~1.1 s alone on this machine, the mean
- * of real pools' feature runs (issue 16: 557 s for 250 pairs' 500). 6 M (until session 8) gave
- * 0.55 s, half the issue's length: the harness's fixed cost per pair then weighed twice as much.
+ * of real CooperBench pools' feature runs (557 s for 250 pairs' 500). Shorter suites would weigh
+ * the harness's fixed cost per pair more than real pools do.
  */
 const WORK = 12_000_000;
 

@@ -1,4 +1,4 @@
-// Bad input (issue 7): each problem a user can make ends in one line that names it and says what
+// Bad input: each problem a user can make ends in one line that names it and says what
 // to do, a non-zero exit, and nothing written to the store. `merge` with patches that do not
 // apply is in tests/unit/resolver/merge-command.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

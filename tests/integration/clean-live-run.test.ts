@@ -1,5 +1,5 @@
-// `coop-bench clean` while a run is going (issue 18): it used to remove the run's containers, and
-// the run marked its task an error with the engine's raw 409. Now the run's containers stay, clean
+// `coop-bench clean` while a run is going: were it to remove the run's containers, the run
+// would mark its task an error with the engine's raw 409. The run's containers stay, clean
 // says why, and the task finishes and is stored as if nothing had happened. The agent waits for a
 // file the test creates in its container, so clean runs while the agent's container surely exists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Fault injection (issue 7), on real Docker: the coop-bench process killed with SIGKILL, a second
+// Fault injection, on real Docker: the coop-bench process killed with SIGKILL, a second
 // process on the same run, an agent's container killed mid-task, a model API that fails or hangs,
 // and tests that never end. No finished result may be lost or redone, and the score must be the
 // one a fault-free run gives. (SIGINT is in core-pipeline.test.ts.)

@@ -1,4 +1,4 @@
-// Hostile agents (issue 7): each misbehaviour runs as its own Solo task of one run, next to a
+// Hostile agents: each misbehaviour runs as its own Solo task of one run, next to a
 // well-behaved agent, through the real tools in real containers. Each must be contained, scored
 // as it should be, leave the harness's memory bounded and the other tasks unaffected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Hostile datasets and careless operators (issue 18), through the real command line: a pool that
+// Hostile datasets and careless operators, through the real command line: a pool that
 // links to a host file, a 50 MB feature description, a pool of 200 features planned with 3 and 4
 // agents, a read-only runs folder. Each is refused (or listed) before any container starts, in one
 // line, with bounded memory; the model endpoint never hears of the host file or the 50 MB.

@@ -1,4 +1,4 @@
-// `coop-bench clean` leaves a run that is going alone (issue 18): its lock is held, or the process
+// `coop-bench clean` leaves a run that is going alone: its lock is held, or the process
 // that made its containers is alive. Here the decision, with real locks and real processes; the
 // integration test cleans during a real run (tests/integration/clean-live-run.test.ts).
 import { describe, expect, it } from 'vitest';

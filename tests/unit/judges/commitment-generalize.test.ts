@@ -1,4 +1,4 @@
-// Wordings that the training conversations did not use, read by structure (detectors-13): verbs of
+// Wordings that the training conversations did not use, read by structure: verbs of
 // keeping a distance as a class, pronouns pointing back at code, a completion mark that ends a
 // clause; each must give the commitment the plain wording gives.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ beforeAll(async () => {
   await loadLanguage();
 });
 
-describe('commitments: boundaries in any wording (detectors-13)', () => {
+describe('commitments: boundaries in any wording', () => {
   it('reads a verb of keeping a distance with its distance word as leaving the code alone', () => {
     const range = { kind: 'untouched_lines', lines: [24, 28] };
     for (const said of [

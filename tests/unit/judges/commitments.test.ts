@@ -420,7 +420,7 @@ describe('commitments: checked against the code (section 6.3 shapes)', () => {
   });
 });
 
-describe('commitments: new code, placement of definitions, subjects (issue 17)', () => {
+describe('commitments: new code, placement of definitions, subjects', () => {
   it('reads an indefinite noun phrase in the sender’s plan as new code, with the function or class it belongs to', () => {
     const found = extractCommitments(
       conversation(

@@ -54,9 +54,8 @@ describe('deterministic detectors on the calibration set', () => {
   });
 
   it('gives the paraphrases of the training split the labels of their original', () => {
-    // Not all yet (issue 17): independent-paraphrases-2.json, written blind to the detectors in
-    // session 8, had 28 of its 49 labelled otherwise; 12 of the 87 still are (judges/README.md,
-    // detectors-14). A paraphrase that agrees must keep agreeing: raise this as more do.
+    // Not all yet: of independent-paraphrases-2.json (written blind to the detectors), 12 of the 87
+    // are labelled otherwise than their original (judges/README.md). A paraphrase that agrees must keep agreeing: raise this as more do.
     expect(scores.paraphrases.of).toBeGreaterThanOrEqual(87);
     expect(scores.paraphrases.same, scores.paraphrases.differing.join('; ')).toBeGreaterThanOrEqual(75);
   });

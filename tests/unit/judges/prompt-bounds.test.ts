@@ -1,4 +1,4 @@
-// Everything an LLM judge is sent is bounded (issue 18, item 3): the largest task the harness can
+// Everything an LLM judge is sent is bounded: the largest task the harness can
 // store (4 agents at the message bus's limits, 20 MiB patches, a megabyte of test output) goes
 // through the real OpenAI SDK to the strict fake, and each request stays under the documented bound.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -128,7 +128,7 @@ describe('conflict regions', () => {
 });
 
 describe('renames', () => {
-  // Issue 18 item 5: was "deleted by patch_1, modified by patch_2"; git merge detects the rename.
+  // Not "deleted by patch_1, modified by patch_2": git merge detects the rename.
   it('a rename in one patch and an edit in the other merge cleanly, as git merge does', async () => {
     const base = lines(20, 'def f');
     const r = await repo({ 'pkg/util.py': base });

@@ -1,4 +1,4 @@
-// Planning is lazy and counted (issue 18): a plan's size is arithmetic, its tasks are made one at a
+// Planning is lazy and counted: a plan's size is arithmetic, its tasks are made one at a
 // time, and the count always equals what the listing gives.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';

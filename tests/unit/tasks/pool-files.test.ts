@@ -1,4 +1,4 @@
-// Pools are untrusted (issue 18): the files coop-bench reads are regular files of the pool folder,
+// Pools are untrusted: the files coop-bench reads are regular files of the pool folder,
 // never reached through a symbolic link, each within its bound; the build context never leaves the
 // pool. Each case is a copy of the shipped argkit pool, spoiled one way.
 import { describe, expect, it } from 'vitest';

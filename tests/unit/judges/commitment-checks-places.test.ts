@@ -1,5 +1,4 @@
-// Code checks of detectors-15, found by scoring the checks on commitments read by a model and on the
-// gold's reading: pieces of files, guards and anchors named in words, members, loops, helpers and the
+// Code checks of where promised code is: pieces of files, guards and anchors named in words, members, loops, helpers and the
 // modules of exports; and the commitments judge's guard words against the message's code.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../../judges/detectors/commitment-extract.ts';

@@ -1,5 +1,4 @@
-// Readings and one check of detectors-18 (judges/README.md), found by varying common wordings, most
-// in the style of LLM agents' status messages: the function a placement is in; code named but not
+// Readings and one check of common wordings, most in the style of LLM agents' status messages: the function a placement is in; code named but not
 // made (tests, docs, wrappers, calls, imports); status lines that open with a past form; export
 // statements and export lists; a file and its lines in backticks; a whole file kept away from; a list
 // of code with what it is and where, claimed or promised as its introduction says; who does the verb

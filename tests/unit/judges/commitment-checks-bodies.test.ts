@@ -1,5 +1,4 @@
-// Readings and code checks of detectors-16, found on conversations written blind in session 12 (train D
-// and E): what a sentence says of its code and where, checks that are not an `if` in the function,
+// Readings and code checks of function bodies: what a sentence says of its code and where, checks that are not an `if` in the function,
 // calls the grammar reads only in context, and the shown end of a function and the body of a loop.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLanguage } from '../../../judges/detectors/language.ts';

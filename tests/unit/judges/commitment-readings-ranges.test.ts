@@ -1,8 +1,8 @@
-// Wordings from independent-train-7 (written blind to the detectors, session 10), each read as what
-// it commits to, with a wording that must not match: ranges after a path or written "18..28", code
-// given to the partner ("stays yours", "is your side"), what "to you" leaves, a guard's place word,
-// a "wrap" that is no wrapper, code alone in a list item, a file that is its own clause's subject, a
-// check's words, and a promise taken back by the last part of its name.
+// Wordings of ranges, places and code given to the partner, each read as what it commits to, with a
+// wording that must not match: ranges after a path or written "18..28", code given to the partner
+// ("stays yours", "is your side"), what "to you" leaves, a guard's place word, a "wrap" that is no
+// wrapper, code alone in a list item, a file that is its own clause's subject, a check's words, and a
+// promise taken back by the last part of its name.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countMentions } from '../../../judges/detectors/mentions.ts';
 import { loadLanguage } from '../../../judges/detectors/language.ts';

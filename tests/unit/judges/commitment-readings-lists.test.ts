@@ -1,5 +1,4 @@
-// Readings of detectors-17, found by varying common wordings one phrase at a time (issue 17's
-// phrasing-variation method), not on calibration cases: a list of code names joined by commas, a
+// Readings of common wordings, each varied one phrase at a time: a list of code names joined by commas, a
 // verb heading a list after a colon, a subject that names its file, and a call placed in a function
 // named by what it is.
 import { beforeAll, describe, expect, it } from 'vitest';
