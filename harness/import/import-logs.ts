@@ -3,7 +3,7 @@
 //   <run>/<setting>/<repo>/<task_id>/f<i>_f<j>/, and the legacy <run>/<repo>/<task_id>/f<i>_f<j>/;
 // - coop-bench's own (harness/store/log-tree.ts): <team>/<setting>[-<variant>]/<repo>/task<id>/f<i>_f<j>/.
 // The folder given may be one run, a folder of runs, or a coop-bench run folder (its logs/).
-import { existsSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { UserError } from '../errors.ts';
 import { RunStore, runDir } from '../store/run-store.ts';
@@ -243,6 +243,14 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** runs/<name>/repaired-patches/<task key>/<agent>.patch: for evaluating beside the recorded outcome. */
+function saveRepairedPatches(runDirectory: string, key: string, patches: { agent: string; patch: string }[]): void {
+  if (patches.length === 0) return;
+  const dir = join(runDirectory, 'repaired-patches', key.replace(/[^A-Za-z0-9._+-]/g, '_'));
+  mkdirSync(dir, { recursive: true });
+  for (const p of patches) writeFileSync(join(dir, `${p.agent}.patch`), p.patch);
+}
+
 /** CooperBench's <run>/config.json (runner/core.py _save_config) names the run's model and agent framework. */
 function runDefaults(runPath: string): RunDefaults {
   const config = readJson(runPath, 'config.json', upstreamConfig, LIMITS.smallJson);
@@ -257,6 +265,7 @@ function storeFolder(store: RunStore, folder: TaskFolder, defaults: RunDefaults,
   if (!imported.task) return { folder: folder.rel, outcome: 'skipped', reason: imported.skipped, notes };
   const key = taskKey(imported.task.spec);
   const id = saveImportedTask(store, imported.task);
+  if (id !== undefined) saveRepairedPatches(store.dir, key, imported.repairedPatches ?? []);
   if (id === undefined)
     return { folder: folder.rel, outcome: 'duplicate', key, reason: `the run already holds task ${key} (from another folder): not imported twice`, notes };
   const outcome = imported.task.result ? 'done' : imported.task.error?.kind === 'interrupted' ? 'interrupted' : 'error';

@@ -29,6 +29,8 @@ export interface FolderImport {
   framework?: string;
   /** Files read besides the ones every folder has (Claude Code's session and stream logs). */
   filesRead?: string[];
+  /** Agents' patches cut by the adapter's .strip(), repaired (the stored patch stays as recorded). */
+  repairedPatches?: { agent: string; patch: string }[];
   /** result.json fields present and not kept. */
   resultFieldsNotKept?: string[];
 }

@@ -21,6 +21,7 @@ import type { FolderImport, TaskFolder } from './types.ts';
 import { taskSpec } from './task-spec.ts';
 import { agentStatus, readAgentLog, settleSteps, type AgentLog } from './upstream-agents.ts';
 import { epochMs, iso, localTime, wallMs, type Zone, type ZoneEvidence } from './time-zone.ts';
+import { repairStrippedPatch, strippedBlankLines } from './stripped-patch.ts';
 
 const count = z.number().nullish();
 
@@ -354,6 +355,7 @@ export function importUpstreamFolder(folder: TaskFolder, defaults: RunDefaults, 
   const agents: AgentResult[] = [];
   const usage: ImportedUsage[] = [];
   const agentSteps: Record<string, number> = {};
+  const repairedPatches: { agent: string; patch: string }[] = [];
   for (const a of read.agents) {
     const cost = a.outcome?.cost ?? 0;
     const ending = agentStatus(a.status, framework, cost, a.log?.endedBy);
@@ -363,6 +365,13 @@ export function importUpstreamFolder(folder: TaskFolder, defaults: RunDefaults, 
         : [a.status && `CooperBench status ${a.status}`, ending.why, a.outcome?.error].filter(Boolean).join(': ') || undefined;
     const steps = settleSteps(a.log?.steps ?? [], startMs);
     agents.push({ agentId: a.agentId, model, features: a.features, status: ending.status, error: error && boundText(error, 4000), steps, patch: a.patch });
+    const cut = strippedBlankLines(a.patch);
+    if (cut > 0) {
+      repairedPatches.push({ agent: a.agentId, patch: repairStrippedPatch(a.patch) });
+      notes.push(
+        `${a.agentId}: its patch lost ${cut} trailing blank context line${cut === 1 ? '' : 's'} to the adapter's .strip(), so git apply calls it corrupt: a failure of this task may be the harness's, not the agent's (the outcome is kept as CooperBench recorded it; the repaired patch is under repaired-patches/)`,
+      );
+    }
     // The harness's own count: model calls (mini-swe-agent, Claude Code's turns) or events (OpenHands).
     if (typeof a.outcome?.steps === 'number') agentSteps[a.agentId] = a.outcome.steps;
     const calls = a.log?.calls ?? [];
@@ -392,7 +401,7 @@ export function importUpstreamFolder(folder: TaskFolder, defaults: RunDefaults, 
     agentSteps,
     agentConfig: `cooperbench:${framework}`,
   };
-  const base = { notes, framework, filesRead: [...read.read], resultFieldsNotKept: notKept };
+  const base = { notes, framework, filesRead: [...read.read], resultFieldsNotKept: notKept, repairedPatches };
   const evaluation = readJson(dir, 'eval.json', upstreamEval, LIMITS.largeJson);
   if (!evaluation.ok) {
     const why = evaluation.missing ? 'not evaluated: no eval.json (run `cooperbench eval` on it, then import again)' : evaluation.problem;

@@ -294,6 +294,25 @@ describe('hostile CooperBench logs', () => {
   });
 });
 
+describe("patches cut by the reference adapters' .strip()", () => {
+  it('keeps the recorded outcome, says the harness may have caused the failure, and keeps the repaired patch', async () => {
+    const dir = tempDir('import-stripped');
+    const run = join(dir, 'mini-coop');
+    cpSync(join(ADAPTERS, 'mini-coop'), run, { recursive: true });
+    // A hunk ending in two blank context lines, as git diff writes it, after .strip().
+    const whole = 'diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,4 +1,5 @@\n def a():\n     return 1\n+    # one\n \n \n';
+    writeFileSync(join(run, 'coop/dspy_task/8394/f1_f2/agent1.patch'), whole.trim());
+    const imported = await coopBench(['import', run, '--name', 'stripped', '--runs-dir', runsDir]);
+    expect(imported.exitCode, imported.all).toBe(0);
+    expect(imported.stdout).toContain("agent1: its patch lost 2 trailing blank context lines to the adapter's .strip(), so git apply calls it corrupt");
+    expect(rows<{ patch: string }>('stripped', "SELECT patch FROM agents WHERE task = $TASK AND agent = 'agent1'", 'dspy_task', '[1,2]')[0]!.patch).toBe(
+      whole.trim(),
+    );
+    const repaired = join(runsDir, 'stripped', 'repaired-patches', 'openai_gpt-5+openai_gpt-5_coop_dspy_task_task8394_f1_f2', 'agent1.patch');
+    expect(readFileSync(repaired, 'utf8')).toBe(whole);
+  });
+});
+
 describe('round trip of a coop-bench run (Docker)', () => {
   it('imports its log tree to the report numbers of its run.db', async () => {
     // Containers are labelled by run name: one no other test process uses.
