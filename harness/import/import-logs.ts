@@ -216,11 +216,11 @@ export function importLogs(source: string, options: ImportOptions): ImportReport
   }
 }
 
-const importingName = (name: string, pid: number) => `${name.slice(0, 80)}.importing-${pid}`;
+const importingName = (name: string, pid: number) => `${name.slice(0, 80)}-importing-${pid}`;
 
 /** Folders of imports under this name whose process is gone (killed before it could clean up). */
 function removeAbandonedImports(runsDir: string, name: string): void {
-  const prefix = `${name.slice(0, 80)}.importing-`;
+  const prefix = `${name.slice(0, 80)}-importing-`;
   let entries: string[];
   try {
     entries = readdirSync(resolve(runsDir));
