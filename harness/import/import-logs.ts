@@ -3,11 +3,12 @@
 //   <run>/<setting>/<repo>/<task_id>/f<i>_f<j>/, and the legacy <run>/<repo>/<task_id>/f<i>_f<j>/;
 // - coop-bench's own (harness/store/log-tree.ts): <team>/<setting>[-<variant>]/<repo>/task<id>/f<i>_f<j>/.
 // The folder given may be one run, a folder of runs, or a coop-bench run folder (its logs/).
-import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { UserError } from '../errors.ts';
 import { RunStore, runDir } from '../store/run-store.ts';
 import { saveImportedTask } from '../store/imported-task.ts';
+import { saveRepairedPatches } from '../store/repaired-patches.ts';
 import { taskKey, type Setting } from '../../tasks/types.ts';
 import { LIMITS, linksIn, readJson, subfolders } from './log-files.ts';
 import { importOwnFolder } from './own-log-tree.ts';
@@ -241,14 +242,6 @@ function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/** runs/<name>/repaired-patches/<task key>/<agent>.patch: for evaluating beside the recorded outcome. */
-function saveRepairedPatches(runDirectory: string, key: string, patches: { agent: string; patch: string }[]): void {
-  if (patches.length === 0) return;
-  const dir = join(runDirectory, 'repaired-patches', key.replace(/[^A-Za-z0-9._+-]/g, '_'));
-  mkdirSync(dir, { recursive: true });
-  for (const p of patches) writeFileSync(join(dir, `${p.agent}.patch`), p.patch);
 }
 
 /** CooperBench's <run>/config.json (runner/core.py _save_config) names the run's model and agent framework. */

@@ -6,6 +6,8 @@ import { readRunLog } from '../store/run-log.ts';
 import { teamName } from '../../tasks/types.ts';
 import { MERGE_STATUSES, orderEffect } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
+import { REPAIRED_PATCH_ATTEMPT } from '../store/merge-attempts.ts';
+import { repairedPatchSentence } from '../../reports/analysis/repaired-patches.ts';
 
 export interface SettingSummary {
   models: string;
@@ -22,6 +24,8 @@ export interface SettingSummary {
   merge: Record<string, number>;
   /** Union-merged tasks whose other union order was tested, and those whose outcome it changed. */
   order: { measured: number; decided: number };
+  /** Failed tasks (finished, not both passing) that have a repaired-patch attempt, and those whose tests pass in it. */
+  repaired: { tried: number; passed: number };
   /** Agent configuration hashes of the finished tasks. */
   agentConfigs: string[];
 }
@@ -45,6 +49,7 @@ export function summarize(store: RunStore): SettingSummary[] {
         agentEndings: {},
         merge: Object.fromEntries(MERGE_STATUSES.map((m) => [m, 0])),
         order: { measured: 0, decided: 0 },
+        repaired: { tried: 0, passed: 0 },
         agentConfigs: [],
       };
       groups.set(key, s);
@@ -57,6 +62,11 @@ export function summarize(store: RunStore): SettingSummary[] {
       const effect = row.setting === 'coop' ? orderEffect(row.attempts) : undefined;
       if (effect === 'decided' || effect === 'same') s.order.measured++;
       if (effect === 'decided') s.order.decided++;
+      const repaired = row.attempts.find((a) => a.stage === REPAIRED_PATCH_ATTEMPT);
+      if (repaired && !row.bothPassed) {
+        s.repaired.tried++;
+        if (repaired.passed === true) s.repaired.passed++;
+      }
       for (const ending of new Set(row.agentEndings)) if (ending !== 'finished') s.agentEndings[ending] = (s.agentEndings[ending] ?? 0) + 1;
       if (row.agentConfig && !s.agentConfigs.includes(row.agentConfig)) s.agentConfigs.push(row.agentConfig);
     } else if (row.status === 'error' || row.status === 'interrupted') {
@@ -115,6 +125,9 @@ export function formatSummary(runName: string, summaries: SettingSummary[]): str
   if (summaries.some((s) => s.excluded.harness > 0)) lines.push("excluded as harness: a coop-bench bug ended the task; please report it with the task's error");
   if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0))
     lines.push("model_rejected: the provider refused a request of the agent (scored as the agent's failure); check its trajectory");
+  const sum = (count: (s: SettingSummary) => number) => summaries.reduce((n, s) => n + count(s), 0);
+  const repaired = repairedPatchSentence({ failures: sum((s) => s.done - s.bothPassed), tried: sum((s) => s.repaired.tried), passed: sum((s) => s.repaired.passed) });
+  if (repaired) lines.push(repaired);
   const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
   if (configs.length > 0)
     lines.push(
