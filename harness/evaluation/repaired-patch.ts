@@ -8,12 +8,15 @@ import type { FeatureEvaluation } from '../run/types.ts';
 import { REPAIRED_PATCH_ATTEMPT } from '../store/merge-attempts.ts';
 import { evaluatePatches, type EvaluationInput } from './evaluate.ts';
 
-/** `repaired`: per agent index, its repaired patch; the other agents keep theirs. */
+/** The final newline .strip() took from every patch: `git apply` calls a patch without it corrupt too. */
+const withFinalNewline = (patch: string) => (patch === '' || patch.endsWith('\n') ? patch : `${patch}\n`);
+
+/** `repaired`: per agent index, its repaired patch; the other agents' patches get their final newline back. */
 export async function evaluateRepaired(input: EvaluationInput, repaired: Map<number, string>): Promise<MergeAttempt<FeatureEvaluation[]>> {
   const started = performance.now();
   const result = await evaluatePatches({
     ...input,
-    patches: input.patches.map((patch, i) => repaired.get(i) ?? patch),
+    patches: input.patches.map((patch, i) => repaired.get(i) ?? withFinalNewline(patch)),
     // One merge's outcome is the measurement: the order probe would only add a test run.
     merge: { ...input.merge, orderProbe: false },
     previousMergedPatch: undefined,

@@ -101,7 +101,11 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
         merge: options.merge,
       };
       const result = await evaluatePatches({ ...input, previousMergedPatch: store.mergedPatch(row.id) });
-      const repaired = repairedPatches(store.dir, row.key, agents.map((a) => a.agent));
+      const repaired = repairedPatches(
+        store.dir,
+        row.key,
+        agents.map((a) => a.agent),
+      );
       let repairedVerdict: string | undefined;
       if (repaired.size > 0) {
         const attempt = await evaluateRepaired(input, new Map(agents.flatMap((a, i) => (repaired.has(a.agent) ? [[i, repaired.get(a.agent)!]] : []))));

@@ -126,7 +126,11 @@ export function formatSummary(runName: string, summaries: SettingSummary[]): str
   if (summaries.some((s) => (s.agentEndings.model_rejected ?? 0) > 0))
     lines.push("model_rejected: the provider refused a request of the agent (scored as the agent's failure); check its trajectory");
   const sum = (count: (s: SettingSummary) => number) => summaries.reduce((n, s) => n + count(s), 0);
-  const repaired = repairedPatchSentence({ failures: sum((s) => s.done - s.bothPassed), tried: sum((s) => s.repaired.tried), passed: sum((s) => s.repaired.passed) });
+  const repaired = repairedPatchSentence({
+    failures: sum((s) => s.done - s.bothPassed),
+    tried: sum((s) => s.repaired.tried),
+    passed: sum((s) => s.repaired.passed),
+  });
   if (repaired) lines.push(repaired);
   const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
   if (configs.length > 0)

@@ -62,7 +62,8 @@ export function saveAttempts(db: Database.Database, task: number, attempts: Merg
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   attempts.forEach((a, idx) => {
-    if (!isAttemptStage(a.stage) || !ATTEMPT_OUTCOMES.includes(a.outcome)) throw new Error(`merge attempt with unknown stage or outcome: ${a.stage} ${a.outcome}`);
+    if (!isAttemptStage(a.stage) || !ATTEMPT_OUTCOMES.includes(a.outcome))
+      throw new Error(`merge attempt with unknown stage or outcome: ${a.stage} ${a.outcome}`);
     const tests: AttemptTest[] | undefined = a.tested?.verdict.map((e) => ({ feature: e.feature, passed: e.passed, cached: e.cached === true }));
     insert.run(
       task,

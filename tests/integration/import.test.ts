@@ -338,3 +338,65 @@ describe('round trip of a coop-bench run (Docker)', () => {
     expect(numbers(again)).toEqual(numbers(original));
   });
 });
+
+describe('eval of an imported run whose patch .strip() cut (Docker)', () => {
+  it('tests the repaired patch as an attempt of its own beside the outcome and says how many failures it passes', async () => {
+    const pool = join(PROJECT_ROOT, 'feature-pools/tabulite_task/task1');
+    const dir = tempDir('import-repaired');
+    const repo = join(dir, 'repo');
+    cpSync(join(pool, 'repo'), repo, { recursive: true });
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    // agent2 touches only the README; agent1 implements both features (the pool's combined patch)
+    // and adds a line before two blank lines, so that its diff's last hunk ends in blank context lines.
+    writeFileSync(join(repo, 'README.md'), `${readFileSync(join(repo, 'README.md'), 'utf8')}\nSee the tests.\n`);
+    const agent2 = git('diff');
+    git('checkout', '-q', '.');
+    git('apply', join(pool, 'combined.patch'));
+    const table = join(repo, 'tabulite/table.py');
+    const last = '    return format_table(rows, headers=keys, **options)\n';
+    writeFileSync(table, readFileSync(table, 'utf8').replace(last, `${last}    # rendered by format_table\n`));
+    const agent1 = git('diff', '-U2');
+    expect(agent1.endsWith(' \n \n')).toBe(true);
+
+    const run = join(dir, 'mini-coop');
+    const task = join(run, 'coop/tabulite_task/1/f1_f2');
+    cpSync(join(ADAPTERS, 'mini-coop'), run, { recursive: true });
+    rmSync(join(run, 'coop/dspy_task'), { recursive: true });
+    cpSync(join(ADAPTERS, MINI_TASK), task, { recursive: true });
+    for (const file of readdirSync(task).filter((f) => f.endsWith('.json')))
+      writeFileSync(join(task, file), readFileSync(join(task, file), 'utf8').replaceAll('"dspy_task"', '"tabulite_task"').replaceAll('8394', '1'));
+    writeFileSync(join(task, 'agent1.patch'), agent1.trim());
+    writeFileSync(join(task, 'agent2.patch'), agent2.trim());
+
+    // Containers are labelled by run name: one no other test process uses.
+    const name = uniqueRun('import-repaired');
+    const imported = await coopBench(['import', run, '--name', name, '--runs-dir', runsDir]);
+    expect(imported.exitCode, imported.all).toBe(0);
+    const refused = await coopBench(['eval', '--name', name, '--runs-dir', runsDir]);
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.stderr).toContain('pass --pools <dir>');
+
+    const evaluated = await coopBench(['eval', '--name', name, '--runs-dir', runsDir, '--pools', join(PROJECT_ROOT, 'feature-pools')]);
+    expect(evaluated.exitCode, evaluated.all).toBe(0);
+    // The recorded patches: agent1's does not apply, as in CooperBench; the result stays that failure.
+    const [taskRow] = rows<{ both_passed: number }>(name, 'SELECT both_passed FROM tasks WHERE id = $TASK', 'tabulite_task', '[1,2]');
+    expect(taskRow!.both_passed).toBe(0);
+    expect(rows(name, 'SELECT status FROM merges WHERE task = $TASK', 'tabulite_task', '[1,2]')).toEqual([{ status: 'missing_input' }]);
+    expect(
+      rows(
+        name,
+        "SELECT outcome, passed, final, json_extract(details, '$.agents') AS agents FROM merge_attempts WHERE task = $TASK AND stage = 'repaired-patch'",
+        'tabulite_task',
+        '[1,2]',
+      ),
+    ).toEqual([{ outcome: 'merged', passed: 1, final: 0, agents: '[1]' }]);
+    expect(evaluated.stdout).toContain(
+      "1 of 1 failures of this run pass with the stripped patches repaired (1 of them had a patch cut by the reference adapters' .strip()",
+    );
+    const report = await reportJson(name);
+    expect((report.summary as unknown as { repairedPatches: unknown }).repairedPatches).toEqual({ failures: 1, tried: 1, passed: 1 });
+  });
+});
