@@ -78,7 +78,13 @@ export async function reEvaluate(options: ReEvaluateOptions, deps: RunDependenci
   const store = RunStore.open(options.runsDir, options.name, { create: false, exclusive: true });
   const cache = storeTestCache(store, { read: options.cache });
   const rows = store.tasks().filter((row) => row.status === 'done');
-  const dirs = poolDirs(rows, options.pools, options.name);
+  let dirs: Map<number, string>;
+  try {
+    dirs = poolDirs(rows, options.pools, options.name);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   const poolDirOf = (row: TaskRow) => {
     const dir = dirs.get(row.id);
     if (!dir) throw new UserError(`no pool ${row.repo}/task${row.task_id} under ${options.pools}: task ${row.key} cannot be evaluated`);
