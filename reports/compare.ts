@@ -1,6 +1,6 @@
 // Two runs side by side: success per model and condition, the difference with its interval, and
 // retention; as HTML, JSON or CSV.
-import type { RunSummary } from './summary.ts';
+import { configLabel, type RunSummary } from './summary.ts';
 import type { ConditionResult } from './analysis/headline.ts';
 import { compareConditions } from './analysis/conditions.ts';
 import { difference, type Difference } from './stats.ts';
@@ -59,7 +59,7 @@ export function comparisonWarnings(c: RunComparison): string[] {
       .sort()
       .join(',');
   if (hashes(c.a) === hashes(c.b)) return [];
-  const show = (s: RunSummary) => s.agentConfigs.map((a) => a.hash.slice(0, 12)).join(', ') || 'none recorded';
+  const show = (s: RunSummary) => s.agentConfigs.map((a) => configLabel(a.hash)).join(', ') || 'none recorded';
   return [
     `The runs used different agent configurations (${c.a.run.name}: ${show(c.a)}; ${c.b.run.name}: ${show(c.b)}): their agents had other prompts, tools or limits.`,
   ];

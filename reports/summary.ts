@@ -6,6 +6,7 @@ import { difficultyAnalysis, type DifficultyAnalysis } from './analysis/difficul
 import { mergeAnalysis, type MergeAnalysis } from './analysis/merges.ts';
 import { communicationAnalysis, type CommunicationAnalysis } from './analysis/communication.ts';
 import { costRows, type CostRow } from './analysis/cost.ts';
+import { repairedPatchCount, type RepairedPatchCount } from './analysis/repaired-patches.ts';
 import { totalCount } from '../harness/run/cache-marks.ts';
 import type { CacheCount } from '../harness/store/test-cache.ts';
 import { runModels, type RunModel } from './run-models.ts';
@@ -23,6 +24,8 @@ export interface RunSummary {
   headline: Headline;
   difficulty: DifficultyAnalysis;
   merges: MergeAnalysis;
+  /** Failures that pass with the agents' patches cut by the reference adapters' .strip() repaired (`eval` of an imported run). */
+  repairedPatches: RepairedPatchCount;
   communication: CommunicationAnalysis;
   cost: CostRow[];
   /** Feature evaluations of finished tasks, and how many the test cache gave. */
@@ -42,11 +45,15 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     headline: headline(data.tasks),
     difficulty: difficultyAnalysis(data.tasks),
     merges: mergeAnalysis(data.tasks),
+    repairedPatches: repairedPatchCount(data.tasks),
     communication: communicationAnalysis(data.tasks, data.judgeCalibration),
     cost: costRows(data.tasks),
     testCache: totalCount(data.tasks.map((t) => t.testRuns)),
   };
 }
+
+/** An agent configuration as people read it: a hash shortened, a name (an imported run's agent framework) whole. */
+export const configLabel = (id: string): string => (/^[0-9a-f]{16,}$/.test(id) ? id.slice(0, 12) : id);
 
 function agentConfigs(tasks: TaskOutcome[]): { hash: string; tasks: number }[] {
   const counts = new Map<string, number>();

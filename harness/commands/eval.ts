@@ -10,6 +10,7 @@ export function evalCommand(): Command {
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--concurrency <n>', 'tasks evaluated at the same time', positiveInt, 2)
     .option('--image <name>', 'use this image for every pool instead of building')
+    .option('--pools <dir>', "an imported run's dataset folder in the CooperBench layout (its logs do not say where its pools are)")
     .option('--no-cache', 'run every test again instead of reusing results for unchanged image, tests and code');
   return addMergeStageOptions(addContainerOptions(addBackendOptions(command))).action(async (o) => {
     process.exitCode = await reEvaluate({
@@ -19,6 +20,7 @@ export function evalCommand(): Command {
       backend: backendChoice(o),
       cache: o.cache,
       image: o.image,
+      pools: o.pools,
       limits: containerLimits(o),
       testTimeoutMs: o.testTimeout * 1000,
       merge: mergeStageOptions(o),

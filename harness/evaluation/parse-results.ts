@@ -4,7 +4,8 @@
 export const TEST_FRAMEWORKS = ['pytest', 'go', 'cargo', 'jest', 'vitest', 'node:test'] as const;
 
 export interface TestCounts {
-  framework: (typeof TEST_FRAMEWORKS)[number];
+  /** The runner, when its output says (counts imported from another harness may come without it). */
+  framework?: (typeof TEST_FRAMEWORKS)[number];
   passed: number;
   failed: number;
 }

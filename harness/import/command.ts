@@ -12,6 +12,13 @@ export function formatImportReport(report: ImportReport, name: string): string[]
     if (t.outcome !== 'done' || what) lines.push(`${t.outcome.padEnd(11)} ${t.folder}${what ? `: ${what}` : ''}`);
   }
   for (const i of report.ignored) lines.push(`${'ignored'.padEnd(11)} ${i}`);
+  for (const z of report.timeZones) lines.push(`${'times'.padEnd(11)} ${z}`);
+  const frameworks = Object.entries(report.frameworks);
+  if (frameworks.length > 1)
+    lines.push(
+      `${'frameworks'.padEnd(11)} ${frameworks.map(([f, n]) => `${f} (${n} tasks)`).join(', ')}: the run mixes agent frameworks, and its rates pool them`,
+    );
+  for (const n of report.notImported) lines.push(`${'not kept'.padEnd(11)} ${n}`);
   const count = (outcome: string) => report.tasks.filter((t) => t.outcome === outcome).length;
   lines.push(
     `imported ${report.tasks.length} task folder${report.tasks.length === 1 ? '' : 's'} of ${report.runs.join(', ')} into ${report.dir}: ` +
@@ -28,10 +35,17 @@ export function importCommand(): Command {
     .requiredOption('--name <run>', 'name of the new run (created under --runs-dir)')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--variant <name>', 'ablation of the imported CooperBench runs, e.g. no-messaging (their logs do not record it)', '')
-    .action((logs: string, o: { name: string; runsDir: string; variant: string }) => {
+    .option('--timezone <zone>', 'zone of the CooperBench machine for its zone-less times: UTC, +02:00 or Europe/Berlin (default: inferred from the logs)')
+    .action((logs: string, o: { name: string; runsDir: string; variant: string; timezone?: string }) => {
       if (o.variant && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(o.variant))
         throw new UserError(`--variant "${o.variant}" is not allowed: use letters, digits, '.', '_' or '-'`);
-      const report = importLogs(logs, { runsDir: o.runsDir, name: o.name, variant: o.variant, log: (line) => process.stderr.write(`${line}\n`) });
+      const report = importLogs(logs, {
+        runsDir: o.runsDir,
+        name: o.name,
+        variant: o.variant,
+        timezone: o.timezone,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
       process.stdout.write(`${formatImportReport(report, o.name).join('\n')}\n`);
       if (report.tasks.every((t) => t.outcome === 'skipped' || t.outcome === 'duplicate')) process.exitCode = 1;
     });

@@ -3,16 +3,19 @@
 //   <run>/<setting>/<repo>/<task_id>/f<i>_f<j>/, and the legacy <run>/<repo>/<task_id>/f<i>_f<j>/;
 // - coop-bench's own (harness/store/log-tree.ts): <team>/<setting>[-<variant>]/<repo>/task<id>/f<i>_f<j>/.
 // The folder given may be one run, a folder of runs, or a coop-bench run folder (its logs/).
-import { existsSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { UserError } from '../errors.ts';
 import { RunStore, runDir } from '../store/run-store.ts';
 import { saveImportedTask } from '../store/imported-task.ts';
+import { saveRepairedPatches } from '../store/repaired-patches.ts';
 import { taskKey, type Setting } from '../../tasks/types.ts';
 import { LIMITS, linksIn, readJson, subfolders } from './log-files.ts';
 import { importOwnFolder } from './own-log-tree.ts';
-import { importUpstreamFolder, upstreamConfig } from './upstream.ts';
-import type { FolderImport, TaskFolder } from './types.ts';
+import { importUpstreamFolder, upstreamConfig, zoneEvidence, type RunDefaults } from './upstream.ts';
+import { UTC_FALLBACK, inferZone, parseZone, type Zone, type ZoneEvidence } from './time-zone.ts';
+import { NotImported } from './not-imported.ts';
+import type { TaskFolder } from './types.ts';
 
 const SETTING = /^(coop|solo)(?:-([A-Za-z0-9._-]{1,100}))?$/;
 const REPO = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -26,6 +29,8 @@ export interface ImportOptions {
   name: string;
   /** The ablation of CooperBench runs (their logs do not say), e.g. `no-messaging`. */
   variant?: string;
+  /** Zone of the CooperBench machine's local times (UTC, +02:00, Europe/Berlin); inferred when absent. */
+  timezone?: string;
   /** Progress lines. */
   log?: (line: string) => void;
 }
@@ -46,6 +51,12 @@ export interface ImportReport {
   tasks: TaskReport[];
   /** Folders that are not part of the layout, and links (never followed). */
   ignored: string[];
+  /** Per CooperBench run: the zone its local times were read in, and how it was chosen. */
+  timeZones: string[];
+  /** Agent frameworks of the imported CooperBench tasks, with their task counts. */
+  frameworks: Record<string, number>;
+  /** What the logs hold and the run does not keep: one line per kind. */
+  notImported: string[];
 }
 
 const MAX_IGNORED = 200;
@@ -125,8 +136,19 @@ function taskFolders(root: string, run: RunFolder, variant: string, ignored: str
   return found;
 }
 
-function importFolder(folder: TaskFolder, runModel: string | undefined): FolderImport {
-  return folder.format === 'coop-bench' ? importOwnFolder(folder) : importUpstreamFolder(folder, runModel);
+/** Task folders read to infer a run's zone: enough to agree on it, few enough to stay quick. */
+const ZONE_SAMPLE = 20;
+
+/** The zone of a run's local times: --timezone, or inferred from the first folders with epoch times. */
+function runZone(folders: TaskFolder[], defaults: RunDefaults, timezone: string | undefined): Zone {
+  if (timezone) return parseZone(timezone);
+  const evidence: ZoneEvidence[] = [];
+  for (const folder of folders) {
+    if (evidence.length >= ZONE_SAMPLE) break;
+    const e = folder.format === 'cooperbench' ? zoneEvidence(folder, defaults) : undefined;
+    if (e && e.epochs.length > 0) evidence.push(e);
+  }
+  return inferZone(evidence) ?? UTC_FALLBACK;
 }
 
 export function importLogs(source: string, options: ImportOptions): ImportReport {
@@ -142,40 +164,101 @@ export function importLogs(source: string, options: ImportOptions): ImportReport
   const found = findRuns(root);
   const dir = runDir(options.runsDir, options.name);
   if (existsSync(dir)) throw new UserError(`run ${options.name} already exists under ${resolve(options.runsDir)}: choose a new --name for the imported run`);
+  if (options.timezone) parseZone(options.timezone);
+  removeAbandonedImports(options.runsDir, options.name);
   const ignored: string[] = [];
   const folders = found.runs.flatMap((run) => taskFolders(found.root, run, options.variant ?? '', ignored));
-  const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
-  const report: ImportReport = { dir: store.dir, source: found.root, runs: found.runs.map((r) => r.name), tasks: [], ignored };
+  // Built under a name of its own and renamed when complete, so that an import that fails or is
+  // killed never leaves a run under the chosen name (nor one whose status says running).
+  const partName = importingName(options.name, process.pid);
+  const partDir = runDir(options.runsDir, partName);
+  const store = RunStore.open(options.runsDir, partName, { create: true, exclusive: true });
+  const report: ImportReport = {
+    dir,
+    source: found.root,
+    runs: found.runs.map((r) => r.name),
+    tasks: [],
+    ignored,
+    timeZones: [],
+    frameworks: {},
+    notImported: [],
+  };
   try {
     store.startRun({ name: options.name, importedFrom: found.root, runs: report.runs, variant: options.variant ?? '' });
-    const models = new Map(found.runs.map((run) => [run.name, configModel(run.path)]));
+    const notImported = new NotImported();
+    const runs = new Map(
+      found.runs.map((run) => {
+        const defaults = runDefaults(run.path);
+        notImported.runFolder(run.path);
+        const zone = runZone(
+          folders.filter((f) => f.run === run.name),
+          defaults,
+          options.timezone,
+        );
+        if (folders.some((f) => f.run === run.name && f.format === 'cooperbench')) report.timeZones.push(`${run.name}: local times read as ${zone.label}`);
+        return [run.name, { defaults, zone }];
+      }),
+    );
     folders.forEach((folder, i) => {
-      report.tasks.push(storeFolder(store, folder, models.get(folder.run)));
+      const run = runs.get(folder.run)!;
+      report.tasks.push(storeFolder(store, folder, run.defaults, run.zone, report, notImported));
       if ((i + 1) % 500 === 0) options.log?.(`imported ${i + 1}/${folders.length} task folders`);
     });
+    report.notImported = notImported.lines();
     store.setRunStatus('finished');
     writeFileSync(join(store.dir, 'import-report.json'), JSON.stringify(report, null, 2));
     store.close();
+    renameSync(partDir, dir);
     return report;
   } catch (error) {
     store.close();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(partDir, { recursive: true, force: true });
     throw error;
   }
 }
 
-/** CooperBench's <run>/config.json (runner/core.py _save_config) names the run's model. */
-function configModel(runPath: string): string | undefined {
-  const config = readJson(runPath, 'config.json', upstreamConfig, LIMITS.smallJson);
-  return config.ok ? config.value.model : undefined;
+const importingName = (name: string, pid: number) => `${name.slice(0, 80)}-importing-${pid}`;
+
+/** Folders of imports under this name whose process is gone (killed before it could clean up). */
+function removeAbandonedImports(runsDir: string, name: string): void {
+  const prefix = `${name.slice(0, 80)}-importing-`;
+  let entries: string[];
+  try {
+    entries = readdirSync(resolve(runsDir));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = entry.startsWith(prefix) ? Number(entry.slice(prefix.length)) : NaN;
+    if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) continue;
+    rmSync(join(resolve(runsDir), entry), { recursive: true, force: true });
+  }
 }
 
-function storeFolder(store: RunStore, folder: TaskFolder, runModel: string | undefined): TaskReport {
-  const imported = importFolder(folder, runModel);
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** CooperBench's <run>/config.json (runner/core.py _save_config) names the run's model and agent framework. */
+function runDefaults(runPath: string): RunDefaults {
+  const config = readJson(runPath, 'config.json', upstreamConfig, LIMITS.smallJson);
+  return config.ok ? { model: config.value.model, framework: config.value.agent_framework } : {};
+}
+
+function storeFolder(store: RunStore, folder: TaskFolder, defaults: RunDefaults, zone: Zone, report: ImportReport, notImported: NotImported): TaskReport {
+  const imported = folder.format === 'coop-bench' ? importOwnFolder(folder) : importUpstreamFolder(folder, defaults, zone);
+  if (folder.format === 'cooperbench') notImported.taskFolder(folder.path, imported);
+  if (imported.task && imported.framework) report.frameworks[imported.framework] = (report.frameworks[imported.framework] ?? 0) + 1;
   const notes = imported.notes.map((n) => n.slice(0, 500));
   if (!imported.task) return { folder: folder.rel, outcome: 'skipped', reason: imported.skipped, notes };
   const key = taskKey(imported.task.spec);
   const id = saveImportedTask(store, imported.task);
+  if (id !== undefined) saveRepairedPatches(store.dir, key, imported.repairedPatches ?? []);
   if (id === undefined)
     return { folder: folder.rel, outcome: 'duplicate', key, reason: `the run already holds task ${key} (from another folder): not imported twice`, notes };
   const outcome = imported.task.result ? 'done' : imported.task.error?.kind === 'interrupted' ? 'interrupted' : 'error';

@@ -1,9 +1,12 @@
 // Reading a logs folder someone else wrote: folders are entered only as real folders (never
 // through a link, so nothing outside the folder is read), files are opened without following
-// links, and every file has a size limit. Problems are returned as text, for the task's report.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+// links and without waiting (a named pipe would block a plain open forever), only regular files
+// are read, and every file has a size limit. Problems are returned as text, for the task's report;
+// a file that is not a regular file refuses the whole import.
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { UserError } from '../errors.ts';
 
 export const LIMITS = {
   /** result.json, conversation.json, config.json. */
@@ -37,10 +40,17 @@ export function linksIn(dir: string): string[] {
     .sort();
 }
 
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return stat.isDirectory() ? 'a folder' : 'not a regular file';
+}
+
 export function readText(dir: string, name: string, maxBytes: number): Read<string> {
   let fd: number;
   try {
-    fd = openSync(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, missing: true, problem: `no ${name}` };
@@ -49,7 +59,9 @@ export function readText(dir: string, name: string, maxBytes: number): Read<stri
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { ok: false, missing: true, problem: `${name} is not a file` };
+    if (stat.isDirectory()) return { ok: false, missing: true, problem: `${name} is a folder, not a file` };
+    if (!stat.isFile())
+      throw new UserError(`${join(dir, name)} is ${kindOf(stat)}, not a regular file: import refused (remove it, or import a copy of the logs)`);
     if (stat.size > maxBytes) return { ok: false, missing: false, problem: `${name} is ${stat.size} bytes, over the limit of ${maxBytes}: not read` };
     const buffer = Buffer.alloc(stat.size);
     let read = 0;
@@ -81,6 +93,23 @@ export function readJson<S extends z.ZodType>(dir: string, name: string, schema:
     return { ok: false, missing: false, problem: `${name} does not have the expected fields: ${where}: ${issue?.message ?? 'invalid'}` };
   }
   return { ok: true, value: parsed.data };
+}
+
+/** A JSON-lines file (Claude Code's logs): the objects on its lines, lines that are not JSON skipped. */
+export function readJsonLines(dir: string, name: string, maxBytes: number): Read<Record<string, unknown>[]> {
+  const text = readText(dir, name, maxBytes);
+  if (!text.ok) return text;
+  const objects: Record<string, unknown>[] = [];
+  for (const line of text.value.split('\n')) {
+    if (!line.trimStart().startsWith('{')) continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (value && typeof value === 'object' && !Array.isArray(value)) objects.push(value as Record<string, unknown>);
+    } catch {
+      // As the reference harness's parsers do: a line that is not JSON is skipped.
+    }
+  }
+  return { ok: true, value: objects };
 }
 
 /**

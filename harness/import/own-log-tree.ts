@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { AGENT_STATUSES } from '../agents/types.ts';
 import type { AgentResult, FeatureEvaluation, TaskResult } from '../run/types.ts';
-import { ATTEMPT_OUTCOMES, MERGE_STATUSES, stageNamed, type AttemptOutcome, type MergeAttempt, type MergeResult } from '../../resolver/index.ts';
+import { ATTEMPT_OUTCOMES, MERGE_STATUSES, type AttemptOutcome, type MergeAttempt, type MergeResult } from '../../resolver/index.ts';
 import type { ImportedMessage } from '../store/imported-task.ts';
+import { isAttemptStage } from '../store/merge-attempts.ts';
 import { boundText } from '../errors.ts';
 import { LIMITS, isoTime, readJson, readText } from './log-files.ts';
 import type { FolderImport, TaskFolder } from './types.ts';
@@ -12,7 +13,7 @@ import { taskSpec } from './task-spec.ts';
 
 const agentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const text = z.string().max(1_000_000);
-const stage = z.string().refine((s) => stageNamed(s) !== undefined, 'not a merge stage');
+const stage = z.string().refine(isAttemptStage, 'not a merge stage');
 
 export const ownResult = z.object({
   repo: z.string(),

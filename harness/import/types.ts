@@ -25,4 +25,12 @@ export interface FolderImport {
   skipped?: string;
   /** What the folder lacks or what had to be cut, one line each. */
   notes: string[];
+  /** The other harness's agent framework (result.json agent_framework). */
+  framework?: string;
+  /** Files read besides the ones every folder has (Claude Code's session and stream logs). */
+  filesRead?: string[];
+  /** Agents' patches cut by the adapter's .strip(), repaired (the stored patch stays as recorded). */
+  repairedPatches?: { agent: string; patch: string }[];
+  /** result.json fields present and not kept. */
+  resultFieldsNotKept?: string[];
 }

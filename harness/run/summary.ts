@@ -7,6 +7,8 @@ import { teamName } from '../../tasks/types.ts';
 import { MERGE_STATUSES, orderEffect, passesAfterStructural } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
 import type { AgentModel } from '../agents/registry.ts';
+import { REPAIRED_PATCH_ATTEMPT } from '../store/merge-attempts.ts';
+import { repairedPatchSentence } from '../../reports/analysis/repaired-patches.ts';
 
 export interface SettingSummary {
   models: string;
@@ -25,6 +27,8 @@ export interface SettingSummary {
   order: { measured: number; decided: number };
   /** Coop tasks whose tests pass on the naive merge's code or, where it conflicted, the structural merge's (a probe), of those measured. */
   structural: { measured: number; passed: number; unmeasured: number };
+  /** Failed tasks (finished, not both passing) that have a repaired-patch attempt, and those whose tests pass in it. */
+  repaired: { tried: number; passed: number };
   /** Agent configuration hashes of the finished tasks. */
   agentConfigs: string[];
 }
@@ -49,6 +53,7 @@ export function summarize(store: RunStore): SettingSummary[] {
         merge: Object.fromEntries(MERGE_STATUSES.map((m) => [m, 0])),
         order: { measured: 0, decided: 0 },
         structural: { measured: 0, passed: 0, unmeasured: 0 },
+        repaired: { tried: 0, passed: 0 },
         agentConfigs: [],
       };
       groups.set(key, s);
@@ -65,6 +70,11 @@ export function summarize(store: RunStore): SettingSummary[] {
       if (typeof structural === 'boolean') s.structural.measured++;
       if (structural === true) s.structural.passed++;
       if (structural === 'unmeasured') s.structural.unmeasured++;
+      const repaired = row.attempts.find((a) => a.stage === REPAIRED_PATCH_ATTEMPT);
+      if (repaired && !row.bothPassed) {
+        s.repaired.tried++;
+        if (repaired.passed === true) s.repaired.passed++;
+      }
       for (const ending of new Set(row.agentEndings)) if (ending !== 'finished') s.agentEndings[ending] = (s.agentEndings[ending] ?? 0) + 1;
       if (row.agentConfig && !s.agentConfigs.includes(row.agentConfig)) s.agentConfigs.push(row.agentConfig);
     } else if (row.status === 'error' || row.status === 'interrupted') {
@@ -152,6 +162,13 @@ export function formatSummary(runName: string, summaries: SettingSummary[], mode
     lines.push("model_rejected: the provider refused a request of the agent (scored as the agent's failure); check its trajectory");
   if (summaries.some((s) => (s.agentEndings.refused ?? 0) > 0))
     lines.push("refused: the model declined to go on, on its provider's safety policy (scored as the agent's failure); its trajectory has the last answer");
+  const sum = (count: (s: SettingSummary) => number) => summaries.reduce((n, s) => n + count(s), 0);
+  const repaired = repairedPatchSentence({
+    failures: sum((s) => s.done - s.bothPassed),
+    tried: sum((s) => s.repaired.tried),
+    passed: sum((s) => s.repaired.passed),
+  });
+  if (repaired) lines.push(repaired);
   const configs = [...new Set(summaries.flatMap((s) => s.agentConfigs))];
   if (configs.length > 0)
     lines.push(

@@ -16,14 +16,17 @@ export interface ImportedMessage {
   deliveredAt?: Record<string, string | null>;
 }
 
-/** An agent's spending as the log states it: a total, not per model call. */
+/** A model call's usage as the log states it (or an agent's total, when the log keeps no calls). */
 export interface ImportedUsage {
   agent: string;
   model: string;
   at: string;
   costUsd: number;
+  /** All input tokens, the cached part included (as model_calls counts them). */
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
 }
 
 export interface ImportedTask {
@@ -36,6 +39,10 @@ export interface ImportedTask {
   usage: ImportedUsage[];
   startedAt: string | null;
   finishedAt: string | null;
+  /** Steps as the other harness counted them, per agent (its model calls or events), where they differ from the step rows. */
+  agentSteps?: Record<string, number>;
+  /** Who ran the agents (the other harness's agent framework): kept as the task's agent configuration. */
+  agentConfig?: string;
 }
 
 /** Stores the task; returns its id, or undefined when the run already holds a task with its key. */
@@ -52,11 +59,16 @@ export function saveImportedTask(store: RunStore, task: ImportedTask): number | 
     }
     for (const m of task.conversation) insertMessage(db, id, m, m.deliveredAt ?? {});
     const insertUsage = db.prepare(
-      `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cost_usd, latency_ms)
-       VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, 0)`,
+      `INSERT INTO model_calls (task, agent, idx, at, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, latency_ms)
+       VALUES (?, ?, (SELECT COALESCE(MAX(idx) + 1, 0) FROM model_calls WHERE task = ? AND agent = ?), ?, ?, ?, ?, ?, ?, ?, 0)`,
     );
-    for (const u of task.usage) insertUsage.run(id, u.agent, id, u.agent, u.at, u.model, u.inputTokens, u.outputTokens, u.costUsd);
-    db.prepare('UPDATE tasks SET started_at = ?, finished_at = COALESCE(?, finished_at), attempts = 1 WHERE id = ?').run(task.startedAt, task.finishedAt, id);
+    for (const u of task.usage)
+      insertUsage.run(id, u.agent, id, u.agent, u.at, u.model, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.costUsd);
+    const setSteps = db.prepare('UPDATE agents SET steps = ? WHERE task = ? AND agent = ?');
+    for (const [agent, steps] of Object.entries(task.agentSteps ?? {})) setSteps.run(steps, id, agent);
+    db.prepare(
+      'UPDATE tasks SET started_at = ?, finished_at = COALESCE(?, finished_at), attempts = 1, agent_config = COALESCE(?, agent_config) WHERE id = ?',
+    ).run(task.startedAt, task.finishedAt, task.agentConfig ?? null, id);
     return id;
   })();
 }

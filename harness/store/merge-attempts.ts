@@ -28,6 +28,15 @@ export interface StoredAttempt {
   durationMs: number | null;
 }
 
+/**
+ * An attempt outside the cascade: the task's merge and tests again with the agents' patches that an
+ * imported run recorded cut by the reference adapters' .strip(), repaired. Never the task's result.
+ */
+export const REPAIRED_PATCH_ATTEMPT = 'repaired-patch';
+
+/** A stage name an attempt may be stored under: a merge stage's, or the repaired-patch attempt. */
+export const isAttemptStage = (name: string): boolean => stageNamed(name) !== undefined || name === REPAIRED_PATCH_ATTEMPT;
+
 const MAX_DETAILS = 64 * 1024;
 
 /** Stage facts as JSON, within bounds: regions beyond the bound are left out and counted. */
@@ -53,7 +62,8 @@ export function saveAttempts(db: Database.Database, task: number, attempts: Merg
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   attempts.forEach((a, idx) => {
-    if (!stageNamed(a.stage) || !ATTEMPT_OUTCOMES.includes(a.outcome)) throw new Error(`merge attempt with unknown stage or outcome: ${a.stage} ${a.outcome}`);
+    if (!isAttemptStage(a.stage) || !ATTEMPT_OUTCOMES.includes(a.outcome))
+      throw new Error(`merge attempt with unknown stage or outcome: ${a.stage} ${a.outcome}`);
     const tests: AttemptTest[] | undefined = a.tested?.verdict.map((e) => ({ feature: e.feature, passed: e.passed, cached: e.cached === true }));
     insert.run(
       task,
@@ -73,7 +83,7 @@ export function saveAttempts(db: Database.Database, task: number, attempts: Merg
 
 const attemptRow = z
   .object({
-    stage: z.string().refine((name) => stageNamed(name) !== undefined, { error: 'is not a merge stage' }),
+    stage: z.string().refine(isAttemptStage, { error: 'is not a merge stage' }),
     outcome: oneOf(ATTEMPT_OUTCOMES),
     reason: z.string().nullable(),
     patch_hash: z.string().nullable(),

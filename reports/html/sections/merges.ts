@@ -2,6 +2,7 @@
 // union outcomes the union's order decided, and figure 5 (a, b): the communication on/off effect
 // on success and on naive merge conflicts.
 import type { RunSummary } from '../../summary.ts';
+import { repairedPatchSentence } from '../../analysis/repaired-patches.ts';
 import { MERGE_COLUMNS, NO_MESSAGING, finalSuccess, type MergeColumns } from '../../analysis/merges.ts';
 import type { Proportion } from '../../stats.ts';
 import { escapeHtml } from '../escape.ts';
@@ -42,7 +43,10 @@ function variantCells(c: MergeColumns | undefined): Content[] {
 
 export function mergeSection(s: RunSummary): string {
   const { variants, rows } = s.merges;
-  if (rows.length === 0) return section('merges', 'Merge strategies and messaging', [note('No finished Coop tasks: there are no merges to show.')]);
+  const repaired = repairedPatchSentence(s.repairedPatches);
+  const repairedNote = repaired ? [note(`${repaired}.`)] : [];
+  if (rows.length === 0)
+    return section('merges', 'Merge strategies and messaging', [note('No finished Coop tasks: there are no merges to show.'), ...repairedNote]);
   const head1 = variants.map((v) => `<th colspan="${COLUMNS_PER_VARIANT}">${escapeHtml(variantName(v))}</th>`).join('');
   const stageHeads = MERGE_COLUMNS.map((c, i) => `<th class="num">${i === 0 ? 'Pass after ' : '+ '}${escapeHtml(c.label)}</th>`).join('');
   const head2 = variants
@@ -64,6 +68,7 @@ export function mergeSection(s: RunSummary): string {
       `Table 6 of the paper. Pass after …: share of finished Coop tasks whose tests pass on code the merge produced by that stage (${stages}; cumulative, the small number is the gain over the previous column): a pass rate, not the share of clean merges. Naive merge conflicted: share of merges whose naive merge (CooperBench's git merge) conflicted, patches that did not apply left out. Union order decided: among union-merged tasks whose union was also built and tested in the other order, how many had a different outcome (both pass or not) in that order. The union keeps both sides of every conflict, the checked-out agent's lines first, as CooperBench's harness does; which agent that is, is arbitrary. Pass after structural (a probe, not part of the cascade above unless --merge-cascade puts it there): share of tasks whose tests pass on the naive merge's code or, where it conflicted, on the structural merge's, which merges by syntax tree instead of by lines (docs/merge.md).`,
     ),
     mergeTable,
+    ...repairedNote,
   ];
   const teams = rows.filter((r) => r.byVariant[''] && r.byVariant[NO_MESSAGING]);
   if (teams.length === 0) {

@@ -1,5 +1,5 @@
 // The run at a glance: status, task counts, unfinished tasks, and what the report cannot show.
-import type { RunSummary } from '../../summary.ts';
+import { configLabel, type RunSummary } from '../../summary.ts';
 import { escapeHtml } from '../escape.ts';
 import { integer } from '../format.ts';
 import { note, num, section, table, taskLink, warning } from '../markup.ts';
@@ -35,7 +35,7 @@ export function gaps(s: RunSummary): string[] {
   for (const m of s.models.filter((m) => m.degraded)) gaps.push(`${m.spec} ran degraded: ${m.degraded}.`);
   if (s.agentConfigs.length > 1)
     gaps.push(
-      `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${c.hash.slice(0, 12)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
+      `The tasks ran with ${s.agentConfigs.length} different agent configurations (${s.agentConfigs.map((c) => `${configLabel(c.hash)}: ${c.tasks} tasks`).join('; ')}): the rates pool them.`,
     );
   return gaps;
 }
@@ -62,7 +62,7 @@ export function overviewSection(s: RunSummary): string {
   return section('overview', 'Overview', [
     `<p class="lead">Run <strong>${escapeHtml(run.name)}</strong>, ${escapeHtml(run.status ?? 'status unknown')}; started ${escapeHtml(run.createdAt ?? '–')}, last updated ${escapeHtml(run.updatedAt ?? '–')}; report written ${escapeHtml(s.generatedAt)}.</p>`,
     s.models.length > 0 ? `<p>Models: ${escapeHtml(s.models.map(runModelText).join('; '))}.</p>` : '',
-    `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => c.hash.slice(0, 12)).join(', ') || '–')}.</p>`,
+    `<p>Models and teams: ${escapeHtml(s.headline.teams.map((t) => t.team).join(', ') || '–')}. Conditions: ${escapeHtml(s.headline.conditions.join(', ') || '–')}. Agent configuration: ${escapeHtml(s.agentConfigs.map((c) => configLabel(c.hash)).join(', ') || '–')}.</p>`,
     status,
     `<p id="test-cache">Tests: ${escapeHtml(cacheSummaryLine(s.testCache))}.</p>`,
     ...gaps(s).map(warning),

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../harness/paths.ts';
 import { importLogs, type ImportReport } from '../../../harness/import/import-logs.ts';
 import { isoTime } from '../../../harness/import/log-files.ts';
+import { inferZone, parseZone } from '../../../harness/import/time-zone.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { loadTaskRecord, type TaskRecord } from '../../../harness/store/records.ts';
 
@@ -87,7 +88,11 @@ describe('import of CooperBench logs', () => {
     expect(task.steps.filter((s) => s.agent === 'agent1').map((s) => s.kind)).toEqual(['note', 'model', 'note']);
     expect(task.startedAt).toBe('2025-11-02T09:00:00.000Z');
     const limits = byKey(records, 'gpt-5+gpt-5|coop|go_chi_task/task26|f1_f2').agents[1]!;
-    expect(limits).toMatchObject({ status: 'step_limit', error: 'CooperBench status LimitsExceeded' });
+    // mini.yaml's only limit is a $3 cost limit: an agent stopped under it hit a step limit of the run's config.
+    expect(limits).toMatchObject({
+      status: 'step_limit',
+      error: "CooperBench status LimitsExceeded: cost $0.08 stayed under mini.yaml's cost_limit of $3: a step_limit from the run's config",
+    });
   });
 
   it('stores an unevaluated task as interrupted and a failed evaluation as an error, saying why, instead of guessing verdicts', () => {
@@ -175,5 +180,31 @@ describe('times in the logs', () => {
     expect(isoTime(1762074001.25)).toBe('2025-11-02T09:00:01.250Z');
     expect(isoTime('yesterday')).toBeUndefined();
     expect(isoTime(null)).toBeUndefined();
+  });
+});
+
+describe('the zone of zone-less local times', () => {
+  const wall = (text: string) => Date.parse(`${text}Z`);
+  const utc = (text: string) => Date.parse(text);
+
+  it('takes the offset that puts every epoch time inside its task, the first event just after the start', () => {
+    // A task from 14:00 to 16:00 local whose events run 12:01..13:58 UTC: UTC+02:00, not another offset the long task also fits.
+    const zone = inferZone([
+      { startWall: wall('2026-03-02T14:00:00'), endWall: wall('2026-03-02T16:00:00'), epochs: [utc('2026-03-02T12:01:00Z'), utc('2026-03-02T13:58:00Z')] },
+    ])!;
+    expect(zone.label).toMatch(/^UTC\+02:00 \(inferred from 2 epoch timestamps in 1 task folder\)$/);
+    expect(new Date(zone.toUtc(wall('2026-03-02T14:00:00'))).toISOString()).toBe('2026-03-02T12:00:00.000Z');
+    const half = inferZone([{ startWall: wall('2026-03-04T12:00:00'), endWall: wall('2026-03-04T12:04:00'), epochs: [utc('2026-03-04T06:30:20Z')] }])!;
+    expect(half.label).toMatch(/^UTC\+05:30/);
+    expect(inferZone([{ startWall: 0, endWall: 1, epochs: [] }])).toBeUndefined();
+  });
+
+  it('reads --timezone as UTC, an offset or a zone name with its daylight saving', () => {
+    expect(new Date(parseZone('-05:00').toUtc(wall('2026-03-03T10:00:00'))).toISOString()).toBe('2026-03-03T15:00:00.000Z');
+    expect(new Date(parseZone('Europe/Berlin').toUtc(wall('2026-01-15T12:00:00'))).toISOString()).toBe('2026-01-15T11:00:00.000Z');
+    expect(new Date(parseZone('Europe/Berlin').toUtc(wall('2026-07-15T12:00:00'))).toISOString()).toBe('2026-07-15T10:00:00.000Z');
+    expect(parseZone('UTC').toUtc(5)).toBe(5);
+    expect(() => parseZone('Mars/Olympus')).toThrow(/is not a time zone/);
+    expect(() => parseZone('+15:00')).toThrow(/offsets run from/);
   });
 });
