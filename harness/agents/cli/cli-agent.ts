@@ -155,6 +155,8 @@ export class CliAgent implements Agent {
     if (stderr) trajectory.record({ kind: 'note', name: 'stderr', output: stderr });
 
     if (proxy.stepLimitReached) return { status: 'step_limit', error: `stopped after ${this.config.stepLimit} model calls` };
+    // The CLI stopped on a refusal, as the built-in agent does: resending gets more refusals.
+    if (proxy.lastCallDeclined) return { status: 'refused', error: `the model declined to go on, on its provider's safety policy (its last answer)` };
     if (result.timedOut) return { status: 'error', error: `${this.cli.name} did not finish within ${Math.round(timeoutMs / 60_000)} min` };
     if (result.exitCode === 0 && ending?.status === 'finished') return { status: 'finished' };
     // The CLI gave up because the provider kept failing: infrastructure, as for the built-in agent.

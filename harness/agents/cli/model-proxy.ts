@@ -65,6 +65,8 @@ export interface ModelProxy {
   readonly calls: number;
   /** A call was refused because `maxCalls` were made. */
   readonly stepLimitReached: boolean;
+  /** The last model call's answer declined on the provider's safety policy (TokenCounter.declined). */
+  readonly lastCallDeclined: boolean;
   /** The failure of the last call, if it failed: the provider's (unreachable, 429, 5xx, an error event in its stream, key rejected) or the proxy's own (busy). */
   readonly lastFailure: ModelError | undefined;
   close(): Promise<void>;
@@ -130,7 +132,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
   const { provider, upstream: model } = options;
   const budget = options.budget ?? processBudget;
   const closing = new AbortController();
-  const state = { calls: 0, answered: 0, stepLimitReached: false, lastFailure: undefined as ModelError | undefined };
+  const state = { calls: 0, answered: 0, stepLimitReached: false, lastCallDeclined: false, lastFailure: undefined as ModelError | undefined };
   const where = `model ${model.model} at ${new URL(model.baseURL).host}`;
   const scrub = (text: string) => scrubSecrets(text, model.apiKey);
 
@@ -276,6 +278,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     else if (brokeOff) state.lastFailure = new ModelError(`${where}: ${brokeOff}`, 'connection');
     else state.lastFailure = undefined;
     if (route !== 'model') return;
+    state.lastCallDeclined = counter.declined;
     if (!state.lastFailure) state.answered++;
     const usage = {
       inputTokens: tokens.inputTokens,
@@ -315,6 +318,9 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     },
     get stepLimitReached() {
       return state.stepLimitReached;
+    },
+    get lastCallDeclined() {
+      return state.lastCallDeclined;
     },
     get lastFailure() {
       return state.lastFailure;

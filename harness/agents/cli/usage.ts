@@ -1,7 +1,8 @@
 // Token counts of one model call as it passes through the model proxy: from a JSON answer, or
 // from a server-sent event stream read as it goes by (the CLIs always stream). Counted the way the
 // built-in agent's adapters count them (harness/models), so costs compare. A stream can also fail
-// after its 200 status: its error event is kept as the call's failure.
+// after its 200 status: its error event is kept as the call's failure. An answer in which the model
+// declined on its provider's safety policy is marked, as the built-in agent's adapters mark it.
 import type { Provider } from '../../models/index.ts';
 
 export interface CallTokens {
@@ -111,6 +112,12 @@ export class TokenCounter {
   readonly tokens: CallTokens = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 };
   /** The stream's error event, if it sent one. */
   failure: StreamFailure | undefined;
+  /**
+   * The model declined on its provider's safety policy: Anthropic's `stop_reason: "refusal"`
+   * (streaming refusals docs), OpenAI's `incomplete_details.reason: "content_filter"` or a
+   * `refusal` output part (Responses API reference).
+   */
+  declined = false;
   private pending = '';
   private json = '';
   private jsonTooLarge = false;
@@ -157,8 +164,10 @@ export class TokenCounter {
     if (!event) return;
     if (this.provider === 'anthropic') {
       if (event.type === 'message_start') this.anthropicMessage(object(event.message));
-      else if (event.type === 'message_delta') anthropicTokens(object(event.usage), this.tokens);
-      else if (event.type === 'error') {
+      else if (event.type === 'message_delta') {
+        anthropicTokens(object(event.usage), this.tokens);
+        if (object(event.delta)?.stop_reason === 'refusal') this.declined = true;
+      } else if (event.type === 'error') {
         const error = object(event.error);
         this.failure ??= { status: anthropicErrorStatus(error?.type), message: said(error?.type, error?.message) };
       }
@@ -181,10 +190,18 @@ export class TokenCounter {
 
   private anthropicMessage(message: Json | undefined): void {
     anthropicTokens(object(message?.usage), this.tokens);
+    if (message?.stop_reason === 'refusal') this.declined = true;
   }
 
   private openaiResponse(response: Json | undefined): void {
     openaiTokens(object(response?.usage), this.tokens);
+    if (object(response?.incomplete_details)?.reason === 'content_filter') this.declined = true;
+    const output = Array.isArray(response?.output) ? response.output : [];
+    const parts = output.flatMap((item) => {
+      const content = object(item)?.content;
+      return Array.isArray(content) ? content : [];
+    });
+    if (parts.some((part) => object(part)?.type === 'refusal')) this.declined = true;
   }
 }
 

@@ -189,3 +189,29 @@ describe('errors inside a 200 stream', () => {
     });
   });
 });
+
+describe('answers in which the model declined', () => {
+  const declined = (provider: 'anthropic' | 'openai', answer: string, streaming = true) => {
+    const counter = new TokenCounter(provider, streaming);
+    counter.push(answer);
+    counter.end();
+    return counter.declined;
+  };
+
+  it("Anthropic's refusal stop reason, streamed or whole; other stop reasons are no refusal", () => {
+    const delta = (reason: string) =>
+      `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"${reason}"},"usage":{"output_tokens":3}}\n\n`;
+    expect(declined('anthropic', delta('refusal'))).toBe(true);
+    expect(declined('anthropic', delta('end_turn'))).toBe(false);
+    expect(declined('anthropic', '{"stop_reason":"refusal","usage":{"input_tokens":1,"output_tokens":1}}', false)).toBe(true);
+  });
+
+  it("OpenAI's content filter and refusal parts, streamed or whole", () => {
+    const incomplete = 'data: {"type":"response.incomplete","response":{"incomplete_details":{"reason":"content_filter"},"usage":null}}\n\n';
+    expect(declined('openai', incomplete)).toBe(true);
+    const refusal = '{"output":[{"type":"message","content":[{"type":"refusal","refusal":"I can\'t help with that."}]}],"usage":null}';
+    expect(declined('openai', refusal, false)).toBe(true);
+    const tooLong = 'data: {"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"},"usage":null}}\n\n';
+    expect(declined('openai', tooLong)).toBe(false);
+  });
+});
