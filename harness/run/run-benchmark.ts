@@ -254,7 +254,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     failed({ id }, error) {
       const kind = taskErrorKind(error, (cause) => backend.isInfrastructureError(cause));
       store.markError(id, errorMessage(error), kind);
-      return ` [${kind}: not scored; run again to retry]`;
+      return kind === 'pool' ? ' [pool: not scored; fix the pool, then run again]' : ` [${kind}: not scored; run again to retry]`;
     },
     // The run folder cannot take writes (a full disk...), or the model service refuses the key or
     // the model: every task would fail the same way, so the run stops as on Ctrl-C, its finished

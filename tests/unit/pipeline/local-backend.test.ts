@@ -187,7 +187,7 @@ describe('the core pipeline on the local test backend', () => {
     expect(backend.started.testRuns).toBeGreaterThan(tests);
   }, 600_000);
 
-  it('a gold patch that does not apply is a pool defect: one line naming the pool and feature, the task an error (harness), not dropped', async () => {
+  it('a gold patch that does not apply is a pool defect: one line naming the pool, feature and patch file, the task an error (pool), not dropped', async () => {
     const dataset = join(runs, 'broken-pools');
     cpSync(join(SHIPPED_POOLS, POOL), join(dataset, POOL), { recursive: true });
     const patch = join(dataset, POOL, 'task1', 'feature1', 'feature.patch');
@@ -200,11 +200,11 @@ describe('the core pipeline on the local test backend', () => {
     expect(code).toBe(1);
     expect(printed.lines().filter((line) => line.startsWith('error '))).toEqual([
       expect.stringMatching(
-        /^error coop oracle argkit_task\/task1 f1_f2: pool argkit_task\/task1: gold patch feature1\/feature\.patch does not apply to the base repository: .+ \(coop-bench pools validate\) \[harness: not scored; run again to retry\]$/,
+        /^error coop oracle argkit_task\/task1 f1_f2: pool argkit_task\/task1: gold patch feature1\/feature\.patch \(feature 1, .+\) does not apply to the base repository: .+ \(fix the pool; coop-bench pools validate .+ checks every gold patch\) \[pool: not scored; fix the pool, then run again\]$/,
       ),
     ]);
-    expect(queryRun(runs, 'broken', 'SELECT status, error_kind FROM tasks')).toEqual([{ status: 'error', error_kind: 'harness' }]);
-    expect(printed.out()).toMatch(/oracle\s+coop\s+1\s+0\s+0\/0 \(-\)\s+1 \(harness 1\)/);
+    expect(queryRun(runs, 'broken', 'SELECT status, error_kind FROM tasks')).toEqual([{ status: 'error', error_kind: 'pool' }]);
+    expect(printed.out()).toMatch(/oracle\s+coop\s+1\s+0\s+0\/0 \(-\)\s+1 \(pool 1\)/);
   });
 
   it.each([
