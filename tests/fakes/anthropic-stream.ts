@@ -8,7 +8,7 @@
 //   // ANTHROPIC_BASE_URL=server.url
 import type { SseEvent, StreamReply, StreamRequest, StreamServer } from './stream-server.ts';
 import { rejectionReply, startStreamServer } from './stream-server.ts';
-import { checkMessagesRequest } from './contracts/anthropic-messages.ts';
+import { checkMessagesRequest, thinkingSignature } from './contracts/anthropic-messages.ts';
 import { ANTHROPIC_MODELS, limitsOf } from './contracts/limits.ts';
 import { anthropicRejection } from './contracts/rejection.ts';
 import { preflightStep } from './preflight.ts';
@@ -38,7 +38,11 @@ let messages = 0;
 let toolUses = 0;
 
 function messageOf(turn: AssistantTurn, model: string) {
+  // A model that thinks by default answers with a thinking block first (its text omitted, its
+  // signature what must come back), as the non-streaming fake does.
+  const thinks = limitsOf(ANTHROPIC_MODELS, model)?.thinksByDefault === true;
   const content = [
+    ...(thinks ? [{ type: 'thinking', thinking: '', signature: thinkingSignature('', `ts${messages + 1}`) }] : []),
     ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
     ...(turn.toolUses ?? []).map((use) => ({ type: 'tool_use', id: use.id ?? `toolu_fake_${++toolUses}`, name: use.name, input: use.input })),
   ];
@@ -76,7 +80,12 @@ export function messageEvents(message: ReturnType<typeof messageOf>): SseEvent[]
     }),
   ];
   message.content.forEach((block, index) => {
-    if (block.type === 'text') {
+    if (block.type === 'thinking') {
+      // Streaming docs, "Thinking delta": a thinking block ends with a signature_delta.
+      events.push(event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } as { type: string }));
+      const { signature } = block as { signature: string };
+      events.push(event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } } as { type: string }));
+    } else if (block.type === 'text') {
       events.push(event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } } as { type: string }));
       events.push(event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } } as { type: string }));
     } else {

@@ -49,7 +49,7 @@ describe('the live preflight', () => {
     expect(results.map((r) => r.ok)).toEqual([true, true]);
     expect(lines).toEqual([
       expect.stringMatching(/^preflight gpt-5 \(gpt-5\): ok \(tool call, tool result sent back with reasoning replayed, second answer\), \$0\.\d{4}$/),
-      expect.stringMatching(/^preflight claude \(claude-[\w-]+\): ok \(tool call, tool result sent back with cache breakpoints, second answer\), \$0\.\d{4}$/),
+      expect.stringMatching(/^preflight claude \(claude-[\w-]+\): ok \(tool call, tool result sent back with thinking replayed and cache breakpoints, second answer\), \$0\.\d{4}$/),
     ]);
     // Two requests a model, every one taken by the strict contracts, gpt-5's reasoning among them.
     expect([openai.preflights.length, anthropic.preflights.length, openai.refusals.length, anthropic.refusals.length]).toEqual([2, 2, 0, 0]);
@@ -106,7 +106,7 @@ describe('the live preflight', () => {
       rule: 'an empty second answer',
       spec: 'claude',
       script: (s) => s.enqueue(lookupClaude(), messageReply(null)),
-      said: /FAILED the second answer is empty \(passed: tool call, tool result sent back with cache breakpoints\)$/,
+      said: /FAILED the second answer is empty \(passed: tool call, tool result sent back with thinking replayed and cache breakpoints\)$/,
     },
   ])('stops on $rule, in the provider\u2019s own words', async ({ spec, script, said }) => {
     const { openai, anthropic } = await fakes({ answersPreflight: false });
@@ -127,7 +127,7 @@ describe('the live preflight', () => {
     await runPreflight(['claude-code', 'codex'], options, (line) => lines.push(line));
     expect(lines).toEqual([
       expect.stringMatching(
-        /^preflight claude-code \(claude-[\w-]+ through the model proxy\): ok \(tool call, tool result sent back with cache breakpoints, second answer\), \$/,
+        /^preflight claude-code \(claude-[\w-]+ through the model proxy\): ok \(tool call, tool result sent back with thinking replayed and cache breakpoints, second answer\), \$/,
       ),
       expect.stringMatching(/^preflight codex \([\w.-]+ through the model proxy\): ok \(tool call, tool result sent back, second answer\), \$/),
     ]);
