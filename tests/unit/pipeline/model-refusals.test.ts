@@ -39,6 +39,8 @@ const options = (models: string[], today: string, extra: Partial<RunOptions> = {
   testTimeoutMs: 120_000,
   modelOptions: { env, today, warn: () => {} },
   merge: {},
+  // No model service here: the checks before it are what is tested (preflight.test.ts has its own).
+  preflight: false,
   ...extra,
 });
 
