@@ -99,7 +99,7 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
       ).map((w) => [w.model, w.n]),
     );
     expect(calls.map((c) => [c.model, c.calls])).toEqual([
-      ['claude-sonnet-4-5', 5 + 5 + 3 + (waits.get('claude-sonnet-4-5') ?? 0)],
+      ['claude-sonnet-5-5', 5 + 5 + 3 + (waits.get('claude-sonnet-5-5') ?? 0)],
       ['gpt-5', 5 + 5 + 3 + (waits.get('gpt-5') ?? 0)],
     ]);
     expect(calls.every((c) => c.cost > 0 && c.tokens > 0)).toBe(true);
@@ -110,7 +110,7 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
       'llm',
       'SELECT model, SUM(cache_read_tokens) AS read, SUM(cache_write_tokens + cache_write_1h_tokens) AS written, SUM(reasoning_tokens) AS reasoning FROM model_calls GROUP BY model ORDER BY model',
     );
-    const claude = usage.find((u) => u.model === 'claude-sonnet-4-5')!;
+    const claude = usage.find((u) => u.model === 'claude-sonnet-5-5')!;
     expect(claude.read).toBeGreaterThan(claude.written);
     expect(usage.find((u) => u.model === 'gpt-5')!.reasoning).toBeGreaterThan(0);
     expect(seen.filter((r) => r.path === '/v1/responses').every((r) => r.body.store === false)).toBe(true);
