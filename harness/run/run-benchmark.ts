@@ -169,9 +169,10 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   // An agent compacts ahead of its model's window: every window is known before anything starts.
   const contextWindows = await findContextWindows(options.models.filter(isLoopAgent), options.modelOptions);
   const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
-  // A key, model or request shape the service refuses stops the run here, before any image or container.
-  if (options.preflight !== false) await runPreflight(options.models, modelOptions, log);
+  // The pools' files are read here (a bad pool stops the run before any model is called)...
   const tasks = [...shardTasks(plan, options.shard)];
+  // ...then a key, model or request shape the service refuses stops it, before any image or container.
+  if (options.preflight !== false) await runPreflight(options.models, modelOptions, log);
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
