@@ -49,7 +49,9 @@ describe('the live preflight', () => {
     expect(results.map((r) => r.ok)).toEqual([true, true]);
     expect(lines).toEqual([
       expect.stringMatching(/^preflight gpt-5 \(gpt-5\): ok \(tool call, tool result sent back with reasoning replayed, second answer\), \$0\.\d{4}$/),
-      expect.stringMatching(/^preflight claude \(claude-[\w-]+\): ok \(tool call, tool result sent back with thinking replayed and cache breakpoints, second answer\), \$0\.\d{4}$/),
+      expect.stringMatching(
+        /^preflight claude \(claude-[\w-]+\): ok \(tool call, tool result sent back with thinking replayed and cache breakpoints, second answer\), \$0\.\d{4}$/,
+      ),
     ]);
     // Two requests a model, every one taken by the strict contracts, gpt-5's reasoning among them.
     expect([openai.preflights.length, anthropic.preflights.length, openai.refusals.length, anthropic.refusals.length]).toEqual([2, 2, 0, 0]);
