@@ -57,14 +57,16 @@ describe('evaluation of merged work', () => {
       expect(e.exitCode).not.toBe(0);
       expect(e.cause).toMatch(/Error/);
     }
-    expect(result.attempts.map((a) => [a.stage, a.outcome, a.tested?.passed])).toEqual([
+    // The structural probe (its own attempt) runs beside the paper's cascade.
+    const cascade = result.attempts.filter((a) => a.stage !== 'structural');
+    expect(cascade.map((a) => [a.stage, a.outcome, a.tested?.passed])).toEqual([
       ['naive', 'conflict', undefined],
       ['union', 'merged', false],
       ['union-reversed', 'merged', false],
       ['llm', 'skipped', undefined],
     ]);
-    expect(result.attempts[3]!.reason).toMatch(/^no resolver configured/);
-    expect(result.attempts[1]!.final).toBe(true);
+    expect(cascade[3]!.reason).toMatch(/^no resolver configured/);
+    expect(cascade[1]!.final).toBe(true);
   });
 
   it('a clean merge of compatible work passes', async () => {
@@ -97,7 +99,8 @@ describe('the LLM merge stage in a run', () => {
       const details = JSON.parse(llm.details as string) as { model: string; latencyMs: number };
       return {
         ...merge,
-        stages: attempts.map((a) => `${a.stage} ${a.outcome}${a.final ? ' (final)' : ''}`),
+        // The paper's cascade; the structural probe beside it is checked in the merge tests.
+        stages: attempts.filter((a) => a.stage !== 'structural').map((a) => `${a.stage} ${a.outcome}${a.final ? ' (final)' : ''}`),
         llmReason: llm.reason,
         llmModel: details.model,
         llmLatencyMs: details.latencyMs,
@@ -177,7 +180,7 @@ describe('coop-bench eval of a run made before merge attempts were stored', () =
     const result = await coopBench(['eval', '--name', 'legacy', '--runs-dir', runs]);
     expect(result.exitCode, result.all).toBe(0);
     expect(result.stderr).toMatch(/evaluated coop oracle tabulite_task\/task1 f2_f3: not both \(f2 fail, f3 fail; merge union\)/);
-    expect(result.stdout).toMatch(/oracle\s+coop\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+0\s+0\/1\/0\/0\/0\s+0\/1/);
+    expect(result.stdout).toMatch(/oracle\s+coop\s+1\s+1\s+0\/1 \(0\.0%\)\s+0\s+0\s+0\s+0\/0\/1\/0\/0\/0\s+0\/1\s+0\/1 \(0\.0%\)/);
     const db = new Database(join(runs, 'legacy', 'run.db'), { readonly: true });
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
@@ -187,6 +190,7 @@ describe('coop-bench eval of a run made before merge attempts were stored', () =
       const attempts = db.prepare('SELECT stage, outcome, passed, final FROM merge_attempts ORDER BY idx').all();
       expect(attempts).toEqual([
         { stage: 'naive', outcome: 'conflict', passed: null, final: 0 },
+        { stage: 'structural', outcome: 'conflict', passed: null, final: 0 },
         { stage: 'union', outcome: 'merged', passed: 0, final: 1 },
         { stage: 'union-reversed', outcome: 'merged', passed: 0, final: 0 },
         { stage: 'llm', outcome: 'skipped', passed: null, final: 0 },

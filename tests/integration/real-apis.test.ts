@@ -73,21 +73,22 @@ describe(`coop-bench run --models gpt-5,claude over ${pools.map((p) => p.repo).j
     // Every answered call is stored with its usage.
     const models = query<{ model: string; calls: number }>('SELECT model, COUNT(*) AS calls FROM model_calls GROUP BY model ORDER BY model');
     expect(models).toEqual([
-      { model: 'claude-sonnet-4-5', calls: answered(anthropic) },
+      { model: 'claude-sonnet-5-5', calls: answered(anthropic) },
       { model: 'gpt-5', calls: answered(openai) },
     ]);
   });
 
   it('shows the prompt cache in the stored usage: Claude reads most of its input from it', () => {
     const [claude] = query<{ input: number; read: number; written: number; cost: number }>(
-      "SELECT SUM(input_tokens) AS input, SUM(cache_read_tokens) AS read, SUM(cache_write_tokens) AS written, SUM(cost_usd) AS cost FROM model_calls WHERE model = 'claude-sonnet-4-5'",
+      "SELECT SUM(input_tokens) AS input, SUM(cache_read_tokens) AS read, SUM(cache_write_tokens) AS written, SUM(cost_usd) AS cost FROM model_calls WHERE model = 'claude-sonnet-5-5'",
     );
     expect(claude!.read).toBeGreaterThan(claude!.input / 2);
     expect(claude!.written).toBeGreaterThan(0);
-    // Priced as the prompt caching docs say: a read costs 0.1x, a 5-minute write 1.25x the input price.
+    // Priced as the prompt caching docs say: a read costs 0.1x, a 5-minute write 1.25x the input price
+    // (claude-sonnet-5-5: $2 in, $10 out per million tokens, harness/models/catalogue.json).
     const uncached = claude!.input - claude!.read - claude!.written;
-    const [output] = query<{ tokens: number }>("SELECT SUM(output_tokens) AS tokens FROM model_calls WHERE model = 'claude-sonnet-4-5'");
-    expect(claude!.cost).toBeCloseTo((uncached * 3 + claude!.read * 0.3 + claude!.written * 3.75 + output!.tokens * 15) / 1e6, 6);
+    const [output] = query<{ tokens: number }>("SELECT SUM(output_tokens) AS tokens FROM model_calls WHERE model = 'claude-sonnet-5-5'");
+    expect(claude!.cost).toBeCloseTo((uncached * 2 + claude!.read * 0.2 + claude!.written * 2.5 + output!.tokens * 10) / 1e6, 6);
   });
 
   it('leaves no container behind', async () => {
