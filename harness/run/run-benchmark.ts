@@ -171,13 +171,14 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
   // The pools' files are read here (a bad pool stops the run before any model is called)...
   const tasks = [...shardTasks(plan, options.shard)];
-  // ...then a key, model or request shape the service refuses stops it, before any image or container.
-  if (options.preflight !== false) await runPreflight(options.models, modelOptions, log);
+  // ...then what the backend cannot run (creating it builds and starts nothing)...
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
   const cliProblem = options.models.some(isCliAgent) ? backend.cliAgentsUnsupported?.() : undefined;
   if (cliProblem) throw new UserError(cliProblem);
+  // ...then a key, model or request shape the service refuses, before any image or container.
+  if (options.preflight !== false) await runPreflight(options.models, modelOptions, log);
   await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);

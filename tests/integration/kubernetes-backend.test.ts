@@ -389,11 +389,14 @@ describe('kubernetes backend: a cluster under load, quotas and refusals', () => 
     );
 
   it('tries API calls again after a 429 (waiting its Retry-After) or a 5xx, and exec upgrades refused with a 503', async () => {
+    // A backend of its own, its run's isolation already proven: the shared one has removed its own pods and takes no more.
+    const loaded = await connect(fake, { image: local.name });
+    await loaded.prepareRun(RUN, [pool]);
     fake.injectFault({ code: 429, retryAfterSeconds: 1, times: 2, match: (method, path) => method === 'POST' && path.endsWith('/pods') });
     fake.injectFault({ code: 500, times: 1, match: (method, path) => method === 'GET' && /\/pods\/[^/]+$/.test(path) });
     fake.injectFault({ code: 503, times: 2, match: (_method, path) => path.endsWith('/exec') });
     const before = fake.calls.length;
-    const sandbox = await startAgent();
+    const sandbox = await loaded.acquire().startAgentSandbox({ image, run: RUN, task: 7, agent: 'agent1', limits });
     try {
       expect((await sandbox.exec(['echo', 'hello'])).stdout).toBe('hello\n');
     } finally {
