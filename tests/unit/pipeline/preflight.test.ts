@@ -9,7 +9,7 @@ import type { RunIO } from '../../../harness/run/task-runner.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
 import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
 import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
-import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
+import { DEFAULT_LIMITS, type SandboxBackend } from '../../../harness/sandbox/types.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { chatReply, errorReply, startFakeOpenAI, type FakeOpenAIServer, type FakeReply } from '../../fakes/openai-server.ts';
 import { messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
@@ -144,7 +144,7 @@ describe('the live preflight', () => {
 });
 
 describe('coop-bench run with a model that fails the preflight', () => {
-  it('stops before the sandbox backend is created: no image built, no container started, nothing stored', async () => {
+  it('stops before the sandbox backend is asked for anything: no image built, no container started, nothing stored', async () => {
     const { openai, anthropic } = await fakes({ answersPreflight: false });
     openai.enqueue(lookup(), errorReply(400, "Item 'rs_9' of type 'reasoning' was provided without its required following item."));
     const logged: string[] = [];
@@ -155,7 +155,8 @@ describe('coop-bench run with a model that fails the preflight', () => {
       progress: () => ({ update: () => undefined, log: (line) => logged.push(line), stop: () => undefined }),
     };
     const runs = tempDir('preflight-runs');
-    let backendsCreated = 0;
+    // Creating a backend builds and starts nothing; what it is asked to do afterwards is what counts.
+    const askedOfBackend: string[] = [];
     const options: RunOptions = {
       name: 'preflight-stop',
       runsDir: runs,
@@ -181,14 +182,14 @@ describe('coop-bench run with a model that fails the preflight', () => {
       merge: {},
     };
     const run = runBenchmark(options, {
-      createBackend: async () => {
-        backendsCreated++;
-        throw new Error('the backend must not be created');
-      },
+      createBackend: async () =>
+        new Proxy({} as SandboxBackend, {
+          get: (_backend, key) => (key === 'then' ? undefined : () => askedOfBackend.push(String(key))),
+        }),
       io,
     });
     await expect(run).rejects.toThrow(/the live preflight failed for gpt-5/);
-    expect(backendsCreated).toBe(0);
+    expect(askedOfBackend).toEqual([]);
     expect(logged).toEqual([expect.stringContaining('FAILED model gpt-5 at 127.0.0.1')]);
     expect(logged[0]).toContain("Item 'rs_9' of type 'reasoning' was provided without its required following item.");
   });
