@@ -90,6 +90,8 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
       [CLAUDE, 'finished'],
     ]);
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/src/parser.js b/src/parser.js');
+    // Codex offers its model no hosted web search: the agents have no web.
+    expect(openai.requests.filter((r) => !isPreflight(r) && JSON.stringify(r.body.tools ?? []).includes('web_search'))).toEqual([]);
     // The strict fakes refused nothing either CLI sent on its default model.
     const refused = [...anthropic.requests, ...openai.requests].filter((r) => r.status !== 200);
     expect(refused.map((r) => `${r.status} ${r.path} ${JSON.stringify(r.body).slice(0, 200)}`)).toEqual([]);

@@ -48,6 +48,10 @@ function configToml({ model, apiURL, mcpServer }: LaunchContext): string {
     `model_provider = ${toml(PROVIDER_ID)}`,
     'approval_policy = "never"',
     'sandbox_mode = "danger-full-access"',
+    // No hosted web search (on by default for gpt-5.5): the provider would search the web for the
+    // agent, which no agent of a run may do (its container has no network). The pinned binary takes
+    // "disabled" and refuses to load a configuration with an unknown value.
+    'web_search = "disabled"',
     '',
     `[model_providers.${PROVIDER_ID}]`,
     `name = ${toml(PROVIDER_ID)}`,
