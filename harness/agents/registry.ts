@@ -5,7 +5,7 @@ import type { Agent } from './types.ts';
 import { NoopAgent, OracleAgent } from './oracle.ts';
 import { LlmAgent, type LlmAgentOptions } from './llm-agent.ts';
 import { checkModelSpecs, createModel, lifecycleText, type ModelOptions, type ResolvedModel } from '../models/index.ts';
-import { CLI_SPEC_FORMS, createCliAgent, providerSpec, unknownToCli } from './cli/index.ts';
+import { CLI_SPEC_FORMS, createCliAgent, degradedCliSpec, providerSpec } from './cli/index.ts';
 import { UserError } from '../errors.ts';
 
 const builtins: Record<string, () => Agent> = {
@@ -55,20 +55,20 @@ export interface AgentModel {
 }
 
 export interface AgentCheckOptions {
-  /** Run an agent CLI on a model its bundled catalogue does not list, marked degraded. */
+  /** Run an agent CLI on a model it does not run fully (`CliDefinition.degradedOn`), marked degraded. */
   allowDegradedCliModel?: boolean;
 }
 
 /**
  * Throws a one-line UserError for a spec that cannot run (unknown form, missing API key, bad price
- * file, a retired model, a model an agent CLI does not know); called for every spec before anything
+ * file, a retired model, a model an agent CLI does not run fully); called for every spec before anything
  * is built. Makes no network call. Returns what each spec runs.
  */
 export function checkAgentSpecs(specs: string[], model: ModelOptions = {}, options: AgentCheckOptions = {}): AgentModel[] {
-  const degraded = new Map(specs.flatMap((spec) => (unknownToCli(spec) ? [[spec, unknownToCli(spec)!]] : [])));
+  const degraded = new Map(specs.flatMap((spec) => (degradedCliSpec(spec) ? [[spec, degradedCliSpec(spec)!]] : [])));
   const [first] = degraded;
   if (first && !options.allowDegradedCliModel) {
-    throw new UserError(`${first[0]}: ${first[1]}; name one of those, or pass --allow-degraded-cli-model to run it anyway, marked degraded`);
+    throw new UserError(`${first[0]}: ${first[1]}, or pass --allow-degraded-cli-model to run it anyway, marked degraded`);
   }
   const llmSpecs = specs.filter((spec) => !isBuiltinAgent(spec));
   let resolved: ResolvedModel[];

@@ -102,7 +102,7 @@ export function runCommand(): Command {
     )
     .option(
       '--allow-degraded-cli-model',
-      'run an agent CLI on a model its bundled model catalogue does not list (it runs on fallback settings), marked degraded in the summary and report',
+      'run an agent CLI on a model it does not run with its full tool set (Codex: one its bundled catalogue does not list, or one it sends in Responses Lite form), marked degraded in the summary and report',
       false,
     )
     .option('--dry-run', 'print the tasks that would run and stop', false);

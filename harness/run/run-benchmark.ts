@@ -64,7 +64,7 @@ export interface RunOptions {
   limits: ContainerLimits;
   testTimeoutMs: number;
   modelOptions: ModelOptions;
-  /** Run an agent CLI on a model its bundled catalogue does not list, marked degraded. */
+  /** Run an agent CLI on a model it does not run fully (`CliDefinition.degradedOn`), marked degraded. */
   allowDegradedCliModel?: boolean;
   merge: MergeStageOptions;
   /** Called after each task is stored (e.g. the judges); its failure never loses the task. */

@@ -17,6 +17,12 @@ export interface ResponseTurn {
   text?: string;
   /** Function calls; `namespace` for tools of a namespace (Codex puts an MCP server's tools in one). */
   calls?: { name: string; arguments: Record<string, unknown>; namespace?: string }[];
+  /**
+   * A call of a client-executed `tool_search` tool (Responses API reference, ToolSearchCall:
+   * `arguments`, `call_id`, `execution: "client"`): the client searches its deferred tools and sends
+   * the matches back in a `tool_search_output` item. Codex defers MCP servers' tools behind it.
+   */
+  search?: { query: string };
   usage?: { input_tokens: number; output_tokens: number; cached_tokens?: number };
   /**
    * The stream fails after response.created, under its 200 status (Responses API reference,
@@ -54,6 +60,18 @@ function responseOf(turn: ResponseTurn, model: string) {
       arguments: JSON.stringify(call.arguments),
       status: 'completed',
     })),
+    ...(turn.search
+      ? [
+          {
+            type: 'tool_search_call',
+            id: `tsc_fake_${++items}`,
+            call_id: `call_fake_${items}`,
+            execution: 'client',
+            arguments: { query: turn.search.query },
+            status: 'completed',
+          },
+        ]
+      : []),
   ];
   const usage = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
   return {
@@ -87,6 +105,11 @@ export function responseEvents(response: ReturnType<typeof responseOf>): SseEven
   event('response.created', { response: pending });
   event('response.in_progress', { response: pending });
   response.output.forEach((item, output_index) => {
+    if (item.type === 'tool_search_call') {
+      event('response.output_item.added', { output_index, item: { ...item, status: 'in_progress' } });
+      event('response.output_item.done', { output_index, item });
+      return;
+    }
     event('response.output_item.added', {
       output_index,
       item: item.type === 'message' ? { ...item, status: 'in_progress', content: [] } : { ...item, status: 'in_progress', arguments: '' },

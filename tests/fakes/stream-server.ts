@@ -14,6 +14,8 @@ export interface StreamRequest {
   headers: http.IncomingHttpHeaders;
   /** Parsed JSON body, or the raw text when it is not JSON. */
   body: any;
+  /** The status it was answered with (a refusal's 4xx), once answered. */
+  status?: number;
 }
 
 /** One server-sent event (WHATWG format: `event:` line, `data:` line, blank line). */
@@ -56,7 +58,7 @@ export async function startStreamServer(route: StreamRoute): Promise<StreamServe
   const requests: StreamRequest[] = [];
   const server = http.createServer(async (req, res) => {
     const [path, query = ''] = (req.url ?? '').split('?');
-    const request = { method: req.method ?? '', path: path!, query, headers: req.headers, body: await readJson(req) };
+    const request: StreamRequest = { method: req.method ?? '', path: path!, query, headers: req.headers, body: await readJson(req) };
     requests.push(request);
     let reply: StreamReply;
     try {
@@ -64,6 +66,7 @@ export async function startStreamServer(route: StreamRoute): Promise<StreamServe
     } catch (error) {
       reply = { status: 500, json: { error: { message: `fake server: ${(error as Error).message}` } } };
     }
+    request.status = reply.status ?? 200;
     if (reply.events) {
       res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const event of reply.events) res.write(`${event.event ? `event: ${event.event}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`);

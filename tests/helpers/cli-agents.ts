@@ -150,11 +150,23 @@ function claudeTurn(action: Action, tools: string[]): AssistantTurn {
   }
 }
 
-/** Codex's tools: exec_command (it has no file tool for models without catalog metadata), and the MCP server's in the namespace mcp__coop_bench. */
-function codexTurn(action: Action, tools: { name: string; tools?: { name: string }[] }[]): ResponseTurn {
+type OfferedTool = { type?: string; name?: string; tools?: { name: string }[] };
+
+/**
+ * Codex's tools: exec_command, and the MCP server's in the namespace mcp__coop_bench. Codex defers
+ * MCP tools behind its client-run `tool_search` on models that support it (gpt-5.5): they come in a
+ * `tool_search_output` input item once the model has searched for them.
+ */
+function codexTurn(action: Action, request: StreamRequest): ResponseTurn {
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output };
+  const found = ((request.body.input ?? []) as { type: string; tools?: OfferedTool[] }[])
+    .filter((item) => item.type === 'tool_search_output')
+    .flatMap((item) => item.tools ?? []);
+  const tools: OfferedTool[] = [...(request.body.tools ?? []), ...found];
   const mcp = tools.find((t) => t.name === 'mcp__coop_bench')?.tools?.map((t) => t.name) ?? [];
-  const top = tools.map((t) => t.name);
+  const top = tools.map((t) => t.name ?? t.type ?? '');
+  if ((action.kind === 'send' || action.kind === 'read') && mcp.length === 0 && top.includes('tool_search'))
+    return { search: { query: 'coop-bench send_message read_messages' }, usage };
   switch (action.kind) {
     case 'send':
       return { calls: [{ namespace: 'mcp__coop_bench', name: offered(mcp, 'send_message'), arguments: { to: action.to, message: action.message } }], usage };
@@ -191,6 +203,6 @@ export function scriptedCliAgents(pool: Pool, log?: (request: StreamRequest) => 
         next(request),
         (request.body.tools ?? []).map((t: { name: string }) => t.name),
       ),
-    openai: (request: StreamRequest) => codexTurn(next(request), request.body.tools ?? []),
+    openai: (request: StreamRequest) => codexTurn(next(request), request),
   };
 }

@@ -58,15 +58,9 @@ afterAll(async () => {
   await openai?.close();
 });
 
-// Codex runs on gpt-5 in its generic mode (asked for with --allow-degraded-cli-model): with the
-// models its bundled catalogue lists (its default, gpt-5.6-sol) the pinned CLI sends this fake
-// requests with neither tools nor instructions, which it refuses; what the real service does with
-// them is not known here.
-const CODEX = 'codex:gpt-5';
-// Claude Code runs on claude-sonnet-4-5 (served on the tests' fixed date): on its default,
-// claude-sonnet-5-5, which thinks by default, the pinned CLI's side calls are refused by the fake
-// (2 of 16 requests in the mixed run), which takes steps from a 3-step limit; not resolved here.
-const CLAUDE = 'claude-code:claude-sonnet-4-5';
+// The specs a user writes, on their default models (claude-sonnet-5-5, gpt-5.5).
+const CLAUDE = 'claude-code';
+const CODEX = 'codex';
 
 describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', () => {
   const run = uniqueRun('cli-mix');
@@ -77,23 +71,7 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
   beforeAll(async () => {
     watch = await watchContainers(run);
     result = await coopBench(
-      [
-        'run',
-        '--models',
-        `${CLAUDE},${CODEX}`,
-        '--allow-degraded-cli-model',
-        '--mix',
-        '--setting',
-        'coop',
-        '--pool',
-        'argkit',
-        '--features',
-        '1,3',
-        '--name',
-        run,
-        '--runs-dir',
-        runs,
-      ],
+      ['run', '--models', `${CLAUDE},${CODEX}`, '--mix', '--setting', 'coop', '--pool', 'argkit', '--features', '1,3', '--name', run, '--runs-dir', runs],
       { env },
     );
     await watch.stop();
@@ -101,8 +79,9 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
 
   it('runs both mixed teams end to end and scores their merged work', () => {
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.stdout).toMatch(/claude-code:claude-sonnet-4-5\+codex:gpt-5\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
-    expect(result.stdout).toMatch(/codex:gpt-5\+claude-code:claude-sonnet-4-5\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
+    expect(result.stdout).toMatch(/claude-code\+codex\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
+    expect(result.stdout).toMatch(/codex\+claude-code\s+coop\s+1\s+1\s+1\/1 \(100\.0%\)/);
+    expect(result.stdout).toContain('models: claude-code = anthropic claude-sonnet-5-5 (active); codex = openai gpt-5.5 (active)');
     const agents = query<{ model: string; status: string; patch: string }>('SELECT model, status, patch FROM agents ORDER BY task, agent');
     expect(agents.map((a) => [a.model, a.status])).toEqual([
       [CLAUDE, 'finished'],
@@ -111,6 +90,11 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
       [CLAUDE, 'finished'],
     ]);
     for (const agent of agents) expect(agent.patch).toContain('diff --git a/src/parser.js b/src/parser.js');
+    // Codex offers its model no hosted web search: the agents have no web.
+    expect(openai.requests.filter((r) => !isPreflight(r) && JSON.stringify(r.body.tools ?? []).includes('web_search'))).toEqual([]);
+    // The strict fakes refused nothing either CLI sent on its default model.
+    const refused = [...anthropic.requests, ...openai.requests].filter((r) => r.status !== 200);
+    expect(refused.map((r) => `${r.status} ${r.path} ${JSON.stringify(r.body).slice(0, 200)}`)).toEqual([]);
   });
 
   it('puts the messages each CLI sent through MCP into the bus and conversation.json', () => {
@@ -127,7 +111,7 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
       ]);
     }
     const conversation = JSON.parse(
-      readFileSync(join(runs, run, 'logs', 'claude-code_claude-sonnet-4-5+codex_gpt-5', 'coop', 'argkit_task', 'task1', 'f1_f3', 'conversation.json'), 'utf8'),
+      readFileSync(join(runs, run, 'logs', 'claude-code+codex', 'coop', 'argkit_task', 'task1', 'f1_f3', 'conversation.json'), 'utf8'),
     );
     expect(conversation).toHaveLength(4);
   });
@@ -164,8 +148,8 @@ describe('coop-bench run --models claude-code,codex --mix (Coop, messaging)', ()
     // The live preflight's calls (two a model, before any task) are not the agents': not stored.
     const tasks = (requests: StreamRequest[]) => requests.filter((r) => !isPreflight(r));
     const answered = {
-      'claude-sonnet-4-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length,
-      'gpt-5': tasks(openai.requests).length,
+      'claude-sonnet-5-5': tasks(anthropic.requests).filter((r) => r.path === '/v1/messages').length,
+      'gpt-5.5': tasks(openai.requests).length,
     };
     expect(calls.map((c) => [c.model, c.calls])).toEqual(Object.entries(answered));
     for (const c of calls) {
@@ -218,7 +202,6 @@ describe('settings', () => {
         'run',
         '--models',
         `${CLAUDE},${CODEX}`,
-        '--allow-degraded-cli-model',
         '--setting',
         'coop',
         '--no-messaging',
@@ -238,8 +221,8 @@ describe('settings', () => {
     );
     await watch.stop();
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.stdout).toMatch(/claude-code:claude-sonnet-4-5\s+coop-no-messaging\+git\s+1\s+1\s+/);
-    expect(result.stdout).toMatch(/codex:gpt-5\s+coop-no-messaging\+git\s+1\s+1\s+/);
+    expect(result.stdout).toMatch(/claude-code\s+coop-no-messaging\+git\s+1\s+1\s+/);
+    expect(result.stdout).toMatch(/codex\s+coop-no-messaging\+git\s+1\s+1\s+/);
     const agents = queryRun<{ status: string; patch: string }>(runs, run, 'SELECT status, patch FROM agents');
     expect(agents.map((a) => a.status)).toEqual(Array(6).fill('finished'));
     for (const agent of agents) expect(agent.patch).toMatch(/^diff --git a\/src\//);
@@ -262,7 +245,6 @@ describe('settings', () => {
         'run',
         '--models',
         `${CLAUDE},${CODEX}`,
-        '--allow-degraded-cli-model',
         '--setting',
         'solo',
         '--pool',

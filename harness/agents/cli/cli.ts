@@ -60,14 +60,15 @@ export interface CliDefinition {
   /** Product name and pinned version, for docs and messages. */
   title: string;
   provider: Provider;
-  /** A model `knownModels` lists, and one the catalogue does not retire. */
+  /** A model the CLI runs fully (`degradedOn` has nothing against it), and one the catalogue does not retire. */
   defaultModel: string;
   /**
-   * The models the pinned CLI's bundled model catalogue lists, where it is readable. With any other
-   * the CLI runs on fallback settings (Codex: no apply_patch tool), so a run refuses it unless told
-   * to run it degraded (--allow-degraded-cli-model).
+   * Why the pinned CLI would run `model` without the tools it gives the models it is built for (Codex:
+   * one its bundled model catalogue does not list, or one it sends in a form the public API does not
+   * document), naming the model to use instead; undefined when it runs it fully or cannot tell. A run
+   * refuses such a model unless told to run it degraded (--allow-degraded-cli-model).
    */
-  knownModels?: readonly string[];
+  degradedOn?(model: string): string | undefined;
   build(platform: CliPlatform): CliBuild;
   launch(context: LaunchContext): Launch;
   reader(trajectory: Trajectory): EventReader;

@@ -9,6 +9,35 @@ import type { Trajectory } from '../trajectory.ts';
 const ROOT = '/opt/coop-bench/codex';
 const TRIPLES = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' } as const;
 const PROVIDER_ID = 'coop-bench';
+const TITLE = 'Codex CLI 0.169.0';
+
+// The "slug"s of the model catalogue bundled in the pinned binary (`strings` on
+// vendor/x86_64-unknown-linux-musl/bin/codex, its `{"models": [...]}` JSON). With a model not in it
+// Codex warns, falls back to generic settings and offers no apply_patch tool. Every one but
+// gpt-5.5 has `use_responses_lite: true` and `tool_mode: "code_mode_only"`: Codex then sends the
+// `x-openai-internal-codex-responses-lite` header, omits `tools` and `instructions` (keeping
+// `tool_choice: "auto"`), and puts its one tool, a JavaScript `exec` run by the
+// codex-code-mode-host binary (not installed here), in an `additional_tools` input item. The
+// public Responses API reference documents neither; public reports show that form leaving `codex
+// exec` without tools, against OpenAI's own service too (github.com/openai/codex/issues/31894,
+// /41145) and through Responses-compatible proxies (/34758, /31870; Soju06/codex-lb#1157).
+// gpt-5.5 (`use_responses_lite: false`, `tool_mode: null`) gets standard requests: its tools in
+// `tools`, exec_command, apply_patch and the MCP servers' tools called directly.
+const CATALOGUE_SLUGS = [
+  'gpt-6-astra',
+  'gpt-6.1-sol',
+  'gpt-6.1-terra',
+  'gpt-6-sol',
+  'gpt-6-luna',
+  'gpt-5.6-sol',
+  'gpt-5.6-terra',
+  'gpt-5.6-luna',
+  'gpt-5.5',
+  'gpt-daybreak-blue-latest',
+  'gpt-daybreak-red-latest',
+  'codex-auto-review',
+];
+const STANDARD_MODEL = 'gpt-5.5';
 
 /** TOML basic strings accept JSON's escapes. */
 const toml = (value: string) => JSON.stringify(value);
@@ -19,6 +48,10 @@ function configToml({ model, apiURL, mcpServer }: LaunchContext): string {
     `model_provider = ${toml(PROVIDER_ID)}`,
     'approval_policy = "never"',
     'sandbox_mode = "danger-full-access"',
+    // No hosted web search (on by default for gpt-5.5): the provider would search the web for the
+    // agent, which no agent of a run may do (its container has no network). The pinned binary takes
+    // "disabled" and refuses to load a configuration with an unknown value.
+    'web_search = "disabled"',
     '',
     `[model_providers.${PROVIDER_ID}]`,
     `name = ${toml(PROVIDER_ID)}`,
@@ -43,26 +76,17 @@ function configToml({ model, apiURL, mcpServer }: LaunchContext): string {
 
 export const codex: CliDefinition = {
   name: 'codex',
-  title: 'Codex CLI 0.169.0',
+  title: TITLE,
   provider: 'openai',
-  defaultModel: 'gpt-5.6-sol',
-  // The "slug"s of the model catalogue bundled in the pinned binary (`strings` on
-  // vendor/x86_64-unknown-linux-musl/bin/codex, its `{"models": [...]}` JSON): with a model not in
-  // it Codex warns, falls back to generic settings and offers no apply_patch tool.
-  knownModels: [
-    'gpt-6-astra',
-    'gpt-6.1-sol',
-    'gpt-6.1-terra',
-    'gpt-6-sol',
-    'gpt-6-luna',
-    'gpt-5.6-sol',
-    'gpt-5.6-terra',
-    'gpt-5.6-luna',
-    'gpt-5.5',
-    'gpt-daybreak-blue-latest',
-    'gpt-daybreak-red-latest',
-    'codex-auto-review',
-  ],
+  // The one model of the pinned catalogue it runs with standard Responses requests (below).
+  defaultModel: 'gpt-5.5',
+  degradedOn: (model) => {
+    if (!CATALOGUE_SLUGS.includes(model))
+      return `${TITLE} does not know ${model} (its bundled model catalogue lists ${CATALOGUE_SLUGS.join(', ')}): it would run it on fallback settings, without the tools it gives the models it knows; name ${STANDARD_MODEL}`;
+    if (model !== STANDARD_MODEL)
+      return `${TITLE} runs ${model} in Responses Lite mode, an OpenAI-internal request form (its tools in an additional_tools input item, not in tools; a code-mode exec tool run by a host coop-bench does not install) that the public Responses API does not document and that is reported to leave codex exec without tools (github.com/openai/codex/issues/31894); name ${STANDARD_MODEL}, which it runs with standard requests and direct tools`;
+    return undefined;
+  },
 
   // Static musl builds: one per architecture runs in any image.
   build: ({ arch }) => {

@@ -25,14 +25,10 @@ export function parseCliSpec(spec: string): { cli: CliDefinition; model: string 
   return { cli, model };
 }
 
-/**
- * Why a CLI spec would run degraded: its model is not in the pinned CLI's bundled catalogue, so the
- * CLI runs it on fallback settings. Undefined when the CLI knows it, or its list is not readable.
- */
-export function unknownToCli(spec: string): string | undefined {
+/** Why a CLI spec would run degraded (`CliDefinition.degradedOn`); undefined when it runs fully. */
+export function degradedCliSpec(spec: string): string | undefined {
   const parsed = parseCliSpec(spec);
-  if (!parsed?.cli.knownModels || parsed.cli.knownModels.includes(parsed.model)) return undefined;
-  return `${parsed.cli.title} does not know ${parsed.model} (its bundled model catalogue lists ${parsed.cli.knownModels.join(', ')}): it would run it on fallback settings, without the tools it gives the models it knows`;
+  return parsed?.cli.degradedOn?.(parsed.model);
 }
 
 /** The provider model spec whose key, server and price a CLI spec uses (`anthropic:<model>`). */

@@ -48,22 +48,28 @@ export function checkMessagesRequest(body: any, limits: ModelLimits | undefined)
   if (typeof body?.model !== 'string' || body.model === '') return reject('model: Field required');
   if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return reject('max_tokens: Field required (an integer >= 1)');
   if (!Array.isArray(body.messages) || body.messages.length === 0) return reject('messages: at least one message is required');
-  const badRole = body.messages.findIndex((m: Message) => m?.role !== 'user' && m?.role !== 'assistant');
-  if (badRole !== -1) return reject(`messages.${badRole}.role: Input should be 'user' or 'assistant'`);
+  const roles = checkRoles(body.messages, limits);
+  if (roles) return reject(roles);
   if (body.messages[0].role !== 'user') return reject('messages: first message must use the "user" role');
   if (limits && body.max_tokens > limits.maxOutput) {
     // The models overview lists each model's output limit; larger requests are refused.
     return reject(`max_tokens: ${body.max_tokens} > ${limits.maxOutput}, which is the maximum allowed number of output tokens for ${body.model}`);
   }
   if (body.temperature !== undefined && !(body.temperature >= 0 && body.temperature <= 1)) return reject('temperature: range: 0..1');
-  const messages: Message[] = body.messages;
+  const systemTurns: Message[] = body.messages.filter((m: Message) => m.role === 'system');
+  for (const [i, m] of systemTurns.entries()) {
+    const text = checkTextBlocks(`system message ${i}`, blocksOf(m.content), true);
+    if (text) return reject(text);
+  }
+  // The rules below are those of the user/assistant turns; a system message sits between them.
+  const messages: Message[] = body.messages.filter((m: Message) => m.role !== 'system');
   const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
   if (body.tool_choice !== undefined && !hasTools) return reject('tool_choice may only be specified while providing tools.');
 
   const system = blocksOf(body.system);
   const problem =
     checkTextBlocks('system', system, true) ??
-    checkCacheControl([...(Array.isArray(body.tools) ? body.tools : []), ...system, ...messages.flatMap((m) => blocksOf(m.content))]);
+    checkCacheControl([...(Array.isArray(body.tools) ? body.tools : []), ...system, ...body.messages.flatMap((m: Message) => blocksOf(m.content))]);
   if (problem) return reject(problem);
 
   if (limits?.thinksByDefault) {
@@ -98,6 +104,32 @@ export function checkMessagesRequest(body: any, limits: ModelLimits | undefined)
   if (limits && prompt > limits.inputLimit) {
     // github.com/RooCodeInc/Roo-Code/issues/477
     return reject(`prompt is too long: ${prompt} tokens > ${limits.inputLimit} maximum`);
+  }
+  return undefined;
+}
+
+/**
+ * Roles: user and assistant; `system` too on the models that take mid-conversation system messages
+ * (`midConversationSystem` in limits.ts; platform.claude.com/docs/en/build-with-claude/
+ * mid-conversation-system-messages: on the Claude API, no beta header, not on Sonnet 5 or earlier),
+ * where Claude Code puts its reminders. Placement ("What's new in Claude Opus 4.8", quoted in
+ * github.com/simonw/llm-anthropic/issues/73: "immediately after a user turn ... subject to placement
+ * rules"; the rules as docs.rs/harn-vm SystemMessagePlacement sums them up): never first, right after
+ * a user turn or an assistant turn ending in server_tool_use (or another system message), and last or
+ * followed by an assistant turn.
+ */
+function checkRoles(messages: Message[], limits: ModelLimits | undefined): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    if (m?.role === 'user' || m?.role === 'assistant') continue;
+    if (m?.role !== 'system' || !limits?.midConversationSystem) return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    const before = messages
+      .slice(0, i)
+      .reverse()
+      .find((earlier) => earlier.role !== 'system');
+    const after = messages.slice(i + 1).find((later) => later.role !== 'system');
+    const serverToolUse = before?.role === 'assistant' && blocksOf(before.content).at(-1)?.type === 'server_tool_use';
+    if (before?.role !== 'user' && !serverToolUse) return `messages.${i}: a system message must come right after a user turn`;
+    if (after && after.role !== 'assistant') return `messages.${i}: a system message must be the last message or be followed by an assistant turn`;
   }
   return undefined;
 }

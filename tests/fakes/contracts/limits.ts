@@ -12,6 +12,8 @@
 //   and Opus 4.5. Sonnet 5.5 (models/sonnet-5-5/overview): a
 //   1M-token window, 128K output; thinking is on when a request has no `thinking` field
 //   (models/sonnet-5-5/migration-guide). Its cache minimum is not listed: Sonnet's 1024 is assumed.
+//   It takes mid-conversation system messages (build-with-claude/mid-conversation-system-messages:
+//   Opus 4.8 and later, Sonnet 5.5, Haiku 5.5; not Sonnet 5 or the 4.x models listed here).
 // - Anthropic prompt caching docs (platform.claude.com/docs/en/build-with-claude/prompt-caching,
 //   "Cache limitations"; quoted in github.com/anthropics/anthropic-sdk-python/issues/1194): the
 //   shortest cacheable prompt is 4,096 tokens for Claude Opus 4.5 and Haiku 4.5, 1,024 for Sonnet
@@ -19,6 +21,8 @@
 //   and the request still succeeds: no cache write, no read.
 // - OpenAI model page of gpt-5.6-sol (developers.openai.com/api/docs/models/gpt-5.6-sol): a
 //   1,050,000-token window, 128,000 output (a prompt of at most 922,000); reasoning.effort none, low, medium, high, xhigh, max.
+// - gpt-5.5 (third-party copies of its model page: docs.oxen.ai, docs.venice.ai): the same window and
+//   output; reasoning.effort none, low, medium, high, xhigh.
 // - Reasoning efforts: the OpenAI reasoning guide (gpt-5 family: minimal, low, medium, high;
 //   o-series: low, medium, high). A model without `efforts` takes no reasoning parameter at all
 //   (gpt-4.1, gpt-4o: 400 "Unsupported parameter: 'reasoning_effort' is not supported with this model.").
@@ -39,6 +43,8 @@ export interface ModelLimits {
   minCacheable?: number;
   /** Anthropic: thinks unless told otherwise, so each answer starts with thinking blocks that must come back. */
   thinksByDefault?: boolean;
+  /** Anthropic: takes `role: "system"` messages between the turns (mid-conversation system messages). */
+  midConversationSystem?: boolean;
 }
 
 const GPT_5_EFFORTS = ['minimal', 'low', 'medium', 'high'];
@@ -47,6 +53,7 @@ export const OPENAI_MODELS: Record<string, ModelLimits> = {
   'gpt-5': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true, efforts: GPT_5_EFFORTS },
   'gpt-5-mini': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true, efforts: GPT_5_EFFORTS },
   'gpt-5-nano': { inputLimit: 272_000, maxOutput: 128_000, reasoning: true, efforts: GPT_5_EFFORTS },
+  'gpt-5.5': { inputLimit: 922_000, maxOutput: 128_000, reasoning: true, efforts: ['none', 'low', 'medium', 'high', 'xhigh'] },
   'gpt-5.6-sol': { inputLimit: 922_000, maxOutput: 128_000, reasoning: true, efforts: ['none', 'low', 'medium', 'high', 'xhigh', 'max'] },
   o3: { inputLimit: 200_000, maxOutput: 100_000, reasoning: true, efforts: ['low', 'medium', 'high'] },
   'gpt-4.1': { inputLimit: 1_047_576, maxOutput: 32_768 },
@@ -54,7 +61,7 @@ export const OPENAI_MODELS: Record<string, ModelLimits> = {
 };
 
 export const ANTHROPIC_MODELS: Record<string, ModelLimits> = {
-  'claude-sonnet-5-5': { inputLimit: 1_000_000, maxOutput: 128_000, minCacheable: 1024, thinksByDefault: true },
+  'claude-sonnet-5-5': { inputLimit: 1_000_000, maxOutput: 128_000, minCacheable: 1024, thinksByDefault: true, midConversationSystem: true },
   'claude-sonnet-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 1024 },
   'claude-opus-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 4096 },
   'claude-haiku-4-5': { inputLimit: 200_000, maxOutput: 64_000, minCacheable: 4096 },

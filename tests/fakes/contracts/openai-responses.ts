@@ -103,8 +103,14 @@ export function checkResponsesRequest(body: any, limits: ModelLimits | undefined
   const store = body.store !== false; // the API's default is to store
   // With previous_response_id the calls being answered live in the stored response, not the input.
   const continues = typeof body.previous_response_id === 'string';
-  if (body.tool_choice !== undefined && !(Array.isArray(body.tools) && body.tools.length > 0)) {
-    return openaiRejection(400, "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
+  // Without tools, the Responses API takes tool_choice "auto" or "none" (the model answers in text)
+  // and refuses "required" or a named tool: checked against OpenAI's service in
+  // github.com/vllm-project/vllm/pull/40399. Chat Completions refuses any tool_choice without
+  // tools (contracts/openai-chat.ts).
+  const choice = body.tool_choice;
+  if (choice !== undefined && choice !== 'auto' && choice !== 'none' && !(Array.isArray(body.tools) && body.tools.length > 0)) {
+    const kind = typeof choice === 'string' ? choice : String(choice?.type);
+    return openaiRejection(400, `Tool choice '${kind}' must be specified with 'tools' parameter.`, 'tool_choice');
   }
 
   const calls = new Set<string>();

@@ -61,6 +61,30 @@ describe('the streaming Anthropic fake', () => {
     });
   });
 
+  it('takes a mid-conversation system message where Sonnet 5.5 does, as Claude Code sends its reminders, and refuses it elsewhere', async () => {
+    server = await startFakeAnthropicStream(() => ({ text: 'ok' }));
+    const client = anthropicClient({ apiKey: 'sk-ant-test' });
+    const ask = (model: string, messages: { role: string; content: string }[]) =>
+      client.messages.create({ model, max_tokens: 100, messages } as never) as Promise<{ content: { type: string }[] }>;
+    const user = { role: 'user', content: 'fix the parser' };
+    const system = { role: 'system', content: '<system-reminder>the working directory is /workspace/repo</system-reminder>' };
+    const assistant = { role: 'assistant', content: 'On it.' };
+    await expect(ask('claude-sonnet-5-5', [user, system])).resolves.toMatchObject({ content: [{ type: 'thinking' }, { type: 'text' }] });
+    await expect(ask('claude-sonnet-5-5', [user, system, assistant, user])).resolves.toBeDefined();
+    // Placement (mid-conversation system messages docs): never first, after a user turn, then last or an assistant turn.
+    for (const misplaced of [
+      [system, user],
+      [user, assistant, system],
+      [user, system, user],
+    ])
+      await expect(ask('claude-sonnet-5-5', misplaced)).rejects.toMatchObject({ status: 400, error: { error: { type: 'invalid_request_error' } } });
+    // Sonnet 4.5 takes no system role in messages.
+    await expect(ask('claude-sonnet-4-5', [user, system])).rejects.toMatchObject({
+      status: 400,
+      error: { error: { message: "messages.1.role: Input should be 'user' or 'assistant'" } },
+    });
+  });
+
   it('takes a key as x-api-key or as a bearer token, and answers none with authentication_error', async () => {
     server = await startFakeAnthropicStream(() => ({ text: 'ok' }));
     const ask = (client: Anthropic) => client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
@@ -101,6 +125,17 @@ describe('the streaming Responses fake', () => {
     await expect(client().responses.create({ model: 'gpt-5', previous_response_id: 'resp_1', input: [output] })).resolves.toMatchObject({
       status: 'completed',
     });
+  });
+
+  it('takes tool_choice "auto" or "none" without tools, as OpenAI does, and refuses "required" or a named tool without them', async () => {
+    server = await startFakeResponses(() => ({ text: 'no tools here' }));
+    for (const tool_choice of ['auto', 'none'] as const)
+      await expect(client().responses.create({ model: 'gpt-5.5', input: 'hi', tool_choice })).resolves.toMatchObject({ status: 'completed' });
+    for (const tool_choice of ['required', { type: 'function', name: 'exec_command' }] as const)
+      await expect(client().responses.create({ model: 'gpt-5.5', input: 'hi', tool_choice })).rejects.toMatchObject({
+        status: 400,
+        error: { param: 'tool_choice' },
+      });
   });
 
   it('refuses a request without a model, and a temperature for a reasoning model', async () => {

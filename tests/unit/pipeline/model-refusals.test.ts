@@ -88,10 +88,19 @@ describe('a run and the models it names', () => {
   it('refuses a model the pinned Codex CLI does not know, unless allowed (then it runs degraded)', async () => {
     const { error, built } = await attempt(options(['codex:gpt-5'], '2026-11-29'));
     expect(error?.message).toMatch(
-      /^codex:gpt-5: Codex CLI 0\.169\.0 does not know gpt-5 \(its bundled model catalogue lists .*gpt-5\.6-sol.*\): .*; name one of those, or pass --allow-degraded-cli-model/,
+      /^codex:gpt-5: Codex CLI 0\.169\.0 does not know gpt-5 \(its bundled model catalogue lists .*gpt-5\.6-sol.*\): .*; name gpt-5\.5, or pass --allow-degraded-cli-model/,
     );
     expect(built).toBe(false);
     expect(await attempt(options(['codex:gpt-5'], '2026-11-29', { allowDegradedCliModel: true }))).toMatchObject({ built: true });
+  });
+
+  it('refuses a model the pinned Codex CLI sends in Responses Lite form, naming the one it runs fully, unless allowed', async () => {
+    const { error, built } = await attempt(options(['codex:gpt-5.6-sol'], '2026-11-29'));
+    expect(error?.message).toMatch(
+      /^codex:gpt-5\.6-sol: Codex CLI 0\.169\.0 runs gpt-5\.6-sol in Responses Lite mode, .*; name gpt-5\.5, which it runs with standard requests and direct tools, or pass --allow-degraded-cli-model/,
+    );
+    expect(built).toBe(false);
+    expect(await attempt(options(['codex:gpt-5.6-sol'], '2026-11-29', { allowDegradedCliModel: true }))).toMatchObject({ built: true });
   });
 
   it('the command line: run --models <retired> stops with one line and exit code 2; coop-bench models shows the day', async () => {
