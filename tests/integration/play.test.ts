@@ -4,7 +4,7 @@
 // verdicts and the report's human-seat mark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CLI, containersOf, queryRun, tempDir } from '../helpers/cli.ts';
@@ -18,6 +18,7 @@ const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const runs = tempDir('play-runs');
 const RUN = 'play-test';
 const PERSON_SAYS = 'agent1 here (a person): I am adding inline --name=value options in src/parser.js';
+const ARTIFACTS = join(PROJECT_ROOT, 'tests/.artifacts');
 const WAIT: Action = { name: 'bash', input: { command: 'sleep 2 # waiting for the person' } };
 
 /**
@@ -55,15 +56,13 @@ afterAll(async () => {
 /** The terminal's visible text. */
 const screen = (page: Page) => page.locator('.xterm-rows').innerText();
 
-describe('coop-bench play --seat 1 --partner gpt-5', () => {
-  let play: ReturnType<typeof execa>;
-  let output = '';
-  let page: Page;
-
-  beforeAll(async () => {
-    play = execa(
+/** Starts `coop-bench play` on argkit features 1 and 3, seat 1 a person; resolves once it printed the seat's URL. */
+async function startPlay(run: string, partnerSpec: string) {
+  const session = {
+    output: '',
+    process: execa(
       'node',
-      [CLI, 'play', '--task', '1', '--pool', 'argkit_task', '--features', '1,3', '--seat', '1', '--partner', 'gpt-5', '--name', RUN, '--runs-dir', runs],
+      [CLI, 'play', '--task', '1', '--pool', 'argkit_task', '--features', '1,3', '--seat', '1', '--partner', partnerSpec, '--name', run, '--runs-dir', runs],
       {
         reject: false,
         all: true,
@@ -71,22 +70,33 @@ describe('coop-bench play --seat 1 --partner gpt-5', () => {
         env: { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-test-play-5e1d' },
         timeout: 1_200_000,
       },
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      play.all!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const found = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(output)?.[1];
-        if (found) resolve(found);
-      });
-      void play.then(() => reject(new Error(`play ended before printing its URL:\n${output}`)));
+    ),
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    session.process.all!.on('data', (chunk: Buffer) => {
+      session.output += chunk.toString();
+      const found = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(session.output)?.[1];
+      if (found) resolve(found);
     });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(url);
+    void session.process.then(() => reject(new Error(`play ended before printing its URL:\n${session.output}`)));
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url);
+  return Object.assign(session, { page });
+}
+
+describe('coop-bench play --seat 1 --partner gpt-5', () => {
+  let session: Awaited<ReturnType<typeof startPlay>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    session = await startPlay(RUN, 'gpt-5');
+    page = session.page;
   });
 
   afterAll(async () => {
-    play?.kill('SIGINT');
-    await play;
+    session?.process.kill('SIGINT');
+    await session?.process;
   });
 
   it('serves the page: the feature, a shell in the container, the chat', async () => {
@@ -125,13 +135,15 @@ describe('coop-bench play --seat 1 --partner gpt-5', () => {
     await page.locator('#terminal').click();
     await page.keyboard.type('git status --short\n');
     await expect.poll(() => screen(page)).toContain('M src/parser.js');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'play.png') });
   });
 
   it('finishes: the run is stored, merged, tested and judged like an agent run', async () => {
     await page.locator('#finish').click();
     await page.locator('#state.finished').waitFor();
-    const done = await play;
-    expect(done.exitCode, output).toBe(0);
+    const done = await session.process;
+    expect(done.exitCode, session.output).toBe(0);
     const agents = queryRun<{ agent: string; model: string; seat: string; active_ms: number | null; patch: string }>(
       runs,
       RUN,
@@ -163,8 +175,8 @@ describe('coop-bench play --seat 1 --partner gpt-5', () => {
   });
 
   it("marks the person's seat in the report", async () => {
-    const path = /report: (.*\.html)/.exec(output)?.[1];
-    expect(path, output).toBeDefined();
+    const path = /report: (.*\.html)/.exec(session.output)?.[1];
+    expect(path, session.output).toBeDefined();
     const report = await openReport(path!);
     try {
       await report.page.locator('#task-rows a').first().click();
@@ -175,5 +187,26 @@ describe('coop-bench play --seat 1 --partner gpt-5', () => {
     } finally {
       await report.close();
     }
+  });
+});
+
+describe('Ctrl-C on coop-bench play', () => {
+  it('stores what the person did so far, marks the task interrupted and removes the containers', async () => {
+    const run = 'play-interrupted';
+    const session = await startPlay(run, 'noop');
+    const { page } = session;
+    await page.locator('#state.working').waitFor({ timeout: 600_000 });
+    await page.locator('#terminal').click();
+    await page.keyboard.type('echo started-$((2+3))\n');
+    await expect.poll(() => screen(page), { timeout: 60_000 }).toContain('started-5');
+    session.process.kill('SIGINT');
+    const done = await session.process;
+    expect(done.exitCode, session.output).toBe(130);
+    expect(queryRun(runs, run, 'SELECT status, error_kind FROM tasks')).toEqual([{ status: 'interrupted', error_kind: 'interrupted' }]);
+    const steps = queryRun<{ name: string; input: string | null }>(runs, run, "SELECT name, input FROM steps WHERE agent = 'agent1' ORDER BY idx");
+    expect(steps.map((s) => s.input)).toContain('echo started-$((2+3))');
+    expect(steps.map((s) => s.name)).toContain('active_time');
+    expect(await containersOf(run)).toEqual([]);
+    await page.close();
   });
 });

@@ -16,7 +16,20 @@
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
   };
 
-  const sendSize = () => send({ type: 'resize', cols: term.cols, rows: term.rows });
+  /** The terminal fills its pane: a cell's size measured in the terminal's own font. */
+  function fit() {
+    const probe = document.createElement('span');
+    probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font-family:${term.options.fontFamily};font-size:${term.options.fontSize}px`;
+    probe.textContent = 'W'.repeat(50);
+    document.body.append(probe);
+    const cell = { width: probe.getBoundingClientRect().width / 50, height: probe.getBoundingClientRect().height };
+    probe.remove();
+    const pane = $('terminal').getBoundingClientRect();
+    if (cell.width > 0 && cell.height > 0 && pane.width > 0) {
+      term.resize(Math.max(20, Math.floor(pane.width / cell.width) - 2), Math.max(5, Math.floor(pane.height / cell.height) - 1));
+    }
+    send({ type: 'resize', cols: term.cols, rows: term.rows });
+  }
 
   function showState(next) {
     state = next;
@@ -71,7 +84,7 @@
       $('chat').replaceChildren();
       shown = 0;
       $('notice').textContent = '';
-      sendSize();
+      fit();
     };
     ws.onmessage = (message) => {
       if (message.data instanceof ArrayBuffer) {
@@ -114,5 +127,6 @@
       send({ type: 'active' });
     });
   }
+  window.addEventListener('resize', fit);
   connect();
 })();
