@@ -56,33 +56,37 @@ afterAll(async () => {
 /** The terminal's visible text. */
 const screen = (page: Page) => page.locator('.xterm-rows').innerText();
 
-/** Starts `coop-bench play` on argkit features 1 and 3, seat 1 a person; resolves once it printed the seat's URL. */
-async function startPlay(run: string, partnerSpec: string) {
+/**
+ * Starts `coop-bench play` on argkit features 1 and 3 with `seatArgs` (`--seat ... --partner ...`);
+ * resolves once it printed a URL for each of `people`, with a page open on each.
+ */
+async function startPlay(run: string, seatArgs: string[], people = 1) {
   const session = {
     output: '',
-    process: execa(
-      'node',
-      [CLI, 'play', '--task', '1', '--pool', 'argkit_task', '--features', '1,3', '--seat', '1', '--partner', partnerSpec, '--name', run, '--runs-dir', runs],
-      {
-        reject: false,
-        all: true,
-        cwd: PROJECT_ROOT,
-        env: { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-test-play-5e1d' },
-        timeout: 1_200_000,
-      },
-    ),
+    process: execa('node', [CLI, 'play', '--task', '1', '--pool', 'argkit_task', '--features', '1,3', ...seatArgs, '--name', run, '--runs-dir', runs], {
+      reject: false,
+      all: true,
+      cwd: PROJECT_ROOT,
+      env: { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-test-play-5e1d' },
+      timeout: 1_200_000,
+    }),
   };
-  const url = await new Promise<string>((resolve, reject) => {
+  const urls = await new Promise<string[]>((resolve, reject) => {
     session.process.all!.on('data', (chunk: Buffer) => {
       session.output += chunk.toString();
-      const found = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(session.output)?.[1];
-      if (found) resolve(found);
+      const found = [...session.output.matchAll(/open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/g)].map((m) => m[1]!);
+      if (found.length === people) resolve(found);
     });
-    void session.process.then(() => reject(new Error(`play ended before printing its URL:\n${session.output}`)));
+    void session.process.then(() => reject(new Error(`play ended before printing its URLs:\n${session.output}`)));
   });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(url);
-  return Object.assign(session, { page });
+  const pages = await Promise.all(
+    urls.map(async (url) => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(url);
+      return page;
+    }),
+  );
+  return Object.assign(session, { page: pages[0]!, pages });
 }
 
 describe('coop-bench play --seat 1 --partner gpt-5', () => {
@@ -90,7 +94,7 @@ describe('coop-bench play --seat 1 --partner gpt-5', () => {
   let page: Page;
 
   beforeAll(async () => {
-    session = await startPlay(RUN, 'gpt-5');
+    session = await startPlay(RUN, ['--seat', '1', '--partner', 'gpt-5']);
     page = session.page;
   });
 
@@ -193,7 +197,7 @@ describe('coop-bench play --seat 1 --partner gpt-5', () => {
 describe('Ctrl-C on coop-bench play', () => {
   it('stores what the person did so far, marks the task interrupted and removes the containers', async () => {
     const run = 'play-interrupted';
-    const session = await startPlay(run, 'noop');
+    const session = await startPlay(run, ['--seat', '1', '--partner', 'noop']);
     const { page } = session;
     await page.locator('#state.working').waitFor({ timeout: 600_000 });
     await page.locator('#terminal').click();
@@ -208,5 +212,31 @@ describe('Ctrl-C on coop-bench play', () => {
     expect(steps.map((s) => s.name)).toContain('active_time');
     expect(await containersOf(run)).toEqual([]);
     await page.close();
+  });
+});
+
+describe('coop-bench play --seat 1,2', () => {
+  it('gives each person a page of their own seat and stores both seats as human', async () => {
+    const run = 'play-two-people';
+    const session = await startPlay(run, ['--seat', '1,2'], 2);
+    for (const [i, page] of session.pages.entries()) {
+      await page.locator('#state.working').waitFor({ timeout: 600_000 });
+      expect(await page.locator('#seat').innerText()).toBe(`you are agent${i + 1}`);
+    }
+    await session.pages[1]!.locator('#message').fill('agent2 here, a person too');
+    await session.pages[1]!.locator('#send').click();
+    await session.pages[0]!.locator('#chat li.theirs', { hasText: 'agent2 here, a person too' }).waitFor();
+    for (const page of session.pages) await page.locator('#finish').click();
+    const done = await session.process;
+    expect(done.exitCode, session.output).toBe(0);
+    const agents = queryRun<{ agent: string; seat: string; patch: string }>(runs, run, 'SELECT agent, seat, patch FROM agents ORDER BY agent');
+    expect(agents).toEqual([
+      { agent: 'agent1', seat: 'human', patch: '' },
+      { agent: 'agent2', seat: 'human', patch: '' },
+    ]);
+    expect(queryRun(runs, run, 'SELECT status, both_passed, models FROM tasks')).toEqual([
+      { status: 'done', both_passed: 0, models: JSON.stringify(['human', 'human']) },
+    ]);
+    await Promise.all(session.pages.map((p) => p.close()));
   });
 });
