@@ -13,8 +13,8 @@ import { TypedLines } from './typed-lines.ts';
 /** The model spec of a person's seat in the stored task (`human+gpt-5`). */
 export const HUMAN_SPEC = 'human';
 
-/** `waiting`: the container is not up yet; `working`: the person works; `finished`: the patch is taken. */
-export type SeatState = 'waiting' | 'working' | 'finished';
+/** `waiting`: the container is not up yet; `working`: the person works; `finished`: they clicked Finish; `stopped`: the task ended first (Ctrl-C, a failure). */
+export type SeatState = 'waiting' | 'working' | 'finished' | 'stopped';
 
 export interface ChatEntry {
   from: string;
@@ -51,7 +51,7 @@ export class Seat {
   private readonly typed = new TypedLines();
   private view: SeatView;
   private size = INITIAL_SIZE;
-  private work?: { context: AgentContext; mailbox?: Mailbox; terminal?: Terminal; finish: () => void };
+  private work?: { context: AgentContext; terminal?: Terminal; finish: () => void };
 
   constructor(readonly agentId: string) {
     this.view = { agentId, partners: [], features: [], state: 'waiting', chat: [] };
@@ -87,10 +87,11 @@ export class Seat {
   /** A message of the person to every partner, on the task's bus as an agent's send_message. */
   say(body: string): void {
     const work = this.work;
-    if (!work) throw new Error(this.view.state === 'finished' ? 'you have finished: no more messages' : 'your container is not ready yet');
-    if (!work.mailbox) throw new Error('this task has no messaging');
+    if (!work) throw new Error(this.view.state === 'waiting' ? 'your container is not ready yet' : 'your seat has ended: no more messages');
+    const { mailbox } = work.context;
+    if (!mailbox) throw new Error('this task has no messaging');
     this.active.touch();
-    const sent = work.mailbox.send('all', body);
+    const sent = mailbox.send('all', body);
     work.context.trajectory.record({ kind: 'tool', name: 'send_message', input: { to: 'all', message: body }, output: `sent to ${sent.to.join(', ')}` });
     this.addChat({ from: this.agentId, to: sent.to, body, at: new Date().toISOString() });
   }
@@ -111,7 +112,7 @@ export class Seat {
     signal.throwIfAborted();
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
-    const work: NonNullable<Seat['work']> = { context, mailbox: context.mailbox, finish };
+    const work: NonNullable<Seat['work']> = { context, finish };
     this.work = work;
     this.view = { ...this.view, partners: context.partners, features: context.features.map((f) => ({ id: f.id, description: f.description })) };
     trajectory.record({
@@ -136,7 +137,7 @@ export class Seat {
       stopListening.abort();
       this.work = undefined;
       work.terminal?.close();
-      this.setState('finished');
+      this.setState(signal.aborted ? 'stopped' : 'finished');
     }
   }
 

@@ -33,7 +33,13 @@
 
   function showState(next) {
     state = next;
-    const label = { waiting: 'starting your container…', working: 'working', finished: 'finished: your patch is submitted' }[next] || next;
+    const label =
+      {
+        waiting: 'starting your container…',
+        working: 'working',
+        finished: 'finished: your patch is submitted',
+        stopped: 'stopped: the task ended (see where play runs)',
+      }[next] || next;
     $('state').textContent = label;
     $('state').className = next;
     $('finish').disabled = next !== 'working';
@@ -99,7 +105,7 @@
       } else if (event.type === 'error') $('notice').textContent = event.text;
     };
     ws.onclose = () => {
-      if (state !== 'finished') $('notice').textContent = 'disconnected: reconnecting…';
+      if (state !== 'finished' && state !== 'stopped') $('notice').textContent = 'disconnected: reconnecting…';
       setTimeout(connect, 1000);
     };
   }
