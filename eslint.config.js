@@ -19,7 +19,7 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
-  { files: ['reports/html/*.js'], languageOptions: { globals: globals.browser } },
+  { files: ['reports/html/*.js', 'harness/play/page/*.js'], languageOptions: { globals: globals.browser } },
   // run.db is read and written only through harness/store's typed functions (docs/run-log.md).
   {
     files: ['**/*.ts'],

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from './commands/run.ts';
+import { playCommand } from './commands/play.ts';
 import { evalCommand } from './commands/eval.ts';
 import { poolsCommand } from './commands/pools.ts';
 import { cleanCommand } from './commands/clean.ts';
@@ -25,6 +26,7 @@ export function program(): Command {
       .description('Measure whether coding agents can work together (the CooperBench method)')
       .version(version)
       .addCommand(runCommand())
+      .addCommand(playCommand())
       .addCommand(evalCommand())
       .addCommand(poolsCommand())
       .addCommand(judgeCommand())

@@ -45,7 +45,17 @@ export interface TaskDetail {
   passed: boolean | null;
   startedAt: string | null;
   finishedAt: string | null;
-  agents: { agent: string; model: string; features: number[]; status: string; error: string | null; steps: number }[];
+  /** `seat`: `human` for a person's seat (coop-bench play), with their active time; `model` for an agent's. */
+  agents: {
+    agent: string;
+    model: string;
+    seat: 'model' | 'human';
+    activeMs: number | null;
+    features: number[];
+    status: string;
+    error: string | null;
+    steps: number;
+  }[];
   timeline: TimelineEvent[];
   /** What was shortened on this page, for people. */
   cuts: string[];
@@ -126,7 +136,16 @@ export function taskDetail(record: TaskRecord, labels: LabelView[], pair: string
     passed: record.status === 'done' ? record.bothPassed : null,
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,
-    agents: record.agents.map(({ agent, model, features, status, error, steps }) => ({ agent, model, features, status, error, steps })),
+    agents: record.agents.map(({ agent, model, seat, activeMs, features, status, error, steps }) => ({
+      agent,
+      model,
+      seat,
+      activeMs,
+      features,
+      status,
+      error,
+      steps,
+    })),
     timeline,
     cuts: [...cuts],
     patches,

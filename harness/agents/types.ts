@@ -77,6 +77,8 @@ export const AGENT_STATUSES: readonly AgentStatus[] = [
 export interface AgentOutcome {
   status: AgentStatus;
   error?: string;
+  /** The seat was a person's (`coop-bench play`), active this long (harness/play/active-time.ts). */
+  person?: { activeMs: number };
 }
 
 /** A host folder an agent needs in its container, read-only (a socket it reaches the harness through). */

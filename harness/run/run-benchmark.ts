@@ -7,6 +7,7 @@ import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type Shard } from '../../tasks/plan.ts';
 import { checkAgentSpecs, createAgent, isCliAgent, isLoopAgent } from '../agents/registry.ts';
+import type { Agent } from '../agents/types.ts';
 import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
 import { findContextWindows, type ModelOptions } from '../models/index.ts';
 import { runPreflight } from './preflight.ts';
@@ -37,6 +38,8 @@ export interface RunOptions {
   subset?: string;
   /** Agents per Coop task: 2, or 3-4 for the scaling experiment. */
   agents: number;
+  /** The teams to run, each a model per seat (`coop-bench play`); default: from `models` and `mix`. */
+  teams?: string[][];
   /** Mixed teams of different models, in every order, instead of self-play. */
   mix: boolean;
   messaging: boolean;
@@ -100,7 +103,7 @@ export function planRun(options: RunOptions, log: (line: string) => void): Plan 
     taskIds: options.taskIds,
     features: options.features,
     subset,
-    teams: teamsOf(options.models, options.mix),
+    teams: options.teams ?? teamsOf(options.models, options.mix),
     settings: options.settings,
     agents: options.agents,
     variant: variantOf(options),
@@ -143,13 +146,23 @@ export interface RunDependencies {
   createBackend?: typeof createBackend;
   /** Where results and progress go (default: stdout, and stderr with a bar on a terminal). */
   io?: RunIO;
+  /**
+   * Seats the caller fills with agents of its own (`coop-bench play`: a person): `spec` in
+   * `models` names them; it is no model, so it is never checked, preflighted or priced.
+   */
+  seats?: { spec: string; agent(agentId: string): Agent };
 }
 
 /** Runs the benchmark; resolves with the process exit code. */
 export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   // Before anything is built: a retired model, or one an agent CLI does not know, stops here.
-  const agentModels = checkAgentSpecs(options.models, options.modelOptions, { allowDegradedCliModel: options.allowDegradedCliModel });
+  const seatSpec = deps.seats?.spec;
+  const models = options.models.filter((spec) => spec !== seatSpec);
+  const agentModels = [
+    ...checkAgentSpecs(models, options.modelOptions, { allowDegradedCliModel: options.allowDegradedCliModel }),
+    ...(seatSpec && options.models.includes(seatSpec) ? [{ spec: seatSpec }] : []),
+  ];
   const io = deps.io ?? processIO;
   const log = (line: string) => io.log(line);
   const plan = planRun(options, log);
@@ -167,7 +180,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     return 0;
   }
   // An agent compacts ahead of its model's window: every window is known before anything starts.
-  const contextWindows = await findContextWindows(options.models.filter(isLoopAgent), options.modelOptions);
+  const contextWindows = await findContextWindows(models.filter(isLoopAgent), options.modelOptions);
   const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
   // The pools' files are read here (a bad pool stops the run before any model is called)...
   const tasks = [...shardTasks(plan, options.shard)];
@@ -175,10 +188,10 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
-  const cliProblem = options.models.some(isCliAgent) ? backend.cliAgentsUnsupported?.() : undefined;
+  const cliProblem = models.some(isCliAgent) ? backend.cliAgentsUnsupported?.() : undefined;
   if (cliProblem) throw new UserError(cliProblem);
   // ...then a key, model or request shape the service refuses, before any image or container.
-  if (options.preflight !== false) await runPreflight(options.models, modelOptions, log);
+  if (options.preflight !== false) await runPreflight(models, modelOptions, log);
   await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
@@ -224,17 +237,19 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         signal,
         log: taskLog,
         agentsInSandboxes: options.oracleInContainer,
-        createAgent: (spec) =>
-          createAgent(spec, {
-            config,
-            model: modelOptions,
-            log: taskLog,
-            onModelCall: ({ agentId, model, usage, stopReason }) => {
-              store.recordModelCall(id, agentId, model, usage, stopReason);
-              answered.add(model);
-              spent(usage.costUsd);
-            },
-          }),
+        createAgent: (spec, agentId) =>
+          spec === seatSpec
+            ? deps.seats!.agent(agentId)
+            : createAgent(spec, {
+                config,
+                model: modelOptions,
+                log: taskLog,
+                onModelCall: ({ agentId, model, usage, stopReason }) => {
+                  store.recordModelCall(id, agentId, model, usage, stopReason);
+                  answered.add(model);
+                  spent(usage.costUsd);
+                },
+              }),
         recordStep: (agentId, step) => {
           // The task's result holds every step too: a step the store cannot take now is not lost.
           try {

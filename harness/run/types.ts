@@ -10,6 +10,8 @@ export interface AgentResult {
   features: number[];
   status: AgentStatus;
   error?: string;
+  /** The seat was a person's (`coop-bench play`), active this long. */
+  person?: { activeMs: number };
   steps: TrajectoryStep[];
   /** git diff of the agent's repository against the base. */
   patch: string;

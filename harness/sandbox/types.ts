@@ -60,6 +60,22 @@ export interface Sandbox {
   readFile(path: string, maxBytes?: number): Promise<string>;
   /** Creates or replaces a file (mode 0644 unless a HostFile says otherwise) at an absolute path, creating its folders. */
   writeFile(path: string, content: string | Buffer | HostFile): Promise<void>;
+  /** A login shell in the repository on a pseudo-terminal; absent where the backend cannot give one. */
+  openTerminal?(size: { cols: number; rows: number }): Promise<Terminal>;
+}
+
+/**
+ * An interactive shell in a sandbox on a pseudo-terminal (`coop-bench play`): bytes typed go to the
+ * shell, what it prints comes back as it is printed. Its processes are the sandbox's like any other.
+ */
+export interface Terminal {
+  write(data: string | Buffer): void;
+  resize(cols: number, rows: number): Promise<void>;
+  /** Output as the shell prints it; returns the removal of the listener. */
+  onData(listener: (chunk: Buffer) => void): () => void;
+  /** Resolves when the shell has exited or the terminal was closed. */
+  readonly closed: Promise<void>;
+  close(): void;
 }
 
 export interface AgentSandbox extends Sandbox {

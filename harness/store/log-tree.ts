@@ -4,7 +4,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskSpec } from '../../tasks/types.ts';
 import { featureDirName, teamName } from '../../tasks/types.ts';
-import type { EvaluationResult, TaskResult } from '../run/types.ts';
+import type { AgentResult, EvaluationResult, TaskResult } from '../run/types.ts';
 
 /** Model specs can hold ':' '/' '@' (URLs): keep folder names portable. */
 function safeSegment(text: string): string {
@@ -69,6 +69,11 @@ export function writeEvaluationFiles(dir: string, result: EvaluationResult): voi
   writeAtomic(join(dir, 'eval.json'), JSON.stringify(evalJson(result), null, 2));
 }
 
+/** A person's seat (coop-bench play) says so; an agent's files are as they always were. */
+function personFields(agent: AgentResult): { seat?: 'human'; active_ms?: number } {
+  return agent.person ? { seat: 'human', active_ms: agent.person.activeMs } : {};
+}
+
 export function writeTaskFiles(dir: string, task: TaskSpec, result: TaskResult, conversation: unknown[]): void {
   mkdirSync(dir, { recursive: true });
   result.agents.forEach((agent, i) => {
@@ -76,7 +81,15 @@ export function writeTaskFiles(dir: string, task: TaskSpec, result: TaskResult, 
     writeAtomic(
       join(dir, `agent${i + 1}_traj.json`),
       JSON.stringify(
-        { agent: agent.agentId, model: agent.model, features: agent.features, status: agent.status, error: agent.error ?? null, steps: agent.steps },
+        {
+          agent: agent.agentId,
+          model: agent.model,
+          features: agent.features,
+          status: agent.status,
+          error: agent.error ?? null,
+          ...personFields(agent),
+          steps: agent.steps,
+        },
         null,
         2,
       ),
@@ -107,6 +120,7 @@ export function writeTaskFiles(dir: string, task: TaskSpec, result: TaskResult, 
           error: a.error ?? null,
           steps: a.steps.length,
           patch_bytes: Buffer.byteLength(a.patch),
+          ...personFields(a),
         })),
       },
       null,

@@ -18,6 +18,10 @@ export interface StoredAgent {
   error: string | null;
   steps: number;
   patch: string;
+  /** `human`: a person's seat (coop-bench play); `model`: an agent's. */
+  seat: 'model' | 'human';
+  /** A person's active time (harness/play/active-time.ts); null for a model. */
+  activeMs: number | null;
 }
 
 export interface StoredMerge {
@@ -113,8 +117,10 @@ const agentRow = z
     error: z.string().nullable(),
     steps: z.number(),
     patch: z.string(),
+    seat: z.enum(['model', 'human']),
+    active_ms: z.number().nullable(),
   })
-  .transform((a): StoredAgent => ({ ...a, status: a.status as AgentStatus }));
+  .transform(({ active_ms, ...a }): StoredAgent => ({ ...a, status: a.status as AgentStatus, activeMs: active_ms }));
 
 const fileMerge: z.ZodType<FileMerge> = z.object({
   path: z.string(),

@@ -81,6 +81,8 @@ export interface AgentRow {
   error: string | null;
   steps: number;
   patch: string;
+  seat: 'model' | 'human';
+  active_ms: number | null;
 }
 
 const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -267,9 +269,23 @@ export class RunStore {
       for (const a of agents) {
         for (const step of a.steps) insertStep.run(...stepRow(id, a.agentId, step));
       }
-      const insertAgent = this.db.prepare('INSERT INTO agents (task, agent, model, features, status, error, steps, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const insertAgent = this.db.prepare(
+        'INSERT INTO agents (task, agent, model, features, status, error, steps, patch, seat, active_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       for (const a of agents) {
-        insertAgent.run(id, a.agentId, a.model, JSON.stringify(a.features), a.status, a.error ?? null, a.steps.length, a.patch);
+        const activeMs = a.person ? Math.max(0, Math.round(a.person.activeMs)) : null;
+        insertAgent.run(
+          id,
+          a.agentId,
+          a.model,
+          JSON.stringify(a.features),
+          a.status,
+          a.error ?? null,
+          a.steps.length,
+          a.patch,
+          a.person ? 'human' : 'model',
+          activeMs,
+        );
       }
     })();
   }

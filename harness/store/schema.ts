@@ -305,4 +305,10 @@ export const migrations: string[] = [
   ALTER TABLE tasks_rebuilt RENAME TO tasks;
   ALTER TABLE store_state ADD COLUMN writes_in_wal INTEGER NOT NULL DEFAULT 0;
   `,
+  // Who sat in each seat: 'model' (an agent: every seat before people could take one) or 'human'
+  // (coop-bench play), and a person's active time in milliseconds (NULL for a model).
+  `
+  ALTER TABLE agents ADD COLUMN seat TEXT NOT NULL DEFAULT 'model' CHECK (seat IN ('model', 'human'));
+  ALTER TABLE agents ADD COLUMN active_ms INTEGER;
+  `,
 ];

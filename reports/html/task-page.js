@@ -68,6 +68,13 @@
     return `+${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
   }
 
+  /** A person's seat (coop-bench play) says so, with their active time; an agent's is a model's. */
+  function seatText(a) {
+    if (a.seat !== 'human') return 'model';
+    const s = Math.round((a.activeMs || 0) / 1000);
+    return `person (active ${Math.floor(s / 60)}m ${s % 60}s)`;
+  }
+
   /** Short one-line inputs (most commands) are shown inline, longer ones folded. */
   function stepCell(e) {
     const title = `#${e.idx} ${e.kind}${e.name ? ' ' + e.name : ''}${e.exitCode === null ? '' : ` (exit ${e.exitCode})`}`;
@@ -158,8 +165,8 @@
         : null,
       section('Agents', [
         table(
-          ['agent', 'model', 'features', 'status', 'steps', 'error'],
-          t.agents.map((a) => [a.agent, a.model, a.features.join(', '), a.status, a.steps, a.error || '']),
+          ['agent', 'seat', 'model', 'features', 'status', 'steps', 'error'],
+          t.agents.map((a) => [a.agent, seatText(a), a.model, a.features.join(', '), a.status, a.steps, a.error || '']),
         ),
       ]),
       section('Timeline: steps and messages', [timeline(t)]),

@@ -14,7 +14,8 @@ import { ExecChannel, ExecChannelError, ExecChannelUnavailable, ExecChannels } f
 import { MAIN_PROCESS } from './exec-channel-server.ts';
 import { STOP_PROCESSES } from './stop-processes.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
-import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
+import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile, Terminal } from '../types.ts';
+import { openDockerTerminal } from './terminal.ts';
 import { ROLE_LABEL } from '../labels.ts';
 
 export interface ContainerSpec {
@@ -374,6 +375,10 @@ export class DockerSandbox implements AgentSandbox {
     if (!path.startsWith('/')) throw new Error(`writeFile needs an absolute path, got ${path}`);
     const archive = typeof content === 'string' || Buffer.isBuffer(content) ? await tarOf([{ path, content }]) : tarOfHostFile(path, content);
     await this.container.putArchive(archive, { path: '/' });
+  }
+
+  openTerminal(size: { cols: number; rows: number }): Promise<Terminal> {
+    return openDockerTerminal(this.container, size);
   }
 
   async remove(): Promise<void> {

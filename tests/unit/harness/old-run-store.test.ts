@@ -18,7 +18,7 @@ import { storeDb } from '../../helpers/run-db.ts';
 
 const features = (i: number) => [1, i + 2];
 const legacy: LegacyTask[] = [
-  { features: features(0), merge: { status: 'clean' }, passed: true },
+  { features: features(0), merge: { status: 'clean' }, passed: true, patches: ['patch a\n', 'patch b\n'] },
   { features: features(1), merge: { status: 'union' }, passed: true },
   { features: features(2), merge: { status: 'union', llm: { outcome: 'skipped', reason: 'no resolver configured' } }, passed: false },
   {
@@ -93,6 +93,12 @@ describe('a run.db from before merge attempts', () => {
     expect(summary).toMatch(/merge clean\/structural\/union\/llm\/conflict\/missing_input\s+union order decided\s+pass after structural/);
     expect(summary).toMatch(/oracle\s+coop\s+7\s+7\s+3\/7 \(42\.9%\)\s+0\s+0\s+0\s+1\/0\/3\/1\/1\/1\s+-\s+1\/1 \(100\.0%\), 5 not measured/);
     expect(coop.structural).toMatchObject({ rate: { k: 1, n: 1 }, unmeasured: 5 });
+  });
+
+  it("reads every agent of the old run as a model's seat, with no active time", () => {
+    const agents = ids.flatMap((id) => loadTaskRecord(store, id).agents);
+    expect(agents.length).toBeGreaterThan(0);
+    expect(new Set(agents.map((a) => `${a.seat} ${a.activeMs}`))).toEqual(new Set(['model null']));
   });
 
   it('renders the HTML report', () => {
