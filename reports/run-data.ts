@@ -2,7 +2,7 @@
 // (harness/store/run-log.ts), named as the report names things (team, pair). Per-task pages read
 // their details separately.
 import type { TaskErrorKind, TaskStatus } from '../harness/store/run-store.ts';
-import type { StoredAttempt } from '../harness/store/merge-attempts.ts';
+import type { StoredAttempt } from '../harness/store/stored-attempts.ts';
 import type { StoredLabel } from '../harness/store/judge-results.ts';
 import { readRunLog, type RunInfo } from '../harness/store/run-log.ts';
 import type { RunStore } from '../harness/store/run-store.ts';

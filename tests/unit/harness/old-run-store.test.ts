@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { writeLegacyRun, type LegacyTask } from '../../helpers/legacy-run.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { loadTaskRecord } from '../../../harness/store/records.ts';
-import { attemptsOf } from '../../../harness/store/merge-attempts.ts';
+import { attemptsOf } from '../../../harness/store/stored-attempts.ts';
 import { formatSummary, summarize } from '../../../harness/run/summary.ts';
 import { loadRunData } from '../../../reports/run-data.ts';
 import { summarizeRun } from '../../../reports/summary.ts';
