@@ -1,7 +1,7 @@
 // The merge cascade's attempts in run.db: one row per stage that ran (merge_attempts, schema.ts),
 // written as the task's result is saved. stored-attempts.ts reads them back.
 import type Database from 'better-sqlite3';
-import { ATTEMPT_OUTCOMES, stageNamed, type MergeAttempt } from '../../resolver/index.ts';
+import { ATTEMPT_OUTCOMES, REPAIRED_PATCH_ATTEMPT, stageNamed, type MergeAttempt } from '../../resolver/index.ts';
 import type { FeatureEvaluation } from '../run/types.ts';
 import { boundText } from '../errors.ts';
 
@@ -11,12 +11,6 @@ export interface AttemptTest {
   passed: boolean;
   cached: boolean;
 }
-
-/**
- * An attempt outside the cascade: the task's merge and tests again with the agents' patches that an
- * imported run recorded cut by the reference adapters' .strip(), repaired. Never the task's result.
- */
-export const REPAIRED_PATCH_ATTEMPT = 'repaired-patch';
 
 /** A stage name an attempt may be stored under: a merge stage's, or the repaired-patch attempt. */
 export const isAttemptStage = (name: string): boolean => stageNamed(name) !== undefined || name === REPAIRED_PATCH_ATTEMPT;

@@ -11,7 +11,7 @@
 // commitment-only.ts (a change limited to functions) and commitment-renames.ts, on
 // commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier commitment,
 // commitment-requests.ts requests and the replies that accept them.
-import type { ConversationMessage } from '../../harness/store/records.ts';
+import type { ConversationMessage } from '../types.ts';
 import { exportStatementNames, functionName, lastName, PACKAGE, symbolsIn, type Commitment, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
