@@ -15,7 +15,7 @@ import { judgeCommand } from './commands/judge.ts';
 import { imagesCommand } from './commands/images.ts';
 import { modelsCommand } from './commands/models.ts';
 import { importCommand } from './import/command.ts';
-import { UserError } from './errors.ts';
+import { isUserError } from './errors.ts';
 import { storageFailure } from './store/storage-errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
@@ -67,8 +67,8 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode;
-    } else if (error instanceof UserError) {
-      process.stderr.write(`coop-bench: ${error.message}\n`);
+    } else if (isUserError(error)) {
+      process.stderr.write(`coop-bench: ${(error as Error).message}\n`);
       process.exitCode = 2;
     } else if (storageFailure(error)) {
       process.stderr.write(`coop-bench: ${storageFailure(error)!.message}: ${storageFailure(error)!.remedy} and run the command again\n`);

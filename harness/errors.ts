@@ -1,3 +1,7 @@
+import { JudgeInputError } from '../judges/errors.ts';
+import { ReportInputError } from '../reports/errors.ts';
+import { TaskInputError } from '../tasks/errors.ts';
+
 /**
  * A problem the user can fix (bad input, missing engine, unknown model). The CLI prints its
  * message as one line and exits non-zero, without a stack trace.
@@ -20,25 +24,10 @@ export class RunStopError extends UserError {
   }
 }
 
-/** Keeps the first and last `max / 2` characters: logs and stored outputs stay bounded. */
-export function boundText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const half = Math.floor(max / 2);
-  const dropped = text.length - 2 * half;
-  return `${text.slice(0, half)}\n[... ${dropped} characters omitted ...]\n${text.slice(-half)}`;
-}
+/** Errors the user fixes: the harness's own and each stage's (a stage defines its own, needing no harness). */
+const USER_ERRORS = [UserError, TaskInputError, JudgeInputError, ReportInputError];
 
-/**
- * Text from outside (a run name, a file name, a link's target) quoted for a one-line message: line
- * breaks, terminal escapes and bidirectional controls are shown escaped instead of acting.
- */
-export function quoted(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+export const isUserError = (error: unknown): boolean => USER_ERRORS.some((kind) => error instanceof kind);
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+// Text helpers the stages use too, so they live in the resolver's bounded-text module.
+export { boundText, errorMessage, quoted } from '../resolver/bounded-text.ts';

@@ -2,7 +2,7 @@
 // (keyed by judge, prompt version, model and the exact prompt) so that judging the same input
 // again makes no model call.
 import { createHash } from 'node:crypto';
-import type { Model } from '../harness/models/types.ts';
+import type { Model } from './model.ts';
 import { runDetectors, DETECTORS_VERSION } from './detectors/index.ts';
 import { askForJson, NO_USAGE, type UsageTotal } from './llm/ask.ts';
 import type { DroppedLabel, LlmJudge } from './llm/judge.ts';

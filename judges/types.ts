@@ -1,10 +1,20 @@
 // What every judge reads (one task's conversation, patches, merge and test results) and what it
 // returns (labels, each backed by evidence). Judges are pure functions of a JudgeInput, so they
 // run the same on a stored task and on a calibration case.
-import type { ConversationMessage, StoredMerge, TaskRecord } from '../harness/store/records.ts';
 
 export type JudgeName = 'communication' | 'symptoms' | 'speech_acts' | 'commitments' | 'detectors';
 export const JUDGE_NAMES: readonly JudgeName[] = ['detectors', 'communication', 'symptoms', 'speech_acts', 'commitments'];
+
+/** One message of a task's conversation, as the harness stores it. */
+export interface ConversationMessage {
+  id: number;
+  from: string;
+  to: string[];
+  message: string;
+  sentAt: string;
+  /** Per recipient: when the message reached its prompt (null: never delivered). */
+  deliveredAt: Record<string, string | null>;
+}
 
 export interface AgentPatch {
   agent: string;
@@ -15,19 +25,9 @@ export interface JudgeInput {
   conversation: ConversationMessage[];
   patches: AgentPatch[];
   /** Absent when the task never reached the merge. */
-  merge?: Pick<StoredMerge, 'status' | 'patch'>;
+  merge?: { status: string; patch: string };
   evaluations: { feature: number; passed: boolean; cause: string | null; output: string }[];
   bothPassed: boolean | null;
-}
-
-export function judgeInputOf(record: TaskRecord): JudgeInput {
-  return {
-    conversation: record.conversation,
-    patches: record.agents.map((a) => ({ agent: a.agent, patch: a.patch })),
-    merge: record.merge && { status: record.merge.status, patch: record.merge.patch },
-    evaluations: record.evaluations.map((e) => ({ feature: e.feature, passed: e.passed, cause: e.cause, output: e.output })),
-    bothPassed: record.bothPassed,
-  };
 }
 
 /** Where a piece of evidence comes from. */

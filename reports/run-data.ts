@@ -1,15 +1,9 @@
-// What the report's statistics need about every task of a run, from the store's reader
-// (harness/store/run-log.ts), named as the report names things (team, pair). Per-task pages read
-// their details separately.
-import type { TaskErrorKind, TaskStatus } from '../harness/store/run-store.ts';
-import type { StoredAttempt } from '../harness/store/merge-attempts.ts';
-import type { StoredLabel } from '../harness/store/judge-results.ts';
-import { readRunLog, type RunInfo } from '../harness/store/run-log.ts';
-import type { RunStore } from '../harness/store/run-store.ts';
-import type { CacheCount } from '../harness/store/test-cache.ts';
-import { featureDirName, teamName } from '../tasks/types.ts';
-import { readModelScores, type ModelMeasurement } from '../judges/calibration/model-scores.ts';
-import { dirname } from 'node:path';
+// What the report's statistics need about every task of a run, named as the report names things
+// (team, pair); the harness fills it from its store. Per-task pages read their details separately.
+import type { RunInfo, StoredLabel, TaskErrorKind, TaskStatus } from './records.ts';
+import type { CacheCount } from './cache-count.ts';
+import { featureDirName } from '../tasks/types.ts';
+import type { ModelMeasurement } from '../judges/calibration/model-scores.ts';
 
 export type { RunInfo };
 
@@ -58,7 +52,7 @@ export interface TaskOutcome {
   mergeStatus: string | null;
   naiveClean: boolean | null;
   /** The merge cascade's attempts (stage, outcome, tests' verdict), in order. */
-  mergeAttempts: Pick<StoredAttempt, 'stage' | 'outcome' | 'passed' | 'final'>[];
+  mergeAttempts: { stage: string; outcome: string; passed: boolean | null; final: boolean }[];
   steps: number;
   messages: number;
   modelCalls: number;
@@ -84,39 +78,4 @@ export interface RunData {
 
 export function pairName(repo: string, taskId: number, features: number[]): string {
   return `${repo}/task${taskId}/${featureDirName(features)}`;
-}
-
-export function loadRunData(store: RunStore): RunData {
-  const log = readRunLog(store);
-  const tasks = log.tasks.map((t): TaskOutcome => ({
-    id: t.id,
-    key: t.key,
-    team: teamName(t.models),
-    setting: t.setting,
-    variant: t.variant,
-    repo: t.repo,
-    taskId: t.taskId,
-    features: t.features,
-    pair: pairName(t.repo, t.taskId, t.features),
-    status: t.status,
-    error: t.error,
-    errorKind: t.errorKind,
-    agentConfig: t.agentConfig,
-    agentEndings: t.agentEndings,
-    passed: t.status === 'done' ? t.bothPassed === true : null,
-    mergeStatus: t.mergeStatus,
-    naiveClean: t.naiveClean,
-    mergeAttempts: t.attempts.map(({ stage, outcome, passed, final }) => ({ stage, outcome, passed, final })),
-    steps: t.steps,
-    messages: t.messages,
-    modelCalls: t.usage.calls,
-    inputTokens: t.usage.inputTokens,
-    cacheReadTokens: t.usage.cacheReadTokens,
-    cacheWriteTokens: t.usage.cacheWriteTokens,
-    outputTokens: t.usage.outputTokens,
-    costUsd: t.usage.costUsd,
-    labels: t.labels.map(labelView),
-    testRuns: t.testRuns,
-  }));
-  return { run: log.run, tasks, damaged: log.damaged, judgeCalibration: readModelScores(dirname(store.dir)) };
 }

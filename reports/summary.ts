@@ -1,5 +1,5 @@
 // Every statistic of a run's report, computed once and shared by the HTML, JSON and CSV outputs.
-import type { TaskStatus } from '../harness/store/run-store.ts';
+import type { TaskStatus } from './records.ts';
 import type { RunData, RunInfo, TaskOutcome } from './run-data.ts';
 import { headline, type Headline } from './analysis/headline.ts';
 import { difficultyAnalysis, type DifficultyAnalysis } from './analysis/difficulty.ts';
@@ -7,8 +7,7 @@ import { mergeAnalysis, type MergeAnalysis } from './analysis/merges.ts';
 import { communicationAnalysis, type CommunicationAnalysis } from './analysis/communication.ts';
 import { costRows, type CostRow } from './analysis/cost.ts';
 import { repairedPatchCount, type RepairedPatchCount } from './analysis/repaired-patches.ts';
-import { totalCount } from '../harness/run/cache-marks.ts';
-import type { CacheCount } from '../harness/store/test-cache.ts';
+import { totalCount, type CacheCount } from './cache-count.ts';
 import { runModels, type RunModel } from './run-models.ts';
 
 export interface RunSummary {

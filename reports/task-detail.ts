@@ -1,8 +1,8 @@
 // One task's page data: both agents' steps and messages on one timeline, patches, merged diff, test
 // output and judge labels. Every text is bounded (head and tail kept, the cut stated) so that a
 // report of thousands of tasks stays openable.
-import { boundText } from '../harness/errors.ts';
-import type { StoredEvaluation, TaskRecord } from '../harness/store/records.ts';
+import { boundText } from '../resolver/bounded-text.ts';
+import type { StoredEvaluation, TaskRecord } from './records.ts';
 import type { LabelView } from './run-data.ts';
 import { conditionOf } from './analysis/conditions.ts';
 import { JUDGES } from './analysis/taxonomy.ts';
@@ -104,7 +104,7 @@ export function taskDetail(record: TaskRecord, labels: LabelView[], pair: string
     })),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 
-  const usage = record.modelCalls.reduce(
+  const usage = record.modelCalls.reduce<TaskDetail['usage']>(
     (u, c) => ({
       calls: u.calls + 1,
       inputTokens: u.inputTokens + c.inputTokens,

@@ -4,7 +4,7 @@ export { mergePatches, type MergeOptions } from './merge.ts';
 export { runCascade, patchHash, type CascadeOptions, type CascadeResult, type Tester } from './cascade.ts';
 export { MERGE_STAGES, MERGE_STATUSES, NO_CODE_STATUSES, stageNamed, cascadeRoles, CASCADE_STAGES, DEFAULT_CASCADE } from './stages/index.ts';
 export { passesAfterStructural, type StructuralFile } from './stages/structural.ts';
-export { ATTEMPT_OUTCOMES, attemptOf, type AttemptOutcome, type MergeAttempt, type MergeStage } from './stages/stage.ts';
+export { ATTEMPT_OUTCOMES, REPAIRED_PATCH_ATTEMPT, attemptOf, type AttemptOutcome, type MergeAttempt, type MergeStage } from './stages/stage.ts';
 export { NO_RESOLVER } from './stages/llm.ts';
 export { orderEffect } from './stages/union-reversed.ts';
 export { MergeSetupError, type GitTrace, type GitCommand } from './git.ts';

@@ -3,7 +3,7 @@
 import type { Pool, Setting, Subset, TaskSpec } from './types.ts';
 import { createHash } from 'node:crypto';
 import { poolKey, taskKey } from './types.ts';
-import { UserError } from '../harness/errors.ts';
+import { TaskInputError } from './errors.ts';
 
 export interface TaskFilters {
   /** Repo folder names, with or without `_task`, or `<repo>/task<id>`. */
@@ -62,12 +62,12 @@ export function selectPools(pools: Pool[], filters: TaskFilters): Pool[] {
   if (filters.pools?.length) {
     selected = selected.filter((p) => poolMatches(p, filters.pools!));
     if (selected.length === 0) {
-      throw new UserError(`no pool matches --pool ${filters.pools.join(',')} (pools found: ${pools.map(poolKey).join(', ') || 'none'})`);
+      throw new TaskInputError(`no pool matches --pool ${filters.pools.join(',')} (pools found: ${pools.map(poolKey).join(', ') || 'none'})`);
     }
   }
   if (filters.taskIds?.length) {
     selected = selected.filter((p) => filters.taskIds!.includes(p.taskId));
-    if (selected.length === 0) throw new UserError(`no selected pool has task id ${filters.taskIds.join(',')}`);
+    if (selected.length === 0) throw new TaskInputError(`no selected pool has task id ${filters.taskIds.join(',')}`);
   }
   return selected;
 }
@@ -88,9 +88,9 @@ export function featureGroups(pool: Pool, size: number, filters: TaskFilters): F
   let listed: number[][] | undefined;
   if (filters.features?.length) {
     const wanted = [...filters.features].sort((a, b) => a - b);
-    if (wanted.length !== size) throw new UserError(`--features lists ${wanted.length} features but each task has ${size} agents`);
+    if (wanted.length !== size) throw new TaskInputError(`--features lists ${wanted.length} features but each task has ${size} agents`);
     const missing = wanted.filter((id) => !ids.includes(id));
-    if (missing.length) throw new UserError(`pool ${poolKey(pool)} has no feature ${missing.join(', ')} (it has ${ids.join(', ')})`);
+    if (missing.length) throw new TaskInputError(`pool ${poolKey(pool)} has no feature ${missing.join(', ')} (it has ${ids.join(', ')})`);
     listed = new Set(wanted).size === size ? [wanted] : [];
   }
   if (filters.subset) {
@@ -158,7 +158,7 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const shard = m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
   if (!shard || shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
-    throw new UserError(`--shard ${text}: write i/n with 1 <= i <= n, e.g. --shard 1/4`);
+    throw new TaskInputError(`--shard ${text}: write i/n with 1 <= i <= n, e.g. --shard 1/4`);
   }
   return shard;
 }

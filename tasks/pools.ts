@@ -21,7 +21,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Feature, Pool } from './types.ts';
-import { UserError, quoted } from '../harness/errors.ts';
+import { quoted } from '../resolver/bounded-text.ts';
+import { TaskInputError } from './errors.ts';
 
 const TASK_DIR = /^task(\d+)$/;
 const FEATURE_DIR = /^feature(\d+)$/;
@@ -46,7 +47,7 @@ export const POOL_FILE_BOUNDS: Record<string, { bytes: number; what: string }> =
 };
 
 /** A pool that cannot be used, with each of its problems in one line. */
-export class InvalidPoolError extends UserError {
+export class InvalidPoolError extends TaskInputError {
   constructor(
     readonly pool: string,
     /** The pool folder, as messages show it. */
@@ -147,7 +148,7 @@ export function readPoolFile(path: string): Buffer {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const link = (error as { code?: string }).code === 'ELOOP';
-    throw new UserError(
+    throw new TaskInputError(
       link
         ? `${shown(path)} is a symbolic link: pool files are read only as regular files (coop-bench pools validate explains)`
         : `cannot read ${shown(path)}: ${(error as Error).message}`,
@@ -155,9 +156,9 @@ export function readPoolFile(path: string): Buffer {
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UserError(`${shown(path)} is a ${kindOf(stat)}, not a regular file: remove it from the pool folder`);
+    if (!stat.isFile()) throw new TaskInputError(`${shown(path)} is a ${kindOf(stat)}, not a regular file: remove it from the pool folder`);
     if (stat.size > bound)
-      throw new UserError(
+      throw new TaskInputError(
         `${shown(path)} is ${formatBytes(stat.size)}, over the ${formatBytes(bound)} bound on ${POOL_FILE_BOUNDS[basename(path)].what}: shorten it`,
       );
     // No more than fstat saw, should the file grow meanwhile.
@@ -186,7 +187,7 @@ export function publishedImageName(repo: string, taskId: number): string {
 /** Loads one pool folder (`.../<repo>/task<id>`); an unusable one throws InvalidPoolError with every problem. */
 export function loadPool(dir: string): Pool {
   const taskMatch = TASK_DIR.exec(basename(dir));
-  if (!taskMatch) throw new UserError(`${shown(dir)} is not a pool folder: its name must be task<id>`);
+  if (!taskMatch) throw new TaskInputError(`${shown(dir)} is not a pool folder: its name must be task<id>`);
   const repo = basename(resolve(dir, '..'));
   const taskId = Number(taskMatch[1]);
   const key = `${shown(repo)}/task${taskId}`;
@@ -245,7 +246,7 @@ export interface PoolScan {
  * may be a link, but below it pools are read only from real folders.
  */
 export function scanPools(root: string): PoolScan {
-  if (!isDir(root)) throw new UserError(`pool folder ${shown(root)} does not exist (pass --pools <dir> pointing at a dataset in the CooperBench layout)`);
+  if (!isDir(root)) throw new TaskInputError(`pool folder ${shown(root)} does not exist (pass --pools <dir> pointing at a dataset in the CooperBench layout)`);
   const scan: PoolScan = { pools: [], invalid: [] };
   const load = (dir: string) => {
     try {
@@ -293,6 +294,6 @@ export function discoverPools(root: string): Pool[] {
 
 export function findFeature(pool: Pool, id: number): Feature {
   const feature = pool.features.find((f) => f.id === id);
-  if (!feature) throw new UserError(`pool ${pool.repo}/task${pool.taskId} has no feature ${id} (it has ${pool.features.map((f) => f.id).join(', ')})`);
+  if (!feature) throw new TaskInputError(`pool ${pool.repo}/task${pool.taskId} has no feature ${id} (it has ${pool.features.map((f) => f.id).join(', ')})`);
   return feature;
 }

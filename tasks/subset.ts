@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Subset } from './types.ts';
-import { UserError } from '../harness/errors.ts';
+import { TaskInputError } from './errors.ts';
 
 const subsetSchema = z.object({
   name: z.string(),
@@ -21,18 +21,20 @@ export function loadSubset(nameOrPath: string, poolsRoot: string): Subset {
   const candidates = [nameOrPath, join(poolsRoot, 'subsets', `${nameOrPath}.json`)];
   const path = candidates.find((p) => existsSync(p) && p.endsWith('.json'));
   if (!path) {
-    throw new UserError(`subset "${nameOrPath}" not found (looked for ${candidates.join(' and ')}): pass a subset JSON file or a name under <pools>/subsets/`);
+    throw new TaskInputError(
+      `subset "${nameOrPath}" not found (looked for ${candidates.join(' and ')}): pass a subset JSON file or a name under <pools>/subsets/`,
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new UserError(`subset ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new TaskInputError(`subset ${path} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = subsetSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(
+    throw new TaskInputError(
       `subset ${path} is malformed at ${issue.path.join('.') || '(top)'}: ${issue.message} (expected {"name", "tasks": [{"repo", "task_id", "pairs": [[i, j]]}]})`,
     );
   }

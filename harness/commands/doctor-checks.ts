@@ -1,12 +1,13 @@
 // What `coop-bench doctor` checks: everything a run needs from the machine, each with what to do
 // when it is missing. No check changes anything or calls a model API.
-import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { execa } from 'execa';
 import type { Pool } from '../../tasks/types.ts';
 import { discoverPools } from '../../tasks/pools.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import type { CheckResult, CheckStatus } from '../sandbox/types.ts';
+import { diskCheck, freeBytes, result } from '../sandbox/disk-check.ts';
 import { isBuiltinAgent, modelSpecOf } from '../agents/registry.ts';
 import { PLACEHOLDER_KEY, resolveModel } from '../models/resolve.ts';
 import type { ModelOptions } from '../models/index.ts';
@@ -22,13 +23,6 @@ export interface DoctorOptions {
   /** The sandbox backend whose needs to check (its engine, its images). */
   backend: BackendChoice;
 }
-
-const GIB = 1024 ** 3;
-/** Below this a run fails to build images or store results; below WARN_FREE_BYTES it may. */
-const MIN_FREE_BYTES = 2 * GIB;
-const WARN_FREE_BYTES = 10 * GIB;
-
-export const result = (status: CheckStatus, name: string, detail: string): CheckResult => ({ status, name, detail });
 
 export function checkNode(version = process.versions.node): CheckResult {
   const major = Number(version.split('.')[0]);
@@ -71,19 +65,6 @@ function nearestExisting(path: string): string {
   let dir = resolve(path);
   while (!existsSync(dir)) dir = dirname(dir);
   return dir;
-}
-
-export function diskCheck(name: string, path: string, freeBytes: number): CheckResult {
-  const free = `${(freeBytes / GIB).toFixed(1)} GiB free at ${path}`;
-  if (freeBytes < MIN_FREE_BYTES)
-    return result('FAIL', name, `${free}: images and results need more; free some space (docker image prune, old runs) or use another --runs-dir`);
-  if (freeBytes < WARN_FREE_BYTES) return result('warn', name, `${free}: pool images take about 0.5-3 GiB each; a large run may fill it`);
-  return result('ok', name, free);
-}
-
-export function freeBytes(path: string): number {
-  const stats = statfsSync(path);
-  return stats.bavail * stats.bsize;
 }
 
 export function checkRunsDir(runsDir: string): CheckResult[] {

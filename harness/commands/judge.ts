@@ -7,7 +7,7 @@ import { computeStoredScores, STORED_SCORES_FILE, writeStoredScores } from '../.
 import { writeModelScores, type SplitScores } from '../../judges/calibration/model-scores.ts';
 import { formatDefinitions, formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
 import { addUsage, NO_USAGE } from '../../judges/llm/ask.ts';
-import { judgeRun } from '../../judges/judge-task.ts';
+import { judgeRun } from '../run/judge-tasks.ts';
 import { memoryCache } from '../../judges/run-judge.ts';
 import { JUDGE_NAMES, type JudgeName } from '../../judges/types.ts';
 import { UserError } from '../errors.ts';

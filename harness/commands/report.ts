@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { UserError } from '../errors.ts';
-import { FORMATS, writeComparison, writeReport } from '../../reports/write-report.ts';
+import { FORMATS } from '../../reports/render-report.ts';
+import { writeComparison, writeReport } from '../run/write-report.ts';
 import { list } from './options.ts';
 
 export function reportCommand(): Command {

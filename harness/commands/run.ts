@@ -17,7 +17,7 @@ import {
 } from './options.ts';
 import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
-import { judgeTask } from '../../judges/judge-task.ts';
+import { judgeTask } from '../run/judge-tasks.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
 import type { RunStore } from '../store/run-store.ts';
 

@@ -12,7 +12,8 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { readFile } from 'node:fs/promises';
 import type { Feature } from '../../tasks/types.ts';
 import type { BackendSlot, TestSequence } from '../sandbox/types.ts';
-import { FeatureTests, cachedTestRun, keptTestRun, sandboxSpec, type TestRun, type TestRunOptions } from './run-tests.ts';
+import { FeatureTests, cachedTestRun, keptTestRun, sandboxSpec, type TestRunOptions } from './run-tests.ts';
+import type { TestRun } from './test-run.ts';
 
 /** A task's tests on the code its merge produces, in feature order. */
 export interface TaskTests {

@@ -3,9 +3,8 @@
 // (harness/import/stripped-patch.ts). Stored beside the cascade's attempts, never as the result:
 // it measures how many of a run's failures the stripping caused.
 import { performance } from 'node:perf_hooks';
-import type { MergeAttempt } from '../../resolver/index.ts';
+import { REPAIRED_PATCH_ATTEMPT, type MergeAttempt } from '../../resolver/index.ts';
 import type { FeatureEvaluation } from '../run/types.ts';
-import { REPAIRED_PATCH_ATTEMPT } from '../store/merge-attempts.ts';
 import { evaluatePatches, type EvaluationInput } from './evaluate.ts';
 
 /** The final newline .strip() took from every patch: `git apply` calls a patch without it corrupt too. */

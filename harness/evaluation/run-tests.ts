@@ -3,34 +3,17 @@
 // the code to test exists (while the merge runs). Here: what the run means (parsing) and the cache.
 import { readFileSync } from 'node:fs';
 import type { Feature } from '../../tasks/types.ts';
-import type { BackendSlot, ContainerLimits, PendingTestRun, RawTestRun, SandboxImage, TestSequenceSpec } from '../sandbox/types.ts';
-import { failureCause, parseTestCounts, type TestCounts } from './parse-results.ts';
+import type { BackendSlot, PendingTestRun, RawTestRun, TestSequenceSpec } from '../sandbox/types.ts';
+import { failureCause, parseTestCounts } from './parse-results.ts';
 import { testCacheKey, type TestCache } from './test-cache.ts';
+import type { TestRun, TestSettings } from './test-run.ts';
 
-export interface TestRun {
-  passed: boolean;
-  exitCode: number | null;
-  timedOut: boolean;
-  counts?: TestCounts;
-  /** Why it failed, in one line, when known. */
-  cause?: string;
-  /** Runner output, head and tail kept. */
-  output: string;
-  durationMs: number;
-  /** Taken from the test cache: the same image, tests and code were run before (durationMs is that run's). */
-  cached?: boolean;
-}
-
-export interface TestRunOptions {
+export interface TestRunOptions extends TestSettings {
   /** The backend share the task runs on. */
   slot: BackendSlot;
-  image: SandboxImage;
   run: string;
   /** The task's row in the run store, when there is one. */
   task?: number;
-  limits: ContainerLimits;
-  timeoutMs: number;
-  maxOutputBytes?: number;
   /** Results of earlier runs on the same inputs; absent: every run is a fresh one. */
   cache?: TestCache;
   /**

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Feature } from '../../tasks/types.ts';
-import type { TestRun, TestRunOptions } from './run-tests.ts';
+import type { TestRun, TestSettings } from './test-run.ts';
 
 export interface TestCacheKey {
   imageId: string;
@@ -21,11 +21,7 @@ export interface TestCache {
 
 export const sha256 = (content: string | Buffer): string => createHash('sha256').update(content).digest('hex');
 
-export async function testCacheKey(
-  feature: Feature,
-  patch: string,
-  options: Pick<TestRunOptions, 'image' | 'limits' | 'timeoutMs' | 'maxOutputBytes'>,
-): Promise<TestCacheKey> {
+export async function testCacheKey(feature: Feature, patch: string, options: TestSettings): Promise<TestCacheKey> {
   return {
     imageId: options.image.id,
     testsHash: sha256(await readFile(feature.testsPatchPath)),

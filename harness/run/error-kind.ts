@@ -6,7 +6,7 @@
 // from the rates, and counted and shown as such. A defect of the task's pool (a gold patch that does
 // not apply) is the pool's: left out of the rates too, and shown with a line asking to fix the pool.
 import { CONFIGURATION_KINDS, FirstRequestRefused, INFRASTRUCTURE_KINDS, ModelError, type ModelErrorKind } from '../models/index.ts';
-import { RunStopError, UserError } from '../errors.ts';
+import { RunStopError, isUserError } from '../errors.ts';
 import type { TaskErrorKind } from '../store/run-store.ts';
 import { PoolDefectError } from '../agents/types.ts';
 
@@ -15,7 +15,7 @@ export function taskErrorKind(error: unknown, isSandboxError: (error: unknown) =
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof PoolDefectError) return 'pool';
     if (cause instanceof ModelError && INFRASTRUCTURE_KINDS.includes(cause.kind)) return 'infrastructure';
-    if (isSandboxError(cause) || cause instanceof UserError) return 'infrastructure';
+    if (isSandboxError(cause) || isUserError(cause)) return 'infrastructure';
   }
   return 'harness';
 }

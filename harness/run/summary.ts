@@ -4,10 +4,9 @@
 import type { RunStore, TaskErrorKind } from '../store/run-store.ts';
 import { readRunLog } from '../store/run-log.ts';
 import { teamName } from '../../tasks/types.ts';
-import { MERGE_STATUSES, orderEffect, passesAfterStructural } from '../../resolver/index.ts';
+import { MERGE_STATUSES, REPAIRED_PATCH_ATTEMPT, orderEffect, passesAfterStructural } from '../../resolver/index.ts';
 import type { EvaluationResult } from './types.ts';
 import type { AgentModel } from '../agents/registry.ts';
-import { REPAIRED_PATCH_ATTEMPT } from '../store/merge-attempts.ts';
 import { repairedPatchSentence } from '../../reports/analysis/repaired-patches.ts';
 
 export interface SettingSummary {

@@ -2,7 +2,7 @@
 import type { AgentStatus } from '../agents/types.ts';
 import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { MergeAttempt, MergeResult } from '../../resolver/index.ts';
-import type { TestRun } from '../evaluation/run-tests.ts';
+import type { TestRun } from '../evaluation/test-run.ts';
 
 export interface AgentResult {
   agentId: string;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { taskRow, type RunStore, type TaskRow } from './run-store.ts';
 import { sqlOf } from './database.ts';
-import { attemptsOf, type StoredAttempt } from './merge-attempts.ts';
+import { attemptsOf, type StoredAttempt } from './stored-attempts.ts';
 import { conversationOf, type ConversationMessage } from './messages.ts';
 import { NUMBER_LIST, NUMBER_RECORD, STRING_LIST, flag, json, jsonColumn, oneOf, parseRow } from './columns.ts';
 import { AGENT_STATUSES, type AgentStatus } from '../agents/types.ts';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { salvagedTaskRow, taskRow, type RunStore, type TaskErrorKind, type TaskStatus } from './run-store.ts';
 import { sqlOf } from './database.ts';
 import { ANY_JSON, NUMBER_LIST, STRING_LIST, fromTaskKey, jsonColumn, oneOf, orDamaged, parseRow } from './columns.ts';
-import { attemptRowsByTask, parseAttempts, type StoredAttempt } from './merge-attempts.ts';
+import { attemptRowsByTask, parseAttempts, type StoredAttempt } from './stored-attempts.ts';
 import { labelsByTask, type StoredLabel } from './judge-results.ts';
 import { naiveWasClean, type TaskIdentity } from './records.ts';
 import { cachedEvaluationsByTask, type CacheCount } from './test-cache.ts';

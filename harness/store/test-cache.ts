@@ -3,7 +3,7 @@
 // A damaged cache row is a miss: its tests run again and the row is written anew.
 import { z } from 'zod';
 import type { TestCache, TestCacheKey } from '../evaluation/test-cache.ts';
-import type { TestRun } from '../evaluation/run-tests.ts';
+import type { TestRun } from '../evaluation/test-run.ts';
 import { TEST_FRAMEWORKS } from '../evaluation/parse-results.ts';
 import type { RunStore } from './run-store.ts';
 import { sqlOf } from './database.ts';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { ConversationMessage } from '../../harness/store/records.ts';
+import type { ConversationMessage } from '../types.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, SPEECH_ACTS, SYMPTOMS } from '../definitions.ts';
 import type { JudgeInput } from '../types.ts';
 

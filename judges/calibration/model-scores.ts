@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '../../harness/errors.ts';
+import { JudgeInputError } from '../errors.ts';
 import { DETECTORS_VERSION } from '../detectors/index.ts';
 import { LLM_JUDGES } from '../judge-task.ts';
 import { SPLITS, type Split } from './cases.ts';
@@ -66,7 +66,7 @@ export function writeModelScores(runsDir: string, model: string, scores: SplitSc
     mkdirSync(runsDir, { recursive: true });
     writeFileSync(file, `${JSON.stringify({ measurements: [...kept, ...measured] }, null, 2)}\n`);
   } catch (error) {
-    throw new UserError(`cannot write ${file}: ${(error as Error).message} (choose a writable --runs-dir)`);
+    throw new JudgeInputError(`cannot write ${file}: ${(error as Error).message} (choose a writable --runs-dir)`);
   }
   return file;
 }

@@ -4,7 +4,7 @@
 // (communication error and primary symptom per conversation, speech act per message, broken
 // checkable commitment per message where the case has patches). Gold is
 // read through the definitions: a detector that covers part of a paper label is scored on that part.
-import type { Model } from '../../harness/models/types.ts';
+import type { Model } from '../model.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
 import type { Commitment } from '../detectors/commitment-extract.ts';
 import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.ts';

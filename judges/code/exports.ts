@@ -5,7 +5,16 @@
 import type { Node } from 'web-tree-sitter';
 import { family, type CodeLanguage } from '../../resolver/grammars.ts';
 import type { Piece } from './pieces.ts';
-import type { Outline } from './syntax.ts';
+
+/** What an outline (syntax.ts) records of a piece's exports beyond each definition's own flag. */
+export interface ExportFacts {
+  /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
+  exportList: Set<string>;
+  /** A Python `__all__ = [...]` is shown whole: then it alone says what the module exports. */
+  declaresAll: boolean;
+  /** Modules re-exported whole: `export * from './percent'`, `from .loader import *` in `__init__.py`, `pub use crate::duration::*`. */
+  wildcardSources: string[];
+}
 
 /** Rust's plain `pub`: `pub(crate)`, `pub(super)` and `pub(in …)` keep the item inside the crate. */
 const isPublic = (node: Node) => node.namedChildren.some((c) => c?.type === 'visibility_modifier' && c.text === 'pub');
@@ -33,7 +42,7 @@ const addStrings = (node: Node | null, names: Set<string>) => {
 };
 
 /** Adds a node's export facts to the outline; whether the node was one (then it holds no other fact). */
-export function collectExports(node: Node, piece: Piece, result: Pick<Outline, 'exportList' | 'declaresAll' | 'wildcardSources'>): boolean {
+export function collectExports(node: Node, piece: Piece, result: ExportFacts): boolean {
   const type = node.type;
   const python = piece.language === 'python';
   if (python && /^(?:augmented_)?assignment$/.test(type) && node.childForFieldName('left')?.text === '__all__') {

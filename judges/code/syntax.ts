@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import { family, parserOf } from '../../resolver/grammars.ts';
 import { parsePiece, type Piece } from './pieces.ts';
-import { collectExports, isExported } from './exports.ts';
+import { collectExports, isExported, type ExportFacts } from './exports.ts';
 import { firstInFunction, firstInLoop, functionBody, inLoop, type FunctionBody } from './statements.ts';
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
@@ -54,19 +54,13 @@ export interface Usage {
   scope: string[];
 }
 
-export interface Outline {
+export interface Outline extends ExportFacts {
   definitions: Definition[];
   calls: Call[];
   guards: Guard[];
   usages: Usage[];
   /** Bodies of the functions the piece shows, whole or in part. */
   functions: FunctionBody[];
-  /** Names an explicit export list exports: `export { a }`, `__all__`, `from .x import a` in `__init__.py`, `pub use`. */
-  exportList: Set<string>;
-  /** A Python `__all__ = [...]` is shown whole: then it alone says what the module exports. */
-  declaresAll: boolean;
-  /** Modules re-exported whole: `export * from './percent'`, `from .loader import *` in `__init__.py`, `pub use crate::duration::*`. */
-  wildcardSources: string[];
   /**
    * The definition the hunk's context line opens (`func (p *Pool) Get() … {`, `impl Options {`), when the
    * piece parses better inside it: its name and the last line of the piece still inside it.

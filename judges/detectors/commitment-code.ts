@@ -44,6 +44,18 @@ export interface Target {
   repeats?: boolean;
 }
 
+/** A promise or a claim an agent made in a sentence of the conversation, and what it commits to. */
+export interface Commitment {
+  messageId: number;
+  agent: string;
+  /** The sentence, verbatim from the message. */
+  quote: string;
+  kind: 'promise' | 'claim';
+  target: Target;
+  /** Set when the commitment is an accepted request: the partner's request. */
+  request?: { messageId: number; agent: string; quote: string };
+}
+
 /** "exported from the package": the module is the package of the file the code is in. */
 export const PACKAGE = '<package>';
 

@@ -11,8 +11,8 @@
 // commitment-only.ts (a change limited to functions) and commitment-renames.ts, on
 // commitment-code.ts's terms; commitment-restated.ts reads reports that restate an earlier commitment,
 // commitment-requests.ts requests and the replies that accept them.
-import type { ConversationMessage } from '../../harness/store/records.ts';
-import { exportStatementNames, functionName, lastName, PACKAGE, symbolsIn, type Target } from './commitment-code.ts';
+import type { ConversationMessage } from '../types.ts';
+import { exportStatementNames, functionName, lastName, PACKAGE, symbolsIn, type Commitment, type Target } from './commitment-code.ts';
 import {
   callPlacementTargets,
   definitionOrderTargets,
@@ -48,18 +48,7 @@ import { messageSentences, type Sentence } from './language.ts';
 import { afterDeterminer, commits, isConditional, reportedDoneAt, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 
-export type { Target, TargetKind } from './commitment-code.ts';
-
-export interface Commitment {
-  messageId: number;
-  agent: string;
-  /** The sentence, verbatim from the message. */
-  quote: string;
-  kind: 'promise' | 'claim';
-  target: Target;
-  /** Set when the commitment is an accepted request: the partner's request. */
-  request?: { messageId: number; agent: string; quote: string };
-}
+export type { Commitment, Target, TargetKind } from './commitment-code.ts';
 
 /** "I can either pass it in … or leave its signature alone", "we could add …": an offer commits to nothing. */
 const offers = (sentence: Sentence) =>

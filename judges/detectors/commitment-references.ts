@@ -4,7 +4,7 @@
 // "the EXIF step is in", "the registry functions are exported" (code the sender named earlier,
 // found by the words that describe it), "exported from the package" (the package of the file the
 // code lives in). A reference that resolves to nothing commits to nothing checkable.
-import type { ConversationMessage } from '../../harness/store/records.ts';
+import type { ConversationMessage } from '../types.ts';
 import type { Sentence, Term } from './language.ts';
 
 /** What a target refers to when the sentence names no code for it. */

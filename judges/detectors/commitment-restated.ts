@@ -1,9 +1,8 @@
 // Reports that restate a commitment the sender made before (commitment-extract.ts): a placement in
 // other words of the same place, or any commitment by naming its code with a word that says it is
 // done; a claim checked as the earlier commitment's target.
-import { codeOf, GUARD_NOUN, lastName, placeFunction, sameFunction, symbolsIn, type Target } from './commitment-code.ts';
+import { codeOf, GUARD_NOUN, lastName, placeFunction, sameFunction, symbolsIn, type Commitment, type Target } from './commitment-code.ts';
 import { positionIn } from './commitment-place-words.ts';
-import type { Commitment } from './commitment-extract.ts';
 import { GUARDED } from './commitment-guards.ts';
 import type { Sentence } from './language.ts';
 import { isConditional, reportedDoneAt } from './stance.ts';

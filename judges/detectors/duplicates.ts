@@ -4,7 +4,7 @@
 // are set aside, words are reduced to a stem, and code, files and numbers are kept whole. A later
 // message is a repeat when almost all of its content was already in one earlier message of the
 // same sender. A plan followed by the report that it is done is not a repeat: it adds the news.
-import type { ConversationMessage } from '../../harness/store/records.ts';
+import type { ConversationMessage } from '../types.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
 import { messageSentences } from './language.ts';

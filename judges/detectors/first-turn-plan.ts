@@ -8,7 +8,7 @@
 // change ("`Config` gets a `Retries` field from me", "`formatBytes` from me") and a list of who does
 // what. Offers ("I can add it if you want"), questions and intentions that name no code ("Starting
 // on the timeout feature") are not plans.
-import type { ConversationMessage } from '../../harness/store/records.ts';
+import type { ConversationMessage } from '../types.ts';
 import type { JudgeLabel } from '../types.ts';
 import { proseOf } from '../text.ts';
 import { messageSentences, type Sentence, type VerbPhrase } from './language.ts';

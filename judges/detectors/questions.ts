@@ -5,7 +5,7 @@
 // The label needs the partner to have sent nothing after the question reached it; a partner who
 // writes but ignores the question (C1b) is left to the communication judge. A question its sender
 // answers in the same message, or takes back in a later one ("Never mind, found it"), asks nothing.
-import type { ConversationMessage } from '../../harness/store/records.ts';
+import type { ConversationMessage } from '../types.ts';
 import type { JudgeLabel } from '../types.ts';
 import { messageSentences, type Sentence } from './language.ts';
 import { stanceOf } from './stance.ts';

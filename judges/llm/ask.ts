@@ -2,8 +2,8 @@
 // not valid JSON of the expected shape gets one second chance (the model is shown what was wrong);
 // a model error or a timeout ends the question. Usage of every call is summed, failed ones included.
 import type { z } from 'zod';
-import type { ChatMessage, Model, Usage } from '../../harness/models/types.ts';
-import { errorMessage } from '../../harness/errors.ts';
+import type { ChatMessage, Model, Usage } from '../model.ts';
+import { errorMessage } from '../../resolver/bounded-text.ts';
 import { displayLine } from '../text.ts';
 
 export interface UsageTotal {

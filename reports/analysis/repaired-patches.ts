@@ -1,7 +1,7 @@
 // How many of a run's failures pass with the agents' patches that the reference adapters' .strip()
 // cut, repaired: the repaired-patch attempts `coop-bench eval` adds to an imported run.
 import type { TaskOutcome } from '../run-data.ts';
-import { REPAIRED_PATCH_ATTEMPT } from '../../harness/store/merge-attempts.ts';
+import { REPAIRED_PATCH_ATTEMPT } from '../../resolver/index.ts';
 
 export interface RepairedPatchCount {
   /** Finished tasks whose tests fail (both features do not pass). */

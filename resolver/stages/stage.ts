@@ -9,6 +9,12 @@ export type AttemptOutcome = 'merged' | 'conflict' | 'skipped' | 'rejected' | 'e
 
 export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['merged', 'conflict', 'skipped', 'rejected', 'error'];
 
+/**
+ * An attempt outside the cascade: the task's merge and tests again with the agents' patches that an
+ * imported run recorded cut by the reference adapters' .strip(), repaired. Never the task's result.
+ */
+export const REPAIRED_PATCH_ATTEMPT = 'repaired-patch';
+
 /** What a stage returns. */
 export interface StageOutput {
   outcome: AttemptOutcome;

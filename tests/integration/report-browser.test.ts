@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeReport } from '../../reports/write-report.ts';
+import { writeReport } from '../../harness/run/write-report.ts';
 import { buildRun } from '../unit/reports/helpers/fixture-run.ts';
 import { PAYLOADS, injectionTasks } from '../unit/reports/helpers/payloads.ts';
 import { syntheticTasks } from '../unit/reports/helpers/synthetic-run.ts';

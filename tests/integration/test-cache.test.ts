@@ -10,7 +10,8 @@ import { poolImage, type PoolImage } from '../../harness/sandbox/docker/images.t
 import { engineAt } from '../../harness/sandbox/docker/engine.ts';
 import { DEFAULT_LIMITS, type BackendSlot } from '../../harness/sandbox/types.ts';
 import { createBackend } from '../../harness/sandbox/registry.ts';
-import { cachedTestRun, runFeatureTests, FeatureTests, type TestRun, type TestRunOptions } from '../../harness/evaluation/run-tests.ts';
+import { cachedTestRun, runFeatureTests, FeatureTests, type TestRunOptions } from '../../harness/evaluation/run-tests.ts';
+import type { TestRun } from '../../harness/evaluation/test-run.ts';
 import { testCacheKey, type TestCache, type TestCacheKey } from '../../harness/evaluation/test-cache.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 import { containersOf } from '../helpers/cli.ts';

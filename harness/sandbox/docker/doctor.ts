@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Pool } from '../../../tasks/types.ts';
 import { poolKey } from '../../../tasks/types.ts';
-import { diskCheck, freeBytes, result } from '../../commands/doctor-checks.ts';
+import { diskCheck, freeBytes, result } from '../disk-check.ts';
 import { builtImageName } from '../image-name.ts';
 import type { CheckResult } from '../types.ts';
 import { diagnoseEngine, engineAddress, engineAt } from './engine.ts';

@@ -3,7 +3,7 @@ import { configLabel, type RunSummary } from '../../summary.ts';
 import { escapeHtml } from '../escape.ts';
 import { integer } from '../format.ts';
 import { note, num, section, table, taskLink, warning } from '../markup.ts';
-import { cacheSummaryLine } from '../../../harness/run/cache-marks.ts';
+import { cacheSummaryLine } from '../../cache-count.ts';
 import { runModelText } from '../../run-models.ts';
 
 const LISTED_UNFINISHED = 20;

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diagnoseEngine } from '../../../harness/sandbox/docker/engine.ts';
 import { baseImagesOf } from '../../../harness/sandbox/docker/doctor.ts';
-import { checkModels, checkNode, diskCheck } from '../../../harness/commands/doctor-checks.ts';
+import { checkModels, checkNode } from '../../../harness/commands/doctor-checks.ts';
+import { diskCheck } from '../../../harness/sandbox/disk-check.ts';
 
 const refused = Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' });
 

@@ -9,11 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { writeLegacyRun, type LegacyTask } from '../../helpers/legacy-run.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { loadTaskRecord } from '../../../harness/store/records.ts';
-import { attemptsOf } from '../../../harness/store/merge-attempts.ts';
+import { attemptsOf } from '../../../harness/store/stored-attempts.ts';
 import { formatSummary, summarize } from '../../../harness/run/summary.ts';
-import { loadRunData } from '../../../reports/run-data.ts';
 import { summarizeRun } from '../../../reports/summary.ts';
-import { writeReport } from '../../../reports/write-report.ts';
+import { loadRunData, writeReport } from '../../../harness/run/write-report.ts';
 import { storeDb } from '../../helpers/run-db.ts';
 
 const features = (i: number) => [1, i + 2];

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModel } from '../../../harness/models/index.ts';
 import type { Model } from '../../../harness/models/types.ts';
-import { judgeRun, judgeTask } from '../../../judges/judge-task.ts';
+import { judgeRun, judgeTask } from '../../../harness/run/judge-tasks.ts';
 import { storedLabels } from '../../../harness/store/judge-results.ts';
 import { hangReply, startFakeVllm, type FakeOpenAIServer, type RecordedRequest } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunStore } from '../../../harness/store/run-store.ts';
 import { formatSummary, summarize } from '../../../harness/run/summary.ts';
-import { loadRunData } from '../../../reports/run-data.ts';
 import { summarizeRun } from '../../../reports/summary.ts';
-import { writeComparison, writeReport } from '../../../reports/write-report.ts';
+import { loadRunData, writeComparison, writeReport } from '../../../harness/run/write-report.ts';
 import { buildRun, type FixtureTask } from './helpers/fixture-run.ts';
 
 let runsDir: string;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeComparison, writeReport } from '../../../reports/write-report.ts';
+import { writeComparison, writeReport } from '../../../harness/run/write-report.ts';
 import { escapeHtml, jsonForScript } from '../../../reports/html/escape.ts';
 import { csvField } from '../../../reports/export.ts';
 import { writeModelScores } from '../../../judges/calibration/model-scores.ts';
