@@ -305,4 +305,10 @@ export const migrations: string[] = [
   ALTER TABLE tasks_rebuilt RENAME TO tasks;
   ALTER TABLE store_state ADD COLUMN writes_in_wal INTEGER NOT NULL DEFAULT 0;
   `,
+  // Run conditions (harness/messaging/conditions.ts): the conditions each task ran under (JSON,
+  // null: none), and when a message may reach its recipients (null: at once; --latency).
+  `
+  ALTER TABLE tasks ADD COLUMN conditions TEXT;
+  ALTER TABLE messages ADD COLUMN deliver_after TEXT;
+  `,
 ];
