@@ -10,6 +10,7 @@ import type { CacheCount } from '../harness/store/test-cache.ts';
 import { featureDirName, teamName } from '../tasks/types.ts';
 import { readModelScores, type ModelMeasurement } from '../judges/calibration/model-scores.ts';
 import { dirname } from 'node:path';
+import type { TaskProcess } from './analysis/process.ts';
 
 export type { RunInfo };
 
@@ -71,6 +72,8 @@ export interface TaskOutcome {
   labels: LabelView[];
   /** Its feature evaluations, and how many the test cache gave. */
   testRuns: CacheCount;
+  /** How its agents worked (finished Coop tasks; analysis/process.ts). */
+  process?: TaskProcess;
 }
 
 export interface RunData {

@@ -6,7 +6,9 @@ import { RunStore, runDir } from '../harness/store/run-store.ts';
 import { loadTaskRecord } from '../harness/store/records.ts';
 import { UserError } from '../harness/errors.ts';
 import { DamagedRowError } from '../harness/store/columns.ts';
-import { loadRunData, type TaskOutcome } from './run-data.ts';
+import { loadRunData, type RunData, type TaskOutcome } from './run-data.ts';
+import { processRecordOf } from '../harness/store/process-records.ts';
+import { taskProcess } from './analysis/process.ts';
 import { summarizeRun, type RunSummary } from './summary.ts';
 import { taskDetail, type TaskDetail } from './task-detail.ts';
 import { renderReport } from './html/document.ts';
@@ -41,11 +43,25 @@ function write(path: string, content: string): string {
   return path;
 }
 
+/** Each finished Coop task's process measures; a task whose rows are damaged has none (its damage is reported with its page). */
+function withProcess(store: RunStore, data: RunData): RunData {
+  const tasks = data.tasks.map((t) => {
+    if (t.status !== 'done' || t.setting !== 'coop') return t;
+    try {
+      return { ...t, process: taskProcess(processRecordOf(loadTaskRecord(store, t.id))) };
+    } catch (error) {
+      if (error instanceof DamagedRowError) return t;
+      throw error;
+    }
+  });
+  return { ...data, tasks };
+}
+
 /** Writes the report of run `name`; returns the file written and the damaged rows it found (one line each). */
 export function writeReport(o: { runsDir: string; name: string; format: ReportFormat; out?: string }): { path: string; damaged: string[] } {
   const store = RunStore.open(o.runsDir, o.name, { create: false, readonly: true });
   try {
-    const data = loadRunData(store);
+    const data = withProcess(store, loadRunData(store));
     const damaged = [...data.damaged];
     const summary = summarizeRun(data);
     const path = resolve(o.out ?? join(store.dir, `report.${o.format}`));

@@ -3,6 +3,9 @@
 // editing, who opened the conversation, how often and how fast messages were answered, and when
 // the two agents first worked in the same file. Pure functions over the records the harness
 // passes in; the formulas are in docs/metrics.md.
+import type { TaskOutcome } from '../run-data.ts';
+import { proportion, type Proportion } from '../stats.ts';
+import { compareConditions, conditionOf, groupBy, isDone } from './conditions.ts';
 
 /** One recorded step of an agent (its trajectory). */
 export interface ProcessStep {
@@ -37,7 +40,9 @@ export interface ProcessRecord {
 export interface AgentProcess {
   agentId: string;
   edits: number;
-  /** Edits whose added text is in the final patch, over all edits; null without edits. */
+  /** Edits whose added text is in the final patch. */
+  survivingEdits: number;
+  /** survivingEdits / edits; null without edits. */
   editEfficiency: number | null;
   /** Tool calls before its first message; null: it sent none. */
   stepsBeforeFirstMessage: number | null;
@@ -50,7 +55,11 @@ export interface TaskProcess {
   agents: AgentProcess[];
   /** Sender of the task's first message; null: nobody wrote. */
   firstMessageBy: string | null;
-  /** Deliveries (a message to one recipient) answered by that recipient, over all deliveries; null without messages. */
+  /** Messages times their recipients. */
+  deliveries: number;
+  /** Deliveries the recipient answered. */
+  answered: number;
+  /** answered / deliveries; null without messages. */
   replyShare: number | null;
   /** Median seconds from a delivery to the recipient's answer; null without answers. */
   medianReplySeconds: number | null;
@@ -149,10 +158,12 @@ function actionsBefore(steps: ProcessStep[], hit: (step: ProcessStep) => boolean
 export function agentProcess(agent: ProcessAgent): AgentProcess {
   const edits = agent.steps.flatMap((s) => editOf(s) ?? []);
   const final = addedLines(agent.patch);
+  const surviving = edits.filter((e) => survives(e, final)).length;
   return {
     agentId: agent.agentId,
     edits: edits.length,
-    editEfficiency: edits.length === 0 ? null : edits.filter((e) => survives(e, final)).length / edits.length,
+    survivingEdits: surviving,
+    editEfficiency: edits.length === 0 ? null : surviving / edits.length,
     stepsBeforeFirstMessage: actionsBefore(agent.steps, isSend),
     stepsBeforeFirstEdit: actionsBefore(agent.steps, (s) => editOf(s) !== undefined),
   };
@@ -212,44 +223,66 @@ export function taskProcess(record: ProcessRecord): TaskProcess {
     taskId: record.taskId,
     agents: record.agents.map(agentProcess),
     firstMessageBy: ordered[0]?.from ?? null,
+    deliveries,
+    answered: delays.length,
     replyShare: deliveries === 0 ? null : delays.length / deliveries,
     medianReplySeconds: median(delays),
     ...overlapOverTime(record.agents, start),
   };
 }
 
-const mean = (values: number[]) => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
 
 /** The measures over a group of tasks (a team under one condition), as the report shows them. */
 export interface ProcessSummary {
   tasks: number;
-  meanEditEfficiency: number | null;
+  /** Edits that survived into their agent's final patch, over all edits (pooled). */
+  survivingEdits: Proportion | null;
   medianStepsBeforeFirstMessage: number | null;
   medianStepsBeforeFirstEdit: number | null;
   /** Tasks whose first message came from agent1, agent2, ... */
   firstMessageBy: Record<string, number>;
-  /** Replied deliveries over all deliveries, pooled over the tasks with messages. */
-  meanReplyShare: number | null;
+  /** Deliveries answered, over all deliveries (pooled). */
+  answered: Proportion | null;
   medianReplySeconds: number | null;
-  /** Tasks where the agents edited one same file, and the median time until they first did. */
-  collided: number;
+  /** Tasks where the agents edited one same file. */
+  collided: Proportion | null;
   medianFirstCollisionSeconds: number | null;
 }
 
+const pooled = (k: number, n: number) => (n === 0 ? null : proportion(k, n));
+
 export function summarizeProcess(tasks: TaskProcess[]): ProcessSummary {
   const agents = tasks.flatMap((t) => t.agents);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const firstMessageBy: Record<string, number> = {};
   for (const t of tasks) if (t.firstMessageBy) firstMessageBy[t.firstMessageBy] = (firstMessageBy[t.firstMessageBy] ?? 0) + 1;
   return {
     tasks: tasks.length,
-    meanEditEfficiency: mean(present(agents.map((a) => a.editEfficiency))),
+    survivingEdits: pooled(sum(agents.map((a) => a.survivingEdits)), sum(agents.map((a) => a.edits))),
     medianStepsBeforeFirstMessage: median(present(agents.map((a) => a.stepsBeforeFirstMessage))),
     medianStepsBeforeFirstEdit: median(present(agents.map((a) => a.stepsBeforeFirstEdit))),
     firstMessageBy,
-    meanReplyShare: mean(present(tasks.map((t) => t.replyShare))),
+    answered: pooled(sum(tasks.map((t) => t.answered)), sum(tasks.map((t) => t.deliveries))),
     medianReplySeconds: median(present(tasks.map((t) => t.medianReplySeconds))),
-    collided: tasks.filter((t) => t.firstCollisionSeconds !== null).length,
+    collided: pooled(tasks.filter((t) => t.firstCollisionSeconds !== null).length, tasks.length),
     medianFirstCollisionSeconds: median(present(tasks.map((t) => t.firstCollisionSeconds))),
   };
+}
+
+export interface ProcessRow extends ProcessSummary {
+  team: string;
+  condition: string;
+}
+
+/** Per team and condition: the measures of its finished Coop tasks that have them. */
+export function processRows(tasks: TaskOutcome[]): ProcessRow[] {
+  const measured = tasks.filter((t) => isDone(t) && t.setting === 'coop' && t.process);
+  const groups = groupBy(measured, (t) => `${t.team}\u0000${conditionOf(t)}`);
+  return [...groups]
+    .map(([key, group]) => {
+      const [team, condition] = key.split('\u0000') as [string, string];
+      return { team, condition, ...summarizeProcess(group.map((t) => t.process!)) };
+    })
+    .sort((a, b) => a.team.localeCompare(b.team) || compareConditions(a.condition, b.condition));
 }

@@ -97,20 +97,27 @@ describe('process measures of one Coop task', () => {
   it('a task without messages or edits has no such measures, rather than zeros', () => {
     const quiet = taskProcess({ taskId: 8, agents: [{ agentId: 'agent1', steps: [model(0), bash(1)], patch: '' }], messages: [] });
     expect(quiet).toMatchObject({ firstMessageBy: null, replyShare: null, medianReplySeconds: null, firstCollisionSeconds: null, sharedFiles: [] });
-    expect(quiet.agents[0]).toEqual({ agentId: 'agent1', edits: 0, editEfficiency: null, stepsBeforeFirstMessage: null, stepsBeforeFirstEdit: null });
+    expect(quiet.agents[0]).toEqual({
+      agentId: 'agent1',
+      edits: 0,
+      survivingEdits: 0,
+      editEfficiency: null,
+      stepsBeforeFirstMessage: null,
+      stepsBeforeFirstEdit: null,
+    });
   });
 
   it('summarizes a group of tasks', () => {
     const quiet = taskProcess({ taskId: 8, agents: [{ agentId: 'agent1', steps: [model(0)], patch: '' }], messages: [] });
-    expect(summarizeProcess([measured, quiet])).toEqual({
+    expect(summarizeProcess([measured, quiet])).toMatchObject({
       tasks: 2,
-      meanEditEfficiency: (2 / 3 + 1) / 2,
+      survivingEdits: { k: 4, n: 5 },
       medianStepsBeforeFirstMessage: 1.5,
       medianStepsBeforeFirstEdit: 1.5,
       firstMessageBy: { agent2: 1 },
-      meanReplyShare: 0.5,
+      answered: { k: 2, n: 4 },
       medianReplySeconds: 6,
-      collided: 1,
+      collided: { k: 1, n: 2 },
       medianFirstCollisionSeconds: 40,
     });
   });
