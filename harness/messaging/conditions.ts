@@ -145,40 +145,50 @@ const visibility: Condition<'visibility'> = {
 /** Every condition, in the order their labels join into a variant. */
 export const CONDITIONS = [bandwidth, latency, visibility] as const;
 
+/** A condition the run sets, bound to its value. */
+interface SetCondition {
+  key: keyof RunConditions;
+  value: unknown;
+  label: string | undefined;
+  channel(channel: Channel): Channel;
+  tools(partners: readonly string[], reader: PartnerReader): ExtraTool[];
+}
+
+function bind<K extends keyof RunConditions>(c: Condition<K>, value: NonNullable<RunConditions[K]>): SetCondition {
+  return {
+    key: c.key,
+    value,
+    label: c.label(value),
+    channel: (channel) => c.channel?.(value, channel) ?? channel,
+    tools: (partners, reader) => c.tools?.(value, partners, reader) ?? [],
+  };
+}
+
+/** The conditions `conditions` sets, in registry order. */
+function setConditions(conditions: RunConditions): SetCondition[] {
+  // Each entry is read with the value of its own key: the cast only joins the entries' types.
+  return CONDITIONS.flatMap((c) => (conditions[c.key] === undefined ? [] : [bind(c as Condition<keyof RunConditions>, conditions[c.key] as never)]));
+}
+
 /** `bandwidth-5x300+latency-10s`: the conditions' part of a task's variant ('' for none). */
 export function conditionsLabel(conditions: RunConditions): string {
-  return CONDITIONS.flatMap((c) => {
-    const value = conditions[c.key];
-    return value === undefined ? [] : [(c.label as (v: typeof value) => string | undefined)(value) ?? []].flat();
-  }).join('+');
+  return setConditions(conditions)
+    .flatMap((c) => c.label ?? [])
+    .join('+');
 }
 
 /** The channel of a task under these conditions. */
 export function channelOf(conditions: RunConditions): Channel {
-  let channel = OPEN_CHANNEL;
-  for (const c of CONDITIONS) {
-    const value = conditions[c.key];
-    if (value !== undefined && 'channel' in c) channel = (c.channel as (v: typeof value, ch: Channel) => Channel)(value, channel);
-  }
-  return channel;
+  return setConditions(conditions).reduce((channel, c) => c.channel(channel), OPEN_CHANNEL);
 }
 
 /** The extra tools an agent gets under these conditions. */
 export function conditionTools(conditions: RunConditions, partners: readonly string[], reader: PartnerReader): ExtraTool[] {
   if (partners.length === 0) return [];
-  return CONDITIONS.flatMap((c) => {
-    const value = conditions[c.key];
-    if (value === undefined || !('tools' in c)) return [];
-    return (c.tools as (v: typeof value, p: readonly string[], r: PartnerReader) => ExtraTool[])(value, partners, reader);
-  });
+  return setConditions(conditions).flatMap((c) => c.tools(partners, reader));
 }
 
 /** Only the conditions that change something (a zero latency, `none` visibility are today's Coop). */
 export function activeConditions(conditions: RunConditions): RunConditions {
-  return Object.fromEntries(
-    CONDITIONS.flatMap((c) => {
-      const value = conditions[c.key];
-      return value !== undefined && (c.label as (v: typeof value) => string | undefined)(value) !== undefined ? [[c.key, value]] : [];
-    }),
-  ) as RunConditions;
+  return Object.fromEntries(setConditions(conditions).flatMap((c) => (c.label === undefined ? [] : [[c.key, c.value]]))) as RunConditions;
 }
