@@ -55,6 +55,13 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     'agent_endings',
     'agent_config',
     'tests_cached',
+    'edit_efficiency',
+    'steps_before_first_message',
+    'steps_before_first_edit',
+    'first_message_by',
+    'reply_share',
+    'median_reply_s',
+    'first_collision_s',
     'error',
   ];
   const rows = tasks.map((t) => [
@@ -87,9 +94,28 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     t.agentEndings.join(' '),
     t.agentConfig,
     t.testRuns.cached,
+    ...processFields(t),
     t.error,
   ]);
   return csv(header, rows);
+}
+
+/** Per agent, in agent order, space-separated (`0.75 1`; `-` for an agent without that measure). */
+const perAgent = (values: (number | null)[]) => values.map((v) => (v === null ? '-' : String(Math.round(v * 1000) / 1000))).join(' ');
+
+/** The process measures' columns (analysis/process.ts); empty for a task without them. */
+function processFields(t: TaskOutcome): (string | number | null)[] {
+  const p = t.process;
+  if (!p) return [null, null, null, null, null, null, null];
+  return [
+    perAgent(p.agents.map((a) => a.editEfficiency)),
+    perAgent(p.agents.map((a) => a.stepsBeforeFirstMessage)),
+    perAgent(p.agents.map((a) => a.stepsBeforeFirstEdit)),
+    p.firstMessageBy,
+    p.replyShare,
+    p.medianReplySeconds,
+    p.firstCollisionSeconds,
+  ];
 }
 
 /** The structural probe's verdict for a task: true/false, empty when not measured. */

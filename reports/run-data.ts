@@ -4,6 +4,7 @@ import type { RunInfo, StoredLabel, TaskErrorKind, TaskStatus } from './records.
 import type { CacheCount } from './cache-count.ts';
 import { featureDirName } from '../tasks/types.ts';
 import type { ModelMeasurement } from '../judges/calibration/model-scores.ts';
+import type { TaskProcess } from './analysis/process.ts';
 
 export type { RunInfo };
 
@@ -65,6 +66,8 @@ export interface TaskOutcome {
   labels: LabelView[];
   /** Its feature evaluations, and how many the test cache gave. */
   testRuns: CacheCount;
+  /** How its agents worked (finished Coop tasks; analysis/process.ts). */
+  process?: TaskProcess;
 }
 
 export interface RunData {

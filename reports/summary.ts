@@ -9,6 +9,7 @@ import { costRows, type CostRow } from './analysis/cost.ts';
 import { repairedPatchCount, type RepairedPatchCount } from './analysis/repaired-patches.ts';
 import { totalCount, type CacheCount } from './cache-count.ts';
 import { runModels, type RunModel } from './run-models.ts';
+import { processRows, type ProcessRow } from './analysis/process.ts';
 
 export interface RunSummary {
   run: RunInfo;
@@ -26,6 +27,8 @@ export interface RunSummary {
   /** Failures that pass with the agents' patches cut by the reference adapters' .strip() repaired (`eval` of an imported run). */
   repairedPatches: RepairedPatchCount;
   communication: CommunicationAnalysis;
+  /** How agents worked in Coop, per team and condition. */
+  process: ProcessRow[];
   cost: CostRow[];
   /** Feature evaluations of finished tasks, and how many the test cache gave. */
   testCache: CacheCount;
@@ -46,6 +49,7 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     merges: mergeAnalysis(data.tasks),
     repairedPatches: repairedPatchCount(data.tasks),
     communication: communicationAnalysis(data.tasks, data.judgeCalibration),
+    process: processRows(data.tasks),
     cost: costRows(data.tasks),
     testCache: totalCount(data.tasks.map((t) => t.testRuns)),
   };

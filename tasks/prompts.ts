@@ -18,6 +18,8 @@ export interface PromptContext {
    * its colleagues through the MCP message server; default: the harness's agent loop.
    */
   tools?: 'harness' | 'cli';
+  /** Tools a run condition gives for looking at partners' work (--visibility): their names. */
+  partnerTools?: string[];
 }
 
 /** The names the task templates may use, and what each holds. */
@@ -35,6 +37,8 @@ export const PROMPT_VALUE_NAMES = [
   'git_fetch', // `git fetch agent2`, `git fetch agent3`
   'git_first_partner',
   'cli', // an agent CLI (its own tools, stops on its own, messages through the MCP server)
+  'partner_view', // --visibility: partners' work can be looked at
+  'partner_tools', // `partner_diff`: the tools that show it
 ] as const;
 
 export function promptValues({
@@ -44,6 +48,7 @@ export function promptValues({
   messaging,
   gitRemotes,
   tools,
+  partnerTools = [],
 }: PromptContext): Record<(typeof PROMPT_VALUE_NAMES)[number], string | number | boolean> {
   return {
     agent_id: agentId,
@@ -59,5 +64,7 @@ export function promptValues({
     git_fetch: (gitRemotes?.partners ?? []).map((r) => `\`git fetch ${r}\``).join(', '),
     git_first_partner: gitRemotes?.partners[0] ?? '',
     cli: tools === 'cli',
+    partner_view: partnerTools.length > 0,
+    partner_tools: partnerTools.map((t) => `\`${t}\``).join(', '),
   };
 }

@@ -10,13 +10,13 @@
 // provider says, so it is not nudged). All of these
 // are the agent's outcome: its patch is taken and the task is scored. A provider that cannot be
 // reached or keeps failing after the retries is thrown: that is the infrastructure's failure.
-import type { Agent, AgentContext, AgentOutcome } from './types.ts';
+import type { Agent, AgentContext, AgentOutcome, ExtraTool } from './types.ts';
 import type { ChatMessage, CompletionRequest, Model, ModelResponse, ToolCall, ToolSpec, Usage } from '../models/types.ts';
 import { bashTool } from './tools/bash.ts';
 import { createEditorTool } from './tools/editor.ts';
 import { sendMessageTool } from './tools/send-message.ts';
 import { finishTool } from './tools/finish.ts';
-import { parseArguments, toolSpec, type Tool, type ToolResult } from './tools/tool.ts';
+import { defineTool, parseArguments, toolSpec, type Tool, type ToolResult } from './tools/tool.ts';
 import { formatIncoming } from '../messaging/bus.ts';
 import { FirstRequestRefused, INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
 import { errorMessage } from '../errors.ts';
@@ -61,6 +61,19 @@ function createTools(names: ToolName[], messaging: boolean): Tool[] {
   return names.filter((name) => name !== 'send_message' || messaging).map((name) => make[name]());
 }
 
+/** A tool the harness adds (a run condition's): it answers in text, an error as exit code 1. */
+function fromExtra(extra: ExtraTool): Tool {
+  return defineTool({
+    name: extra.name,
+    description: extra.description,
+    schema: extra.schema,
+    async run(args, { signal }) {
+      const { output, isError } = await extra.run(args, signal);
+      return isError ? { output, exitCode: 1 } : { output };
+    },
+  });
+}
+
 export class LlmAgent implements Agent {
   private readonly config: AgentConfig;
 
@@ -99,7 +112,7 @@ class Conversation {
     private readonly options: LlmAgentOptions,
     private readonly context: AgentContext,
   ) {
-    this.tools = createTools(config.tools, context.mailbox !== undefined);
+    this.tools = [...createTools(config.tools, context.mailbox !== undefined), ...(context.extraTools ?? []).map(fromExtra)];
     this.specs = this.tools.map(toolSpec);
     const prompts = agentPrompts(config, {
       agentId: context.agentId,
@@ -107,6 +120,7 @@ class Conversation {
       partners: context.partners,
       messaging: context.mailbox !== undefined,
       gitRemotes: context.gitRemotes,
+      partnerTools: context.extraTools?.map((t) => t.name),
     });
     this.system = prompts.system;
     this.task = prompts.task;

@@ -1,5 +1,6 @@
 // The agent stage's interface: an agent works in its sandbox and leaves its changes in the repository;
 // the harness takes the patch afterwards (git diff against the base), whatever the agent did.
+import type { z } from 'zod';
 import type { Feature, Pool } from '../../tasks/types.ts';
 import type { BaseRepo, Sandbox } from '../sandbox/types.ts';
 import type { Trajectory } from './trajectory.ts';
@@ -9,7 +10,7 @@ export interface Mailbox {
   readonly agentId: string;
   readonly partners: readonly string[];
   /** `to` is a partner's id, several, or `all`; throws MessageRejected, whose text is meant for the agent. */
-  send(to: string | readonly string[], body: string): { to: string[] };
+  send(to: string | readonly string[], body: string): { to: string[]; note?: string };
   /** Messages to this agent not yet delivered, in send order; marks them delivered. */
   take(): { from: string; body: string }[];
   /** Resolves true once a message waits for this agent, false after the timeout; no polling. */
@@ -33,6 +34,16 @@ export interface AgentContext {
   mailbox?: Mailbox;
   /** --git: remotes of the agent's own published branch and its partners' (read-only). */
   gitRemotes?: { self: string; partners: string[] };
+  /** Tools a run condition gives (harness/messaging/conditions.ts), e.g. reading a partner's diff. */
+  extraTools?: ExtraTool[];
+}
+
+/** A tool the harness adds for the agent beside its own; its text answer goes to the agent as is. */
+export interface ExtraTool {
+  name: string;
+  description: string;
+  schema: z.ZodObject;
+  run(args: unknown, signal: AbortSignal): Promise<{ output: string; isError?: boolean }>;
 }
 
 /**

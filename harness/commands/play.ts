@@ -9,7 +9,7 @@ import { addContainerOptions, addModelOptions, containerLimits, list, modelOptio
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../../judges/judge-task.ts';
 import { createModel } from '../models/index.ts';
-import { writeReport } from '../../reports/write-report.ts';
+import { writeReport } from '../run/write-report.ts';
 import { HUMAN_SPEC, Seat } from '../play/seat.ts';
 import { startPlayServer } from '../play/server.ts';
 import { UserError } from '../errors.ts';

@@ -16,6 +16,7 @@ import {
   positiveNumber,
 } from './options.ts';
 import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
+import { CONDITIONS, ConditionError } from '../messaging/conditions.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../run/judge-tasks.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
@@ -106,6 +107,16 @@ export function runCommand(): Command {
       false,
     )
     .option('--dry-run', 'print the tasks that would run and stop', false);
+  for (const condition of CONDITIONS) {
+    command.option(`--${condition.key} <${condition.usage}>`, condition.help, (value: string) => {
+      try {
+        return condition.parse(value);
+      } catch (error) {
+        if (error instanceof ConditionError) throw new InvalidArgumentError(error.message);
+        throw error;
+      }
+    });
+  }
   addModelOptions(addMergeStageOptions(addContainerOptions(addBackendOptions(command))));
   return command.action(async (o) => {
     process.exitCode = await runBenchmark({
@@ -122,6 +133,7 @@ export function runCommand(): Command {
       mix: o.mix,
       messaging: o.messaging,
       git: o.git,
+      conditions: Object.fromEntries(CONDITIONS.flatMap((c) => (o[c.key] === undefined ? [] : [[c.key, o[c.key]]]))),
       agentConfig: loadAgentConfig(o.agentConfig, { stepLimit: o.maxSteps }),
       maxCost: o.maxCost,
       concurrency: o.concurrency,

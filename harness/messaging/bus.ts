@@ -3,7 +3,7 @@
 // judges and the report read. All agents of a run live in one process, so a waiting recipient is
 // woken by an in-process notification when a message is committed, never by polling.
 import type { RunStore } from '../store/run-store.ts';
-import { conversationOf, pendingMessages, sendMessage, takeMessages, type ConversationMessage, type StoredMessage } from '../store/messages.ts';
+import { conversationOf, nextDue, pendingMessages, sendMessage, takeMessages, type ConversationMessage, type StoredMessage } from '../store/messages.ts';
 
 /** Bounds on what agents may put on the bus (everything agents write is untrusted). */
 export interface MessageLimits {
@@ -26,6 +26,17 @@ export interface SentMessage {
   id: number;
   to: string[];
   sentAt: string;
+  /** For the sender, when its channel has a budget (--bandwidth): what is left of it. */
+  note?: string;
+}
+
+/** What a task's channel is like; the run's conditions make it (conditions.ts). */
+export interface ChannelSettings {
+  limits: MessageLimits;
+  /** Messages become deliverable this long after they are sent (--latency). */
+  latencyMs: number;
+  /** The sender is told after each send how many messages it has left (--bandwidth). */
+  reportBudget: boolean;
 }
 
 /** A send the agent got wrong (unknown recipient, body too long...); its text is meant for the agent. */
@@ -84,13 +95,16 @@ export class MessageBus {
     this.wakeups = wakeups;
   }
 
-  /** The view of the bus one agent of one task has: it can only reach `partners`. */
-  mailbox(taskId: number, agentId: string, partners: readonly string[]): Mailbox {
+  /**
+   * The view of the bus one agent of one task has: it can only reach `partners`. `channel`: the
+   * task's conditions (default: the bus's limits, delivered at once).
+   */
+  mailbox(taskId: number, agentId: string, partners: readonly string[], channel?: ChannelSettings): Mailbox {
     for (const id of [agentId, ...partners]) {
       if (!AGENT_ID.test(id) || id === ALL) throw new Error(`"${id}" cannot be an agent id on the message bus`);
     }
     if (partners.includes(agentId)) throw new Error(`${agentId} cannot be its own partner`);
-    return new Mailbox(this.store, this.wakeups, this.limits, taskId, agentId, [...partners]);
+    return new Mailbox(this.store, this.wakeups, channel ?? { limits: this.limits, latencyMs: 0, reportBudget: false }, taskId, agentId, [...partners]);
   }
 
   /** Every message of a task with its deliveries, in send order (`conversation.json`). */
@@ -107,7 +121,7 @@ export class Mailbox {
   constructor(
     private readonly store: RunStore,
     private readonly wakeups: Wakeups,
-    private readonly limits: MessageLimits,
+    private readonly channel: ChannelSettings,
     readonly taskId: number,
     readonly agentId: string,
     readonly partners: readonly string[],
@@ -117,21 +131,34 @@ export class Mailbox {
   send(to: Recipients, body: string): SentMessage {
     const recipients = this.resolveRecipients(to);
     this.checkBody(body);
-    const sentAt = new Date().toISOString();
-    const sent = sendMessage(this.store, this.taskId, { from: this.agentId, to: recipients, body, sentAt }, this.limits.maxMessagesPerAgent);
-    if ('refused' in sent) throw new MessageRejected(`you have sent ${sent.refused} messages, the limit for this task: no more messages can be sent`);
-    const { id } = sent;
-    // Only after the commit: a woken recipient must find the message.
+    const now = Date.now();
+    const sentAt = new Date(now).toISOString();
+    const { limits, latencyMs, reportBudget } = this.channel;
+    const deliverAfter = latencyMs > 0 ? new Date(now + latencyMs).toISOString() : undefined;
+    const sent = sendMessage(this.store, this.taskId, { from: this.agentId, to: recipients, body, sentAt }, limits.maxMessagesPerAgent, deliverAfter);
+    if ('refused' in sent) {
+      throw new MessageRejected(
+        `this message was not sent: you have sent ${sent.refused} messages, all this task allows; no more can be sent, so carry on without messaging: decide for yourself what you would have asked, and keep your changes where they cannot clash with your partners'`,
+      );
+    }
+    // Only after the commit: a woken recipient must find the message (or, when it is held back,
+    // learn when it will be due).
     for (const r of recipients) this.wakeups.notify(this.taskId, r);
-    return { id, to: recipients, sentAt };
+    const left = limits.maxMessagesPerAgent - sent.sent;
+    const note = reportBudget
+      ? left === 0
+        ? 'that was your last message: you cannot send any more in this task'
+        : `you can send ${left} more message${left === 1 ? '' : 's'} in this task, each at most ${limits.maxBodyChars} characters`
+      : undefined;
+    return { id: sent.id, to: recipients, sentAt, ...(note ? { note } : {}) };
   }
 
-  /** This agent's undelivered messages in send order, marked delivered now. */
+  /** This agent's undelivered messages that are due, in send order, marked delivered now. */
   take(): IncomingMessage[] {
     return takeMessages(this.store, this.taskId, this.agentId);
   }
 
-  /** How many messages wait for this agent. */
+  /** How many due messages wait for this agent. */
   pending(): number {
     return pendingMessages(this.store, this.taskId, this.agentId);
   }
@@ -144,16 +171,26 @@ export class Mailbox {
     signal?.throwIfAborted();
     if (this.pending() > 0) return true;
     return new Promise<boolean>((resolve, reject) => {
+      let dueTimer: NodeJS.Timeout | undefined;
       const finish = (settle: () => void) => {
         clearTimeout(timer);
+        clearTimeout(dueTimer);
         unsubscribe();
         signal?.removeEventListener('abort', onAbort);
         settle();
       };
+      // A message held back (--latency) wakes nobody when it becomes due: a timer does.
+      const check = () => {
+        if (this.pending() > 0) return finish(() => resolve(true));
+        clearTimeout(dueTimer);
+        const due = nextDue(this.store, this.taskId, this.agentId);
+        if (due !== undefined) dueTimer = setTimeout(check, Math.min(Math.max(1, Date.parse(due) - Date.now() + 1), MAX_TIMEOUT_MS));
+      };
       const onAbort = () => finish(() => reject(signal!.reason));
       const timer = setTimeout(() => finish(() => resolve(false)), Math.min(Math.max(0, timeoutMs), MAX_TIMEOUT_MS));
-      const unsubscribe = this.wakeups.subscribe(this.taskId, this.agentId, () => finish(() => resolve(true)));
+      const unsubscribe = this.wakeups.subscribe(this.taskId, this.agentId, check);
       signal?.addEventListener('abort', onAbort, { once: true });
+      check();
     });
   }
 
@@ -178,7 +215,7 @@ export class Mailbox {
 
   private checkBody(body: string): void {
     if (typeof body !== 'string' || body.trim() === '') throw new MessageRejected('the message is empty');
-    const max = this.limits.maxBodyChars;
+    const max = this.channel.limits.maxBodyChars;
     if (body.length > max) {
       throw new MessageRejected(
         `the message is ${body.length} characters long, over the limit of ${max}: shorten it or split it into several messages (it was not sent)`,

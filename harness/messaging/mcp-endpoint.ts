@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NAME, createMessageServer, type McpMailbox } from './mcp-server.ts';
+import type { ExtraTool } from '../agents/types.ts';
 
 export const CONTAINER_DIR = '/run/coop-bench';
 const SOCKET_NAME = 'mcp.sock';
@@ -24,6 +25,8 @@ const MAX_SOCKET_PATH = 107;
 export interface McpEndpointOptions {
   /** The agent's end of the task's bus (MessageBus.mailbox). */
   mailbox: McpMailbox;
+  /** A run condition's tools about the partners, served beside the message tools. */
+  extraTools?: readonly ExtraTool[];
   /** The agent's instructions (its feature and the coordination rules), for agent CLIs: task.md. */
   taskText?: string;
   /**
@@ -77,7 +80,7 @@ export async function startMcpEndpoint(options: McpEndpointOptions): Promise<Mcp
       connections.add(socket);
       socket.on('close', () => connections.delete(socket));
       socket.on('error', () => socket.destroy());
-      const mcp = createMessageServer(mailbox, closing.signal);
+      const mcp = createMessageServer(mailbox, closing.signal, options.extraTools);
       const transport = new StdioServerTransport(socket, socket, { maxBufferSize: MAX_LINE_BYTES });
       // The transport closes itself on an oversized line; the socket must go with it.
       transport.onclose = () => socket.destroy();

@@ -3,6 +3,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ALL, formatIncoming } from './bus.ts';
+import type { ExtraTool } from '../agents/types.ts';
 
 /** Longest wait read_messages accepts: below MCP clients' usual 60 s request timeout. */
 export const MAX_READ_WAIT_SECONDS = 30;
@@ -11,7 +12,7 @@ export const MAX_READ_WAIT_SECONDS = 30;
 export interface McpMailbox {
   readonly agentId: string;
   readonly partners: readonly string[];
-  send(to: readonly string[], body: string): { to: string[] };
+  send(to: readonly string[], body: string): { to: string[]; note?: string };
   take(): { from: string; body: string }[];
   wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
 }
@@ -21,9 +22,10 @@ export const SERVER_NAME = 'coop-bench';
 
 /**
  * One server per client connection (an McpServer serves one transport). `closing` aborts
- * waits in progress when the endpoint shuts down.
+ * waits in progress when the endpoint shuts down. `extraTools`: a run condition's tools about the
+ * partners (conditions.ts), served beside the message tools.
  */
-export function createMessageServer(mailbox: McpMailbox, closing: AbortSignal): McpServer {
+export function createMessageServer(mailbox: McpMailbox, closing: AbortSignal, extraTools: readonly ExtraTool[] = []): McpServer {
   const partners = mailbox.partners.join(', ');
   const server = new McpServer(
     { name: SERVER_NAME, version: '1.0.0' },
@@ -55,7 +57,7 @@ export function createMessageServer(mailbox: McpMailbox, closing: AbortSignal): 
         to.split(',').filter((r) => r.trim() !== ''),
         message,
       );
-      return { content: [{ type: 'text', text: `Sent to ${sent.to.join(', ')}.` }] };
+      return { content: [{ type: 'text', text: `Sent to ${sent.to.join(', ')}.${sent.note ? ` ${sent.note[0]!.toUpperCase()}${sent.note.slice(1)}.` : ''}` }] };
     },
   );
 
@@ -80,5 +82,12 @@ export function createMessageServer(mailbox: McpMailbox, closing: AbortSignal): 
       return { content: [{ type: 'text', text }] };
     },
   );
+
+  for (const tool of extraTools) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema.shape }, async (args, extra) => {
+      const { output, isError } = await tool.run(args, AbortSignal.any([extra.signal, closing]));
+      return { content: [{ type: 'text', text: output }], ...(isError ? { isError: true } : {}) };
+    });
+  }
   return server;
 }

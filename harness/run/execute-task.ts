@@ -12,6 +12,8 @@ import type { MessageBus } from '../messaging/bus.ts';
 import { evaluatePatches, type MergeStageOptions } from '../evaluation/evaluate.ts';
 import { diffAgainstBase, PatchError, snapshotBase } from './workspace.ts';
 import { configureTeamRemotes } from './git-remotes.ts';
+import { TeamView } from './partner-view.ts';
+import { channelOf, conditionTools, type RunConditions } from '../messaging/conditions.ts';
 import { errorMessage } from '../errors.ts';
 import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
 
@@ -36,6 +38,8 @@ export interface TaskEnvironment {
   bus?: MessageBus;
   /** --git: agents can fetch each other's published branches. */
   git: boolean;
+  /** Coop: the run's conditions (--bandwidth, --latency, --visibility). */
+  conditions?: RunConditions;
   merge: MergeStageOptions;
   testCache?: TestCache;
 }
@@ -60,10 +64,11 @@ export function assignments(task: TaskSpec): Assignment[] {
 }
 
 /** The agent's patch made on this machine against the base repository: no sandbox. */
-async function patchOnHost(task: TaskSpec, member: TeamMember, base: BaseRepo, env: TaskEnvironment): Promise<AgentResult> {
+async function patchOnHost(task: TaskSpec, member: TeamMember, base: BaseRepo, env: TaskEnvironment, view: TeamView): Promise<AgentResult> {
   const { agentId, agent } = member;
   const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
   const { patch, ...outcome } = await agent.patchOnHost!({ agentId, pool: task.pool, features: member.features, base, trajectory });
+  view.stopped(agentId, Promise.resolve(patch));
   return { agentId, model: member.model, features: member.features.map((f) => f.id), ...outcome, steps: trajectory.steps, patch };
 }
 
@@ -74,20 +79,27 @@ async function runAgent(
   image: SandboxImage,
   env: TaskEnvironment,
   signal: AbortSignal,
+  view: TeamView,
   teamRepos?: TeamRepos,
 ): Promise<AgentResult> {
   const { agentId, agent } = assignment;
   const partners = task.setting === 'coop' ? team.filter((id) => id !== agentId) : [];
+  const conditions = env.conditions ?? {};
+  const extraTools = conditionTools(conditions, partners, view);
   const context = {
     agentId,
     pool: task.pool,
     features: assignment.features,
     partners,
     signal,
-    mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners) : undefined,
+    mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners, channelOf(conditions)) : undefined,
     gitRemotes: teamRepos ? { self: agentId, partners } : undefined,
+    ...(extraTools.length > 0 ? { extraTools } : {}),
     isInfrastructureError: (error: unknown) => env.backend.isInfrastructureError(error),
   };
+  // What partners see of this agent once it stops: the patch taken below ('' when none is).
+  let leftPatch: (patch: string) => void = () => {};
+  const markStopped = () => view.stopped(agentId, new Promise<string>((resolve) => (leftPatch = resolve)));
   const host = await agent.prepare?.(context);
   try {
     const sandbox = await env.slot.startAgentSandbox({
@@ -101,6 +113,7 @@ async function runAgent(
     });
     try {
       const base = await snapshotBase(sandbox);
+      view.working(agentId, sandbox, base);
       if (teamRepos) await configureTeamRemotes(sandbox, team);
       const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
       const result = (outcome: AgentOutcome, patch: string): AgentResult => ({
@@ -121,7 +134,9 @@ async function runAgent(
       let outcome: AgentOutcome;
       try {
         outcome = await agent.run({ ...context, signal: overLimit ? AbortSignal.any([signal, overLimit]) : signal, sandbox, trajectory });
+        markStopped();
       } catch (error) {
+        markStopped();
         const limited = signal.aborted ? undefined : await overLimitEnding();
         if (limited) return result(limited, '');
         const stopped = stoppedByAgent(error, env.backend.sandboxNoun);
@@ -144,11 +159,13 @@ async function runAgent(
         throw error;
       }
       if (taken.error) outcome = { status: 'error', error: outcome.error ? `${outcome.error}; ${taken.error}` : taken.error };
+      leftPatch(taken.patch);
       return result(outcome, taken.patch);
     } catch (error) {
       if (!(error instanceof SandboxStoppedError)) throw error;
       throw new Error(`${agentId}'s ${env.backend.sandboxNoun} stopped during the task, not by anything it ran (${error.how})`, { cause: error });
     } finally {
+      leftPatch('');
       await sandbox.remove();
     }
   } finally {
@@ -219,10 +236,11 @@ export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise
   const ids = team.map((a) => a.agentId);
   // Agents without a sandbox publish no branch: the team's repositories are for those in one.
   const teamRepos = env.git && task.setting === 'coop' && team.some((a) => !a.onHost) ? await env.backend.createTeamRepos(ids) : undefined;
+  const view = new TeamView();
   let agents: AgentResult[];
   try {
     agents = await runTeam(
-      (signal) => team.map((a) => (a.onHost ? patchOnHost(task, a, base, env) : runAgent(task, a, ids, image, env, signal, teamRepos))),
+      (signal) => team.map((a) => (a.onHost ? patchOnHost(task, a, base, env, view) : runAgent(task, a, ids, image, env, signal, view, teamRepos))),
       env.signal,
     );
   } finally {

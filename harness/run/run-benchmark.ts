@@ -20,6 +20,7 @@ import { cacheSummaryLine, totalCount } from '../../reports/cache-count.ts';
 import { storageFailure } from '../store/storage-errors.ts';
 import { taskLogDir, writeTaskFiles } from '../store/log-tree.ts';
 import { MessageBus } from '../messaging/bus.ts';
+import { activeConditions, conditionsLabel, type RunConditions } from '../messaging/conditions.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
@@ -45,6 +46,8 @@ export interface RunOptions {
   mix: boolean;
   messaging: boolean;
   git: boolean;
+  /** Coop conditions: --bandwidth, --latency, --visibility (absent: today's Coop). */
+  conditions?: RunConditions;
   /** The LLM agents' configuration (prompts, tools, limits), --max-steps already applied. */
   agentConfig: AgentConfig;
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
@@ -75,9 +78,20 @@ export interface RunOptions {
   afterTask?: (store: RunStore, taskId: number) => Promise<void>;
 }
 
-/** Coop ablations that change what agents can do: part of a task's identity. */
-export function variantOf(options: Pick<RunOptions, 'messaging' | 'git'>): string {
-  return [options.messaging ? '' : 'no-messaging', options.git ? 'git' : ''].filter(Boolean).join('+');
+/** Coop ablations and conditions that change what agents can do: part of a task's identity. */
+export function variantOf(options: Pick<RunOptions, 'messaging' | 'git' | 'conditions'>): string {
+  return [options.messaging ? '' : 'no-messaging', options.git ? 'git' : '', conditionsLabel(options.conditions ?? {})].filter(Boolean).join('+');
+}
+
+/** Conditions on messages need messages; looking at a partner's work needs the MCP server an agent CLI reaches it through. */
+function checkConditions(options: RunOptions): void {
+  const { bandwidth, latency, visibility } = activeConditions(options.conditions ?? {});
+  if (!options.messaging && (bandwidth || latency !== undefined)) {
+    throw new UserError('--bandwidth and --latency shape the messages agents send: drop them, or drop --no-messaging');
+  }
+  if (!options.messaging && visibility && options.models.some(isCliAgent)) {
+    throw new UserError('agent CLIs reach --visibility through the message server: drop --no-messaging, or --visibility');
+  }
 }
 
 /** Self-play teams, or with --mix every ordered pair of different models. A model given twice counts once. */
@@ -157,6 +171,7 @@ export interface RunDependencies {
 /** Runs the benchmark; resolves with the process exit code. */
 export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
+  checkConditions(options);
   // Before anything is built: a retired model, or one an agent CLI does not know, stops here.
   const seatSpec = deps.seats?.spec;
   const models = options.models.filter((spec) => spec !== seatSpec);
@@ -212,7 +227,9 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const bus = new MessageBus(store);
   // Models known to take what this configuration sends (error-kind.ts): answered in this run, now or before.
   const answered = new Set(store.modelsAnsweredUnder(config.hash));
+  const conditions = activeConditions(options.conditions ?? {});
   const rows = tasks.map((task) => ({ task, row: store.ensureTask(task) }));
+  for (const { task, row } of rows) if (task.setting === 'coop') store.setConditions(row.id, conditions);
   const todo = rows.filter(({ row }) => options.force || row.status !== 'done');
   const skipped = rows.length - todo.length;
 
@@ -261,6 +278,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         },
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
+        conditions: task.setting === 'coop' ? conditions : undefined,
         merge: options.merge,
         testCache,
       });

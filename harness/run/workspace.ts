@@ -1,6 +1,6 @@
 // The agent's repository inside its container: a private copy of the base's git data is kept
 // outside the repository so the final patch is right whatever the agent does to .git or its branch.
-import type { AgentSandbox } from '../sandbox/types.ts';
+import type { AgentSandbox, Sandbox } from '../sandbox/types.ts';
 import { WORKSPACE as REPO_PATH } from '../../tasks/prompts.ts';
 
 const BASE_GIT = '/var/lib/coop-bench/base.git';
@@ -71,4 +71,52 @@ git diff --cached --binary ${base}`;
   if (result.timedOut) throw new PatchError(`git diff against the base was killed (over ${DIFF_TIMEOUT_MS / 60_000} minutes, or out of memory): no patch`);
   if (result.exitCode !== 0) throw new PatchError(`git diff against the base failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
   return result.stdout;
+}
+
+/** Bounds of what a partner may read of an agent's work at once (--visibility). */
+const PEEK_BYTES = 64 * 1024;
+const PEEK_TIMEOUT_MS = 60_000;
+
+/** Output for a partner: the head of a long answer, and a line that says what was cut. */
+function peeked(result: { stdout: string; truncated: boolean }): string {
+  if (!result.truncated && Buffer.byteLength(result.stdout) <= PEEK_BYTES) return result.stdout;
+  return `${Buffer.from(result.stdout).subarray(0, PEEK_BYTES).toString()}\n[... cut at ${PEEK_BYTES / 1024} KiB ...]`;
+}
+
+/**
+ * The agent's changes as they are now, for a partner to read (--visibility diff): like the final
+ * patch, against the base's private git data, through an index of its own so that no read
+ * disturbs another. The agent's processes keep running: it is a snapshot, not the patch.
+ */
+export async function liveDiff(sandbox: Sandbox, base: string, signal?: AbortSignal): Promise<string> {
+  const script = `set -e
+export GIT_INDEX_FILE=$(mktemp /tmp/coop-bench-peek.XXXXXX)
+trap 'rm -f "$GIT_INDEX_FILE"' EXIT
+git read-tree ${base}
+git add -A
+git diff --cached ${base}`;
+  const result = await sandbox.exec(['sh', '-c', script], {
+    cwd: REPO_PATH,
+    env: { GIT_DIR: BASE_GIT, GIT_WORK_TREE: REPO_PATH, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' },
+    timeoutMs: PEEK_TIMEOUT_MS,
+    maxOutputBytes: PEEK_BYTES,
+    signal,
+  });
+  if (result.exitCode !== 0) throw new Error(`git diff failed in the partner's repository: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
+  return peeked(result);
+}
+
+/**
+ * A file of the agent's working tree (its text) or a folder (its entries), for a partner to read
+ * (--visibility files). `path` comes from the partner's model: it is resolved in the container and
+ * refused unless it stays inside the repository (symbolic links included).
+ */
+export async function peekFile(sandbox: Sandbox, path: string, signal?: AbortSignal): Promise<string> {
+  const script = `p=$(realpath -e -- "$1" 2>/dev/null) || { echo "no such file or folder: $1"; exit 3; }
+case "$p" in ${REPO_PATH}|${REPO_PATH}/*) ;; *) echo "$1 is outside the repository: give a path relative to its root"; exit 3;; esac
+if [ -d "$p" ]; then ls -1Ap -- "$p"; elif [ -f "$p" ]; then cat -- "$p"; else echo "$1 is neither a file nor a folder"; exit 3; fi`;
+  const result = await sandbox.exec(['sh', '-c', script, 'sh', path], { cwd: REPO_PATH, timeoutMs: PEEK_TIMEOUT_MS, maxOutputBytes: PEEK_BYTES, signal });
+  if (result.exitCode === 3) throw new Error(result.stdout.trim());
+  if (result.exitCode !== 0) throw new Error(`reading ${path} failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
+  return peeked(result);
 }

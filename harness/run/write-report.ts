@@ -12,6 +12,8 @@ import { taskDetail, type TaskDetail } from '../../reports/task-detail.ts';
 import { comparisonContent, reportContent, writeReportFile, type ReportFormat } from '../../reports/render-report.ts';
 import { readModelScores } from '../../judges/calibration/model-scores.ts';
 import { teamName } from '../../tasks/types.ts';
+import { processRecordOf } from '../store/process-records.ts';
+import { taskProcess } from '../../reports/analysis/process.ts';
 
 /** What the report's statistics need of every task, from the store's log of the run. */
 export function loadRunData(store: RunStore): RunData {
@@ -65,11 +67,25 @@ function* details(store: RunStore, tasks: TaskOutcome[], damaged: string[]): Gen
   }
 }
 
+/** Each finished Coop task's process measures; a task whose rows are damaged has none (its damage is reported with its page). */
+function withProcess(store: RunStore, data: RunData): RunData {
+  const tasks = data.tasks.map((t) => {
+    if (t.status !== 'done' || t.setting !== 'coop') return t;
+    try {
+      return { ...t, process: taskProcess(processRecordOf(loadTaskRecord(store, t.id))) };
+    } catch (error) {
+      if (error instanceof DamagedRowError) return t;
+      throw error;
+    }
+  });
+  return { ...data, tasks };
+}
+
 /** Writes the report of run `name`; returns the file written and the damaged rows it found (one line each). */
 export function writeReport(o: { runsDir: string; name: string; format: ReportFormat; out?: string }): { path: string; damaged: string[] } {
   const store = RunStore.open(o.runsDir, o.name, { create: false, readonly: true });
   try {
-    const data = loadRunData(store);
+    const data = withProcess(store, loadRunData(store));
     const damaged = [...data.damaged];
     const summary = summarizeRun(data);
     const path = resolve(o.out ?? join(store.dir, `report.${o.format}`));

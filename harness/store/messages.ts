@@ -43,43 +43,68 @@ export function insertMessage(db: Database.Database, task: number, m: Omit<Store
   return id;
 }
 
-/** Stores a message unless its sender has sent `maxPerSender` in this task already; says which. */
-export function sendMessage(store: RunStore, task: number, m: Omit<StoredMessage, 'id'>, maxPerSender: number): { id: number } | { refused: number } {
+/**
+ * Stores a message unless its sender has sent `maxPerSender` in this task already; says which, and
+ * how many it has sent with this one. `deliverAfter`: not deliverable before this ISO time.
+ */
+export function sendMessage(
+  store: RunStore,
+  task: number,
+  m: Omit<StoredMessage, 'id'>,
+  maxPerSender: number,
+  deliverAfter?: string,
+): { id: number; sent: number } | { refused: number } {
   const db = sqlOf(store);
   return db.transaction(() => {
     const { count } = db.prepare('SELECT COUNT(*) AS count FROM messages WHERE task = ? AND sender = ?').get(task, m.from) as { count: number };
     if (count >= maxPerSender) return { refused: count };
-    return { id: insertMessage(db, task, m, Object.fromEntries(m.to.map((r) => [r, null]))) };
+    const id = insertMessage(db, task, m, Object.fromEntries(m.to.map((r) => [r, null])));
+    if (deliverAfter !== undefined) db.prepare('UPDATE messages SET deliver_after = ? WHERE id = ?').run(deliverAfter, id);
+    return { id, sent: count + 1 };
   })();
 }
 
-/** The recipient's undelivered messages in send order, marked delivered now. */
+/** A message held back by --latency is not deliverable before its time. ISO times compare as text. */
+const DUE = '(m.deliver_after IS NULL OR m.deliver_after <= ?)';
+
+/** The recipient's undelivered messages that are due, in send order, marked delivered now. */
 export function takeMessages(store: RunStore, task: number, recipient: string): StoredMessage[] {
   const db = sqlOf(store);
   return db.transaction(() => {
+    const now = new Date().toISOString();
     const rows = db
       .prepare(
         `SELECT m.id, m.sender, m.recipients, m.body, m.sent_at FROM message_deliveries d JOIN messages m ON m.id = d.message
-         WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL ORDER BY m.id`,
+         WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL AND ${DUE} ORDER BY m.id`,
       )
-      .all(task, recipient);
+      .all(task, recipient, now);
     const mark = db.prepare('UPDATE message_deliveries SET delivered_at = ? WHERE message = ? AND recipient = ?');
-    const now = new Date().toISOString();
     const messages = rows.map((row) => parseMessage(row, task));
     for (const m of messages) mark.run(now, m.id, recipient);
     return messages;
   })();
 }
 
-/** How many messages wait for the recipient. */
+/** How many due messages wait for the recipient. */
 export function pendingMessages(store: RunStore, task: number, recipient: string): number {
   const { count } = sqlOf(store)
     .prepare(
       `SELECT COUNT(*) AS count FROM message_deliveries d JOIN messages m ON m.id = d.message
-       WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL`,
+       WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL AND ${DUE}`,
     )
-    .get(task, recipient) as { count: number };
+    .get(task, recipient, new Date().toISOString()) as { count: number };
   return count;
+}
+
+/** When the recipient's next held-back message becomes due (ISO), if one is held back. */
+export function nextDue(store: RunStore, task: number, recipient: string): string | undefined {
+  const { due } = sqlOf(store)
+    .prepare(
+      `SELECT MIN(m.deliver_after) AS due FROM message_deliveries d JOIN messages m ON m.id = d.message
+       WHERE m.task = ? AND d.recipient = ? AND d.delivered_at IS NULL AND m.deliver_after > ?`,
+    )
+    .get(task, recipient, new Date().toISOString()) as { due: string | null };
+  return due ?? undefined;
 }
 
 /** Every message of a task with its deliveries, in send order. */

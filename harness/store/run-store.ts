@@ -44,6 +44,8 @@ const TASK_ROW = z.object({
   error_kind: z.enum(TASK_ERROR_KINDS).nullable(),
   /** Hash of the agent configuration the task ran with (null before it ran). */
   agent_config: optionalText,
+  /** The run conditions the task ran under, JSON (harness/messaging/conditions.ts); null: none. */
+  conditions: optionalText,
   both_passed: z.union([z.literal(0), z.literal(1)]).nullable(),
   started_at: optionalText,
   finished_at: optionalText,
@@ -63,7 +65,17 @@ export const taskRow = (raw: unknown): TaskRow => parseRow(TASK_ROW, raw, placeO
 export function salvagedTaskRow(raw: Record<string, unknown>): TaskRow {
   const neutral: Omit<TaskRow, 'id' | 'key'> = {
     ...{ models: '', setting: 'coop', variant: '', repo: '', task_id: 0, features: '', pool_dir: '', image: null, base_rev: null, docker_host: null },
-    ...{ status: 'error', error: null, error_kind: null, agent_config: null, both_passed: null, started_at: null, finished_at: null, attempts: 0 },
+    ...{
+      status: 'error',
+      error: null,
+      error_kind: null,
+      agent_config: null,
+      conditions: null,
+      both_passed: null,
+      started_at: null,
+      finished_at: null,
+      attempts: 0,
+    },
   };
   const valid = Object.entries(TASK_ROW.shape).flatMap(([column, schema]) => {
     const parsed = schema.safeParse(raw[column]);
@@ -200,6 +212,12 @@ export class RunStore {
       )
       .run(key, JSON.stringify(task.models), task.setting, task.variant, task.pool.repo, task.pool.taskId, JSON.stringify(task.features), task.pool.dir);
     return taskRow(this.db.prepare('SELECT * FROM tasks WHERE key = ?').get(key));
+  }
+
+  /** The run conditions the task runs under (validated JSON; null: none). */
+  setConditions(id: number, conditions: object | null): void {
+    const text = conditions && Object.keys(conditions).length > 0 ? JSON.stringify(conditions) : null;
+    this.db.prepare('UPDATE tasks SET conditions = ? WHERE id = ?').run(text, id);
   }
 
   /**

@@ -311,4 +311,10 @@ export const migrations: string[] = [
   ALTER TABLE agents ADD COLUMN seat TEXT NOT NULL DEFAULT 'model' CHECK (seat IN ('model', 'human'));
   ALTER TABLE agents ADD COLUMN active_ms INTEGER;
   `,
+  // Run conditions (harness/messaging/conditions.ts): the conditions each task ran under (JSON,
+  // null: none), and when a message may reach its recipients (null: at once; --latency).
+  `
+  ALTER TABLE tasks ADD COLUMN conditions TEXT;
+  ALTER TABLE messages ADD COLUMN deliver_after TEXT;
+  `,
 ];

@@ -12,6 +12,7 @@ import { difficultySection, headlineSection, retentionSection } from './sections
 import { mergeSection } from './sections/merges.ts';
 import { communicationSection, errorsSection } from './sections/communication.ts';
 import { costSection } from './sections/cost.ts';
+import { processSection } from './sections/process.ts';
 import { tasksSection } from './sections/tasks.ts';
 
 const CSS = readFileSync(new URL('./report.css', import.meta.url), 'utf8');
@@ -25,6 +26,7 @@ const NAV: [string, string][] = [
   ['merges', 'Merges'],
   ['communication', 'Communication'],
   ['errors', 'Errors & symptoms'],
+  ['process', 'Process'],
   ['cost', 'Cost'],
   ['tasks', 'Tasks'],
 ];
@@ -68,6 +70,7 @@ export function renderReport(summary: RunSummary, tasks: TaskOutcome[], details:
     mergeSection(summary),
     communicationSection(summary),
     errorsSection(summary),
+    processSection(summary),
     costSection(summary),
     tasksSection(tasks),
   ];

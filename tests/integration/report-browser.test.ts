@@ -99,3 +99,51 @@ describe('a synthetic run of 1,000 tasks', () => {
     }
   });
 });
+
+describe('a run under several conditions', () => {
+  it('shows a Process row and bars per model and condition', async () => {
+    buildRun(runsDir, 'process', [
+      {
+        models: ['m', 'm'],
+        setting: 'coop',
+        passed: true,
+        edits: [
+          { agent: 0, path: 'src/x.js', text: 'new\n' },
+          { agent: 1, path: 'src/x.js', text: 'scratch\n' },
+        ],
+        messages: [
+          { from: 'agent1', to: 'agent2', body: 'I take src/x.js' },
+          { from: 'agent2', to: 'agent1', body: 'fine' },
+        ],
+      },
+      { models: ['m', 'm'], setting: 'coop', variant: 'visibility-diff', taskId: 2, passed: false, edits: [{ agent: 0, path: 'src/x.js', text: 'new\n' }] },
+    ]);
+    const report = await openReport(writeReport({ runsDir, name: 'process', format: 'html' }).path);
+    try {
+      const { page } = report;
+      await page.locator('header nav a[href="#process"]').click();
+      const rows = page.locator('#process table.process tbody tr');
+      expect(await rows.count()).toBe(2);
+      expect(await rows.nth(0).locator('td').allTextContents()).toEqual([
+        'm',
+        'Coop',
+        '1',
+        '50.0% (1/2)',
+        // The fixture's messages were stored without send_message steps; each agent edits after 3 calls.
+        '–',
+        '3',
+        'agent1: 1',
+        '50.0% (1/2)',
+        '2 s',
+        '100.0% (1/1)',
+        '7 s',
+      ]);
+      expect(await rows.nth(1).locator('td').nth(1).textContent()).toBe('Coop visibility-diff');
+      expect(await page.locator('svg[data-chart="process"] g.bar').count()).toBe(5);
+      expect(await page.locator('#process').isVisible()).toBe(true);
+      expect(report.errors).toEqual([]);
+    } finally {
+      await report.close();
+    }
+  });
+});

@@ -82,7 +82,7 @@ export class CliAgent implements Agent {
         onModelCall: ({ model, usage }) => this.options.onModelCall?.({ agentId: context.agentId, model, usage }),
       });
       endpoint = context.mailbox
-        ? await startMcpEndpoint({ mailbox: context.mailbox }).catch(async (error) => {
+        ? await startMcpEndpoint({ mailbox: context.mailbox, extraTools: context.extraTools }).catch(async (error) => {
             await proxy.close();
             throw error;
           })
@@ -116,6 +116,7 @@ export class CliAgent implements Agent {
       messaging: context.mailbox !== undefined,
       gitRemotes: context.gitRemotes,
       tools: 'cli',
+      partnerTools: context.extraTools?.map((t) => t.name),
     }).task;
     const server = mcpConfig().mcpServers[SERVER_NAME]!;
     const launch = this.cli.launch({

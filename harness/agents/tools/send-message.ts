@@ -18,7 +18,8 @@ export const sendMessageTool = defineTool({
     if (!mailbox) return { output: 'Error: messaging is not available in this setting', exitCode: 1 };
     let recipients: string;
     try {
-      recipients = mailbox.send(to, message).to.join(', ');
+      const sent = mailbox.send(to, message);
+      recipients = sent.to.join(', ') + (sent.note ? ` (${sent.note})` : '');
     } catch (error) {
       if (error instanceof MessageRejected) return { output: `Error: not sent: ${error.message}`, exitCode: 1 };
       throw error;

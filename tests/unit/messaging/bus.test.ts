@@ -112,7 +112,7 @@ describe('validation of what agents send', () => {
     const a1 = small.mailbox(task, 'agent1', ['agent2']);
     a1.send('agent2', 'one');
     a1.send('agent2', 'two');
-    expect(() => a1.send('agent2', 'three')).toThrow(/sent 2 messages, the limit for this task/);
+    expect(() => a1.send('agent2', 'three')).toThrow(/not sent: you have sent 2 messages, all this task allows/);
     expect(small.mailbox(task, 'agent2', ['agent1']).send('agent1', 'the partner still can').id).toBeGreaterThan(0);
   });
 

@@ -9,6 +9,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { MessageBus, type Mailbox } from '../../../harness/messaging/bus.ts';
 import { startMcpEndpoint, type McpEndpoint } from '../../../harness/messaging/mcp-endpoint.ts';
+import { channelOf, conditionTools } from '../../../harness/messaging/conditions.ts';
+import { TeamView } from '../../../harness/run/partner-view.ts';
 import { openStoreFixture, type StoreFixture } from './store-fixture.ts';
 
 let fixture: StoreFixture;
@@ -143,5 +145,29 @@ describe('the message tools over MCP', () => {
     const chunk = Buffer.alloc(64 * 1024, 'a');
     for (let i = 0; i < 8 && !socket.destroyed; i++) socket.write(chunk);
     await closed;
+  });
+});
+
+describe('run conditions over MCP', () => {
+  it("serves a condition's partner tools beside the message tools, and says what is left of a bandwidth", async () => {
+    await endpoint.close();
+    const view = new TeamView();
+    view.stopped('agent1', Promise.resolve('diff --git a/src/a.js b/src/a.js\n+++ b/src/a.js\n+export const a = 1;\n'));
+    const conditions = { bandwidth: { messages: 2, chars: 100 }, visibility: 'diff' as const };
+    endpoint = await startMcpEndpoint({
+      mailbox: bus.mailbox(task, 'agent2', ['agent1'], channelOf(conditions)),
+      extraTools: conditionTools(conditions, ['agent1'], view),
+    });
+    const client = await connectClient('sh', ['/run/coop-bench/mcp-bridge.sh']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['send_message', 'read_messages', 'partner_diff']);
+    expect(textOf(await client.callTool({ name: 'send_message', arguments: { to: 'agent1', message: 'I take src/b.js' } }))).toBe(
+      'Sent to agent1. You can send 1 more message in this task, each at most 100 characters.',
+    );
+    expect(textOf(await client.callTool({ name: 'partner_diff', arguments: {} }))).toBe(
+      'agent1 has stopped; its final changes:\ndiff --git a/src/a.js b/src/a.js\n+++ b/src/a.js\n+export const a = 1;\n',
+    );
+    const wrong = await client.callTool({ name: 'partner_diff', arguments: { partner: 'agent3' } });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toBe('Error: "agent3" is not one of your partners: use agent1');
   });
 });

@@ -35,6 +35,8 @@ export interface FixtureTask {
   patch?: string;
   testOutput?: string;
   messages?: { from: string; to: string; body: string }[];
+  /** Editor edits after each agent's bash steps, one step each (agent: 0 for agent1). */
+  edits?: { agent: number; path: string; text: string }[];
   /** messageIndex points into `messages`. */
   labels?: { judge: string; label: string; isPrimary?: boolean; messageIndex?: number; agent?: string; description?: string; evidence?: string[] }[];
   calls?: { agent: string; inputTokens: number; outputTokens: number; costUsd: number }[];
@@ -91,7 +93,19 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
         input: `step ${s}`,
         output: t.stepOutput ?? `output ${s}`,
         exitCode: 0,
-      })),
+      })).concat(
+        (t.edits ?? [])
+          .filter((e) => e.agent === a)
+          .map((e, i) => ({
+            index: (t.steps ?? 3) + i,
+            at: at(base, 2 * ((t.steps ?? 3) + i) + a),
+            kind: 'tool' as const,
+            name: 'str_replace_based_edit_tool',
+            input: JSON.stringify({ command: 'create', path: e.path, file_text: e.text }),
+            output: 'created',
+            exitCode: 0,
+          })),
+      ),
       patch,
     })),
     merge: {
