@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { combinations } from '../tasks/plan.ts';
-import { startFakeOpenAI } from '../tests/fakes/openai-server.ts';
+import { startFakeOpenAI, type ModelLimits } from '../tests/fakes/openai-server.ts';
 import { scriptedAgents } from '../tests/helpers/scripted-agents.ts';
 import { CLI } from '../tests/helpers/cli.ts';
 import { busyCores, finishedChildrenCpu, machineCpu } from './cpu.ts';
@@ -22,6 +22,10 @@ import { type BenchTable } from './table.ts';
 
 export const MODEL_LATENCY_MS = 1000;
 export const STEPS = 20;
+/** The fake models the benchmarks' teams run on (fake-a, fake-b, ...): the fake refuses a model it does not know, as the service does. */
+export const FAKE_MODELS: Record<string, ModelLimits> = Object.fromEntries(
+  ['a', 'b', 'c'].map((team) => [`fake-${team}`, { inputLimit: 128_000, maxOutput: 16_384 }]),
+);
 const TARGET = 0.9;
 /**
  * Concurrency, and how many pairs (each under how many teams) are run at it: at least two waves
@@ -182,7 +186,7 @@ export async function runLevel(fixture: BenchFixture, url: string, runsDir: stri
 export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
   const levels = selectedLevels();
   const runsDir = mkdtempSync(join(tmpdir(), 'coop-bench-bench-e2e-'));
-  const server = await startFakeOpenAI({ handler: scriptedAgents(fixture.pool, 'openai', undefined, { steps: STEPS, delayMs: MODEL_LATENCY_MS }) });
+  const server = await startFakeOpenAI({ limits: FAKE_MODELS, handler: scriptedAgents(fixture.pool, 'openai', undefined, { steps: STEPS, delayMs: MODEL_LATENCY_MS }) });
   try {
     const results: LevelResult[] = [];
     for (const level of levels) results.push(await runLevel(fixture, server.url, runsDir, level));
