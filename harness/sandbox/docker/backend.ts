@@ -19,6 +19,7 @@ import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
 import { startTestContainer } from './test-run.ts';
 import { WarmTestContainers } from './warm-tests.ts';
+import { containerCpu } from './container-cpu.ts';
 
 /** Engines whose bind mounts are folders of this machine. */
 function isLocal(engine: Engine): boolean {
@@ -94,6 +95,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
     removeOwn: removeTrackedContainers,
     removeSpares: () => warm.removeSpares(),
     testContainerCounts: () => warm.testContainerCounts(),
+    cpuUsage: () => containerCpu(engines),
     isInfrastructureError: isEngineError,
     pushImages: (pools, registry, log) => pushPoolImages(engines[0], pools, registry, log),
     doctorChecks: dockerChecks,

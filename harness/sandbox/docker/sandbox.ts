@@ -16,6 +16,7 @@ import { STOP_PROCESSES } from './stop-processes.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile } from '../types.ts';
 import { ROLE_LABEL } from '../labels.ts';
+import { countContainerCpu } from './container-cpu.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -379,6 +380,7 @@ export class DockerSandbox implements AgentSandbox {
   async remove(): Promise<void> {
     this.diskWatch?.stop();
     this.channels.closeAll();
+    await countContainerCpu(this.container, 'agent');
     await removeContainer(this.container);
   }
 }

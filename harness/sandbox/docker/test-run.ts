@@ -11,6 +11,7 @@ import { containerLabels } from '../labels.ts';
 import { BoundedSink } from '../output.ts';
 import type { Engine } from './engine.ts';
 import { createContainer, removeContainer } from './sandbox.ts';
+import { countContainerCpu } from './container-cpu.ts';
 
 export const RUNNER = '/usr/local/bin/runner.sh';
 
@@ -200,6 +201,7 @@ export class TestContainer {
   async remove(): Promise<void> {
     this.alive = false;
     this.stdin.destroy();
+    await countContainerCpu(this.container, 'test');
     await removeContainer(this.container);
   }
 }
