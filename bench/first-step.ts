@@ -87,26 +87,31 @@ export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
       run.push(await toFirstCall(`round-${round}`, true));
       noPreflight.push(await toFirstCall(`round-${round}-no-preflight`, false));
     }
-    const imageS = median(image);
-    const row = (what: string, values: number[]) => {
-      const s = median(values);
-      return [what, s.toFixed(2), imageS.toFixed(2), (s - imageS).toFixed(2), `${(s / imageS).toFixed(2)}x`];
-    };
-    const beyond = median(run) - imageS;
-    return {
-      id: 'first_step',
-      title: 'Time to first step: `coop-bench run` to the first model call of its first task, warm engine',
-      measures: `One Coop pair of ${pool.repo} at concurrency 1, fake model (${MODEL_LATENCY_MS / 1000} s per call), median of ${ROUNDS} rounds after a warm-up run (each round's runs are stopped at that call). first call: from the spawn of \`coop-bench run\` to the fake model receiving the task's first call. image: a process of its own that reaches the engine and finds the pool's image (built: a warm engine), spawn to exit, interleaved.`,
-      columns: ['run', 'first call s', 'image s', 'beyond image s', 'ratio'],
-      rows: [row('default (live preflight)', run), row('--no-preflight', noPreflight)],
-      target: { text: `first model call at most ${TARGET_S} s beyond image preparation`, value: beyond, met: beyond <= TARGET_S },
-      notes: [
-        `The fake answers the live preflight at once; a real model adds its two round trips (all models' preflights run at once).`,
-        `Rounds: first call ${run.map((s) => s.toFixed(2)).join(', ')} s; image ${image.map((s) => s.toFixed(2)).join(', ')} s.`,
-      ],
-    };
+    return firstStepTable(pool.repo, image, run, noPreflight);
   } finally {
     await server.close();
     rmSync(runsDir, { recursive: true, force: true });
   }
+}
+
+/** The table from each round's seconds: image preparation, and the first call with and without the preflight. */
+export function firstStepTable(repo: string, image: number[], run: number[], noPreflight: number[]): BenchTable {
+    const imageS = median(image);
+  const row = (what: string, values: number[]) => {
+    const s = median(values);
+    return [what, s.toFixed(2), imageS.toFixed(2), (s - imageS).toFixed(2), `${(s / imageS).toFixed(2)}x`];
+  };
+  const beyond = median(run) - imageS;
+  return {
+    id: 'first_step',
+    title: 'Time to first step: `coop-bench run` to the first model call of its first task, warm engine',
+    measures: `One Coop pair of ${repo} at concurrency 1, fake model (${MODEL_LATENCY_MS / 1000} s per call), median of ${run.length} rounds after a warm-up run (each round's runs are stopped at that call). first call: from the spawn of \`coop-bench run\` to the fake model receiving the task's first call. image: a process of its own that reaches the engine and finds the pool's image (built: a warm engine), spawn to exit, interleaved.`,
+    columns: ['run', 'first call s', 'image s', 'beyond image s', 'ratio'],
+    rows: [row('default (live preflight)', run), row('--no-preflight', noPreflight)],
+    target: { text: `first model call at most ${TARGET_S} s beyond image preparation`, value: beyond, met: beyond <= TARGET_S },
+    notes: [
+      `The fake answers the live preflight at once; a real model adds its two round trips (all models' preflights run at once).`,
+      `Rounds: first call ${run.map((s) => s.toFixed(2)).join(', ')} s; image ${image.map((s) => s.toFixed(2)).join(', ')} s.`,
+    ],
+  };
 }
