@@ -385,8 +385,8 @@ export class DockerSandbox implements AgentSandbox {
 
   async remove(): Promise<void> {
     this.diskWatch?.stop();
-    this.channels.closeAll();
     await countContainerCpu(this.container, 'agent');
+    this.channels.closeAll();
     await removeContainer(this.container);
   }
 }

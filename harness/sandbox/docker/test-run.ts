@@ -206,8 +206,9 @@ export class TestContainer {
 
   async remove(): Promise<void> {
     this.alive = false;
-    this.stdin.destroy();
+    // Read while its processes run: the end of its stdin ends them, and their cgroup with its count.
     await countContainerCpu(this.container, 'test');
+    this.stdin.destroy();
     await removeContainer(this.container);
   }
 }
