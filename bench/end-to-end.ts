@@ -191,7 +191,10 @@ export async function runLevel(fixture: BenchFixture, url: string, runsDir: stri
 export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
   const levels = selectedLevels();
   const runsDir = mkdtempSync(join(tmpdir(), 'coop-bench-bench-e2e-'));
-  const server = await startFakeOpenAI({ limits: FAKE_MODELS, handler: scriptedAgents(fixture.pool, 'openai', undefined, { steps: STEPS, delayMs: MODEL_LATENCY_MS }) });
+  const server = await startFakeOpenAI({
+    limits: FAKE_MODELS,
+    handler: scriptedAgents(fixture.pool, 'openai', undefined, { steps: STEPS, delayMs: MODEL_LATENCY_MS }),
+  });
   try {
     const results: LevelResult[] = [];
     for (const level of levels) results.push(await runLevel(fixture, server.url, runsDir, level));

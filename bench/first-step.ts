@@ -96,7 +96,7 @@ export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
 
 /** The table from each round's seconds: image preparation, and the first call with and without the preflight. */
 export function firstStepTable(repo: string, image: number[], run: number[], noPreflight: number[]): BenchTable {
-    const imageS = median(image);
+  const imageS = median(image);
   const row = (what: string, values: number[]) => {
     const s = median(values);
     return [what, s.toFixed(2), imageS.toFixed(2), (s - imageS).toFixed(2), `${(s / imageS).toFixed(2)}x`];

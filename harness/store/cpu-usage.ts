@@ -17,7 +17,8 @@ const finite = (n: number | undefined) => n === undefined || (Number.isFinite(n)
 
 export function recordCpuUsage(store: RunStore, usage: CpuUsage): void {
   if (usage.pairs <= 0) return;
-  if (![usage.agentS, usage.testS, usage.engineS, usage.harnessS].every(finite)) throw new Error(`CPU figures must be finite and not negative: ${JSON.stringify(usage)}`);
+  if (![usage.agentS, usage.testS, usage.engineS, usage.harnessS].every(finite))
+    throw new Error(`CPU figures must be finite and not negative: ${JSON.stringify(usage)}`);
   sqlOf(store)
     .prepare('INSERT INTO cpu_usage (recorded_at, pairs, agent_s, test_s, engine_s, harness_s) VALUES (?, ?, ?, ?, ?, ?)')
     .run(new Date().toISOString(), usage.pairs, usage.agentS, usage.testS, usage.engineS ?? null, usage.harnessS);

@@ -78,7 +78,9 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
   const scheduler = new EngineScheduler(engines);
   const warm = new WarmTestContainers();
   const warmAgents = new WarmAgentContainers();
-  const slots = new Map<string, { engine: Engine; slot: BackendSlot }>(engines.map((engine) => [engine.host, { engine, slot: slotOn(engine, options, warm, warmAgents) }]));
+  const slots = new Map<string, { engine: Engine; slot: BackendSlot }>(
+    engines.map((engine) => [engine.host, { engine, slot: slotOn(engine, options, warm, warmAgents) }]),
+  );
   const engineOf = (slot: BackendSlot) => slots.get(slot.where)!.engine;
   return {
     name: 'docker',

@@ -28,7 +28,13 @@ export class WarmAgentContainers {
    * else `own` started now; either way spares are started to keep AHEAD ready for the next takers.
    * `owner` names a spare once taken.
    */
-  async take(engine: Engine, own: ContainerSpec, spare: ContainerSpec, options: SandboxOptions, owner: { task: number; agent: string }): Promise<DockerSandbox> {
+  async take(
+    engine: Engine,
+    own: ContainerSpec,
+    spare: ContainerSpec,
+    options: SandboxOptions,
+    owner: { task: number; agent: string },
+  ): Promise<DockerSandbox> {
     const key = JSON.stringify([engine.host, spare.image, spare.labels, spare.limits, options.execChannel ?? true]);
     let kind = this.kinds.get(key);
     if (!kind) this.kinds.set(key, (kind = { ready: [], coming: 0 }));

@@ -114,7 +114,9 @@ describe('the core pipeline on the local test backend', () => {
   });
 
   it('prints what a pair cost in CPU: its sandboxes by role and the harness process', () => {
-    expect(out.join('')).toMatch(/^CPU per pair \(30 pairs\): test containers \d+\.\d\d s, agent containers 0\.00 s, harness \d+\.\d\d s; \d+\.\d\d s in all$/m);
+    expect(out.join('')).toMatch(
+      /^CPU per pair \(30 pairs\): test containers \d+\.\d\d s, agent containers 0\.00 s, harness \d+\.\d\d s; \d+\.\d\d s in all$/m,
+    );
   });
 
   it('writes the log tree and removes every sandbox', () => {
