@@ -39,8 +39,10 @@ export class WarmAgentContainers {
     let kind = this.kinds.get(key);
     if (!kind) this.kinds.set(key, (kind = { ready: [], coming: 0 }));
     const ready = kind.ready.shift();
+    // Its own start first: spares queue behind it for the engine's turn (start-pacer.ts).
+    const started = ready ? undefined : DockerSandbox.start(engine, own, options);
     for (let n = kind.ready.length + kind.coming; n < AHEAD && !this.closed; n++) this.startSpare(engine, spare, options, kind);
-    if (!ready) return DockerSandbox.start(engine, own, options);
+    if (!ready) return started!;
     // A name for people only: a failed rename leaves the engine's own.
     await ready.container.rename({ name: `coop-bench-task${owner.task}-${owner.agent}-${ready.id.slice(0, 12)}` }).catch(() => undefined);
     return ready;
