@@ -14,6 +14,7 @@ import { messageLatency } from './messaging.ts';
 import { mergeTimes } from './merge.ts';
 import { structuralTimes } from './structural-merge.ts';
 import { endToEnd } from './end-to-end.ts';
+import { firstStep } from './first-step.ts';
 import { cpuCosts } from './cpu-costs.ts';
 import { cpuBreakdown } from './cpu-breakdown.ts';
 import { lifecycleCost } from './lifecycle-cost.ts';
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable |
   messages: messageLatency,
   merge: mergeTimes,
   structural: structuralTimes,
+  'first-step': firstStep,
   e2e: endToEnd,
   breakdown: cpuBreakdown,
   cpu: cpuCosts,

@@ -228,7 +228,11 @@ async function runTeam<T>(run: (signal: AbortSignal) => Promise<T>[], parent: Ab
 
 export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
   const image = await env.slot.prepareImage(task.pool, env.runName, env.log);
-  const base = await env.slot.baseRepo(image, env.runName);
+  // Copied (once per image) while the agents start: only patches made on this machine and the merge need it.
+  const baseCopy = env.slot.baseRepo(image, env.runName);
+  // A copy that fails stops the agents: the task cannot be merged, and is that copy's error.
+  const baseFailed = new AbortController();
+  baseCopy.catch((error: unknown) => baseFailed.abort(error));
   const team = assignments(task).map((a): TeamMember => {
     const agent = env.createAgent(a.model, a.agentId);
     return { ...a, agent, onHost: !!agent.patchOnHost && !env.agentsInSandboxes };
@@ -240,12 +244,16 @@ export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise
   let agents: AgentResult[];
   try {
     agents = await runTeam(
-      (signal) => team.map((a) => (a.onHost ? patchOnHost(task, a, base, env, view) : runAgent(task, a, ids, image, env, signal, view, teamRepos))),
-      env.signal,
+      (signal) =>
+        team.map(async (a) => (a.onHost ? patchOnHost(task, a, await baseCopy, env, view) : runAgent(task, a, ids, image, env, signal, view, teamRepos))),
+      AbortSignal.any([env.signal, baseFailed.signal]),
     );
+  } catch (error) {
+    throw baseFailed.signal.aborted ? baseFailed.signal.reason : error;
   } finally {
     await teamRepos?.remove();
   }
+  const base = await baseCopy;
   const evaluation = await evaluatePatches({
     features: team.flatMap((a) => a.features),
     patches: agents.map((a) => a.patch),

@@ -44,17 +44,13 @@ export interface PreflightResult {
 }
 
 /**
- * Runs the exchange for every spec (built-in agents need no model and are skipped), prints one line
- * each, and throws a UserError naming every spec that failed.
+ * Runs the exchange for every spec at once (built-in agents need no model and are skipped), prints
+ * one line each in the specs' order, and throws a UserError naming every spec that failed.
  */
 export async function runPreflight(specs: string[], options: ModelOptions, log: (line: string) => void): Promise<PreflightResult[]> {
-  const results: PreflightResult[] = [];
-  for (const spec of [...new Set(specs)]) {
-    if (isBuiltinAgent(spec)) continue;
-    const result = await preflightSpec(spec, options);
-    log(result.line);
-    results.push(result);
-  }
+  // Every model at once: the run waits for the slowest exchange, not for their sum.
+  const results = await Promise.all([...new Set(specs)].filter((spec) => !isBuiltinAgent(spec)).map((spec) => preflightSpec(spec, options)));
+  for (const result of results) log(result.line);
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) {
     throw new UserError(

@@ -25,6 +25,8 @@ import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
+import { cpuLine, cpuSpent } from './cpu-summary.ts';
+import { recordCpuUsage, runCpuUsage } from '../store/cpu-usage.ts';
 import { UserError, errorMessage, type RunStopError } from '../errors.ts';
 import { modelConfigurationFailure, taskErrorKind } from './error-kind.ts';
 
@@ -303,6 +305,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       log(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume`);
     },
   };
+  const cpuBefore = { harness: process.cpuUsage(), sandboxes: backend.cpuUsage?.() };
   const { counts, interrupted, stopped } = await runTasks(
     todo.map(({ task, row }) => ({ id: row.id, label: describeTask(task), task })),
     stages,
@@ -335,10 +338,13 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     );
   }
   if (interrupted) return 130;
+  if (cpuBefore.sandboxes) recordCpuUsage(store, cpuSpent(cpuBefore.sandboxes, backend.cpuUsage!(), cpuBefore.harness, counts.done - skipped));
   const planned = new Set(rows.map(({ row }) => row.id));
   const unfinished = store.tasks().filter((t) => planned.has(t.id) && t.status !== 'done').length;
   store.setRunStatus(unfinished === 0 ? 'finished' : 'failed');
   io.out(`${formatSummary(options.name, summarize(store), agentModels)}\n${cacheSummaryLine(totalCount(cachedEvaluationsByTask(store).values()))}\n`);
+  const cpu = runCpuUsage(store);
+  if (cpu) io.out(`${cpuLine(cpu)}\n`);
   if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
   if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
   io.out(`results: ${store.dir}\n`);

@@ -193,6 +193,16 @@ export interface TestContainerCounts {
   started: number;
 }
 
+/**
+ * CPU seconds spent so far in this process by the backend's sandboxes, by role (a lower bound:
+ * what the backend could read), and by its engine's own daemons when they run on this machine.
+ */
+export interface SandboxCpu {
+  agentS: number;
+  testS: number;
+  engineS?: number;
+}
+
 /** A share of the backend a task runs on from start to end (a Docker engine; the cluster). */
 export interface BackendSlot {
   /** Where the task ran, as results record it; a re-evaluation asks for it again. */
@@ -244,6 +254,8 @@ export interface SandboxBackend {
   removeOwn(): Promise<number>;
   /** Removes the sandboxes started ahead for tasks that did not come (TestSequenceSpec.keepWarm): the end of a run. */
   removeSpares?(): Promise<void>;
+  /** CPU of the sandboxes removed so far, where the backend can account for it (Docker); absent: it cannot. */
+  cpuUsage?(): SandboxCpu;
   /** How many test sandboxes were started since this process began. */
   testContainerCounts?(): TestContainerCounts;
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */

@@ -317,4 +317,18 @@ export const migrations: string[] = [
   ALTER TABLE tasks ADD COLUMN conditions TEXT;
   ALTER TABLE messages ADD COLUMN deliver_after TEXT;
   `,
+  // What a run costs in CPU: one row per `run` command that ran tasks, with the pairs it ran and the
+  // CPU seconds of its agent containers, its test containers, the engine's daemons on this machine
+  // (NULL when they could not be read) and the coop-bench process itself. The summary divides the
+  // sums by the pairs.
+  `
+  CREATE TABLE cpu_usage (
+    recorded_at TEXT NOT NULL,
+    pairs INTEGER NOT NULL CHECK (pairs > 0),
+    agent_s REAL NOT NULL CHECK (agent_s >= 0),
+    test_s REAL NOT NULL CHECK (test_s >= 0),
+    engine_s REAL CHECK (engine_s >= 0),
+    harness_s REAL NOT NULL CHECK (harness_s >= 0)
+  );
+  `,
 ];

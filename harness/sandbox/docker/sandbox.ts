@@ -17,6 +17,8 @@ import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds }
 import type { AgentSandbox, ContainerLimits, ExecOptions, ExecResult, HostFile, Terminal } from '../types.ts';
 import { openDockerTerminal } from './terminal.ts';
 import { ROLE_LABEL } from '../labels.ts';
+import { countContainerCpu } from './container-cpu.ts';
+import { pacedStart } from './start-pacer.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -215,11 +217,16 @@ export class DockerSandbox implements AgentSandbox {
 
   static async start(engine: Engine, spec: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     const created = DockerSandbox.containerSpec(spec, options);
-    const sandbox = await DockerSandbox.startCreated(await createContainer(engine, created), created, options);
-    const disk = spec.limits.diskBytes;
-    // Known once the container is made: its creation tried the quota.
-    if (options.watchDisk && disk && !(await engineTakesQuota(engine))) sandbox.diskWatch = new DiskWatch(sandbox.container, disk, options.watchDisk.hostDirs);
+    const sandbox = await pacedStart(engine, async () => DockerSandbox.startCreated(await createContainer(engine, created), created, options));
+    if (options.watchDisk) await sandbox.watchDisk(engine, spec.limits, options.watchDisk);
     return sandbox;
+  }
+
+  /** Watches the writable storage against limits.diskBytes where the engine gave the container no quota (a sandbox started ahead: once taken). */
+  async watchDisk(engine: Engine, limits: ContainerLimits, watch: NonNullable<SandboxOptions['watchDisk']>): Promise<void> {
+    const disk = limits.diskBytes;
+    // Known once the container is made: its creation tried the quota.
+    if (disk && !this.diskWatch && !(await engineTakesQuota(engine))) this.diskWatch = new DiskWatch(this.container, disk, watch.hostDirs);
   }
 
   /** Starts a container made from `created` (a `containerSpec`), attached first when it starts the server; removed if it cannot start. */
@@ -383,6 +390,7 @@ export class DockerSandbox implements AgentSandbox {
 
   async remove(): Promise<void> {
     this.diskWatch?.stop();
+    await countContainerCpu(this.container, 'agent');
     this.channels.closeAll();
     await removeContainer(this.container);
   }

@@ -11,6 +11,8 @@ import { containerLabels } from '../labels.ts';
 import { BoundedSink } from '../output.ts';
 import type { Engine } from './engine.ts';
 import { createContainer, removeContainer } from './sandbox.ts';
+import { countContainerCpu } from './container-cpu.ts';
+import { pacedStart } from './start-pacer.ts';
 
 export const RUNNER = '/usr/local/bin/runner.sh';
 
@@ -117,7 +119,12 @@ export class TestContainer {
     private readonly exited: Promise<number>,
   ) {}
 
-  static async start(engine: Engine, spec: TestContainerSpec): Promise<TestContainer> {
+  /** Created and started in the engine's turn (start-pacer.ts). */
+  static start(engine: Engine, spec: TestContainerSpec): Promise<TestContainer> {
+    return pacedStart(engine, () => TestContainer.startNow(engine, spec));
+  }
+
+  private static async startNow(engine: Engine, spec: TestContainerSpec): Promise<TestContainer> {
     const container = await createContainer(engine, {
       image: spec.image.id,
       labels: containerLabels(spec.run, 'test'),
@@ -199,6 +206,8 @@ export class TestContainer {
 
   async remove(): Promise<void> {
     this.alive = false;
+    // Read while its processes run: the end of its stdin ends them, and their cgroup with its count.
+    await countContainerCpu(this.container, 'test');
     this.stdin.destroy();
     await removeContainer(this.container);
   }

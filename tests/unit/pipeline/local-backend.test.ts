@@ -113,6 +113,12 @@ describe('the core pipeline on the local test backend', () => {
     expect(out.join('')).toContain(`results: ${join(runs, 'local')}`);
   });
 
+  it('prints what a pair cost in CPU: its sandboxes by role and the harness process', () => {
+    expect(out.join('')).toMatch(
+      /^CPU per pair \(30 pairs\): test containers \d+\.\d\d s, agent containers 0\.00 s, harness \d+\.\d\d s; \d+\.\d\d s in all$/m,
+    );
+  });
+
   it('writes the log tree and removes every sandbox', () => {
     expect(existsSync(join(runs, 'local', 'logs', 'oracle', 'coop', POOL, 'task1', 'f1_f2', 'result.json'))).toBe(true);
     expect(backend.live.size).toBe(0);

@@ -1,0 +1,117 @@
+// Time to first step: from the start of `coop-bench run` (a separate process) to the first model call
+// of its first task, one Coop pair at concurrency 1 on a warm engine (image built, base repository
+// extracted, transforms cached by a first run that is not counted), against image preparation alone
+// in a process of its own (image-ready.ts). What lies between is what `run` adds before an agent can
+// step: loading the CLI, the plan, the live preflight (answered at once by the fake), the store, the
+// agent containers' start and the agents' first prompt.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeOpenAI } from '../tests/fakes/openai-server.ts';
+import { scriptedAgents } from '../tests/helpers/scripted-agents.ts';
+import { CLI } from '../tests/helpers/cli.ts';
+import { FAKE_MODELS, MODEL_LATENCY_MS } from './end-to-end.ts';
+import type { BenchFixture } from './fixture.ts';
+import { median, type BenchTable } from './table.ts';
+
+const ROUNDS = 2;
+const STEPS = 3;
+const TARGET_S = 2;
+
+/** Runs a command to its end (or, with `stopWhen`, until it resolves: then SIGTERM); its wall time in seconds from `started`. */
+async function timed(command: string, args: string[], env: NodeJS.ProcessEnv, started = performance.now(), stopWhen?: Promise<void>): Promise<number> {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  let stopped = false;
+  void stopWhen?.then(() => {
+    stopped = true;
+    child.kill('SIGTERM');
+  });
+  const [code] = await exited;
+  const seconds = (performance.now() - started) / 1000;
+  // Stopped by us: coop-bench removes its containers and exits 130.
+  if (code !== 0 && !(stopped && code === 130)) throw new Error(`${args.slice(0, 2).join(' ')} exited with ${code}: ${stderr.slice(-2000)}`);
+  return seconds;
+}
+
+export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
+  const { pool } = fixture;
+  const runsDir = mkdtempSync(join(tmpdir(), 'coop-bench-bench-first-step-'));
+  let firstCall: number | undefined;
+  let called = () => undefined as void;
+  const server = await startFakeOpenAI({
+    limits: FAKE_MODELS,
+    handler: scriptedAgents(
+      pool,
+      'openai',
+      () => {
+        firstCall ??= performance.now();
+        called();
+      },
+      { steps: STEPS, delayMs: MODEL_LATENCY_MS },
+    ),
+  });
+  const subset = join(runsDir, 'subset.json');
+  writeFileSync(subset, JSON.stringify({ name: 'bench-first-step', tasks: [{ repo: pool.repo, task_id: pool.taskId, pairs: [[1, 2]] }] }));
+  const env = { ...process.env, OPENAI_API_KEY: 'bench-key' };
+  const runFor = (name: string, preflight: boolean) => [
+    CLI,
+    'run',
+    ...['--models', `openai:fake-a@${server.url}`, '--context-window', '128000', '--setting', 'coop'],
+    ...['--pools', join(pool.dir, '..', '..'), '--pool', pool.repo, '--subset', subset, '--max-steps', String(STEPS)],
+    ...['--concurrency', '1', '--name', name, '--runs-dir', runsDir],
+    ...(preflight ? [] : ['--no-preflight']),
+  ];
+  /** Seconds from the spawn of `run` to the first model call of its task; `whole`: the run goes on to its end (else it is stopped there). */
+  const toFirstCall = async (name: string, preflight: boolean, whole = false) => {
+    firstCall = undefined;
+    const reached = new Promise<void>((resolve) => (called = resolve));
+    const started = performance.now();
+    await timed('node', runFor(name, preflight), env, started, whole ? undefined : reached);
+    if (firstCall === undefined) throw new Error(`run ${name} made no model call`);
+    return (firstCall - started) / 1000;
+  };
+  const imageReady = () => timed(process.execPath, [...process.execArgv, join(import.meta.dirname, 'image-ready.ts'), pool.dir], process.env);
+  try {
+    // Not counted: builds what a warm engine has (image, base repository, tsx's transform cache).
+    await toFirstCall('warm-up', true, true);
+    const image: number[] = [];
+    const run: number[] = [];
+    const noPreflight: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      image.push(await imageReady());
+      run.push(await toFirstCall(`round-${round}`, true));
+      noPreflight.push(await toFirstCall(`round-${round}-no-preflight`, false));
+    }
+    return firstStepTable(pool.repo, image, run, noPreflight);
+  } finally {
+    await server.close();
+    rmSync(runsDir, { recursive: true, force: true });
+  }
+}
+
+/** The table from each round's seconds: image preparation, and the first call with and without the preflight. */
+export function firstStepTable(repo: string, image: number[], run: number[], noPreflight: number[]): BenchTable {
+  const imageS = median(image);
+  const row = (what: string, values: number[]) => {
+    const s = median(values);
+    return [what, s.toFixed(2), imageS.toFixed(2), (s - imageS).toFixed(2), `${(s / imageS).toFixed(2)}x`];
+  };
+  const beyond = median(run) - imageS;
+  return {
+    id: 'first_step',
+    title: 'Time to first step: `coop-bench run` to the first model call of its first task, warm engine',
+    measures: `One Coop pair of ${repo} at concurrency 1, fake model (${MODEL_LATENCY_MS / 1000} s per call), median of ${run.length} rounds after a warm-up run (each round's runs are stopped at that call). first call: from the spawn of \`coop-bench run\` to the fake model receiving the task's first call. image: a process of its own that reaches the engine and finds the pool's image (built: a warm engine), spawn to exit, interleaved.`,
+    columns: ['run', 'first call s', 'image s', 'beyond image s', 'ratio'],
+    rows: [row('default (live preflight)', run), row('--no-preflight', noPreflight)],
+    target: { text: `first model call at most ${TARGET_S} s beyond image preparation`, value: beyond, met: beyond <= TARGET_S },
+    notes: [
+      `The fake answers the live preflight at once; a real model adds its two round trips (all models' preflights run at once).`,
+      `Rounds: first call ${run.map((s) => s.toFixed(2)).join(', ')} s; image ${image.map((s) => s.toFixed(2)).join(', ')} s.`,
+    ],
+  };
+}
