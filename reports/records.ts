@@ -50,7 +50,19 @@ export interface TaskRecord {
   bothPassed: boolean | null;
   startedAt: string | null;
   finishedAt: string | null;
-  agents: { agent: string; model: string; features: number[]; status: string; error: string | null; steps: number; patch: string }[];
+  agents: {
+    agent: string;
+    model: string;
+    /** `human`: a person's seat (coop-bench play); `model`: an agent's. */
+    seat: 'model' | 'human';
+    /** A person's active time (ms); null for a model. */
+    activeMs: number | null;
+    features: number[];
+    status: string;
+    error: string | null;
+    steps: number;
+    patch: string;
+  }[];
   merge?: { status: string; strategy: string | null; naiveClean: boolean; conflictRegions: number; reason: string | null; patch: string };
   evaluations: StoredEvaluation[];
   conversation: ConversationMessage[];

@@ -7,7 +7,7 @@ import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-co
 import { SHIPPED_POOLS } from '../paths.ts';
 import { addContainerOptions, addModelOptions, containerLimits, list, modelOptions, numberList, positiveInt } from './options.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
-import { judgeTask } from '../../judges/judge-task.ts';
+import { judgeTask } from '../run/judge-tasks.ts';
 import { createModel } from '../models/index.ts';
 import { writeReport } from '../run/write-report.ts';
 import { HUMAN_SPEC, Seat } from '../play/seat.ts';
