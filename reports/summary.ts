@@ -9,7 +9,7 @@ import { costRows, type CostRow } from './analysis/cost.ts';
 import { repairedPatchCount, type RepairedPatchCount } from './analysis/repaired-patches.ts';
 import { totalCount, type CacheCount } from './cache-count.ts';
 import { runModels, type RunModel } from './run-models.ts';
-import { processRows, type ProcessRow } from './analysis/process.ts';
+import { processRows, type ProcessRow } from './analysis/process-rows.ts';
 
 export interface RunSummary {
   run: RunInfo;

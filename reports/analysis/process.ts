@@ -3,9 +3,7 @@
 // editing, who opened the conversation, how often and how fast messages were answered, and when
 // the two agents first worked in the same file. Pure functions over the records the harness
 // passes in; the formulas are in docs/metrics.md.
-import type { TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
-import { compareConditions, conditionOf, groupBy, isDone } from './conditions.ts';
 
 /** One recorded step of an agent (its trajectory). */
 export interface ProcessStep {
@@ -268,21 +266,4 @@ export function summarizeProcess(tasks: TaskProcess[]): ProcessSummary {
     collided: pooled(tasks.filter((t) => t.firstCollisionSeconds !== null).length, tasks.length),
     medianFirstCollisionSeconds: median(present(tasks.map((t) => t.firstCollisionSeconds))),
   };
-}
-
-export interface ProcessRow extends ProcessSummary {
-  team: string;
-  condition: string;
-}
-
-/** Per team and condition: the measures of its finished Coop tasks that have them. */
-export function processRows(tasks: TaskOutcome[]): ProcessRow[] {
-  const measured = tasks.filter((t) => isDone(t) && t.setting === 'coop' && t.process);
-  const groups = groupBy(measured, (t) => `${t.team}\u0000${conditionOf(t)}`);
-  return [...groups]
-    .map(([key, group]) => {
-      const [team, condition] = key.split('\u0000') as [string, string];
-      return { team, condition, ...summarizeProcess(group.map((t) => t.process!)) };
-    })
-    .sort((a, b) => a.team.localeCompare(b.team) || compareConditions(a.condition, b.condition));
 }
