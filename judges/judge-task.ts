@@ -12,7 +12,7 @@ import { speechActsJudge } from './llm/speech-acts.ts';
 import { symptomsJudge } from './llm/symptoms.ts';
 import type { LlmJudge } from './llm/judge.ts';
 import { detectorOutcome, llmOutcome, type JudgeOutcome } from './run-judge.ts';
-import { judgeInputOf, type JudgeName } from './types.ts';
+import { judgeInputOf, undecidedOf, type JudgeLabel, type JudgeName } from './types.ts';
 
 export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, symptomsJudge, speechActsJudge, commitmentsJudge];
 
@@ -49,10 +49,25 @@ export async function judgeTask(store: RunStore, taskId: number, options: JudgeT
     const timeoutMs = options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const llm = LLM_JUDGES.filter((j) => wanted(j.name));
     outcomes.push(...(await Promise.all(llm.map((j) => llmOutcome(j, input, model, cache, { timeoutMs })))));
+    replaceDetectorCommitments(outcomes);
   }
   // A failed question keeps the earlier labels: an outage must not erase a previous judgement.
   for (const outcome of outcomes) if (outcome.status !== 'error') saveJudgeOutcome(store, taskId, outcome);
   return { taskId, outcomes };
+}
+
+/**
+ * With a judge model, the commitments judge reads the promises and the code checks check them: when it
+ * answered, its labels stand for broken commitments and the detectors' fallback reading is dropped
+ * (when its question failed, the fallback stays).
+ */
+function replaceDetectorCommitments(outcomes: JudgeOutcome[]): void {
+  const judged = outcomes.find((o) => o.judge === 'commitments' && o.status === 'ok');
+  const detectors = outcomes.find((o) => o.judge === 'detectors');
+  if (!judged || !detectors) return;
+  const fallback = (l: JudgeLabel) => (undecidedOf(l.label) ?? l.label) === 'broken_checkable_commitment';
+  detectors.labels = detectors.labels.filter((l) => !fallback(l));
+  detectors.metrics = { ...detectors.metrics, brokenCommitments: 0, undecidedCommitments: 0, commitmentsReadByModel: true };
 }
 
 export interface JudgeRunOptions extends JudgeTaskOptions {
