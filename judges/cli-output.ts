@@ -2,13 +2,13 @@
 // judges' cost, and the calibration tables. Agents wrote the quotes: every piece of their text
 // goes through displayLine (one line, no control characters, bounded).
 import { DETECTOR_DEFINITIONS } from './definitions.ts';
-import type { UsageTotal } from './llm/ask.ts';
+import { addUsage, type UsageTotal } from './llm/ask.ts';
 import type { DetectorScores, LabelScore, LlmScores } from './calibration/score.ts';
 import { precision, recall } from './calibration/score.ts';
 import type { TaskJudgement } from './judge-task.ts';
 import type { JudgeOutcome } from './run-judge.ts';
 import { displayLine } from './text.ts';
-import type { Evidence, JudgeLabel } from './types.ts';
+import { undecidedOf, type Evidence, type JudgeLabel } from './types.ts';
 
 const QUOTE_CHARS = 160;
 
@@ -40,9 +40,16 @@ function formatLabel(label: JudgeLabel, indent = '    '): string[] {
 
 /** The detectors' metrics (DetectorMetrics, stored as a plain record). */
 function metricsLine(m: JudgeOutcome['metrics']): string {
+  const undecided = [
+    [m.undecidedPlan, 'first-turn plan'],
+    [m.undecidedQuestions, 'question without reply'],
+    [m.undecidedDuplicates, 'near-duplicate'],
+    [m.undecidedCommitments, 'broken commitment'],
+  ].filter(([n]) => typeof n === 'number' && n > 0);
   return (
     `${m.messages} messages, ${m.questions} questions (${m.questionsWithoutReply} without reply), ${m.lineNumberMentions} line-number and ${m.filePathMentions} file-path mentions, ` +
-    `first-turn plan: ${m.firstTurnPlan ? 'yes' : 'no'}, ${m.commitments} commitments checked`
+    `first-turn plan: ${m.firstTurnPlan ? 'yes' : 'no'}, ${m.commitmentsReadByModel ? 'commitments read by the judge model' : `${m.commitments} commitments checked`}` +
+    (undecided.length ? `; undecided: ${undecided.map(([n, what]) => `${n} ${what}`).join(', ')}` : '')
   );
 }
 
@@ -79,15 +86,28 @@ export interface RunTotals {
   judged: number;
   skipped: number;
   labels: number;
+  /** Findings the detectors left undecided (stored, not counted in `labels`). */
+  undecided: number;
   dropped: number;
   errors: number;
   cachedAnswers: number;
   usage: UsageTotal;
 }
 
+/** Adds one judge outcome to the run's totals. */
+export function addOutcome(t: RunTotals, o: JudgeOutcome): void {
+  const undecided = o.labels.filter((l) => undecidedOf(l.label) !== undefined).length;
+  t.labels += o.labels.length - undecided;
+  t.undecided += undecided;
+  t.dropped += o.dropped.length;
+  if (o.status === 'error') t.errors++;
+  if (o.cached) t.cachedAnswers++;
+  else t.usage = addUsage(t.usage, o.usage);
+}
+
 export function formatSummary(t: RunTotals, model: string | undefined): string[] {
   return [
-    `Judged ${t.judged} task${t.judged === 1 ? '' : 's'} (${t.skipped} skipped): ${t.labels} labels, ${t.dropped} dropped because their evidence did not check out, ${t.errors} judge error${t.errors === 1 ? '' : 's'}.`,
+    `Judged ${t.judged} task${t.judged === 1 ? '' : 's'} (${t.skipped} skipped): ${t.labels} labels, ${t.undecided} left undecided by the detectors, ${t.dropped} dropped because their evidence did not check out, ${t.errors} judge error${t.errors === 1 ? '' : 's'}.`,
     model
       ? `Judge model ${model}: ${formatUsage(t.usage)} (${t.cachedAnswers} answer${t.cachedAnswers === 1 ? '' : 's'} from the cache, no call).`
       : 'No --judge-model: only the deterministic detectors ran (no model calls, $0).',
@@ -123,6 +143,11 @@ export function formatDefinitions(): string[] {
   ];
 }
 
+/** The case files scored, each with its split as the file writes it. */
+export function formatCaseFiles(files: readonly { file: string; split: string; cases: number }[]): string[] {
+  return ['Calibration case files (split as written in the file):', ...files.map((f) => `  ${f.file}: ${f.split}, ${f.cases} conversations`)];
+}
+
 export function formatDetectorScores(split: string, scores: DetectorScores): string[] {
   const p = scores.paraphrases;
   return [
@@ -131,6 +156,9 @@ export function formatDetectorScores(split: string, scores: DetectorScores): str
       ? ['  no conversations in this split']
       : [
           ...scoreTable(scores.labels, false),
+          `  undecided (not labelled; a gold item left undecided counts as FN): ${scores.undecided
+            .map((u) => `${u.label} ${u.items} (${u.positives} in the gold)`)
+            .join(', ')}`,
           ...scores.counts.map((c) => `  ${c.label}: exact on ${c.exact}/${c.cases} conversations, mean absolute error ${c.meanAbsoluteError.toFixed(2)}`),
           ...(scores.commitments.length
             ? [

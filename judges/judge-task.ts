@@ -9,7 +9,7 @@ import { speechActsJudge } from './llm/speech-acts.ts';
 import { symptomsJudge } from './llm/symptoms.ts';
 import type { LlmJudge } from './llm/judge.ts';
 import type { JudgeOutcome } from './run-judge.ts';
-import type { JudgeName } from './types.ts';
+import { undecidedOf, type JudgeLabel, type JudgeName } from './types.ts';
 
 export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, symptomsJudge, speechActsJudge, commitmentsJudge];
 
@@ -29,6 +29,20 @@ export interface TaskJudgement {
   /** Why the task was not judged at all (not finished, Solo). */
   skipped?: string;
   outcomes: JudgeOutcome[];
+}
+
+/**
+ * With a judge model, the commitments judge reads the promises and the code checks check them: when it
+ * answered, its labels stand for broken commitments and the detectors' fallback reading is dropped
+ * (when its question failed, the fallback stays).
+ */
+export function replaceDetectorCommitments(outcomes: JudgeOutcome[]): void {
+  const judged = outcomes.find((o) => o.judge === 'commitments' && o.status === 'ok');
+  const detectors = outcomes.find((o) => o.judge === 'detectors');
+  if (!judged || !detectors) return;
+  const fallback = (l: JudgeLabel) => (undecidedOf(l.label) ?? l.label) === 'broken_checkable_commitment';
+  detectors.labels = detectors.labels.filter((l) => !fallback(l));
+  detectors.metrics = { ...detectors.metrics, brokenCommitments: 0, undecidedCommitments: 0, commitmentsReadByModel: true };
 }
 
 export interface JudgeRunOptions extends JudgeTaskOptions {

@@ -55,3 +55,17 @@ export interface JudgeLabel {
   description: string;
   evidence: Evidence[];
 }
+
+/**
+ * A deterministic detector labels only what it is sure of. What it found but is not sure of it stores
+ * under `undecided:<label>`, with the same evidence: counted and shown, never counted as the label.
+ */
+const UNDECIDED = 'undecided:';
+export const undecidedLabel = (label: string): string => `${UNDECIDED}${label}`;
+/** The label an undecided label is about, or undefined for a decided label. */
+export const undecidedOf = (label: string): string | undefined => (label.startsWith(UNDECIDED) ? label.slice(UNDECIDED.length) : undefined);
+
+/** The label as undecided, with why the detector is not sure of it. */
+export function asUndecided(label: JudgeLabel, why: string): JudgeLabel {
+  return { ...label, label: undecidedLabel(label.label), evidence: [...label.evidence, { kind: 'fact', text: `undecided: ${why}` }] };
+}

@@ -1,12 +1,21 @@
 // `coop-bench judge`: label a stored run (deterministic detectors; LLM judges with --judge-model),
 // or with --calibrate score the judges on the calibration set.
 import { Command, InvalidArgumentError } from 'commander';
-import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../judges/calibration/cases.ts';
+import { caseFiles, casesOfSplit, loadCalibrationSet, SPLITS } from '../../judges/calibration/cases.ts';
 import { scoreDetectors, scoreLlmJudges } from '../../judges/calibration/score.ts';
 import { computeStoredScores, STORED_SCORES_FILE, writeStoredScores } from '../../judges/calibration/stored-scores.ts';
 import { writeModelScores, type SplitScores } from '../../judges/calibration/model-scores.ts';
-import { formatDefinitions, formatDetectorScores, formatLlmScores, formatSummary, formatTaskJudgement, type RunTotals } from '../../judges/cli-output.ts';
-import { addUsage, NO_USAGE } from '../../judges/llm/ask.ts';
+import {
+  addOutcome,
+  formatCaseFiles,
+  formatDefinitions,
+  formatDetectorScores,
+  formatLlmScores,
+  formatSummary,
+  formatTaskJudgement,
+  type RunTotals,
+} from '../../judges/cli-output.ts';
+import { NO_USAGE } from '../../judges/llm/ask.ts';
 import { judgeRun } from '../run/judge-tasks.ts';
 import { memoryCache } from '../../judges/run-judge.ts';
 import { JUDGE_NAMES, type JudgeName } from '../../judges/types.ts';
@@ -45,6 +54,7 @@ function judgeModel(spec: string | undefined, timeoutMs: number): Model | undefi
 async function calibrate(o: JudgeCommandOptions): Promise<number> {
   const cases = loadCalibrationSet();
   print(formatDefinitions());
+  print(['', ...formatCaseFiles(caseFiles(cases))]);
   for (const split of SPLITS) print(['', ...formatDetectorScores(split, await scoreDetectors(casesOfSplit(cases, split)))]);
   if (o.writeScores && !o.judgeModel) {
     writeStoredScores(await computeStoredScores(cases));
@@ -80,7 +90,7 @@ async function judgeStoredRun(o: JudgeCommandOptions): Promise<number> {
   try {
     const model = judgeModel(o.judgeModel, o.timeout * 1000);
     const titles = new Map(store.tasks().map((t) => [t.id, t.both_passed === 0 ? `${t.key} (tests failed)` : t.key]));
-    const totals: RunTotals = { judged: 0, skipped: 0, labels: 0, dropped: 0, errors: 0, cachedAnswers: 0, usage: NO_USAGE };
+    const totals: RunTotals = { judged: 0, skipped: 0, labels: 0, undecided: 0, dropped: 0, errors: 0, cachedAnswers: 0, usage: NO_USAGE };
     await judgeRun(store, {
       model,
       judges: o.only,
@@ -91,13 +101,7 @@ async function judgeStoredRun(o: JudgeCommandOptions): Promise<number> {
         print(formatTaskJudgement(titles.get(judgement.taskId) ?? '', judgement));
         if (judgement.skipped) totals.skipped++;
         else totals.judged++;
-        for (const outcome of judgement.outcomes) {
-          totals.labels += outcome.labels.length;
-          totals.dropped += outcome.dropped.length;
-          if (outcome.status === 'error') totals.errors++;
-          if (outcome.cached) totals.cachedAnswers++;
-          else totals.usage = addUsage(totals.usage, outcome.usage);
-        }
+        for (const outcome of judgement.outcomes) addOutcome(totals, outcome);
       },
     });
     print(['', ...formatSummary(totals, model?.spec)]);

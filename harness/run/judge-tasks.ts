@@ -1,7 +1,14 @@
 // Judging a run's stored tasks: each task's record is read from run.db, judged (judges/judge-task.ts
 // says which judges run when) and the outcomes saved; the caller decides what to print.
 import pLimit from 'p-limit';
-import { DEFAULT_JUDGE_TIMEOUT_MS, LLM_JUDGES, type JudgeRunOptions, type JudgeTaskOptions, type TaskJudgement } from '../../judges/judge-task.ts';
+import {
+  DEFAULT_JUDGE_TIMEOUT_MS,
+  LLM_JUDGES,
+  replaceDetectorCommitments,
+  type JudgeRunOptions,
+  type JudgeTaskOptions,
+  type TaskJudgement,
+} from '../../judges/judge-task.ts';
 import { detectorOutcome, llmOutcome, type JudgeOutcome } from '../../judges/run-judge.ts';
 import type { JudgeInput, JudgeName } from '../../judges/types.ts';
 import type { RunStore } from '../store/run-store.ts';
@@ -34,6 +41,7 @@ export async function judgeTask(store: RunStore, taskId: number, options: JudgeT
     const timeoutMs = options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const llm = LLM_JUDGES.filter((j) => wanted(j.name));
     outcomes.push(...(await Promise.all(llm.map((j) => llmOutcome(j, input, model, cache, { timeoutMs })))));
+    replaceDetectorCommitments(outcomes);
   }
   // A failed question keeps the earlier labels: an outage must not erase a previous judgement.
   for (const outcome of outcomes) if (outcome.status !== 'error') saveJudgeOutcome(store, taskId, outcome);

@@ -84,13 +84,15 @@ const caseSchema = z.object({
     line_number_mentions: z.number().int(),
     file_path_mentions: z.number().int(),
     communication: z.enum(COMMUNICATION_ERRORS).nullable(),
-    symptoms: z.object({ primary: z.enum(SYMPTOMS), secondary: z.array(z.enum(SYMPTOMS)).default([]) }).optional(),
+    /** Where the merged code failed; absent or null: the case does not score the symptom judge. */
+    symptoms: z.preprocess((v) => v ?? undefined, z.object({ primary: z.enum(SYMPTOMS), secondary: z.array(z.enum(SYMPTOMS)).default([]) }).optional()),
   }),
 });
 
-export type CalibrationCase = z.infer<typeof caseSchema> & { split: Split; file: string };
+/** `writtenSplit`: the file's `split` as written (absent: the case is in `train` by default). */
+export type CalibrationCase = z.infer<typeof caseSchema> & { split: Split; writtenSplit?: Split; file: string };
 
-const fileSchema = z.object({ split: z.enum(SPLITS).default('train'), cases: z.array(caseSchema) });
+const fileSchema = z.object({ split: z.enum(SPLITS).optional(), cases: z.array(caseSchema) });
 
 export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
   const cases: CalibrationCase[] = [];
@@ -111,7 +113,8 @@ export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
           .map((i) => `${i.path.join('.')}: ${i.message}`)
           .join('; ')}`,
       );
-    cases.push(...parsed.data.cases.map((c) => ({ ...c, split: parsed.data.split, file: name })));
+    const written = parsed.data.split;
+    cases.push(...parsed.data.cases.map((c) => ({ ...c, split: written ?? 'train', ...(written && { writtenSplit: written }), file: name })));
   }
   const ids = new Set<string>();
   for (const c of cases) {
@@ -123,6 +126,17 @@ export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
       throw new Error(`calibration case ${c.id} is a paraphrase of ${c.paraphrase_of}, which is not in the set`);
   }
   return cases;
+}
+
+/** Each case file with its split as the file writes it (or that it writes none) and its number of cases. */
+export function caseFiles(cases: readonly CalibrationCase[]): { file: string; split: string; cases: number }[] {
+  const files = new Map<string, { file: string; split: string; cases: number }>();
+  for (const c of cases) {
+    const entry = files.get(c.file) ?? { file: c.file, split: c.writtenSplit ?? `${c.split} (no split written)`, cases: 0 };
+    entry.cases++;
+    files.set(c.file, entry);
+  }
+  return [...files.values()];
 }
 
 export function casesOfSplit(cases: readonly CalibrationCase[], split: Split): CalibrationCase[] {

@@ -8,8 +8,7 @@ import type { Model } from '../model.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
 import type { Commitment } from '../detectors/commitment-extract.ts';
 import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.ts';
-import { detect, prepareDetectors, type DetectorMetrics, type DetectorResult } from '../detectors/index.ts';
-import { partnerWroteAfter } from '../detectors/questions.ts';
+import { detect, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
 import { communicationJudge } from '../llm/communication.ts';
@@ -17,7 +16,7 @@ import { speechActsJudge } from '../llm/speech-acts.ts';
 import { symptomsJudge } from '../llm/symptoms.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../llm/material.ts';
 import { llmOutcome, memoryCache, type AnswerCache } from '../run-judge.ts';
-import type { JudgeInput, JudgeLabel } from '../types.ts';
+import { undecidedLabel, type JudgeLabel } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
 
@@ -87,15 +86,31 @@ export interface DetectorScores {
   goldReading: { labels: LabelScore[]; unread: number };
   /** Paraphrases of positive cases that got the same detector labels as their original. */
   paraphrases: { same: number; of: number; differing: string[] };
+  /** Per label, the items the detectors left undecided, and how many of them the gold has as that label (counted as FN). */
+  undecided: UndecidedCount[];
 }
 
-/** Gold of question_no_reply: the unanswered questions whose partner wrote nothing after (C1a). */
-export function goldQuestionsWithoutReply(c: CalibrationCase, input: JudgeInput = caseInput(c)): number[] {
+export interface UndecidedCount {
+  label: string;
+  items: number;
+  positives: number;
+}
+
+/**
+ * Gold of question_no_reply: the unanswered questions whose partner wrote nothing after the question
+ * reached it (C1a). Read from the case's own times (cases.ts: sent, delivered), not through the
+ * detectors' code, so a fault there cannot make its own gold.
+ */
+export function goldQuestionsWithoutReply(c: CalibrationCase): number[] {
+  const sentAt = (i: number) => c.messages[i]!.sent ?? i;
   return c.gold.unanswered_question.filter((id) => {
-    const message = input.conversation.find((m) => m.id === id);
-    if (!message) return false;
-    const recipients = message.to.filter((r) => r !== message.from);
-    return recipients.every((r) => !partnerWroteAfter(input.conversation, message, r));
+    const m = c.messages[id - 1];
+    if (!m) return false;
+    const delivered = m.delivered === undefined ? sentAt(id - 1) + 0.5 : m.delivered;
+    const recipients = (m.to ?? c.agents).filter((r) => r !== m.from);
+    // Never delivered: nothing the partner wrote can answer it.
+    if (delivered === null) return true;
+    return recipients.every((r) => !c.messages.some((other, i) => other.from === r && sentAt(i) >= delivered));
   });
 }
 
@@ -147,14 +162,24 @@ async function detectCase(c: CalibrationCase): Promise<CaseResult> {
   };
 }
 
-/** What a case's detector labels are, per label: the messages (or the conversation) they are on. */
-function labelItems(c: CalibrationCase, labels: readonly JudgeLabel[], metrics: DetectorMetrics): Record<DetectorLabel, (number | string)[]> {
-  const ids = (label: DetectorLabel) => [...new Set(labels.filter((l) => l.label === label).map((l) => l.messageId!))];
+/** What a case's detector labels are, per label: the messages (or the conversation) they are on; `undecided`: those left undecided. */
+function labelItems(c: CalibrationCase, labels: readonly JudgeLabel[], decided = true): Record<DetectorLabel, (number | string)[]> {
+  const ids = (label: DetectorLabel) => [...new Set(labels.filter((l) => l.label === (decided ? label : undecidedLabel(label))).map((l) => l.messageId!))];
   return {
     question_no_reply: ids('question_no_reply'),
     near_duplicate: ids('near_duplicate'),
-    first_turn_plan: metrics.firstTurnPlan ? [c.id] : [],
+    first_turn_plan: ids('first_turn_plan').length > 0 ? [c.id] : [],
     broken_checkable_commitment: c.patches ? ids('broken_checkable_commitment') : [],
+  };
+}
+
+/** The gold items of each detector label. */
+function goldItems(c: CalibrationCase): Record<DetectorLabel, (number | string)[]> {
+  return {
+    first_turn_plan: c.gold.first_turn_plan ? [c.id] : [],
+    question_no_reply: goldQuestionsWithoutReply(c),
+    near_duplicate: c.gold.near_duplicate,
+    broken_checkable_commitment: c.patches ? goldBrokenCommitments(c) : [],
   };
 }
 
@@ -166,18 +191,29 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
   let unread = 0;
   const counts = { line_number_mentions: [] as number[][], file_path_mentions: [] as number[][] };
   const results = new Map<string, CaseResult>();
+  const undecided = new Map(DETECTOR_LABELS.map((label) => [label, { label, items: 0, positives: 0 }]));
   for (const c of cases) {
     const result = await detectCase(c);
     results.set(c.id, result);
-    const got = labelItems(c, result.labels, result.metrics);
-    tally.compare('first_turn_plan', got.first_turn_plan, c.gold.first_turn_plan ? [c.id] : []);
-    tally.compare('question_no_reply', got.question_no_reply, goldQuestionsWithoutReply(c));
-    tally.compare('near_duplicate', got.near_duplicate, c.gold.near_duplicate);
+    const got = labelItems(c, result.labels);
+    const gold = goldItems(c);
+    const unsure = labelItems(c, result.labels, false);
+    for (const label of DETECTOR_LABELS) {
+      const row = undecided.get(label)!;
+      row.items += unsure[label].length;
+      row.positives += unsure[label].filter((x) => gold[label].includes(x)).length;
+    }
+    tally.compare('first_turn_plan', got.first_turn_plan, gold.first_turn_plan);
+    tally.compare('question_no_reply', got.question_no_reply, gold.question_no_reply);
+    tally.compare('near_duplicate', got.near_duplicate, gold.near_duplicate);
     if (c.patches) {
-      tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, goldBrokenCommitments(c));
+      tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, gold.broken_checkable_commitment);
+      compareBrokenKinds(brokenKinds, result.broken, c);
+    }
+    // The checks alone are scored where the gold reads the promises: a case without gold commitments gives them nothing to check.
+    if (c.patches && c.gold.commitments) {
       goldRead.compare('broken_checkable_commitment', result.goldReading.broken, goldBrokenCommitments(c));
       unread += result.goldReading.unread;
-      compareBrokenKinds(brokenKinds, result.broken, c);
     }
     compareKinds(kinds, result.commitments, c);
     counts.line_number_mentions.push([result.metrics.lineNumberMentions, c.gold.line_number_mentions]);
@@ -196,6 +232,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
       meanAbsoluteError: pairs.reduce((sum, [got, want]) => sum + Math.abs(got! - want!), 0) / Math.max(1, pairs.length),
     })),
     paraphrases: paraphraseConsistency(cases, results),
+    undecided: [...undecided.values()],
   };
 }
 
@@ -208,8 +245,8 @@ function paraphraseConsistency(cases: readonly CalibrationCase[], results: Map<s
     if (!original) continue;
     const a = results.get(original.id)!;
     const b = results.get(c.id)!;
-    const mine = labelItems(c, b.labels, b.metrics);
-    const theirs = labelItems(original, a.labels, a.metrics);
+    const mine = labelItems(c, b.labels);
+    const theirs = labelItems(original, a.labels);
     // Conversation-level labels carry the case id: compare whether they are there.
     const same = DETECTOR_LABELS.every((label) =>
       label === 'first_turn_plan'

@@ -4,8 +4,10 @@
 // are set aside, words are reduced to a stem, and code, files and numbers are kept whole. A later
 // message is a repeat when almost all of its content was already in one earlier message of the
 // same sender. A plan followed by the report that it is done is not a repeat: it adds the news.
-import type { ConversationMessage } from '../types.ts';
-import type { JudgeLabel } from '../types.ts';
+// The detector is sure of a repeat that adds no code name, file or number and keeps the tense, and
+// of a message that holds an earlier one word for word; a repeat in nearly the same words that
+// names new code or lines, or moves between plan and report, is undecided.
+import { asUndecided, type ConversationMessage, type JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
 import { messageSentences } from './language.ts';
 import { reportedDoneAt, stanceOf } from './stance.ts';
@@ -19,6 +21,9 @@ const MAX_NOVELTY = 0.2;
 const MAX_LEFT_OUT = 0.5;
 /** A short line whose content all occurs in a long report is not a repeat of it. */
 const MIN_SIZE_RATIO = 0.35;
+
+/** A word-for-word repost is most of the later message (the rest a new prefix or sign-off). */
+const MIN_VERBATIM_SHARE = 0.5;
 
 /** Function words and filler: they carry no information a partner can act on. */
 const FILLER = new Set(
@@ -70,6 +75,10 @@ function withoutPrefix(text: string): string {
 
 export interface Content {
   tokens: Set<string>;
+  /** The code names, files and numbers among the tokens. */
+  code: Set<string>;
+  /** The prose, lower case, whitespace collapsed (a word-for-word repost holds it whole). */
+  words: string;
   /** The message announces work to come, or reports work done (a plan then its completion is news). */
   future: boolean;
   past: boolean;
@@ -81,15 +90,16 @@ export function contentOf(text: string): Content {
     .filter((s) => !isMetaSentence(s))
     .join(' ');
   const tokens = new Set<string>();
+  const code = new Set<string>();
   const rest = prose
     .replace(CODE_TOKEN, (m) => {
-      tokens.add(
-        m
-          .replace(/`/g, '')
-          .replace(/\s*[-–—]\s*/g, '-')
-          .replace(/\(\)$/, '')
-          .toLowerCase(),
-      );
+      const token = m
+        .replace(/`/g, '')
+        .replace(/\s*[-–—]\s*/g, '-')
+        .replace(/\(\)$/, '')
+        .toLowerCase();
+      tokens.add(token);
+      code.add(token);
       return ' ';
     })
     .replace(FILE_PATH, ' ');
@@ -101,13 +111,20 @@ export function contentOf(text: string): Content {
   const stances = analysed.flatMap((s) => s.verbs.map((v) => stanceOf(s, v)));
   return {
     tokens,
+    code,
+    words: lower.replace(/\s+/g, ' ').trim(),
     future: stances.some((x) => x === 'will' || x === 'doing') || /\b(?:i'll|i will|we'll|we will|going to|plan to|about to|will)\b/.test(lower),
     past: stances.includes('did') || analysed.some((s) => reportedDoneAt(s) >= 0),
   };
 }
 
-/** Whether `later` repeats `earlier`. */
-export function repeats(later: Content, earlier: Content): boolean {
+/**
+ * Whether `later` repeats `earlier`: 'sure', undecided (with why) or false. A later message made
+ * mostly of the earlier one's prose, word for word, repeats it whatever it puts before or after.
+ */
+export function repeats(later: Content, earlier: Content): 'sure' | { undecided: string } | false {
+  if (earlier.tokens.size >= MIN_CONTENT && earlier.words.length >= MIN_VERBATIM_SHARE * later.words.length && later.words.includes(earlier.words))
+    return 'sure';
   if (later.tokens.size < MIN_CONTENT || later.tokens.size < MIN_SIZE_RATIO * earlier.tokens.size) return false;
   // A plan, then the report that it is done: news, not a repeat.
   if (earlier.future && !earlier.past && later.past && !later.future) return false;
@@ -115,18 +132,26 @@ export function repeats(later: Content, earlier: Content): boolean {
   for (const t of later.tokens) if (!earlier.tokens.has(t)) novel++;
   let leftOut = 0;
   for (const t of earlier.tokens) if (!later.tokens.has(t)) leftOut++;
-  return novel / later.tokens.size <= MAX_NOVELTY && leftOut / earlier.tokens.size <= MAX_LEFT_OUT;
+  if (novel / later.tokens.size > MAX_NOVELTY || leftOut / earlier.tokens.size > MAX_LEFT_OUT) return false;
+  // The same template naming other code or other lines may be news in the same words.
+  const newCode = [...later.code].filter((t) => !earlier.code.has(t));
+  if (newCode.length > 0) return { undecided: `it names ${newCode.slice(0, 3).join(', ')}, which the earlier message does not` };
+  if (earlier.future !== later.future || earlier.past !== later.past) return { undecided: 'one of the two plans the work and the other reports it' };
+  return 'sure';
 }
 
-/** One label per message that repeats an earlier message of the same sender. */
+/** One label per message that repeats an earlier message of the same sender (undecided where the detector is not sure). */
 export function nearDuplicates(conversation: readonly ConversationMessage[]): JudgeLabel[] {
   const contents = conversation.map((m) => contentOf(m.message));
   const labels: JudgeLabel[] = [];
   conversation.forEach((message, i) => {
-    const earlier = conversation.findIndex((other, j) => j < i && other.from === message.from && repeats(contents[i]!, contents[j]!));
+    const verdicts = conversation.map((other, j) => (j < i && other.from === message.from ? repeats(contents[i]!, contents[j]!) : false));
+    const sure = verdicts.indexOf('sure');
+    const earlier = sure !== -1 ? sure : verdicts.findIndex((v) => v !== false);
     if (earlier === -1) return;
+    const verdict = verdicts[earlier]!;
     const original = conversation[earlier]!;
-    labels.push({
+    const label: JudgeLabel = {
       judge: 'detectors',
       label: 'near_duplicate',
       isPrimary: false,
@@ -137,7 +162,8 @@ export function nearDuplicates(conversation: readonly ConversationMessage[]): Ju
         { kind: 'quote', source: 'conversation', text: quotePrefix(original.message), messageId: original.id, agent: original.from },
         { kind: 'quote', source: 'conversation', text: quotePrefix(message.message), messageId: message.id, agent: message.from },
       ],
-    });
+    };
+    labels.push(verdict === 'sure' ? label : asUndecided(label, (verdict as { undecided: string }).undecided));
   });
   return labels;
 }

@@ -8,8 +8,11 @@
 // change ("`Config` gets a `Retries` field from me", "`formatBytes` from me") and a list of who does
 // what. Offers ("I can add it if you want"), questions and intentions that name no code ("Starting
 // on the timeout feature") are not plans.
-import type { ConversationMessage } from '../types.ts';
-import type { JudgeLabel } from '../types.ts';
+// The detector is sure of a plan in a message that neither offers ("if that's useful, just say the
+// word") nor puts the plan off ("reading first, plan later"); such a message, and a first message
+// that names code under a heading or in a list without a plan verb ("Scope for feature 2: …"),
+// leave the label undecided.
+import { asUndecided, type ConversationMessage, type JudgeLabel } from '../types.ts';
 import { proseOf } from '../text.ts';
 import { messageSentences, type Sentence, type VerbPhrase } from './language.ts';
 import { stanceOf } from './stance.ts';
@@ -169,21 +172,48 @@ export function planSentence(text: string): string | undefined {
   return undefined;
 }
 
-/** A label when the conversation's first message is a plan. */
+/** An offer or a condition on the work: "if that's useful", "just say the word", "happy to … if". */
+const OFFER =
+  /\bif (?:that(?:'s| is| would be| works)|it(?:'d| would) be)\s+(?:useful|helpful|ok|okay|fine|welcome|wanted|easier|better)\b|\bif you(?:'d)? (?:want|like|prefer)\b|\bjust say the word\b|\bhappy to\b[^.!?\n]{0,40}\bif\b|\b(?:i|we) (?:could|can|might) (?:also )?(?:add|take|do|handle|write|put|make|own|cover)\b/i;
+/** The plan put off: "reading first, plan later", "I'll propose a split once I've read …". */
+const DEFERRED =
+  /\b(?:plan|split|proposal|details?)\s+(?:to follow|later|soon|after|once|when)\b|\b(?:read|reading|look(?:ing)?|explor(?:e|ing)|skim(?:ming)?|survey(?:ing)?)\b[^.!?\n]{0,40}\bfirst\b|\bonce i(?:'ve| have)? (?:read|looked|explored)\b/i;
+/** A heading or a list over named code with no plan verb: "Scope for feature 2: …", "My footprint: …". */
+const CODE_HEADING = /^[ \t]*(?:[-*+•|]|\d+[.)]|#{1,6})?[ \t]*([^\n:?]{1,40}):[ \t]*\S[^\n]*$/m;
+/** Headings of a report, a question or a request: no plan. */
+const NOT_PLAN_HEADING = /\b(?:done|fixed|added|finished|status|update|q|question|request|ask|note|fyi|re)\b/i;
+
+/** Why a message whose plan sentence is `sentence` may not be a plan: an offer, or the plan put off. */
+function unsurePlan(text: string, sentence: string): string | undefined {
+  const prose = proseOf(text).replace(/[’‘]/g, "'");
+  if (OFFER.test(sentence.replace(/[’‘]/g, "'")) || /\bjust say the word\b/i.test(prose)) return 'the plan is an offer or a condition';
+  if (DEFERRED.test(prose)) return 'the message puts the plan off until the code is read';
+  return undefined;
+}
+
+/** A label when the conversation's first message is a plan (undecided where the detector is not sure). */
 export function firstTurnPlan(conversation: readonly ConversationMessage[]): JudgeLabel[] {
   const first = conversation[0];
   if (!first) return [];
   const sentence = planSentence(first.message);
-  if (!sentence) return [];
-  return [
-    {
-      judge: 'detectors',
-      label: 'first_turn_plan',
-      isPrimary: false,
-      messageId: first.id,
-      agent: first.from,
-      description: `the first message (${first.from}) states a plan`,
-      evidence: [{ kind: 'quote', source: 'conversation', text: sentence, messageId: first.id, agent: first.from }],
-    },
-  ];
+  const label = (text: string): JudgeLabel => ({
+    judge: 'detectors',
+    label: 'first_turn_plan',
+    isPrimary: false,
+    messageId: first.id,
+    agent: first.from,
+    description: `the first message (${first.from}) states a plan`,
+    evidence: [{ kind: 'quote', source: 'conversation', text, messageId: first.id, agent: first.from }],
+  });
+  if (sentence) {
+    const doubt = unsurePlan(first.message, sentence);
+    return [doubt ? asUndecided(label(sentence), doubt) : label(sentence)];
+  }
+  const all = messageSentences(first.message);
+  const heading = CODE_HEADING.exec(proseOf(first.message));
+  const reports = all.some((s) => s.verbs.some((v) => v.tense === 'past'));
+  if (heading && !NOT_PLAN_HEADING.test(heading[1]!) && !reports && all.some((s) => s.masks.length > 0) && !all.some((s) => s.questionMark)) {
+    return [asUndecided(label(heading[0].trim()), "the message names code under a heading or in a list, with no verb of the sender's work")];
+  }
+  return [];
 }

@@ -1,9 +1,10 @@
 // The deterministic detectors (no LLM): labels for questions with no reply, near-duplicate
 // messages, a first-turn plan and broken checkable commitments, and the conversation's
 // specificity counts. Each label is defined in ../definitions.ts.
-import type { JudgeInput, JudgeLabel } from '../types.ts';
+import { asUndecided, undecidedLabel, type JudgeInput, type JudgeLabel } from '../types.ts';
 import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments, type Commitment } from './commitment-extract.ts';
+import { readingDoubt } from './commitment-doubts.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
 import { nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan } from './first-turn-plan.ts';
@@ -12,7 +13,7 @@ import { countMentions } from './mentions.ts';
 import { questionsIn, questionsWithoutReply } from './questions.ts';
 
 /** Bump when a detector changes what it finds: stored results carry it. */
-export const DETECTORS_VERSION = 'detectors-18';
+export const DETECTORS_VERSION = 'detectors-19';
 
 export interface DetectorMetrics {
   messages: number;
@@ -22,6 +23,11 @@ export interface DetectorMetrics {
   firstTurnPlan: boolean;
   commitments: number;
   brokenCommitments: number;
+  /** Findings each detector was not sure of (stored as `undecided:<label>` labels). */
+  undecidedPlan: number;
+  undecidedQuestions: number;
+  undecidedDuplicates: number;
+  undecidedCommitments: number;
   lineNumberMentions: number;
   filePathMentions: number;
 }
@@ -29,7 +35,7 @@ export interface DetectorMetrics {
 export interface DetectorResult {
   labels: JudgeLabel[];
   metrics: DetectorMetrics;
-  /** The commitments read, and those the code does not keep (the labels' source, for calibration). */
+  /** The commitments read, and those the code does not keep and the reading is sure of (the labels' source, for calibration). */
   commitments: Commitment[];
   broken: BrokenPromise[];
 }
@@ -46,18 +52,30 @@ export function detect(input: JudgeInput): DetectorResult {
   const duplicates = nearDuplicates(conversation);
   const plan = firstTurnPlan(conversation);
   const commitments = extractCommitments(conversation);
-  const broken = brokenPromises(input, commitments);
+  const found = brokenPromises(input, commitments);
+  const doubts = new Map(found.map((b) => [b, readingDoubt(b)]));
+  const broken = found.filter((b) => doubts.get(b) === undefined);
   const brokenLabels = brokenCommitmentLabels(broken);
+  // A message with one sure broken promise is labelled; one with only unsure ones is undecided.
+  const unsure = brokenCommitmentLabels(
+    found.filter((b) => doubts.get(b) !== undefined && !brokenLabels.some((l) => l.messageId === b.commitment.messageId)),
+  ).map((l) => asUndecided(l, [...new Set(found.filter((b) => b.commitment.messageId === l.messageId).flatMap((b) => doubts.get(b) ?? []))].join('; ')));
+  const labels = [...plan, ...unanswered, ...duplicates, ...brokenLabels, ...unsure];
+  const count = (label: string, decided: boolean) => labels.filter((l) => l.label === (decided ? label : undecidedLabel(label))).length;
   return {
-    labels: [...plan, ...unanswered, ...duplicates, ...brokenLabels],
+    labels,
     metrics: {
       messages: conversation.length,
       questions: conversation.reduce((n, m) => n + questionsIn(m.message).length, 0),
-      questionsWithoutReply: unanswered.length,
-      nearDuplicates: duplicates.length,
-      firstTurnPlan: plan.length > 0,
+      questionsWithoutReply: count('question_no_reply', true),
+      nearDuplicates: count('near_duplicate', true),
+      firstTurnPlan: count('first_turn_plan', true) > 0,
       commitments: commitments.length,
       brokenCommitments: brokenLabels.length,
+      undecidedPlan: count('first_turn_plan', false),
+      undecidedQuestions: count('question_no_reply', false),
+      undecidedDuplicates: count('near_duplicate', false),
+      undecidedCommitments: unsure.length,
       ...countMentions(conversation),
     },
     commitments,

@@ -5,8 +5,11 @@
 // The label needs the partner to have sent nothing after the question reached it; a partner who
 // writes but ignores the question (C1b) is left to the communication judge. A question its sender
 // answers in the same message, or takes back in a later one ("Never mind, found it"), asks nothing.
-import type { ConversationMessage } from '../types.ts';
-import type { JudgeLabel } from '../types.ts';
+// The detector is sure of a question mark on an interrogative sentence or one put to the partner, and
+// of a request for an answer in so many words; a tag, an opener ("Any objection to …"), a question
+// mark on a bare phrase, or a request announced by a lead-in ("One thing I need from you:") leaves
+// the label undecided.
+import { asUndecided, type ConversationMessage, type JudgeLabel } from '../types.ts';
 import { messageSentences, type Sentence } from './language.ts';
 import { stanceOf } from './stance.ts';
 
@@ -38,12 +41,20 @@ function isCourtesy(s: Sentence): boolean {
   return w.length <= 7 && s.masks.length === 0 && w.every((word) => COURTESY_WORD.test(word) || word === '');
 }
 
-/** Interrogative by structure, with or without a question mark. */
+/** A lead-in that announces a request in the next sentence: "One thing I need from you:", "Question for you:". */
+const LEAD_IN = /\b(?:(?:need|want|ask)\w*\s+(?:\w+\s+){0,2}(?:from|of) you|question (?:for|to) you|(?:one|an?|my) (?:ask|request|question))\b[^.?!]*:\s*$/i;
+
+/** Put to the partner: a verb whose subject is the partner, or "you"/"your" in the sentence. */
+const toPartner = (s: Sentence) => s.verbs.some((v) => v.subject === 'second') || s.terms.some((t) => /^(?:you|your|yours)$/.test(t.normal));
+
+/** Interrogative by structure (a question word, an inverted auxiliary), with or without a question mark. */
 function isInterrogative(s: Sentence): boolean {
-  if (ASKING_OPENER.test(s.text.replace(/^[\s>*_-]+/, ''))) return true;
-  // "Quick check - you're not editing `__init__.py`, right": a statement about the partner, tagged for confirmation.
-  if (TAG_QUESTION.test(s.text) && s.verbs.some((v) => v.subject === 'second')) return true;
-  const terms = s.terms.filter((t) => t.text !== '' && !/^(?:so|and|also|then|quick|question|one|more|btw|ok|okay|but)$/.test(t.normal));
+  // "one thing before I write the docs: does `Load()` return an error?": the question starts after a short lead-in.
+  const leadIn = s.terms
+    .slice(0, 10)
+    .map((t) => t.post.includes(':'))
+    .lastIndexOf(true);
+  const terms = s.terms.slice(leadIn + 1).filter((t) => t.text !== '' && !/^(?:so|and|also|then|quick|question|one|more|btw|ok|okay|but)$/.test(t.normal));
   const [first, second] = terms;
   if (!first) return false;
   if (QUESTION_WORD.test(first.normal)) {
@@ -58,6 +69,13 @@ function isInterrogative(s: Sentence): boolean {
     /^(?:i wonder|wondering|i'm wondering|i am wondering)$/.test(`${first.normal} ${second?.normal ?? ''}`.trim()) ||
     /\b(?:wondering (?:if|whether)|i wonder (?:if|whether))\b/i.test(s.text)
   );
+}
+
+/** Asking by other means than its structure: "Any objection to …", "…, right" about the partner. */
+function asksIndirectly(s: Sentence): boolean {
+  if (ASKING_OPENER.test(s.text.replace(/^[\s>*_-]+/, ''))) return true;
+  // "Quick check - you're not editing `__init__.py`, right": a statement about the partner, tagged for confirmation.
+  return TAG_QUESTION.test(s.text) && s.verbs.some((v) => v.subject === 'second');
 }
 
 /** Asks the partner for an answer, a decision or a confirmation without asking a question. */
@@ -90,16 +108,38 @@ function answeredInPlace(question: Sentence, later: readonly Sentence[]): boolea
   });
 }
 
-/** The sentences of a message that ask the partner something (prose only, not quotes or code). */
-export function questionsIn(text: string): string[] {
+export interface Asked {
+  text: string;
+  /** The detector is sure the sentence asks the partner something. */
+  sure: boolean;
+}
+
+/** How sure the detector is that a sentence asks the partner something; false: it does not. */
+function asking(s: Sentence, next: Sentence | undefined): 'sure' | 'unsure' | false {
+  if (isReplyRequest(s)) return 'sure';
+  if (s.questionMark) {
+    if (isCourtesy(s)) return false;
+    // "Hash the whole tuple or only the first argument?": a choice put to the partner.
+    return isInterrogative(s) || toPartner(s) || /\bor\b/i.test(s.text) ? 'sure' : 'unsure';
+  }
+  if (isInterrogative(s)) return 'sure';
+  if (asksIndirectly(s)) return 'unsure';
+  // "One thing I need from you: the exact header name." The request is the sentence after the lead-in.
+  return next && LEAD_IN.test(s.text) ? 'unsure' : false;
+}
+
+/** The sentences of a message that ask the partner something (prose only, not quotes or code), and how sure that is. */
+export function askedIn(text: string): Asked[] {
   const all = messageSentences(text);
-  return all
-    .filter((s, i) => {
-      const asks =
-        (s.questionMark && !isCourtesy(s)) || (!s.questionMark && (isInterrogative(s) || isReplyRequest(s))) || (s.questionMark && isReplyRequest(s));
-      return asks && !answeredInPlace(s, all.slice(i + 1));
-    })
-    .map((s) => s.text);
+  return all.flatMap((s, i) => {
+    const asks = asking(s, all[i + 1]);
+    return asks && !answeredInPlace(s, all.slice(i + 1)) ? [{ text: s.text, sure: asks === 'sure' }] : [];
+  });
+}
+
+/** The sentences of a message that ask the partner something. */
+export function questionsIn(text: string): string[] {
+  return askedIn(text).map((a) => a.text);
 }
 
 const time = (iso: string) => Date.parse(iso);
@@ -138,10 +178,12 @@ export function questionsWithoutReply(conversation: readonly ConversationMessage
     // With several recipients, one reply is enough.
     const silent = recipients.filter((r) => !partnerWroteAfter(conversation, message, r));
     if (silent.length === 0 || silent.length < recipients.length) continue;
-    const questions = questionsIn(message.message);
-    if (questions.length === 0) continue;
+    const asked = askedIn(message.message);
+    if (asked.length === 0) continue;
+    const sure = asked.filter((a) => a.sure);
+    const questions = (sure.length > 0 ? sure : asked).map((a) => a.text);
     const undelivered = silent.filter((r) => reachedAt(message, r) === null);
-    labels.push({
+    const label: JudgeLabel = {
       judge: 'detectors',
       label: 'question_no_reply',
       isPrimary: false,
@@ -157,7 +199,8 @@ export function questionsWithoutReply(conversation: readonly ConversationMessage
             : `${r} sent no message after this one reached it`,
         })),
       ],
-    });
+    };
+    labels.push(sure.length > 0 ? label : asUndecided(label, 'the message may not ask anything: a tag, an opener or a lead-in, not a question'));
   }
   return labels;
 }

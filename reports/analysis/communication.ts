@@ -4,6 +4,7 @@ import type { LabelView, TaskOutcome } from '../run-data.ts';
 import { proportion, type Proportion } from '../stats.ts';
 import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
 import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
+import { undecidedLabel, undecidedOf } from '../../judges/types.ts';
 import { modelTestScores, type ModelMeasurement } from '../../judges/calibration/model-scores.ts';
 import {
   COMMUNICATION_ERRORS,
@@ -78,6 +79,8 @@ export interface DetectorRow {
   /** Precision and recall on the test split; null where none is stored (for a judge model's labels: of that model). */
   calibration: DetectorCalibration | null;
   tasks: number;
+  /** Tasks where the detector found this label but was not sure of it (stored as `undecided:<label>`; counted in neither group below). */
+  undecided: number;
   successWith: Proportion | null;
   successWithout: Proportion | null;
   conflictWith: Proportion | null;
@@ -258,7 +261,7 @@ function detectorRows(tasks: TaskOutcome[], judgeCalibration: readonly ModelMeas
   const stored = readStoredScores();
   return [JUDGES.detectors, JUDGES.commitments].flatMap((judge) => {
     const labels = tasks.flatMap((t) => labelsOf(t, judge));
-    return [...new Set(labels.map((l) => l.label))].sort().map((label) =>
+    return [...new Set(labels.map((l) => undecidedOf(l.label) ?? l.label))].sort().map((label) =>
       detectorRow(
         tasks,
         judge,
@@ -278,8 +281,9 @@ function detectorRows(tasks: TaskOutcome[], judgeCalibration: readonly ModelMeas
 
 function detectorRow(tasks: TaskOutcome[], judge: string, label: string, calibration: DetectorCalibration | null): DetectorRow {
   const has = (t: TaskOutcome) => labelsOf(t, judge).some((l) => l.label === label);
+  const unsure = (t: TaskOutcome) => !has(t) && labelsOf(t, judge).some((l) => l.label === undecidedLabel(label));
   const withLabel = tasks.filter(has);
-  const without = tasks.filter((t) => !has(t));
+  const without = tasks.filter((t) => !has(t) && !unsure(t));
   const success = (list: TaskOutcome[]) =>
     rate(
       countWhere(list, (t) => t.passed === true),
@@ -299,6 +303,7 @@ function detectorRow(tasks: TaskOutcome[], judge: string, label: string, calibra
     definition: definitionText(label),
     calibration,
     tasks: withLabel.length,
+    undecided: countWhere(tasks, unsure),
     successWith: success(withLabel),
     successWithout: success(without),
     conflictWith: conflict(withLabel),

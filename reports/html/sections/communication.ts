@@ -102,7 +102,7 @@ function detectorTable(rows: DetectorRow[]): string {
   const split = rows.find((r) => r.calibration)?.calibration;
   return (
     note(
-      'Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts).',
+      'Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts). Without a judge model the detectors label only what they are sure of; \u201cundecided\u201d counts the tasks where a detector found the label but was not sure, which are in neither group.',
     ) +
     note(
       split
@@ -115,6 +115,7 @@ function detectorTable(rows: DetectorRow[]): string {
         'label',
         'meaning',
         num('tasks'),
+        num('undecided'),
         num('success with'),
         num('success without'),
         num('conflicts with'),
@@ -126,6 +127,7 @@ function detectorTable(rows: DetectorRow[]): string {
         r.label,
         r.definition ?? '',
         r.tasks,
+        r.judge === JUDGES.detectors ? r.undecided : '',
         rateCell(r.successWith),
         rateCell(r.successWithout),
         rateCell(r.conflictWith),

@@ -45,11 +45,13 @@ describe('deterministic detectors on the calibration set', () => {
     scores = await scoreDetectors(train);
   }, 600_000);
 
-  it('reaches precision 0.9 and recall 0.8 on the training split, mentions counted exactly', () => {
+  it('reaches precision 0.9 on the training split, recall 0.8 for plans, questions and duplicates, mentions counted exactly', () => {
+    // Broken commitments: the detectors abstain where their reading is unsure, so their recall is lower (judges/README.md).
     for (const r of scores.labels) {
       expect(precision(r), r.label).toBeGreaterThanOrEqual(0.9);
-      expect(recall(r), r.label).toBeGreaterThanOrEqual(0.8);
+      expect(recall(r), r.label).toBeGreaterThanOrEqual(r.label === 'broken_checkable_commitment' ? 0.7 : 0.8);
     }
+    expect(scores.undecided.map((u) => u.label)).toEqual(['first_turn_plan', 'question_no_reply', 'near_duplicate', 'broken_checkable_commitment']);
     for (const c of scores.counts) expect(c.exact / c.cases, c.label).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -264,5 +266,54 @@ describe('line-number and file-path mentions', () => {
     expect(filePathMentions(text)).toEqual(['src/jinja2/filters.py', 'filters.py']);
     expect(filePathMentions('then call response.json() on it')).toEqual([]);
     expect(lineNumberMentions('everything between line 28 and line 38 of ring.go; also line 50')).toEqual(['line 28 and line 38', 'line 50']);
+  });
+});
+
+describe('detectors that abstain', () => {
+  const labelsOf = (labels: { label: string }[]) => labels.map((l) => l.label);
+
+  it('leaves a first message undecided when its plan is an offer or is put off, and says why', () => {
+    expect(firstTurnPlan(conversation(['agent1', 'I could add `retry()` to client.py, if that would be useful.']))).toEqual([]);
+    const offered = firstTurnPlan(conversation(['agent1', '`retry()` goes into client.py if you want it. Just say the word.']));
+    expect(labelsOf(offered)).toEqual(['undecided:first_turn_plan']);
+    expect(offered[0]!.evidence.at(-1)).toMatchObject({ kind: 'fact', text: expect.stringMatching(/^undecided: /) });
+    expect(labelsOf(firstTurnPlan(conversation(['agent1', "I'm reading parser.py first; I'll put `strict` into `parse()` once I've read it."])))).toEqual([
+      'undecided:first_turn_plan',
+    ]);
+    expect(labelsOf(firstTurnPlan(conversation(['agent1', 'Scope for feature 2: `max_retries` on `Client` in client.py, plus its tests.'])))).toEqual([
+      'undecided:first_turn_plan',
+    ]);
+    expect(labelsOf(firstTurnPlan(conversation(['agent1', "I'll add `retry()` to client.py, lines 40-60."])))).toEqual(['first_turn_plan']);
+  });
+
+  it('is sure of a question after a lead-in, and leaves a tag or an opener undecided', () => {
+    const ask = (text: string) => labelsOf(questionsWithoutReply(conversation(['agent1', text])));
+    expect(ask('One thing before I write the docs: does `Load()` return an error or panic?')).toEqual(['question_no_reply']);
+    expect(ask("Quick check - you're not editing `__init__.py`, right")).toEqual(['undecided:question_no_reply']);
+    expect(ask('Any objection to me moving `parse()` into utils.py')).toEqual(['undecided:question_no_reply']);
+    expect(ask('Please confirm you will not edit lines 10-20.')).toEqual(['question_no_reply']);
+  });
+
+  it('is sure of a word-for-word repost behind a new prefix, and leaves a template naming new code undecided', () => {
+    const status = 'Status: added the `env` parameter to `edit()` in editor.py and wired it through the CLI.';
+    expect(labelsOf(nearDuplicates(conversation(['agent1', status], ['agent1', `Posting again, the channel was noisy: ${status}`])))).toEqual([
+      'near_duplicate',
+    ]);
+    expect(
+      labelsOf(
+        nearDuplicates(
+          conversation(
+            ['agent1', 'Status: added the `env` parameter to `edit()` in editor.py and wired it through the CLI.'],
+            ['agent1', 'Status: added the `env` parameter to `view()` in editor.py and wired it through the CLI.'],
+          ),
+        ),
+      ),
+    ).toEqual(['undecided:near_duplicate']);
+  });
+
+  it('counts what it left undecided in the metrics, apart from the labels', async () => {
+    const { labels, metrics } = await runDetectors(caseInput(loadCalibrationSet().find((c) => c.id === 'ind-tr-bc-export-not-exported-py-p2a')!));
+    expect(metrics.firstTurnPlan).toBe(false);
+    expect(metrics.undecidedPlan).toBe(labels.filter((l) => l.label === 'undecided:first_turn_plan').length);
   });
 });

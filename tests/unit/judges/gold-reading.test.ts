@@ -2,9 +2,9 @@
 // README defines, turned into the commitments judge's answer, so that the code checks can be
 // scored alone.
 import { describe, expect, it } from 'vitest';
-import { caseInput, type CalibrationCase } from '../../../judges/calibration/cases.ts';
+import { caseFiles, caseInput, loadCalibrationSet, type CalibrationCase } from '../../../judges/calibration/cases.ts';
 import { goldReading } from '../../../judges/calibration/gold-reading.ts';
-import { goldBrokenCommitments, scoreLlmJudges } from '../../../judges/calibration/score.ts';
+import { goldBrokenCommitments, goldQuestionsWithoutReply, scoreLlmJudges } from '../../../judges/calibration/score.ts';
 import { commitmentsOf } from '../../../judges/llm/commitments.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../../../judges/llm/material.ts';
 import { fakeModel } from './fake-model.ts';
@@ -127,5 +127,25 @@ describe('a judge model that reads every promise as the gold does', () => {
     const read = Object.fromEntries(scores.commitments.map((r) => [r.label, [r.tp, r.fn]]));
     expect(read).toMatchObject({ exported: [expect.any(Number), 0], untouched_lines: [expect.any(Number), 0], accepted_request: [1, 0] });
     expect(scores.errors).toEqual([]);
+  });
+});
+
+describe('calibration gold that cannot flatter', () => {
+  it("reads question_no_reply's gold from the case's own times: a reply sent before the question arrived does not answer it", () => {
+    const c = loadCalibrationSet()[0]!;
+    const base = { ...c, agents: ['agent1', 'agent2'], gold: { ...c.gold, unanswered_question: [1] } };
+    const messages = (delivered: number | null, replySent: number) => [
+      { from: 'agent1', text: 'Which file do you take?', act: 'question' as const, sent: 0, delivered },
+      { from: 'agent2', text: 'I take cache.py.', act: 'plan' as const, sent: replySent },
+    ];
+    expect(goldQuestionsWithoutReply({ ...base, messages: messages(5, 2) })).toEqual([1]);
+    expect(goldQuestionsWithoutReply({ ...base, messages: messages(1, 2) })).toEqual([]);
+    expect(goldQuestionsWithoutReply({ ...base, messages: messages(null, 2) })).toEqual([1]);
+  });
+
+  it('prints each case file with its split as the file writes it', () => {
+    const files = caseFiles(loadCalibrationSet());
+    expect(files.find((f) => f.file === 'independent-test.json')).toMatchObject({ split: 'test' });
+    expect(files.every((f) => /^(?:train|test)(?: \(no split written\))?$/.test(f.split))).toBe(true);
   });
 });

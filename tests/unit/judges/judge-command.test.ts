@@ -46,7 +46,9 @@ describe('coop-bench judge', () => {
     expect(out).toContain('      `max_batch_size` is still used in process() at outlines/processors/base.py:63');
     // Message ids are the store's: the second task's messages come after the first's five.
     expect(out).toContain('    question_no_reply (message 6, agent1): agent1 asked agent2 a question and got no reply');
-    expect(out).toContain('Judged 2 tasks (0 skipped): 4 labels, 0 dropped because their evidence did not check out, 0 judge errors.');
+    expect(out).toContain(
+      'Judged 2 tasks (0 skipped): 4 labels, 0 left undecided by the detectors, 0 dropped because their evidence did not check out, 0 judge errors.',
+    );
     expect(out).toContain('No --judge-model: only the deterministic detectors ran (no model calls, $0).');
     expect(process.exitCode).toBe(0);
   });

@@ -70,7 +70,7 @@ describe('judging a stored run through the model layer', () => {
     answerWith(GOOD);
     const judgement = await judgeTask(run.store, taskId, { model });
     expect(judgement.outcomes.map((o) => [o.judge, o.status, o.labels.length, o.cached])).toEqual([
-      ['detectors', 'ok', 2, false],
+      ['detectors', 'ok', 0, false],
       ['communication', 'ok', 0, false],
       ['symptoms', 'ok', 1, false],
       ['speech_acts', 'ok', 5, false],
@@ -89,10 +89,8 @@ describe('judging a stored run through the model layer', () => {
         evidence: [{ kind: 'quote', source: 'conversation', text: CLAIM, messageId: 4, agent: 'agent2' }],
       }),
     ]);
-    expect(storedLabels(run.store, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual([
-      ['broken_checkable_commitment', 2, 'deterministic'],
-      ['broken_checkable_commitment', 4, 'deterministic'],
-    ]);
+    // The model reads the promises: the detectors' own reading of them is not stored beside its labels.
+    expect(storedLabels(run.store, taskId, 'detectors')).toEqual([]);
     // The model read the claim; the code check found the parameter missing from the merged `__init__`.
     expect(storedLabels(run.store, taskId, 'commitments')).toEqual([
       expect.objectContaining({
@@ -117,7 +115,20 @@ describe('judging a stored run through the model layer', () => {
     const metrics = JSON.parse(
       (storeDb(run.store).prepare("SELECT metrics FROM judge_runs WHERE task = ? AND judge = 'detectors'").get(taskId) as { metrics: string }).metrics,
     );
-    expect(metrics).toMatchObject({ messages: 5, brokenCommitments: 2, lineNumberMentions: 6, filePathMentions: 1, firstTurnPlan: false });
+    expect(metrics).toMatchObject({ messages: 5, commitmentsReadByModel: true, lineNumberMentions: 6, filePathMentions: 1, firstTurnPlan: false });
+  });
+
+  it("keeps the detectors' reading of the promises when there is no judge model, or when its question failed", async () => {
+    await judgeTask(run.store, taskId);
+    const fallback = [
+      ['broken_checkable_commitment', 2, 'deterministic'],
+      ['broken_checkable_commitment', 4, 'deterministic'],
+    ];
+    expect(storedLabels(run.store, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual(fallback);
+    server.handle(() => 'not json');
+    const judgement = await judgeTask(run.store, taskId, { model });
+    expect(judgement.outcomes.find((o) => o.judge === 'commitments')?.status).toBe('error');
+    expect(storedLabels(run.store, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual(fallback);
   });
 
   it('makes no model call when the same run is judged again', async () => {

@@ -268,6 +268,21 @@ describe('communication', () => {
     });
   });
 
+  it('counts the tasks a detector left undecided apart from those with and without its label', () => {
+    const [row] = communicationAnalysis([
+      outcome({ team: 'A', setting: 'coop', pairNo: 1, messages: 2, passed: true, labels: [label('detectors', 'first_turn_plan')] }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 2, messages: 2, passed: false, labels: [label('detectors', 'undecided:first_turn_plan')] }),
+      outcome({ team: 'A', setting: 'coop', pairNo: 3, messages: 2, passed: false, labels: [] }),
+    ]).detectors;
+    expect(row).toMatchObject({
+      label: 'first_turn_plan',
+      tasks: 1,
+      undecided: 1,
+      successWith: expect.objectContaining({ k: 1, n: 1 }),
+      successWithout: expect.objectContaining({ k: 0, n: 1 }),
+    });
+  });
+
   it("shows the commitments judge's broken commitments as their own row, without the detector's calibration", () => {
     const rows = communicationAnalysis([
       outcome({ team: 'A', setting: 'coop', pairNo: 1, messages: 2, labels: [label('detectors', 'broken_checkable_commitment')] }),
