@@ -6,39 +6,15 @@ import { join } from 'node:path';
 import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmark.ts';
 import type { RunIO } from '../../../harness/run/task-runner.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
-import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
-import { DEFAULT_MAX_TASKS, parseShard } from '../../../tasks/plan.ts';
-import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
+import { parseShard } from '../../../tasks/plan.ts';
 import { tempDir } from '../../helpers/cli.ts';
+import { runOptions } from '../../helpers/run-options.ts';
 
 const runs = tempDir('dry-runs');
 afterAll(() => rmSync(runs, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-const options = (extra: Partial<RunOptions> = {}): RunOptions => ({
-  name: 'dry',
-  runsDir: runs,
-  poolsDir: SHIPPED_POOLS,
-  models: ['oracle'],
-  settings: ['coop', 'solo'],
-  agents: 2,
-  mix: false,
-  messaging: true,
-  git: false,
-  agentConfig: loadAgentConfig(undefined, { stepLimit: 10 }),
-  maxTasks: DEFAULT_MAX_TASKS,
-  concurrency: 1,
-  backend: { name: 'local' },
-  force: false,
-  noCache: false,
-  oracleInContainer: false,
-  dryRun: true,
-  limits: DEFAULT_LIMITS,
-  testTimeoutMs: 120_000,
-  modelOptions: {},
-  merge: {},
-  ...extra,
-});
+const options = (extra: Partial<RunOptions> = {}): RunOptions => runOptions({ name: 'dry', runsDir: runs, dryRun: true, ...extra });
 
 /** What a dry run printed through the IO, and that nothing went around it. */
 async function dryRun(extra: Partial<RunOptions> = {}) {

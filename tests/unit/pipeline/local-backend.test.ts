@@ -9,13 +9,12 @@ import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmar
 import { reEvaluate } from '../../../harness/run/re-evaluate.ts';
 import type { RunIO } from '../../../harness/run/task-runner.ts';
 import { SHIPPED_POOLS } from '../../../harness/paths.ts';
-import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
-import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
 import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
 import { createLocalBackend, type LocalBackend } from '../../fakes/local-backend.ts';
 import { oraclePairs, type OraclePairs } from '../../helpers/oracle-pairs.ts';
 import { anthropicErrorReply, messageReply, startFakeAnthropic } from '../../fakes/anthropic-server.ts';
 import { queryRun, tempDir } from '../../helpers/cli.ts';
+import { runOptions } from '../../helpers/run-options.ts';
 
 const GOLDEN = join(import.meta.dirname, '..', '..', 'golden', 'oracle-pairs.json');
 const POOL = 'argkit_task';
@@ -32,30 +31,7 @@ const io: RunIO = {
   progress: () => ({ update: () => undefined, log: (line) => lines.push(line), stop: () => undefined }),
 };
 
-const options = (name: string): RunOptions => ({
-  name,
-  runsDir: runs,
-  poolsDir: SHIPPED_POOLS,
-  models: ['oracle'],
-  settings: ['coop', 'solo'],
-  pools: [POOL],
-  agents: 2,
-  mix: false,
-  messaging: true,
-  git: false,
-  agentConfig: loadAgentConfig(undefined, { stepLimit: 10 }),
-  maxTasks: DEFAULT_MAX_TASKS,
-  concurrency: 2,
-  backend: { name: 'local' },
-  force: false,
-  noCache: false,
-  oracleInContainer: false,
-  dryRun: false,
-  limits: DEFAULT_LIMITS,
-  testTimeoutMs: 120_000,
-  modelOptions: {},
-  merge: {},
-});
+const options = (name: string): RunOptions => runOptions({ name, runsDir: runs, pools: [POOL], concurrency: 2 });
 
 /** Sandboxes the first run started. */
 let started: { agent: number; testRuns: number };

@@ -6,43 +6,25 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmark.ts';
 import type { RunIO } from '../../../harness/run/task-runner.ts';
-import { SHIPPED_POOLS } from '../../../harness/paths.ts';
-import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
-import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
-import { DEFAULT_LIMITS } from '../../../harness/sandbox/types.ts';
 import { coopBench, tempDir } from '../../helpers/cli.ts';
+import { runOptions } from '../../helpers/run-options.ts';
 
 const runs = tempDir('refusals');
 afterAll(() => rmSync(runs, { recursive: true, force: true }));
 const env = { OPENAI_API_KEY: 'sk-test-openai', ANTHROPIC_API_KEY: 'sk-ant-test' };
 
-const options = (models: string[], today: string, extra: Partial<RunOptions> = {}): RunOptions => ({
-  name: models.join('_').replace(/[^\w.-]/g, '_'),
-  runsDir: runs,
-  poolsDir: SHIPPED_POOLS,
-  models,
-  settings: ['solo'],
-  pools: ['argkit_task'],
-  agents: 2,
-  mix: false,
-  messaging: true,
-  git: false,
-  agentConfig: loadAgentConfig(undefined, { stepLimit: 10 }),
-  maxTasks: DEFAULT_MAX_TASKS,
-  concurrency: 1,
-  backend: { name: 'local' },
-  force: false,
-  noCache: false,
-  oracleInContainer: false,
-  dryRun: false,
-  limits: DEFAULT_LIMITS,
-  testTimeoutMs: 120_000,
-  modelOptions: { env, today, warn: () => {} },
-  merge: {},
-  // No model service here: the checks before it are what is tested (preflight.test.ts has its own).
-  preflight: false,
-  ...extra,
-});
+const options = (models: string[], today: string, extra: Partial<RunOptions> = {}): RunOptions =>
+  runOptions({
+    name: models.join('_').replace(/[^\w.-]/g, '_'),
+    runsDir: runs,
+    models,
+    settings: ['solo'],
+    pools: ['argkit_task'],
+    modelOptions: { env, today, warn: () => {} },
+    // No model service here: the checks before it are what is tested (preflight.test.ts has its own).
+    preflight: false,
+    ...extra,
+  });
 
 /** Runs with a backend that records being asked for: a refused run never asks. */
 async function attempt(run: RunOptions): Promise<{ error?: Error; built: boolean }> {

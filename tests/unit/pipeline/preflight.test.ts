@@ -4,12 +4,10 @@
 // sandbox backend is even created, so no image is built and no container starts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../harness/run/preflight.ts';
-import { runBenchmark, type RunOptions } from '../../../harness/run/run-benchmark.ts';
+import { runBenchmark } from '../../../harness/run/run-benchmark.ts';
 import type { RunIO } from '../../../harness/run/task-runner.ts';
-import { SHIPPED_POOLS } from '../../../harness/paths.ts';
 import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
-import { DEFAULT_MAX_TASKS } from '../../../tasks/plan.ts';
-import { DEFAULT_LIMITS, type SandboxBackend } from '../../../harness/sandbox/types.ts';
+import type { SandboxBackend } from '../../../harness/sandbox/types.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { chatReply, errorReply, startFakeOpenAI, type FakeOpenAIServer, type FakeReply } from '../../fakes/openai-server.ts';
 import { messageReply, startFakeAnthropic, type FakeAnthropicServer } from '../../fakes/anthropic-server.ts';
@@ -17,6 +15,7 @@ import { startFakeAnthropicStream } from '../../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../../fakes/openai-responses.ts';
 import type { StreamServer } from '../../fakes/stream-server.ts';
 import { coopBench, tempDir } from '../../helpers/cli.ts';
+import { runOptions } from '../../helpers/run-options.ts';
 import { closedPort } from '../models/helpers.ts';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -157,30 +156,16 @@ describe('coop-bench run with a model that fails the preflight', () => {
     const runs = tempDir('preflight-runs');
     // Creating a backend builds and starts nothing; what it is asked to do afterwards is what counts.
     const askedOfBackend: string[] = [];
-    const options: RunOptions = {
+    const options = runOptions({
       name: 'preflight-stop',
       runsDir: runs,
-      poolsDir: SHIPPED_POOLS,
       models: ['gpt-5'],
       settings: ['solo'],
       pools: ['argkit_task'],
-      agents: 2,
-      mix: false,
-      messaging: true,
-      git: false,
       agentConfig: loadAgentConfig(undefined, { stepLimit: 5 }),
-      maxTasks: DEFAULT_MAX_TASKS,
-      concurrency: 1,
-      backend: { name: 'local' },
-      force: false,
-      noCache: false,
-      oracleInContainer: false,
-      dryRun: false,
-      limits: DEFAULT_LIMITS,
       testTimeoutMs: 60_000,
       modelOptions: modelOptions(openai, anthropic),
-      merge: {},
-    };
+    });
     const run = runBenchmark(options, {
       createBackend: async () =>
         new Proxy({} as SandboxBackend, {
