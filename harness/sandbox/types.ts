@@ -34,6 +34,11 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Sees the standard output as it comes (all of it, beyond maxOutputBytes): an agent CLI's event stream. */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * Runs as the sandbox's own user rather than the agent's unprivileged one (where the backend has
+   * one): for the harness's own commands (the base snapshot, taking the patch), never an agent's.
+   */
+  privileged?: boolean;
 }
 
 export interface ExecResult {

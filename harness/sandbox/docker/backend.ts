@@ -14,6 +14,7 @@ import { enginesAt, isEngineError, requireEngine, type Engine } from './engine.t
 import { poolImage, readyEngines } from './images.ts';
 import { pushPoolImages } from './push.ts';
 import { DockerSandbox } from './sandbox.ts';
+import { AGENT_USER } from './agent-user.ts';
 import { execChannelWanted } from './exec-channel.ts';
 import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
@@ -54,7 +55,7 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
           binds: [...teamBinds, ...mounts],
         },
         // The agent's own team repository is the one host folder it can write.
-        { execChannel, watchDisk: { hostDirs: teamBinds.filter((b) => b.endsWith(':rw')).map((b) => b.split(':')[0]!) } },
+        { execChannel, agentUser: AGENT_USER, watchDisk: { hostDirs: teamBinds.filter((b) => b.endsWith(':rw')).map((b) => b.split(':')[0]!) } },
       );
     },
     startTestRun: (spec) => startTestContainer(engine, spec),
