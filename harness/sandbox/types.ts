@@ -238,7 +238,7 @@ export interface SandboxBackend {
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
   isInfrastructureError(error: unknown): boolean;
   /** `coop-bench images push`: for backends that build images, tags and pushes the pools' images to `registry`. */
-  pushImages?(pools: Pool[], registry: string, log: (line: string) => void): Promise<PushedImage[]>;
+  pushImages?(pools: Pool[], registry: string, log: (line: string) => void, platform?: string): Promise<PushedImage[]>;
   /** `coop-bench doctor`: what this backend needs from the machine, each with what to do when it is missing. */
   doctorChecks?(pools: Pool[]): Promise<CheckResult[]>;
 }

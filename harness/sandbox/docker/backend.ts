@@ -96,7 +96,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
     removeSpares: () => warm.removeSpares(),
     testContainerCounts: () => warm.testContainerCounts(),
     isInfrastructureError: isEngineError,
-    pushImages: (pools, registry, log) => pushPoolImages(engines[0], pools, registry, log),
+    pushImages: (pools, registry, log, platform) => pushPoolImages(engines[0], pools, registry, log, platform),
     doctorChecks: dockerChecks,
   };
 }
