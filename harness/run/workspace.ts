@@ -11,14 +11,23 @@ const DIFF_TIMEOUT_MS = 300_000;
 /** The diff's exit status when the files a patch adds or changes are over MAX_PATCH_BYTES. */
 const OVERSIZED = 93;
 
-/** Records the base commit and hard-links the git data away from the agent's reach. */
+/**
+ * Records the base commit and copies the git data away from the agent's reach. The objects are
+ * hard-linked (a repository's bulk; git never changes an object file, it writes new ones) and made
+ * root's, so an agent of another user may replace them but not change what the base copy holds;
+ * the rest (config, refs, logs, which git rewrites or appends to) is copied.
+ */
 export async function snapshotBase(sandbox: AgentSandbox): Promise<string> {
   const script = `set -e
 cd ${REPO_PATH}
 git -c safe.directory='*' rev-parse HEAD
-mkdir -p /var/lib/coop-bench
-cp -al .git ${BASE_GIT} 2>/dev/null || cp -a .git ${BASE_GIT}`;
-  const result = await sandbox.exec(['sh', '-c', script], { timeoutMs: 300_000 });
+mkdir -p ${BASE_GIT}
+for entry in .git/* .git/.[!.]*; do
+  [ -e "$entry" ] || continue
+  if [ "$entry" = .git/objects ]; then cp -al "$entry" ${BASE_GIT}/ 2>/dev/null || cp -a "$entry" ${BASE_GIT}/; else cp -a "$entry" ${BASE_GIT}/; fi
+done
+[ "$(id -u)" != 0 ] || chown -R 0:0 ${BASE_GIT}`;
+  const result = await sandbox.exec(['sh', '-c', script], { privileged: true, timeoutMs: 300_000 });
   if (result.exitCode !== 0) throw new Error(`cannot read the base commit of ${REPO_PATH}: ${result.stderr.trim().slice(0, 300)}`);
   return result.stdout.trim();
 }
@@ -62,6 +71,7 @@ git diff --cached --binary ${base}`;
     },
     timeoutMs: DIFF_TIMEOUT_MS,
     maxOutputBytes: MAX_PATCH_BYTES,
+    privileged: true,
   });
   const tooLarge = `the patch is larger than ${MAX_PATCH_BYTES / 1024 / 1024} MiB`;
   if (result.exitCode === OVERSIZED && /^\d+\s*$/.test(result.stdout)) {

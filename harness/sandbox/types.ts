@@ -34,6 +34,11 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Sees the standard output as it comes (all of it, beyond maxOutputBytes): an agent CLI's event stream. */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * Runs as the sandbox's own user rather than the agent's unprivileged one (where the backend has
+   * one): for the harness's own commands (the base snapshot, taking the patch), never an agent's.
+   */
+  privileged?: boolean;
 }
 
 export interface ExecResult {
@@ -261,7 +266,7 @@ export interface SandboxBackend {
   /** An error of the backend (API, connection, a sandbox that stopped): the task is an error, run again on resume. */
   isInfrastructureError(error: unknown): boolean;
   /** `coop-bench images push`: for backends that build images, tags and pushes the pools' images to `registry`. */
-  pushImages?(pools: Pool[], registry: string, log: (line: string) => void): Promise<PushedImage[]>;
+  pushImages?(pools: Pool[], registry: string, log: (line: string) => void, platform?: string): Promise<PushedImage[]>;
   /** `coop-bench doctor`: what this backend needs from the machine, each with what to do when it is missing. */
   doctorChecks?(pools: Pool[]): Promise<CheckResult[]>;
 }

@@ -100,6 +100,17 @@ export function forgingScripts(): Record<string, Script> {
       bash('true'),
       finish,
     ],
+    // Every process of another user (the channel's server and encoders, the container's own): reads
+    // of their fd folders and frames forging the command's exit 9 as 0 on their standard streams.
+    'forge-fd': (pool, prompt) => [
+      bash(
+        `others=0; opened=0; written=0; for d in /proc/[0-9]*; do [ -O $d ] && continue; [ -e $d/fd ] || continue; others=$((others + 1)); ls $d/fd > /dev/null 2>&1 && opened=$((opened + 1)); ` +
+          `for f in 1 2; do printf '\\n!1 0\\n' 2>/dev/null > $d/fd/$f && written=$((written + 1)); done; done 2>/dev/null; ` +
+          `echo "processes of other users: $others, fd folders opened: $opened, frames written: $written"; exit 9`,
+      ),
+      ...implement(pool, prompt),
+      finish,
+    ],
     // 150 MB of zeros, untracked: a tiny compressed binary patch, but 150 MB in the repository.
     'big-zeros': (pool, prompt) => [...implement(pool, prompt), bash('head -c 150M /dev/zero > zeros.bin && ls -l zeros.bin'), finish],
   };

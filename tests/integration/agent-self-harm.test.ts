@@ -1,7 +1,8 @@
 // What an agent does to its own sandbox is the agent's failure, scored, and no other task notices:
 // an agent that fills its container's disk ends as disk_limit (the --disk limit: the engine's quota
-// where its storage driver takes one, else the watched limit), one that kills every process of its
-// container (`kill -9 -1`) ends as sandbox_stopped with a reason saying so. Each runs as its own
+// where its storage driver takes one, else the watched limit), one that kills every process it can
+// (`kill -9 -1`) stops only its own (its commands run as a user of their own: the container, its
+// exec channel and its work live on). Each runs as its own
 // Solo task of one run, beside a well-behaved agent whose results match a run of it alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -98,12 +99,8 @@ describe('agents that harm their own container, beside a well-behaved one', { ti
     );
   });
 
-  it('an agent that kills every process of its container ends as sandbox_stopped, saying what happened', () => {
-    const killed = outcome(run, 'kill-all');
-    expect(killed).toMatchObject({ agent_status: 'sandbox_stopped', both_passed: 0, patch: '' });
-    expect(killed.agent_error).toBe(
-      "the agent's container stopped: all its processes were killed (SIGKILL, exit 137, not OOM-killed, not by the engine), while the agent's command `kill -9 -1; sleep 5; echo still here` ran; what it changed there is lost (empty patch)",
-    );
+  it('an agent that kills every process it can (`kill -9 -1`) stops only its own: its container and work live on, and it is scored', () => {
+    expect(outcome(run, 'kill-all')).toMatchObject({ agent_status: 'finished', both_passed: 1, patch: outcome(alone, 'good').patch });
   });
 
   it("the neighbour's results are those of a run of it alone", () => {
@@ -113,9 +110,8 @@ describe('agents that harm their own container, beside a well-behaved one', { ti
     expect(verdicts(run, 'good')).toEqual(verdicts(alone, 'good'));
   });
 
-  it('the summary counts the two endings as scored agent endings', () => {
+  it('the summary counts the disk_limit ending as a scored agent ending', () => {
     expect(result.stdout).toMatch(/1 \(disk_limit 1\)|disk_limit 1/);
-    expect(result.stdout).toMatch(/sandbox_stopped 1/);
   });
 
   it('leaves no container behind', async () => {

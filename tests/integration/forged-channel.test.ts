@@ -1,6 +1,7 @@
 // Agents that attack the exec channel from inside their container (exec-channel-server.ts): frames
 // written to the server's own streams through /proc/<server>/fd, by the command itself or by a
-// detached job for the commands after it, and a 150 MB file that compresses to a tiny patch. Each
+// detached job for the commands after it (refused: agents' commands run as a user of their own,
+// agent-user.ts), and a 150 MB file that compresses to a tiny patch. Each
 // runs as its own Solo task of one run, next to a well-behaved agent: the patch the harness stores,
 // merges and tests is what the repository really holds, taken after the agent's processes are
 // stopped (harness/sandbox/docker/stop-processes.ts) by a `docker exec` of its own.
@@ -18,11 +19,16 @@ const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const runs = tempDir('forged');
 let server: FakeOpenAIServer;
 let scripts: Record<string, Script>;
+/** What the agents' commands printed, as their next model requests carried it back. */
+const toolOutputs: string[] = [];
 const spec = (behaviour: string) => `openai:${behaviour}@${server.url}`;
 
 beforeAll(async () => {
   scripts = forgingScripts();
-  server = await startFakeVllm({ served: Object.keys(scripts), handler: scriptsByModel(pool, scripts) });
+  server = await startFakeVllm({
+    served: Object.keys(scripts),
+    handler: scriptsByModel(pool, scripts, (request) => toolOutputs.push(JSON.stringify(request.body.messages ?? []))),
+  });
 });
 
 afterAll(async () => {
@@ -70,6 +76,16 @@ describe('forged exec channel frames, one Solo task each, next to a well-behaved
   it("a command announcing its own end on the server's streams changes neither the patch nor the verdict", () => {
     expect(agent('forge-exit').patch).toBe(good());
     expect(task('forge-exit').both_passed).toBe(1);
+  });
+
+  it("a command writing to the fds of the channel's server (another user's process) is refused, and its exit status stands", () => {
+    const report = toolOutputs.find((output) => output.includes('processes of other users:'));
+    const [, others, opened, written] = /processes of other users: (\d+), fd folders opened: (\d+), frames written: (\d+)/.exec(report ?? '') ?? [];
+    expect(Number(others), report).toBeGreaterThanOrEqual(2); // at least the server and the container's main process
+    expect({ opened: Number(opened), written: Number(written) }).toEqual({ opened: 0, written: 0 });
+    expect(report).toMatch(/exit code 9/);
+    expect(agent('forge-fd')).toMatchObject({ status: 'finished', patch: good() });
+    expect(task('forge-fd').both_passed).toBe(1);
   });
 
   it('a 150 MB untracked file of zeros is measured by its real size: the patch is dropped, the agent failed', () => {

@@ -149,12 +149,8 @@ describe('hostile agents, one Solo task each, next to a well-behaved one', () =>
     expect(agent('rm-git').patch).toContain('diff --git a/src/parser.js b/src/parser.js');
   });
 
-  it('rm -rf /: the agent destroyed its own work, so its patch is empty and it failed', () => {
-    expect(agent('rm-root')).toMatchObject({
-      status: 'error',
-      patch: '',
-      error: expect.stringMatching(/^the agent's processes could not be stopped before the patch was taken \(exit code 12\d/),
-    });
+  it('rm -rf /: the agent user removes only what it owns, its repository: the patch deletes it, and fails', () => {
+    expect(agent('rm-root')).toMatchObject({ status: 'finished', patch: expect.stringContaining('deleted file mode') });
   });
 
   it('a fork bomb is contained by the pids limit and cleared before the next command', () => {

@@ -36,9 +36,9 @@ let image: SandboxImage;
 const previousKubeconfig = process.env.KUBECONFIG;
 
 /** Each backend gets its own fake cluster and kubeconfig. */
-async function connect(server: FakeKubeApiServer, options: { image?: string } = {}): Promise<SandboxBackend> {
+async function connect(server: FakeKubeApiServer, options: { image?: string; log?: (line: string) => void } = {}): Promise<SandboxBackend> {
   process.env.KUBECONFIG = server.writeKubeconfig(tempDir('kube'), 'coop');
-  return createBackend('kubernetes', { image: options.image, log });
+  return createBackend('kubernetes', { image: options.image, log: options.log ?? log });
 }
 
 beforeAll(async () => {
@@ -318,6 +318,37 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
       expect(await other.removeLeftovers('lax-run')).toBe(0);
     } finally {
       await lax.close();
+    }
+  });
+
+  it('waits for a policy the network plugin applies late: the probe tries again, and the run starts', async () => {
+    const late = await startFakeKubeApiServer({ namespaces: ['coop'], policyDelayMs: 15_000 });
+    try {
+      const lines: string[] = [];
+      const other = await connect(late, { image: local.name, log: (line: string) => lines.push(line) });
+      await other.prepareRun('late-run', [pool]);
+      expect(lines.join('\n')).toMatch(/the network policy took effect \d+ s after the probe pod started/);
+      expect(await other.removeLeftovers('late-run')).toBe(0);
+    } finally {
+      await late.close();
+    }
+  });
+
+  it("tells a pod's own node apart: on a single-node cluster, a reachable API service is no proof either way, and the run says so", async () => {
+    const single = await startFakeKubeApiServer({ namespaces: ['coop'], enforceNetworkPolicy: false, apiServerOnNode: true });
+    try {
+      const other = await connect(single, { image: local.name });
+      const error = await other.prepareRun('single-run', [pool]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as Error).message).toMatch(
+        /cannot tell whether the cluster enforces NetworkPolicy: .* reached the API service at [\d.]+:\d+, which is the pod's own node/,
+      );
+      expect(await other.removeLeftovers('single-run')).toBe(0);
+    } finally {
+      await single.close();
     }
   });
 

@@ -110,6 +110,13 @@ describe('--backend kubernetes: refusals and interruption', () => {
     expect(result.stderr).toMatch(new RegExp(`pushing .* failed: .*is ${REGISTRY.replace(/\./g, '\\.')} reachable from the Docker engine`));
   });
 
+  it('images push --platform names the platform form it takes when given something else, before any build', async () => {
+    const result = await coopBench(['images', 'push', '--registry', REGISTRY, '--pool', 'argkit_task', '--platform', 'arm64']);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toMatch(/--platform "arm64" is not a platform: give os\/arch as docker build does, e\.g\. linux\/amd64 or linux\/arm64/);
+    expect(result.stderr).not.toMatch(/building|pushing/);
+  });
+
   it('refuses --git before anything is written: pods share no folders', async () => {
     const result = await coopBench(kube(['run', '--models', 'oracle', '--git', '--runs-dir', runs, '--name', 'kube-git']), { env });
     expect(result.exitCode, result.all).toBe(2);

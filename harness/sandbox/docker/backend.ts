@@ -14,6 +14,7 @@ import { enginesAt, isEngineError, requireEngine, type Engine } from './engine.t
 import { poolImage, readyEngines } from './images.ts';
 import { pushPoolImages } from './push.ts';
 import { DockerSandbox } from './sandbox.ts';
+import { AGENT_USER } from './agent-user.ts';
 import { execChannelWanted } from './exec-channel.ts';
 import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
@@ -50,7 +51,7 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
       if (teamBinds.length === 0 && mounts.length === 0) {
         const own = { image: spec.image.id, labels: containerLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }), limits: spec.limits };
         const ahead = { ...own, labels: containerLabels(spec.run, 'agent') };
-        const sandbox = await warmAgents.take(engine, own, ahead, { execChannel }, { task: spec.task, agent: spec.agent });
+        const sandbox = await warmAgents.take(engine, own, ahead, { execChannel, agentUser: AGENT_USER }, { task: spec.task, agent: spec.agent });
         await sandbox.watchDisk(engine, spec.limits, { hostDirs: [] });
         return sandbox;
       }
@@ -63,7 +64,7 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
           binds: [...teamBinds, ...mounts],
         },
         // The agent's own team repository is the one host folder it can write.
-        { execChannel, watchDisk: { hostDirs: teamBinds.filter((b) => b.endsWith(':rw')).map((b) => b.split(':')[0]!) } },
+        { execChannel, agentUser: AGENT_USER, watchDisk: { hostDirs: teamBinds.filter((b) => b.endsWith(':rw')).map((b) => b.split(':')[0]!) } },
       );
     },
     startTestRun: (spec) => startTestContainer(engine, spec),
@@ -110,7 +111,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
     testContainerCounts: () => warm.testContainerCounts(),
     cpuUsage: () => containerCpu(engines),
     isInfrastructureError: isEngineError,
-    pushImages: (pools, registry, log) => pushPoolImages(engines[0], pools, registry, log),
+    pushImages: (pools, registry, log, platform) => pushPoolImages(engines[0], pools, registry, log, platform),
     doctorChecks: dockerChecks,
   };
 }

@@ -2,7 +2,8 @@
 // node or python), started with an agent container beside its main process (MAIN_PROCESS below) or,
 // when that one is gone or busy, by a `docker exec`, and kept for the container's life.
 //
-// Requests arrive on its stdin, one at a time, as lines: an id, the working folder (empty: the
+// Requests arrive on its stdin, one at a time, as lines: an id, the user to run as (`uid:gid`, the
+// agent's: agent-user.ts; empty: the server's own, root), the working folder (empty: the
 // container's), the number of environment entries and each `NAME=value`, the number of arguments
 // and each argument. Every field is one line with each byte outside [A-Za-z0-9 ._/=:,+-] written
 // as \xHH, decoded by bash's own printf (no process per field). Arguments are the bounded run's
@@ -12,22 +13,28 @@
 // `base64 -w 0` to the server's stdout and its stderr through `base64 -w 0` to the server's stderr,
 // each followed by "\n!<id> <exit status>\n" (stderr: "\n!<id>\n") once the encoder has seen the end
 // of its stream. Base64 carries any bytes and can never contain a marker, so a command cannot
-// forge the end of its own output. Anything else the server might print (bash's own warnings) goes
+// forge the end of its own output. The server and its encoders run as root and an agent's commands
+// as the agent user (coreutils' `chroot --userspec ... --skip-chdir /`: a change of user, not of
+// root), so no agent process may open /proc/<server>/fd or signal them. Anything else the server might print (bash's own warnings) goes
 // to /dev/null, so the two streams hold only payloads and markers.
 //
-// "!ready" (an empty payload, then the marker) says it started; when base64 is missing it answers
-// "!unavailable" instead, at start or for a request (an agent may delete it), and runs nothing: the
-// harness then uses `docker exec` for that command, which is then run exactly once.
+// "!ready" (an empty payload, then the marker) says it started; when base64 or a chroot that changes
+// users is missing it answers "!unavailable" instead, at start (base64 also for a request: an agent
+// may delete it), and runs nothing: the harness then uses `docker exec` for that command (the engine
+// changes the user), which is then run exactly once.
 
 export const EXEC_CHANNEL_SERVER = `
 exec 4>&2 2>/dev/null
 if [ "$SHLVL" = 1 ]; then unset SHLVL; else export SHLVL=$((SHLVL - 1)); fi
 b64=$(command -v base64)
 if [ -z "$b64" ]; then printf '\\n!unavailable base64\\n'; exit 0; fi
+chroot=$(command -v chroot)
+if [ -z "$chroot" ] || ! "$chroot" --userspec=0:0 --skip-chdir / true; then printf '\\n!unavailable chroot --userspec\\n'; exit 0; fi
 home=$PWD
 printf '\\n!ready\\n'
 field() { IFS= read -r line || exit 0; printf -v "$1" '%b' "$line"; }
 while IFS= read -r id; do
+  field user
   field cwd
   field n
   envs=()
@@ -44,6 +51,7 @@ while IFS= read -r id; do
     (
       cd -- "\${cwd:-$home}" || exit 126
       if [ "\${#envs[@]}" -gt 0 ]; then export "\${envs[@]}"; fi
+      if [ -n "$user" ]; then exec "$chroot" --userspec="$user" --skip-chdir / "\${args[@]}"; fi
       exec "\${args[@]}"
     ) </dev/null 2>&1 1>&3 3>&- 4>&- | "$b64" -w 0 >&4
     exit "\${PIPESTATUS[0]}"

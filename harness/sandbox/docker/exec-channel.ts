@@ -127,6 +127,8 @@ export class PayloadReader extends WritableStream {
 export interface ChannelRequest {
   /** The full argv to run (the bounded run of bounded-run.ts). */
   argv: string[];
+  /** `uid:gid` to run as (the agent's); absent: as the server (root). */
+  user?: string;
   cwd?: string;
   env?: Record<string, string>;
   stdout: Writable;
@@ -205,7 +207,7 @@ export class ExecChannel {
     // another id puts the channel out of step, and the command runs again by `docker exec`.
     const id = randomBytes(8).toString('hex');
     const env = Object.entries(request.env ?? {}).map(([k, v]) => `${k}=${v}`);
-    const fields = [request.cwd ?? '', String(env.length), ...env, String(request.argv.length), ...request.argv];
+    const fields = [request.user ?? '', request.cwd ?? '', String(env.length), ...env, String(request.argv.length), ...request.argv];
     const done = Promise.all([this.out.next(request.stdout), this.err.next(request.stderr)]);
     this.stream.write(`${id}\n${fields.map(encodeField).join('')}`);
     const [outMarker, errMarker] = await done;

@@ -27,17 +27,35 @@ export async function imageId(engine: Engine, name: string): Promise<string | un
   }
 }
 
-async function build(engine: Engine, pool: Pool, tag: string, log: (line: string) => void): Promise<void> {
+/** Builds the pool's Dockerfile as `tag`; for `platform` (`linux/arm64`), else the engine's own. */
+async function build(engine: Engine, pool: Pool, tag: string, log: (line: string) => void, platform?: string): Promise<void> {
   const context = pool.dir;
   const src = contextEntries(context).map((p) => relative(context, p));
-  log(`building image ${tag} for ${poolKey(pool)} on ${engine.host} (first use of this pool version there)`);
-  const stream = await engine.docker.buildImage({ context, src }, { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true });
+  log(`building image ${tag} for ${poolKey(pool)} on ${engine.host}${platform ? ` for ${platform}` : ' (first use of this pool version there)'}`);
+  const stream = await engine.docker.buildImage(
+    { context, src },
+    { t: tag, labels: { 'coop-bench': 'true' }, rm: true, forcerm: true, ...(platform && { platform }) },
+  );
   const output: string[] = [];
   await progressEnd<{ error?: string; stream?: string }>(engine, stream, (event) => {
     if (event.stream) output.push(event.stream);
   }).catch((failure: Error) => {
     throw new UserError(`building ${poolKey(pool)} from ${pool.dockerfilePath} failed: ${failure.message}\n${boundText(output.join(''), 4000)}`);
   });
+}
+
+/**
+ * The pool's image built for another platform (`images push --platform`), under a tag of its own so
+ * that the engine's native image, which its runs use, stays as it is; built once per pool version.
+ */
+export async function platformImage(engine: Engine, pool: Pool, platform: string, log: (line: string) => void): Promise<PoolImage> {
+  const name = `${builtImageName(pool)}-${platform.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const existing = await imageId(engine, name);
+  if (existing) return { engine, name, id: existing };
+  await build(engine, pool, name, log, platform);
+  const id = await imageId(engine, name);
+  if (!id) throw new Error(`the build of ${name} ended but the engine has no image of that name`);
+  return { engine, name, id };
 }
 
 const pending = new Map<string, Promise<PoolImage>>();

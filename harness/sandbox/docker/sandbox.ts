@@ -2,6 +2,7 @@
 // backed by one Docker container.
 import type Docker from 'dockerode';
 import { createReadStream, statSync } from 'node:fs';
+import { posix } from 'node:path';
 import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pack as tarPack, extract as tarExtract } from 'tar-stream';
@@ -19,6 +20,7 @@ import { openDockerTerminal } from './terminal.ts';
 import { ROLE_LABEL } from '../labels.ts';
 import { countContainerCpu } from './container-cpu.ts';
 import { pacedStart } from './start-pacer.ts';
+import { agentUserSetup, userSpec, type AgentUser } from './agent-user.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -102,11 +104,18 @@ export async function removeContainer(container: Docker.Container): Promise<void
   }
 }
 
-/** A tar holding files at absolute container paths, extracted at '/'. */
-export function tarOf(files: { path: string; content: string | Buffer; mode?: number }[]): Promise<Buffer> {
+/** Who owns what a tar extracts (the engine keeps a tar's owners): root when absent. */
+interface Owner {
+  uid: number;
+  gid: number;
+}
+
+/** A tar holding files at absolute container paths, extracted at '/'; `folders` are made first, owned by `owner` too. */
+export function tarOf(files: { path: string; content: string | Buffer; mode?: number }[], owner?: Owner, folders: string[] = []): Promise<Buffer> {
   const archive = tarPack();
+  for (const folder of folders) archive.entry({ name: folder.replace(/^\/+/, ''), type: 'directory', mode: 0o755, ...owner });
   for (const file of files) {
-    archive.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644 }, file.content);
+    archive.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644, ...owner }, file.content);
   }
   archive.finalize();
   const chunks: Buffer[] = [];
@@ -118,9 +127,10 @@ export function tarOf(files: { path: string; content: string | Buffer; mode?: nu
 }
 
 /** A tar stream of one host file at an absolute container path, read as it is sent. */
-function tarOfHostFile(path: string, file: HostFile): PassThrough {
+function tarOfHostFile(path: string, file: HostFile, owner?: Owner, folders: string[] = []): PassThrough {
   const archive = tarPack();
-  const entry = archive.entry({ name: path.replace(/^\/+/, ''), mode: file.mode ?? 0o644, size: statSync(file.hostPath).size });
+  for (const folder of folders) archive.entry({ name: folder.replace(/^\/+/, ''), type: 'directory', mode: 0o755, ...owner });
+  const entry = archive.entry({ name: path.replace(/^\/+/, ''), mode: file.mode ?? 0o644, size: statSync(file.hostPath).size, ...owner });
   pipeline(createReadStream(file.hostPath), entry).then(
     () => archive.finalize(),
     (error: Error) => archive.destroy(error),
@@ -136,6 +146,11 @@ export interface SandboxOptions {
   execChannel?: boolean;
   /** Watch the container's writable storage against limits.diskBytes where the engine gives it no quota; `hostDirs`: host folders mounted writable, counted too. */
   watchDisk?: { hostDirs: string[] };
+  /**
+   * The unprivileged user commands run as unless `privileged` (agent-user.ts), who owns the files
+   * writeFile makes; set up when the container starts. Absent: every command runs as the container's user.
+   */
+  agentUser?: AgentUser;
 }
 
 /** What waiting for a command's end gave: its end, or the host-side deadline. */
@@ -183,6 +198,7 @@ function untilDeadline<T>(ending: Promise<T>, deadlineMs: number, signal: AbortS
 
 export class DockerSandbox implements AgentSandbox {
   private readonly channels: ExecChannels;
+  private readonly agentUser?: AgentUser;
   private diskWatch?: DiskWatch;
 
   /** `firstChannel`: the channel of the server started with the container (`start`). */
@@ -192,6 +208,7 @@ export class DockerSandbox implements AgentSandbox {
     firstChannel?: Promise<ExecChannel>,
   ) {
     this.channels = new ExecChannels(container, options.execChannel ?? true, firstChannel);
+    this.agentUser = options.agentUser;
   }
 
   get limitReached(): AbortSignal | undefined {
@@ -218,6 +235,7 @@ export class DockerSandbox implements AgentSandbox {
   static async start(engine: Engine, spec: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     const created = DockerSandbox.containerSpec(spec, options);
     const sandbox = await pacedStart(engine, async () => DockerSandbox.startCreated(await createContainer(engine, created), created, options));
+    if (options.agentUser) await sandbox.setUpAgentUser(options.agentUser);
     if (options.watchDisk) await sandbox.watchDisk(engine, spec.limits, options.watchDisk);
     return sandbox;
   }
@@ -242,6 +260,16 @@ export class DockerSandbox implements AgentSandbox {
     }
   }
 
+  private async setUpAgentUser(user: AgentUser): Promise<void> {
+    const result = await this.exec(['sh', '-c', agentUserSetup(user)], { privileged: true, timeoutMs: 300_000 }).catch(async (error: unknown) => {
+      await this.remove();
+      throw error;
+    });
+    if (result.exitCode === 0) return;
+    await this.remove();
+    throw new Error(`setting up the agent's user (uid ${user.uid}) in the container failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
+  }
+
   /** Why commands here go through `docker exec` rather than the exec channel, if they do. */
   get execChannelOff(): string | undefined {
     return this.channels.disabledBecause;
@@ -253,6 +281,9 @@ export class DockerSandbox implements AgentSandbox {
    */
   async exec(cmd: string[], options: ExecOptions = {}): Promise<ExecResult> {
     const sent = { argv: cmd, sentAt: Date.now() };
+    const user = this.userOf(options);
+    // The agent's home, as a login would give it (the channel's commands inherit root's environment).
+    if (user) options = { ...options, env: { HOME: user.home, USER: user.name, LOGNAME: user.name, ...options.env } };
     let result: ExecResult;
     try {
       result = await this.execBounded(cmd, options, sent);
@@ -306,7 +337,8 @@ export class DockerSandbox implements AgentSandbox {
     const seconds = limitSeconds(options.timeoutMs);
     const stdout = new BoundedSink(max);
     const stderr = new BoundedSink(max);
-    const ending = channel.run({ argv: boundedCommand(cmd, seconds), cwd: options.cwd, env: options.env, stdout, stderr });
+    const user = this.userOf(options);
+    const ending = channel.run({ argv: boundedCommand(cmd, seconds), user: user && userSpec(user), cwd: options.cwd, env: options.env, stdout, stderr });
     // A channel whose command is stuck or abandoned serves no other: closed.
     const outcome = await untilDeadline(ending, seconds * 1000 + EXEC_GRACE_MS, options.signal, () => channel.close());
     return finished(outcome, stdout, stderr);
@@ -316,8 +348,10 @@ export class DockerSandbox implements AgentSandbox {
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const seconds = limitSeconds(options.timeoutMs);
     options.signal?.throwIfAborted();
+    const user = this.userOf(options);
     const exec = await this.container.exec({
       Cmd: boundedCommand(cmd, seconds),
+      ...(user && { User: userSpec(user) }),
       AttachStdout: true,
       AttachStderr: true,
       WorkingDir: options.cwd,
@@ -338,6 +372,10 @@ export class DockerSandbox implements AgentSandbox {
     return finished('hostTimedOut' in outcome ? outcome : { value: info?.ExitCode ?? 137 }, stdout, stderr);
   }
 
+  private userOf(options: ExecOptions): AgentUser | undefined {
+    return options.privileged ? undefined : this.agentUser;
+  }
+
   /**
    * Closes the exec channels for good and stops every process but the container's own
    * (stop-processes.ts), by `docker exec`: what runs here afterwards, each by a `docker exec` of its
@@ -345,7 +383,7 @@ export class DockerSandbox implements AgentSandbox {
    */
   async stopProcesses(): Promise<string | undefined> {
     this.channels.closeAll();
-    const result = await this.exec(['sh', '-c', STOP_PROCESSES], { timeoutMs: 120_000 });
+    const result = await this.exec(['sh', '-c', STOP_PROCESSES], { privileged: true, timeoutMs: 120_000 });
     if (result.exitCode === 0) return undefined;
     return `exit code ${result.exitCode}${result.timedOut ? ' (timed out)' : ''}: ${(result.stderr || result.stdout).trim().slice(0, 300)}`;
   }
@@ -378,14 +416,40 @@ export class DockerSandbox implements AgentSandbox {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /** With an agent user, the file and the folders it makes are the agent's. */
   async writeFile(path: string, content: string | Buffer | HostFile): Promise<void> {
     if (!path.startsWith('/')) throw new Error(`writeFile needs an absolute path, got ${path}`);
-    const archive = typeof content === 'string' || Buffer.isBuffer(content) ? await tarOf([{ path, content }]) : tarOfHostFile(path, content);
+    const owner = this.agentUser && { uid: this.agentUser.uid, gid: this.agentUser.gid };
+    const folders = owner ? await this.missingFolders(path) : [];
+    const archive =
+      typeof content === 'string' || Buffer.isBuffer(content) ? await tarOf([{ path, content }], owner, folders) : tarOfHostFile(path, content, owner, folders);
     await this.container.putArchive(archive, { path: '/' });
   }
 
+  /** A person's shell, as the agent's user: a seat has what an agent's commands have, no more. */
   openTerminal(size: { cols: number; rows: number }): Promise<Terminal> {
-    return openDockerTerminal(this.container, size);
+    return openDockerTerminal(this.container, size, this.agentUser && userSpec(this.agentUser));
+  }
+
+  /** The folders above `path` that do not exist yet, outermost first (the engine would make them root's). */
+  private async missingFolders(path: string): Promise<string[]> {
+    const missing: string[] = [];
+    for (let folder = posix.dirname(path); folder !== '/'; folder = posix.dirname(folder)) {
+      // A HEAD request (`docker container cp`'s stat): its answer is a stream with nothing to read.
+      const found = await this.container.infoArchive({ path: folder }).then(
+        (answer: NodeJS.ReadableStream & { destroy(): void }) => {
+          answer.destroy();
+          return true;
+        },
+        (error: { statusCode?: number }) => {
+          if (error.statusCode === 404) return false;
+          throw error;
+        },
+      );
+      if (found) break;
+      missing.unshift(folder);
+    }
+    return missing;
   }
 
   async remove(): Promise<void> {

@@ -8,7 +8,8 @@ import type { Terminal } from '../types.ts';
 /** bash where the image has it, else sh; both started as login shells in the repository. */
 const SHELL = ['sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi'];
 
-export async function openDockerTerminal(container: Docker.Container, size: { cols: number; rows: number }): Promise<Terminal> {
+/** `user`: `uid:gid` the shell runs as (default: the image's user). */
+export async function openDockerTerminal(container: Docker.Container, size: { cols: number; rows: number }, user?: string): Promise<Terminal> {
   const exec = await container.exec({
     Cmd: SHELL,
     AttachStdin: true,
@@ -17,6 +18,7 @@ export async function openDockerTerminal(container: Docker.Container, size: { co
     Tty: true,
     WorkingDir: '/workspace/repo',
     Env: ['TERM=xterm-256color'],
+    ...(user && { User: user }),
   });
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   const closed = new Promise<void>((resolve) => {

@@ -66,6 +66,20 @@ export interface FakeKubeOptions {
   podSecurity?: 'restricted';
   /** A ResourceQuota in every namespace (admission.ts). */
   quota?: Quota;
+  /**
+   * How long after its creation the network plugin applies a NetworkPolicy (default 0). "If a pod
+   * that is affected by a NetworkPolicy is created before the network plugin has completed
+   * NetworkPolicy handling, that pod may be started unprotected, and isolation rules will be applied
+   * when the NetworkPolicy handling is completed" (https://kubernetes.io/docs/concepts/services-networking/network-policies/,
+   * "Pod lifecycle"): such pods start with a network and lose it at that time.
+   */
+  policyDelayMs?: number;
+  /**
+   * True: the API service's address (the bridge gateway, this machine) is the pods' node, as on a
+   * single-node kind, minikube or k3s cluster: pods' status.hostIP says so. False (default): pods'
+   * node is another address (192.0.2.1, TEST-NET-1), as on a cluster with a control plane of its own.
+   */
+  apiServerOnNode?: boolean;
 }
 
 export interface RecordedCall {
@@ -178,6 +192,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const enforce = options.enforceNetworkPolicy ?? true;
   const pods = new Map<string, PodEntry>();
   const policies = new Map<string, Json>();
+  /** When the network plugin applies each policy (policyDelayMs). */
+  const policyApplied = new Map<Json, number>();
   const calls: RecordedCall[] = [];
   const faults: Fault[] = [];
   const terminating = new Set<string>();
@@ -188,7 +204,9 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   // a network can reach; the network probe tries it.
   const service = net.createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => service.listen(0, '0.0.0.0', resolve));
-  const serviceEnv = [`KUBERNETES_SERVICE_HOST=${await bridgeGateway(docker)}`, `KUBERNETES_SERVICE_PORT=${(service.address() as AddressInfo).port}`];
+  const gateway = await bridgeGateway(docker);
+  const hostIP = options.apiServerOnNode ? gateway : '192.0.2.1';
+  const serviceEnv = [`KUBERNETES_SERVICE_HOST=${gateway}`, `KUBERNETES_SERVICE_PORT=${(service.address() as AddressInfo).port}`];
 
   // The engine reports each OOM kill in a container as an `oom` event.
   const oomEvents = (await docker.getEvents({ filters: { event: ['oom'], label: [`${FAKE_LABEL}=${instance}`] } })) as NodeJS.ReadableStream & {
@@ -217,16 +235,23 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   });
 
   /** Deny-all policies (both types, no rules) that select the pod; rules the fake cannot map are refused. */
-  const isolated = (namespace: string, labels: Record<string, string> | undefined) =>
-    enforce &&
-    [...policies.values()].some((policy) => {
-      if (policy.metadata.namespace !== namespace) return false;
+  const isolating = (namespace: string, labels: Record<string, string> | undefined) =>
+    [...policies.values()].filter((policy) => {
+      if (!enforce || policy.metadata.namespace !== namespace) return false;
       const selector = Object.entries(policy.spec?.podSelector?.matchLabels ?? {}).map(([k, v]) => ({ key: k, op: '=' as const, value: v as string }));
       const types: string[] = policy.spec?.policyTypes ?? ['Ingress'];
       return (
         matches(selector, labels) && types.includes('Egress') && types.includes('Ingress') && !policy.spec?.ingress?.length && !policy.spec?.egress?.length
       );
     });
+
+  /** Applied when a pod is created (`none`), or `at` a time still to come (the pod starts on the bridge and loses it then). */
+  const isolation = (namespace: string, labels: Record<string, string> | undefined): { now: boolean; at?: number } => {
+    const times = isolating(namespace, labels).map((policy) => policyApplied.get(policy) ?? 0);
+    if (times.length === 0) return { now: false };
+    const at = Math.min(...times);
+    return at <= Date.now() ? { now: true } : { now: false, at };
+  };
 
   async function createPod(namespace: string, raw: string): Promise<Json> {
     if (!namespaces.has(namespace)) throw notFound('namespaces', namespace);
@@ -265,6 +290,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       entry.waiting = { reason: 'ErrImagePull', message: `failed to pull image "${container.image}": not found` };
       return pod;
     }
+    const network = isolation(namespace, pod.metadata.labels);
     const limits = container.resources?.limits ?? {};
     const memory = limits.memory ? Math.round(quantityValue(limits.memory)) : undefined;
     const created = await docker.createContainer({
@@ -275,7 +301,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       Env: [...(container.env ?? []).map((e: { name: string; value?: string }) => `${e.name}=${e.value ?? ''}`), ...serviceEnv],
       Labels: { [FAKE_LABEL]: instance, 'io.kubernetes.pod.name': pod.metadata.name, 'io.kubernetes.pod.namespace': namespace },
       HostConfig: {
-        NetworkMode: isolated(namespace, pod.metadata.labels) ? 'none' : 'bridge',
+        NetworkMode: network.now ? 'none' : 'bridge',
         Memory: memory,
         MemorySwap: memory,
         NanoCpus: limits.cpu ? Math.round(quantityValue(limits.cpu) * 1e9) : undefined,
@@ -285,6 +311,15 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       },
     });
     entry.containerId = created.id;
+    if (network.at !== undefined) {
+      const timer = setTimeout(() => {
+        void docker
+          .getNetwork('bridge')
+          .disconnect({ Container: created.id, Force: true })
+          .catch(() => undefined);
+      }, network.at - Date.now());
+      timer.unref();
+    }
     entry.imageId = `${container.image.replace(/@.*$/, '').replace(/:[^:/]+$/, '')}@${image.Id}`;
     await created.start().catch((error: Error) => {
       entry.waiting = { reason: 'RunContainerError', message: error.message };
@@ -308,6 +343,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
         ...entry.object,
         status: {
           phase: 'Running',
+          hostIP,
           containerStatuses: [
             { ...base, ready: true, started: true, containerID: `docker://${entry.containerId}`, state: { running: { startedAt: info.State.StartedAt } } },
           ],
@@ -345,6 +381,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (policies.has(key(namespace, object.metadata.name))) throw alreadyExists('networkpolicies.networking.k8s.io', object.metadata.name);
     const policy = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', ...object, metadata: meta(object, namespace) };
     policies.set(key(namespace, policy.metadata.name), policy);
+    policyApplied.set(policy, Date.now() + (options.policyDelayMs ?? 0));
     return policy;
   }
 
