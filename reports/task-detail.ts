@@ -46,16 +46,7 @@ export interface TaskDetail {
   startedAt: string | null;
   finishedAt: string | null;
   /** `seat`: `human` for a person's seat (coop-bench play), with their active time; `model` for an agent's. */
-  agents: {
-    agent: string;
-    model: string;
-    seat: 'model' | 'human';
-    activeMs: number | null;
-    features: number[];
-    status: string;
-    error: string | null;
-    steps: number;
-  }[];
+  agents: Omit<TaskRecord['agents'][number], 'patch'>[];
   timeline: TimelineEvent[];
   /** What was shortened on this page, for people. */
   cuts: string[];

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeReport } from '../../harness/run/write-report.ts';
-import { buildRun } from '../unit/reports/helpers/fixture-run.ts';
+import { buildRun, COLLIDING_COOP_TASK } from '../unit/reports/helpers/fixture-run.ts';
 import { PAYLOADS, injectionTasks } from '../unit/reports/helpers/payloads.ts';
 import { syntheticTasks } from '../unit/reports/helpers/synthetic-run.ts';
 import { openReport, type ReportPage } from '../unit/reports/helpers/browser.ts';
@@ -103,19 +103,7 @@ describe('a synthetic run of 1,000 tasks', () => {
 describe('a run under several conditions', () => {
   it('shows a Process row and bars per model and condition', async () => {
     buildRun(runsDir, 'process', [
-      {
-        models: ['m', 'm'],
-        setting: 'coop',
-        passed: true,
-        edits: [
-          { agent: 0, path: 'src/x.js', text: 'new\n' },
-          { agent: 1, path: 'src/x.js', text: 'scratch\n' },
-        ],
-        messages: [
-          { from: 'agent1', to: 'agent2', body: 'I take src/x.js' },
-          { from: 'agent2', to: 'agent1', body: 'fine' },
-        ],
-      },
+      COLLIDING_COOP_TASK,
       { models: ['m', 'm'], setting: 'coop', variant: 'visibility-diff', taskId: 2, passed: false, edits: [{ agent: 0, path: 'src/x.js', text: 'new\n' }] },
     ]);
     const report = await openReport(writeReport({ runsDir, name: 'process', format: 'html' }).path);

@@ -5,28 +5,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeReport } from '../../../harness/run/write-report.ts';
-import { buildRun } from './helpers/fixture-run.ts';
+import { buildRun, COLLIDING_COOP_TASK } from './helpers/fixture-run.ts';
 
 let runsDir: string;
 
 beforeAll(() => {
   runsDir = mkdtempSync(join(tmpdir(), 'process-report-'));
   buildRun(runsDir, 'conditions', [
-    {
-      models: ['m', 'm'],
-      setting: 'coop',
-      passed: true,
-      // After three bash steps each (agent1 at 0, 2, 4 s, agent2 at 1, 3, 5 s), both agents edit
-      // src/x.js (at 6 and 7 s); only agent1's text is in the patch (`+new`).
-      edits: [
-        { agent: 0, path: 'src/x.js', text: 'new\n' },
-        { agent: 1, path: 'src/x.js', text: 'scratch\n' },
-      ],
-      messages: [
-        { from: 'agent1', to: 'agent2', body: 'I take src/x.js' },
-        { from: 'agent2', to: 'agent1', body: 'fine' },
-      ],
-    },
+    COLLIDING_COOP_TASK,
     { models: ['m', 'm'], setting: 'coop', variant: 'bandwidth-2x100+latency-5s', taskId: 2, passed: false },
   ]);
 });

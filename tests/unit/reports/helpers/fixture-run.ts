@@ -44,6 +44,23 @@ export interface FixtureTask {
 
 const at = (base: number, seconds: number) => new Date(base + seconds * 1000).toISOString();
 
+/** A Coop task whose agents talk, then both edit src/x.js; only agent1's edit is in the patch. */
+export const COLLIDING_COOP_TASK: FixtureTask = {
+  models: ['m', 'm'],
+  setting: 'coop',
+  passed: true,
+  // After three bash steps each (agent1 at 0, 2, 4 s, agent2 at 1, 3, 5 s), both agents edit
+  // src/x.js (at 6 and 7 s); only agent1's text is in the patch (`+new`).
+  edits: [
+    { agent: 0, path: 'src/x.js', text: 'new\n' },
+    { agent: 1, path: 'src/x.js', text: 'scratch\n' },
+  ],
+  messages: [
+    { from: 'agent1', to: 'agent2', body: 'I take src/x.js' },
+    { from: 'agent2', to: 'agent1', body: 'fine' },
+  ],
+};
+
 export function buildRun(runsDir: string, name: string, tasks: FixtureTask[]): void {
   const store = RunStore.open(runsDir, name, { create: true });
   try {
