@@ -111,6 +111,8 @@ git diff --cached ${base}`;
     timeoutMs: PEEK_TIMEOUT_MS,
     maxOutputBytes: PEEK_BYTES,
     signal,
+    // The base snapshot is root's (an agent cannot rewrite it), and `git add` writes objects into it.
+    privileged: true,
   });
   if (result.exitCode !== 0) throw new Error(`git diff failed in the partner's repository: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
   return peeked(result);
