@@ -20,7 +20,6 @@ import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
 import { startTestContainer } from './test-run.ts';
 import { WarmTestContainers } from './warm-tests.ts';
-import { WarmAgentContainers } from './warm-agents.ts';
 import { containerCpu } from './container-cpu.ts';
 
 /** Engines whose bind mounts are folders of this machine. */
@@ -33,7 +32,7 @@ function isLocal(engine: Engine): boolean {
   }
 }
 
-function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainers, warmAgents: WarmAgentContainers): BackendSlot {
+function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainers): BackendSlot {
   let cores: Promise<number> | undefined;
   const execChannel = execChannelWanted();
   return {
@@ -47,13 +46,6 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
         throw new UserError(
           `the Docker engine at ${engine.host} is not on this machine: it cannot mount this machine's folders (--git, agent CLIs); run them on a local engine`,
         );
-      }
-      if (teamBinds.length === 0 && mounts.length === 0) {
-        const own = { image: spec.image.id, labels: containerLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }), limits: spec.limits };
-        const ahead = { ...own, labels: containerLabels(spec.run, 'agent') };
-        const sandbox = await warmAgents.take(engine, own, ahead, { execChannel, agentUser: AGENT_USER }, { task: spec.task, agent: spec.agent });
-        await sandbox.watchDisk(engine, spec.limits, { hostDirs: [] });
-        return sandbox;
       }
       return DockerSandbox.start(
         engine,
@@ -78,10 +70,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
   const engines = enginesAt(options.dockerHosts);
   const scheduler = new EngineScheduler(engines);
   const warm = new WarmTestContainers();
-  const warmAgents = new WarmAgentContainers();
-  const slots = new Map<string, { engine: Engine; slot: BackendSlot }>(
-    engines.map((engine) => [engine.host, { engine, slot: slotOn(engine, options, warm, warmAgents) }]),
-  );
+  const slots = new Map<string, { engine: Engine; slot: BackendSlot }>(engines.map((engine) => [engine.host, { engine, slot: slotOn(engine, options, warm) }]));
   const engineOf = (slot: BackendSlot) => slots.get(slot.where)!.engine;
   return {
     name: 'docker',
@@ -105,9 +94,7 @@ export async function createDockerBackend(options: BackendOptions): Promise<Sand
     },
     removeSandboxes: (leftovers) => removeContainers(leftovers.map((leftover) => ({ ...leftover, engine: slots.get(leftover.where)!.engine }))),
     removeOwn: removeTrackedContainers,
-    removeSpares: async () => {
-      await Promise.all([warm.removeSpares(), warmAgents.removeSpares()]);
-    },
+    removeSpares: () => warm.removeSpares(),
     testContainerCounts: () => warm.testContainerCounts(),
     cpuUsage: () => containerCpu(engines),
     isInfrastructureError: isEngineError,
