@@ -236,15 +236,10 @@ export class DockerSandbox implements AgentSandbox {
     const created = DockerSandbox.containerSpec(spec, options);
     const sandbox = await pacedStart(engine, async () => DockerSandbox.startCreated(await createContainer(engine, created), created, options));
     if (options.agentUser) await sandbox.setUpAgentUser(options.agentUser);
-    if (options.watchDisk) await sandbox.watchDisk(engine, spec.limits, options.watchDisk);
-    return sandbox;
-  }
-
-  /** Watches the writable storage against limits.diskBytes where the engine gave the container no quota (a sandbox started ahead: once taken). */
-  async watchDisk(engine: Engine, limits: ContainerLimits, watch: NonNullable<SandboxOptions['watchDisk']>): Promise<void> {
-    const disk = limits.diskBytes;
+    const disk = spec.limits.diskBytes;
     // Known once the container is made: its creation tried the quota.
-    if (disk && !this.diskWatch && !(await engineTakesQuota(engine))) this.diskWatch = new DiskWatch(this.container, disk, watch.hostDirs);
+    if (options.watchDisk && disk && !(await engineTakesQuota(engine))) sandbox.diskWatch = new DiskWatch(sandbox.container, disk, options.watchDisk.hostDirs);
+    return sandbox;
   }
 
   /** Starts a container made from `created` (a `containerSpec`), attached first when it starts the server; removed if it cannot start. */
