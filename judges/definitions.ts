@@ -183,6 +183,31 @@ export const SPEECH_ACTS = SPEECH_ACT_DEFINITIONS.map((d) => d.id) as unknown as
 export const SPEECH_ACT_RULE =
   'When a message does several things, pick the act that matters most to the partner (an answer that also announces a plan is an answer if it was asked for, a plan otherwise).';
 
+/**
+ * Collaborative Gym's initiative (Shao et al. 2025, "Collaborative Gym", arXiv 2412.15701, section on
+ * collaboration process; its initiative analysis in collaborative_gym/eval/initiative_analysis.py):
+ * a message takes initiative when it directs how the work is done (task initiative) or sets up
+ * shared understanding (dialogue initiative).
+ */
+export const INITIATIVE_DEFINITIONS = [
+  {
+    id: 'initiative',
+    name: 'Takes initiative',
+    source: 'Collaborative Gym (task and dialogue initiative)',
+    definition:
+      'Task initiative: the message directs how the work is done, proposing what the partner or the team should do ("you take the parser, I take the CLI", "let\'s keep `load()` as is"). Dialogue initiative: it sets up shared understanding by giving concrete information (what the sender does, where, what it found) or asking a concrete question ("which line does your function start at?").',
+  },
+  {
+    id: 'no_initiative',
+    name: 'No initiative',
+    source: 'Collaborative Gym (task and dialogue initiative)',
+    definition:
+      'A passive message: agreeing, thanking, acknowledging, an open "any suggestions?", repeating what the partner said, or asking it to repeat or clarify what it already said.',
+  },
+] as const satisfies readonly LabelDefinition[];
+
+export type InitiativeLabel = (typeof INITIATIVE_DEFINITIONS)[number]['id'];
+
 /** What a checkable commitment is (table 1, section 6.3): the detector's label and the commitments judge's prompt both start from it. */
 export const CHECKABLE_COMMITMENT =
   'A promise, completion claim or accepted request names a target the code can be checked for (a symbol exists, is exported from a module, is left untouched; a line range is left untouched; a call or guard sits at a stated place)';
@@ -302,6 +327,7 @@ const ALL: readonly LabelDefinition[] = [
   ...COMMUNICATION_ERROR_DEFINITIONS,
   ...SYMPTOM_DEFINITIONS,
   ...SPEECH_ACT_DEFINITIONS,
+  ...INITIATIVE_DEFINITIONS,
   ...DETECTOR_DEFINITIONS,
   ...MENTION_DEFINITIONS,
 ];

@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { Model } from './model.ts';
 import { runDetectors, DETECTORS_VERSION } from './detectors/index.ts';
+import { initiativeLabels } from './detectors/initiative.ts';
+import { loadLanguage } from './detectors/language.ts';
 import { askForJson, NO_USAGE, type UsageTotal } from './llm/ask.ts';
 import type { DroppedLabel, LlmJudge } from './llm/judge.ts';
 import type { JudgeInput, JudgeLabel, JudgeName } from './types.ts';
@@ -58,6 +60,28 @@ export async function detectorOutcome(input: JudgeInput): Promise<JudgeOutcome> 
     labels,
     dropped: [],
     metrics: { ...metrics },
+    cached: false,
+    usage: NO_USAGE,
+  };
+}
+
+/** Bump when the initiative fallback changes what it finds. */
+export const INITIATIVE_FALLBACK_VERSION = 'initiative-detector-1';
+
+/** Initiative without a judge model: stored as the initiative judge's, with the `deterministic` model, undecided where unsure. */
+export async function initiativeFallbackOutcome(input: JudgeInput): Promise<JudgeOutcome> {
+  await loadLanguage();
+  const labels = initiativeLabels(input.conversation);
+  const count = (label: string) => labels.filter((l) => l.label === label).length;
+  return {
+    judge: 'initiative',
+    status: 'ok',
+    model: DETECTORS_MODEL,
+    promptVersion: INITIATIVE_FALLBACK_VERSION,
+    inputHash: sha256(JSON.stringify({ judge: 'initiative', version: INITIATIVE_FALLBACK_VERSION, conversation: input.conversation })),
+    labels,
+    dropped: [],
+    metrics: { initiative: count('initiative'), no_initiative: count('no_initiative'), undecided: count('undecided:initiative') },
     cached: false,
     usage: NO_USAGE,
   };

@@ -62,6 +62,11 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     'reply_share',
     'median_reply_s',
     'first_collision_s',
+    'seats',
+    'initiative_share',
+    'initiative_entropy',
+    'initiative_labelled_by',
+    'initiative_unmeasured',
     'error',
   ];
   const rows = tasks.map((t) => [
@@ -95,6 +100,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     t.agentConfig,
     t.testRuns.cached,
     ...processFields(t),
+    ...initiativeFields(t),
     t.error,
   ]);
   return csv(header, rows);
@@ -116,6 +122,13 @@ function processFields(t: TaskOutcome): (string | number | null)[] {
     p.medianReplySeconds,
     p.firstCollisionSeconds,
   ];
+}
+
+/** The initiative columns (analysis/initiative.ts): each seat's kind and share, in seat order, and the team's entropy; empty without them. */
+function initiativeFields(t: TaskOutcome): (string | number | null)[] {
+  const i = t.initiative;
+  if (!i) return [null, null, null, null, null];
+  return [i.seats.map((s) => s.kind).join(' '), i.entropy === null ? null : perAgent(i.seats.map((s) => s.share)), i.entropy, i.labelledBy, i.unmeasured];
 }
 
 /** The structural probe's verdict for a task: true/false, empty when not measured. */

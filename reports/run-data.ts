@@ -5,6 +5,7 @@ import type { CacheCount } from './cache-count.ts';
 import { featureDirName } from '../tasks/types.ts';
 import type { ModelMeasurement } from '../judges/calibration/model-scores.ts';
 import type { TaskProcess } from './analysis/process.ts';
+import type { TaskInitiative } from './analysis/initiative.ts';
 
 export type { RunInfo };
 
@@ -68,6 +69,8 @@ export interface TaskOutcome {
   testRuns: CacheCount;
   /** How its agents worked (finished Coop tasks; analysis/process.ts). */
   process?: TaskProcess;
+  /** Each seat's share of the initiative-taking messages, and the entropy (finished Coop tasks; analysis/initiative.ts). */
+  initiative?: TaskInitiative;
 }
 
 export interface RunData {

@@ -1,7 +1,7 @@
 // `coop-bench play`: a Coop task in which one seat (or both) is a person working in a browser page.
 // The person's seat is an agent of the task pipeline (harness/play/seat.ts): its container, merge,
 // hidden tests, judges and stored run are an agent run's; only its steps come from the page.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { runBenchmark, planRun, type RunOptions } from '../run/run-benchmark.ts';
 import { DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../agents/config/agent-config.ts';
 import { SHIPPED_POOLS } from '../paths.ts';
@@ -13,6 +13,7 @@ import { writeReport } from '../run/write-report.ts';
 import { HUMAN_SPEC, Seat } from '../play/seat.ts';
 import { startPlayServer } from '../play/server.ts';
 import { UserError } from '../errors.ts';
+import { backendNames, DEFAULT_BACKEND } from '../sandbox/registry.ts';
 import { processIO } from '../run/task-runner.ts';
 
 function seatList(value: string): number[] {
@@ -43,9 +44,16 @@ export function playCommand(): Command {
     .option('--name <name>', 'run name (default: play-<date>-<time>); a run with the same name resumes')
     .option('--runs-dir <dir>', 'where runs are stored', 'runs')
     .option('--image <name>', 'use this image instead of building')
+    .addOption(new Option('--backend <name>', 'where sandboxes run (play: docker only)').choices(backendNames()).default(DEFAULT_BACKEND))
     .option('--no-preflight', "skip the live preflight of the partner's model");
   addModelOptions(addMergeStageOptions(addContainerOptions(command)));
   return command.action(async (o) => {
+    // The person's terminal is a shell attached through the local engine and the page is served on
+    // 127.0.0.1 of the same machine: a cluster's pod would need its exec stream relayed to the page.
+    if (o.backend !== 'docker')
+      throw new UserError(
+        `play runs on the local Docker engine only (the person's terminal attaches to their container through it); drop --backend ${o.backend}, or use \`coop-bench run --backend ${o.backend}\` for agent-only runs`,
+      );
     const features: number[] = o.features;
     if (features.length !== 2) throw new UserError('--features takes a pair, e.g. --features 1,2');
     const seats: number[] = o.seat;

@@ -9,11 +9,11 @@ import {
   type JudgeTaskOptions,
   type TaskJudgement,
 } from '../../judges/judge-task.ts';
-import { detectorOutcome, llmOutcome, type JudgeOutcome } from '../../judges/run-judge.ts';
+import { DETECTORS_MODEL, detectorOutcome, initiativeFallbackOutcome, llmOutcome, type JudgeOutcome } from '../../judges/run-judge.ts';
 import type { JudgeInput, JudgeName } from '../../judges/types.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { loadTaskRecord, type TaskRecord } from '../store/records.ts';
-import { judgeAnswerCache, saveJudgeOutcome } from '../store/judge-results.ts';
+import { judgeAnswerCache, saveJudgeOutcome, storedLabels } from '../store/judge-results.ts';
 
 /** What the judges read of a stored task. */
 function judgeInputOf(record: TaskRecord): JudgeInput {
@@ -25,6 +25,9 @@ function judgeInputOf(record: TaskRecord): JudgeInput {
     bothPassed: record.bothPassed,
   };
 }
+
+/** A judge model labelled the task's initiative before: the fallback must not replace its labels. */
+const judgedByModel = (store: RunStore, taskId: number) => storedLabels(store, taskId, 'initiative').some((l) => l.model !== DETECTORS_MODEL);
 
 /** Judges one stored task and saves the results; call it after the task is stored. */
 export async function judgeTask(store: RunStore, taskId: number, options: JudgeTaskOptions = {}): Promise<TaskJudgement> {
@@ -42,6 +45,9 @@ export async function judgeTask(store: RunStore, taskId: number, options: JudgeT
     const llm = LLM_JUDGES.filter((j) => wanted(j.name));
     outcomes.push(...(await Promise.all(llm.map((j) => llmOutcome(j, input, model, cache, { timeoutMs })))));
     replaceDetectorCommitments(outcomes);
+  } else if (wanted('initiative') && input.conversation.length > 0 && !judgedByModel(store, taskId)) {
+    // Without a judge model, initiative is read by the deterministic fallback, which abstains when unsure.
+    outcomes.push(await initiativeFallbackOutcome(input));
   }
   // A failed question keeps the earlier labels: an outage must not erase a previous judgement.
   for (const outcome of outcomes) if (outcome.status !== 'error') saveJudgeOutcome(store, taskId, outcome);

@@ -12,8 +12,9 @@ import { taskDetail, type TaskDetail } from '../../reports/task-detail.ts';
 import { comparisonContent, reportContent, writeReportFile, type ReportFormat } from '../../reports/render-report.ts';
 import { readModelScores } from '../../judges/calibration/model-scores.ts';
 import { teamName } from '../../tasks/types.ts';
-import { processRecordOf } from '../store/process-records.ts';
+import { initiativeRecordOf, processRecordOf } from '../store/process-records.ts';
 import { taskProcess } from '../../reports/analysis/process.ts';
+import { taskInitiative } from '../../reports/analysis/initiative.ts';
 
 /** What the report's statistics need of every task, from the store's log of the run. */
 export function loadRunData(store: RunStore): RunData {
@@ -67,12 +68,13 @@ function* details(store: RunStore, tasks: TaskOutcome[], damaged: string[]): Gen
   }
 }
 
-/** Each finished Coop task's process measures; a task whose rows are damaged has none (its damage is reported with its page). */
+/** Each finished Coop task's process measures and initiative balance; a task whose rows are damaged has none (its damage is reported with its page). */
 function withProcess(store: RunStore, data: RunData): RunData {
   const tasks = data.tasks.map((t) => {
     if (t.status !== 'done' || t.setting !== 'coop') return t;
     try {
-      return { ...t, process: taskProcess(processRecordOf(loadTaskRecord(store, t.id))) };
+      const record = loadTaskRecord(store, t.id);
+      return { ...t, process: taskProcess(processRecordOf(record)), initiative: taskInitiative(initiativeRecordOf(record), t.labels) };
     } catch (error) {
       if (error instanceof DamagedRowError) return t;
       throw error;

@@ -184,7 +184,7 @@ const CODE_HEADING = /^[ \t]*(?:[-*+•|]|\d+[.)]|#{1,6})?[ \t]*([^\n:?]{1,40}):
 const NOT_PLAN_HEADING = /\b(?:done|fixed|added|finished|status|update|q|question|request|ask|note|fyi|re)\b/i;
 
 /** Why a message whose plan sentence is `sentence` may not be a plan: an offer, or the plan put off. */
-function unsurePlan(text: string, sentence: string): string | undefined {
+export function unsurePlan(text: string, sentence: string): string | undefined {
   const prose = proseOf(text).replace(/[’‘]/g, "'");
   if (OFFER.test(sentence.replace(/[’‘]/g, "'")) || /\bjust say the word\b/i.test(prose)) return 'the plan is an offer or a condition';
   if (DEFERRED.test(prose)) return 'the message puts the plan off until the code is read';
