@@ -14,7 +14,7 @@ const answerSchema = z.object({
 });
 export type InitiativeAnswer = z.infer<typeof answerSchema>;
 
-const SYSTEM = `You read the messages that the members of a team exchanged while each of them implemented a different feature of the same repository, on separate branches that are merged afterwards. A member may be a person or a coding agent. For every message, say whether it takes initiative in the collaboration:
+const SYSTEM = `You label the messages that the members of a team exchanged while each of them implemented a different feature of the same repository, on separate branches that are merged afterwards. A member may be a person or a coding agent. For every message, say whether it takes initiative in the collaboration:
 ${definitionLines(INITIATIVE_DEFINITIONS)}
 A message that does both counts as taking initiative. Judge each message on its own words, not on who sent it.
 

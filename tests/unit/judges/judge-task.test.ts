@@ -12,7 +12,7 @@ import { storeDb } from '../../helpers/run-db.ts';
 
 const CLAIM = '✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.';
 
-type Answers = { communication: unknown; symptoms: unknown; speech_acts: unknown; commitments: unknown };
+type Answers = { communication: unknown; symptoms: unknown; speech_acts: unknown; commitments: unknown; initiative: unknown };
 
 const GOOD: Answers = {
   communication: { evidence: [], issue: null },
@@ -36,6 +36,15 @@ const GOOD: Answers = {
   commitments: {
     commitments: [{ message: 4, quote: CLAIM, stance: 'claim', kind: 'exists', names: ['fallback_processor', 'max_batch_size'], scope: '__init__' }],
   },
+  initiative: {
+    messages: [
+      { id: 1, initiative: true, quote: 'How do you want to split it?' },
+      { id: 2, initiative: true, quote: 'I’ll add BOTH parameters' },
+      { id: 3, initiative: true, quote: "I'll only add `_split_batches()`" },
+      { id: 4, initiative: true, quote: CLAIM },
+      { id: 5, initiative: false, quote: '`_split_batches()` is added at lines 90-104' },
+    ],
+  },
 };
 
 /** Which judge a request is for, from its system prompt. */
@@ -44,6 +53,7 @@ function judgeOf(request: RecordedRequest): keyof Answers {
   if (system.startsWith('You diagnose')) return 'symptoms';
   if (system.startsWith('You classify')) return 'speech_acts';
   if (system.startsWith('You read')) return 'commitments';
+  if (system.startsWith('You label')) return 'initiative';
   return 'communication';
 }
 
@@ -75,8 +85,9 @@ describe('judging a stored run through the model layer', () => {
       ['symptoms', 'ok', 1, false],
       ['speech_acts', 'ok', 5, false],
       ['commitments', 'ok', 1, false],
+      ['initiative', 'ok', 5, false],
     ]);
-    expect(server.requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(5);
 
     const symptoms = storedLabels(run.store, taskId, 'symptoms');
     expect(symptoms).toEqual([
@@ -109,6 +120,7 @@ describe('judging a stored run through the model layer', () => {
       { judge: 'commitments', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'communication', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'detectors', status: 'ok', calls: 0, input_tokens: 0, output_tokens: 0, dropped_labels: 0, cached: 0 },
+      { judge: 'initiative', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'speech_acts', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
       { judge: 'symptoms', status: 'ok', calls: 1, input_tokens: 10, output_tokens: 5, dropped_labels: 0, cached: 0 },
     ]);
@@ -131,12 +143,32 @@ describe('judging a stored run through the model layer', () => {
     expect(storedLabels(run.store, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual(fallback);
   });
 
+  it("reads initiative with the fallback without a judge model, replaces it with the judge's reading, and never the other way", async () => {
+    await judgeTask(run.store, taskId);
+    const fallback = storedLabels(run.store, taskId, 'initiative');
+    expect(fallback.map((l) => l.model)).toEqual(Array(5).fill('deterministic'));
+    answerWith(GOOD);
+    await judgeTask(run.store, taskId, { model });
+    const judged = storedLabels(run.store, taskId, 'initiative');
+    expect(judged.map((l) => [l.messageId, l.label, l.agent, l.model])).toEqual([
+      [1, 'initiative', 'agent1', `openai:judge@${server.url}`],
+      [2, 'initiative', 'agent2', `openai:judge@${server.url}`],
+      [3, 'initiative', 'agent1', `openai:judge@${server.url}`],
+      [4, 'initiative', 'agent2', `openai:judge@${server.url}`],
+      [5, 'no_initiative', 'agent1', `openai:judge@${server.url}`],
+    ]);
+    expect(judged[3]!.evidence).toEqual([{ kind: 'quote', source: 'conversation', text: CLAIM, messageId: 4, agent: 'agent2' }]);
+    // Judging again without a model keeps the judge model's reading.
+    await judgeTask(run.store, taskId);
+    expect(storedLabels(run.store, taskId, 'initiative')).toEqual(judged);
+  });
+
   it('makes no model call when the same run is judged again', async () => {
     answerWith(GOOD);
     await judgeTask(run.store, taskId, { model });
     const before = storedLabels(run.store, taskId);
     const again = await judgeTask(run.store, taskId, { model });
-    expect(server.requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(5);
     expect(again.outcomes.filter((o) => o.judge !== 'detectors').every((o) => o.cached)).toBe(true);
     expect(storedLabels(run.store, taskId)).toEqual(before);
     // The stored usage is that of the calls behind the labels, cached or not.
