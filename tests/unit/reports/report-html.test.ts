@@ -8,7 +8,7 @@ import { escapeHtml, jsonForScript } from '../../../reports/html/escape.ts';
 import { csvField } from '../../../reports/export.ts';
 import { writeModelScores } from '../../../judges/calibration/model-scores.ts';
 import { buildRun } from './helpers/fixture-run.ts';
-import { PAYLOAD, injectionTasks } from './helpers/payloads.ts';
+import { PAYLOAD, PAYLOADS, injectionTasks } from './helpers/payloads.ts';
 
 let runsDir: string;
 
@@ -18,6 +18,41 @@ beforeAll(() => {
   buildRun(runsDir, 'coop-only', [
     { models: ['m', 'm'], setting: 'coop', passed: true },
     { models: ['m', 'm'], setting: 'coop', taskId: 2, status: 'pending' },
+  ]);
+  buildRun(runsDir, 'initiative', [
+    {
+      models: ['human', 'claude'],
+      people: [0],
+      setting: 'coop',
+      passed: true,
+      messages: [
+        { from: 'agent1', to: 'agent2', body: 'I take the parser; you take `cli.py`.' },
+        { from: 'agent2', to: 'agent1', body: 'OK, `cli.py` is mine.' },
+        { from: 'agent1', to: 'agent2', body: 'Which flag name do you use?' },
+        { from: 'agent2', to: 'agent1', body: 'thanks' },
+      ],
+      labels: [
+        { judge: 'initiative', label: 'initiative', messageIndex: 0, agent: 'agent1' },
+        { judge: 'initiative', label: 'initiative', messageIndex: 1, agent: 'agent2' },
+        { judge: 'initiative', label: 'initiative', messageIndex: 2, agent: 'agent1' },
+        { judge: 'initiative', label: 'no_initiative', messageIndex: 3, agent: 'agent2' },
+      ],
+    },
+    {
+      models: [PAYLOADS[0]!, PAYLOADS[0]!],
+      setting: 'coop',
+      taskId: 2,
+      passed: false,
+      labelModel: 'deterministic',
+      messages: [
+        { from: 'agent1', to: 'agent2', body: 'I take `x.py`.' },
+        { from: 'agent2', to: 'agent1', body: 'Maybe later.' },
+      ],
+      labels: [
+        { judge: 'initiative', label: 'initiative', messageIndex: 0, agent: 'agent1' },
+        { judge: 'initiative', label: 'undecided:initiative', messageIndex: 1, agent: 'agent2' },
+      ],
+    },
   ]);
   buildRun(runsDir, 'cached', [
     { models: ['m', 'm'], setting: 'coop', passed: true, cachedFeatures: [1, 2] },
@@ -125,6 +160,39 @@ describe('HTML report of a run whose agents wrote script-injection payloads', ()
     expect(html).toContain('$0.0120');
   });
 });
+
+describe('initiative balance', () => {
+  it("shows each seat's share with people's seats marked, the entropy, and why a team is unmeasured, escaped", () => {
+    const html = readFileSync(writeReport({ runsDir, name: 'initiative', format: 'html' }).path, 'utf8');
+    expect(html).toContain('<section id="initiative">');
+    // agent1 (a person) took 2 of the 3 initiative-taking messages: H = -(2/3 log2 2/3 + 1/3 log2 1/3) = 0.918.
+    expect(html).toContain('agent1 (person): 67% (2/2); agent2 (claude): 33% (1/2)');
+    expect(html).toMatch(/<td>human\+claude<\/td><td class="num">1<\/td><td class="num">1<\/td><td class="num">0\.918<\/td><td class="num">67%<\/td>/);
+    expect(html).toContain('needs a judge model (--judge-model): the fallback is unsure of 1 of 2 messages');
+    expect(html).not.toContain(PAYLOADS[0]);
+    expect(html).toContain(escapeHtml(PAYLOADS[0]!));
+  });
+
+  it('exports the shares, seat kinds and entropy per task in the CSV and the JSON summary', () => {
+    const rows = readFileSync(writeReport({ runsDir, name: 'initiative', format: 'csv' }).path, 'utf8').trim().split('\r\n');
+    const header = rows[0]!.split(',');
+    const cell = (row: number, column: string) => rows[row]!.split(',')[header.indexOf(column)];
+    expect(['seats', 'initiative_share', 'initiative_labelled_by'].map((c) => cell(1, c))).toEqual(['human model', '0.667 0.333', 'judge-model']);
+    expect(Number(cell(1, 'initiative_entropy'))).toBeCloseTo(initiativeEntropyOf(2, 1), 10);
+    expect(cell(2, 'initiative_entropy')).toBe('');
+    const json = JSON.parse(readFileSync(writeReport({ runsDir, name: 'initiative', format: 'json' }).path, 'utf8'));
+    expect(json.summary.initiative.seats).toEqual([
+      { kind: 'human', model: 'human', seats: 1, meanShare: 2 / 3 },
+      { kind: 'model', model: 'claude', seats: 1, meanShare: 1 / 3 },
+    ]);
+  });
+});
+
+/** -(p log2 p + q log2 q) for counts a and b. */
+function initiativeEntropyOf(a: number, b: number): number {
+  const [p, q] = [a / (a + b), b / (a + b)];
+  return -(p * Math.log2(p) + q * Math.log2(q));
+}
 
 describe('a partial run (Coop only, no judges, no messages, unfinished tasks)', () => {
   it('says what is missing instead of breaking', () => {

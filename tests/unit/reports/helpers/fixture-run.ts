@@ -40,6 +40,10 @@ export interface FixtureTask {
   /** messageIndex points into `messages`. */
   labels?: { judge: string; label: string; isPrimary?: boolean; messageIndex?: number; agent?: string; description?: string; evidence?: string[] }[];
   calls?: { agent: string; inputTokens: number; outputTokens: number; costUsd: number }[];
+  /** Seats taken by people (coop-bench play), by agent index (0 for agent1). */
+  people?: number[];
+  /** The model the labels are stored with (default judge-model). */
+  labelModel?: string;
 }
 
 const at = (base: number, seconds: number) => new Date(base + seconds * 1000).toISOString();
@@ -124,6 +128,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
           })),
       ),
       patch,
+      ...(t.people?.includes(a) ? { person: { activeMs: 90_000 } } : {}),
     })),
     merge: {
       status: mergeStatus,
@@ -170,7 +175,7 @@ function addTask(store: RunStore, t: FixtureTask, index: number): void {
         l.agent ?? null,
         l.description ?? null,
         JSON.stringify(l.evidence ?? []),
-        'judge-model',
+        t.labelModel ?? 'judge-model',
         'hash',
         at(base, 50),
       );
