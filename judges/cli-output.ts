@@ -65,7 +65,9 @@ function outcomeLines(o: JudgeOutcome): string[] {
         ? Object.entries(o.metrics)
             .map(([act, n]) => `${act} ${n}`)
             .join(', ')
-        : `${o.labels.length === 0 ? 'no label' : `${o.labels.length} label${o.labels.length === 1 ? '' : 's'}`}`;
+        : o.judge === 'initiative'
+          ? `${o.metrics.initiative ?? 0} taking initiative, ${o.metrics.no_initiative ?? 0} not${o.metrics.undecided ? `, ${o.metrics.undecided} undecided (the report needs a judge model to measure this team)` : ''}`
+          : `${o.labels.length === 0 ? 'no label' : `${o.labels.length} label${o.labels.length === 1 ? '' : 's'}`}`;
   return [
     `${head}: ${summary}`,
     ...o.labels.flatMap((l) => formatLabel(l)),
@@ -86,7 +88,7 @@ export interface RunTotals {
   judged: number;
   skipped: number;
   labels: number;
-  /** Findings the detectors left undecided (stored, not counted in `labels`). */
+  /** Findings the detectors and the initiative fallback left undecided (stored, not counted in `labels`). */
   undecided: number;
   dropped: number;
   errors: number;
@@ -107,10 +109,10 @@ export function addOutcome(t: RunTotals, o: JudgeOutcome): void {
 
 export function formatSummary(t: RunTotals, model: string | undefined): string[] {
   return [
-    `Judged ${t.judged} task${t.judged === 1 ? '' : 's'} (${t.skipped} skipped): ${t.labels} labels, ${t.undecided} left undecided by the detectors, ${t.dropped} dropped because their evidence did not check out, ${t.errors} judge error${t.errors === 1 ? '' : 's'}.`,
+    `Judged ${t.judged} task${t.judged === 1 ? '' : 's'} (${t.skipped} skipped): ${t.labels} labels, ${t.undecided} left undecided by the deterministic judges, ${t.dropped} dropped because their evidence did not check out, ${t.errors} judge error${t.errors === 1 ? '' : 's'}.`,
     model
       ? `Judge model ${model}: ${formatUsage(t.usage)} (${t.cachedAnswers} answer${t.cachedAnswers === 1 ? '' : 's'} from the cache, no call).`
-      : 'No --judge-model: only the deterministic detectors ran (no model calls, $0).',
+      : 'No --judge-model: only the deterministic detectors and the initiative fallback ran (no model calls, $0).',
   ];
 }
 

@@ -47,9 +47,12 @@ describe('coop-bench judge', () => {
     // Message ids are the store's: the second task's messages come after the first's five.
     expect(out).toContain('    question_no_reply (message 6, agent1): agent1 asked agent2 a question and got no reply');
     expect(out).toContain(
-      'Judged 2 tasks (0 skipped): 4 labels, 0 left undecided by the detectors, 0 dropped because their evidence did not check out, 0 judge errors.',
+      'Judged 2 tasks (0 skipped): 10 labels, 2 left undecided by the deterministic judges, 0 dropped because their evidence did not check out, 0 judge errors.',
     );
-    expect(out).toContain('No --judge-model: only the deterministic detectors ran (no model calls, $0).');
+    // The initiative fallback reads the messages it is sure of and leaves the rest undecided.
+    expect(out).toContain('  initiative [deterministic]: 4 taking initiative, 0 not, 1 undecided (the report needs a judge model to measure this team)');
+    expect(out).toContain('    initiative (message 3, agent1): message 3: it plans the work (task initiative)');
+    expect(out).toContain('No --judge-model: only the deterministic detectors and the initiative fallback ran (no model calls, $0).');
     expect(process.exitCode).toBe(0);
   });
 
@@ -59,7 +62,7 @@ describe('coop-bench judge', () => {
       server = await startFakeVllm({
         served: ['judge'],
         handler: (request) =>
-          String(request.body.messages[0].content).startsWith('You classify') ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}',
+          /^You (?:classify|label)/.test(String(request.body.messages[0].content)) ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}',
       });
     });
     afterEach(() => server.close());
@@ -70,12 +73,12 @@ describe('coop-bench judge', () => {
       try {
         const first = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir, '--judge-model', spec]);
         expect(first).toContain(`  communication [${spec}]: no label`);
-        expect(first).toContain(`Judge model ${spec}: 7 model calls, 70 input + 35 output tokens, $0.0000 (0 answers from the cache, no call).`);
+        expect(first).toContain(`Judge model ${spec}: 9 model calls, 90 input + 45 output tokens, $0.0000 (0 answers from the cache, no call).`);
         const calls = server.requests.length;
         const second = await runJudge(['--name', 'demo', '--runs-dir', run.runsDir, '--judge-model', spec]);
         expect(server.requests).toHaveLength(calls);
         expect(second).toContain(`  communication [${spec}, cached]: no label`);
-        expect(second).toContain(`Judge model ${spec}: 0 model calls, 0 input + 0 output tokens, $0.0000 (7 answers from the cache, no call).`);
+        expect(second).toContain(`Judge model ${spec}: 0 model calls, 0 input + 0 output tokens, $0.0000 (9 answers from the cache, no call).`);
       } finally {
         warn.mockRestore();
       }
