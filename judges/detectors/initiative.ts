@@ -33,7 +33,11 @@ function reading(message: ConversationMessage, partnersBefore: string): Reading 
     return doubt ? { undecided: doubt, quote: plan } : { label: 'initiative', quote: plan, why: 'it plans the work (task initiative)' };
   }
   const sentences = messageSentences(text);
-  const sureQuestions = new Set(askedIn(text).filter((a) => a.sure).map((a) => a.text));
+  const sureQuestions = new Set(
+    askedIn(text)
+      .filter((a) => a.sure)
+      .map((a) => a.text),
+  );
   const concreteQuestion = sentences.find((s) => sureQuestions.has(s.text) && s.masks.length > 0);
   if (concreteQuestion) return { label: 'initiative', quote: concreteQuestion.text, why: 'it asks about named code (dialogue initiative)' };
   const report = sentences.find(

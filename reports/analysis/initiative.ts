@@ -117,7 +117,13 @@ export function initiativeAnalysis(tasks: readonly { id: number; key: string; te
     .map(([team, group]) => {
       const measured = group.filter((r) => r.initiative.entropy !== null);
       const humanShares = measured.flatMap((r) => r.initiative.seats.filter((s) => s.kind === 'human' && s.share !== null).map((s) => s.share!));
-      return { team, tasks: group.length, measured: measured.length, meanEntropy: mean(measured.map((r) => r.initiative.entropy!)), meanHumanShare: mean(humanShares) };
+      return {
+        team,
+        tasks: group.length,
+        measured: measured.length,
+        meanEntropy: mean(measured.map((r) => r.initiative.entropy!)),
+        meanHumanShare: mean(humanShares),
+      };
     })
     .sort((a, b) => a.team.localeCompare(b.team));
   const seatShares = rows.filter((r) => r.initiative.entropy !== null).flatMap((r) => r.initiative.seats);

@@ -32,7 +32,9 @@ export function initiativeSection(s: RunSummary): string {
       tasks.map((t) => [
         taskLink(t.id, `#${t.id}`),
         t.team,
-        t.initiative.seats.map((seat) => `${seatName(seat)}: ${t.initiative.entropy === null ? '–' : `${shareCell(seat.share)} (${seat.initiative}/${seat.messages})`}`).join('; '),
+        t.initiative.seats
+          .map((seat) => `${seatName(seat)}: ${t.initiative.entropy === null ? '–' : `${shareCell(seat.share)} (${seat.initiative}/${seat.messages})`}`)
+          .join('; '),
         fixed(t.initiative.entropy),
         t.initiative.labelledBy ?? '–',
         t.initiative.unmeasured ?? '',

@@ -174,7 +174,9 @@ describe('initiative balance', () => {
   });
 
   it('exports the shares, seat kinds and entropy per task in the CSV and the JSON summary', () => {
-    const rows = readFileSync(writeReport({ runsDir, name: 'initiative', format: 'csv' }).path, 'utf8').trim().split('\r\n');
+    const rows = readFileSync(writeReport({ runsDir, name: 'initiative', format: 'csv' }).path, 'utf8')
+      .trim()
+      .split('\r\n');
     const header = rows[0]!.split(',');
     const cell = (row: number, column: string) => rows[row]!.split(',')[header.indexOf(column)];
     expect(['seats', 'initiative_share', 'initiative_labelled_by'].map((c) => cell(1, c))).toEqual(['human model', '0.667 0.333', 'judge-model']);
