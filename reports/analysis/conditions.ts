@@ -20,16 +20,7 @@ export const isMainSolo = (t: TaskOutcome) => t.setting === 'solo' && t.variant 
 export const isMainCoop = (t: TaskOutcome) => t.setting === 'coop' && t.variant === '';
 export const isDone = (t: TaskOutcome) => t.status === 'done';
 
-export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
+export { groupBy } from './group-by.ts';
 
 export const countWhere = <T>(items: T[], predicate: (item: T) => boolean) => items.reduce((n, item) => n + (predicate(item) ? 1 : 0), 0);
 

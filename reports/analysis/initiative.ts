@@ -5,8 +5,16 @@
 // shared, 0: one seat took it all, as Co-Gym sets it when any p_i is 0). A team is measured only
 // when every message has a reading: an unsure fallback or an unread message leaves it unmeasured
 // and says why, never a guess. Formulas and choices: docs/metrics.md.
-import type { LabelView } from '../run-data.ts';
-import { groupBy } from './conditions.ts';
+import { groupBy } from './group-by.ts';
+
+/** What the measure reads of a stored label (run-data.ts: LabelView has this shape). */
+export interface InitiativeLabelView {
+  judge: string;
+  label: string;
+  messageId: number | null;
+  agent: string | null;
+  model: string;
+}
 
 export interface InitiativeRecord {
   seats: { agent: string; model: string; kind: 'model' | 'human' }[];
@@ -49,9 +57,9 @@ export function initiativeEntropy(counts: readonly number[]): number {
   return Math.min(1, Math.max(0, h));
 }
 
-export function taskInitiative(record: InitiativeRecord, labels: readonly LabelView[]): TaskInitiative {
+export function taskInitiative(record: InitiativeRecord, labels: readonly InitiativeLabelView[]): TaskInitiative {
   const own = labels.filter((l) => l.judge === INITIATIVE_JUDGE && l.messageId !== null && record.messageIds.includes(l.messageId));
-  const reading = new Map<number, LabelView>();
+  const reading = new Map<number, InitiativeLabelView>();
   for (const l of own) if (l.label === 'initiative' || l.label === 'no_initiative') reading.set(l.messageId!, l);
   const models = [...new Set(own.map((l) => l.model))];
   const labelledBy = models.length === 0 ? null : models.join(', ');
