@@ -168,14 +168,16 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
     );
   });
 
-  it('--judge: the detectors label each Coop task as it finishes', () => {
+  it('--judge: the detectors and the initiative fallback label each Coop task as it finishes', () => {
     const judged = query<{ setting: string; judge: string; status: string }>(
       'llm',
-      'SELECT t.setting, j.judge, j.status FROM judge_runs j JOIN tasks t ON t.id = j.task ORDER BY t.id',
+      'SELECT t.setting, j.judge, j.status FROM judge_runs j JOIN tasks t ON t.id = j.task ORDER BY t.id, j.judge',
     );
     expect(judged).toEqual([
       { setting: 'coop', judge: 'detectors', status: 'ok' },
+      { setting: 'coop', judge: 'initiative', status: 'ok' },
       { setting: 'coop', judge: 'detectors', status: 'ok' },
+      { setting: 'coop', judge: 'initiative', status: 'ok' },
     ]);
   });
 

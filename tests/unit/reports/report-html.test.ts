@@ -153,7 +153,7 @@ describe('HTML report of a run whose agents wrote script-injection payloads', ()
   });
 
   it('fills every section', () => {
-    for (const id of ['overview', 'headline', 'difficulty', 'retention', 'merges', 'communication', 'errors', 'cost', 'tasks'])
+    for (const id of ['overview', 'headline', 'difficulty', 'retention', 'merges', 'communication', 'errors', 'process', 'initiative', 'cost', 'tasks'])
       expect(html).toContain(`<section id="${id}">`);
     expect(html).toContain('data-chart="headline"');
     expect(html).toContain('data-chart="overhead"');
