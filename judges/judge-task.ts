@@ -17,7 +17,7 @@ export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, sym
 export const DEFAULT_JUDGE_TIMEOUT_MS = 5 * 60_000;
 
 export interface JudgeTaskOptions {
-  /** Without a model only the detectors run, and earlier LLM labels are left as they are. */
+  /** Without a model only the detectors and the initiative fallback run, and earlier LLM labels are left as they are. */
   model?: Model;
   /** Only these judges (default: all). */
   judges?: readonly JudgeName[];
