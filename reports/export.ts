@@ -62,6 +62,12 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     'reply_share',
     'median_reply_s',
     'first_collision_s',
+    'probes',
+    'probes_unparsable',
+    'probe_files_final',
+    'probe_functions_final',
+    'probe_conflict_right',
+    'probe_cost_usd',
     'error',
   ];
   const rows = tasks.map((t) => [
@@ -95,6 +101,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     t.agentConfig,
     t.testRuns.cached,
     ...processFields(t),
+    ...probeFields(t),
     t.error,
   ]);
   return csv(header, rows);
@@ -115,6 +122,22 @@ function processFields(t: TaskOutcome): (string | number | null)[] {
     p.replyShare,
     p.medianReplySeconds,
     p.firstCollisionSeconds,
+  ];
+}
+
+/** The belief probes' columns (analysis/probes.ts): counts, mean final Jaccards, share of right conflict calls; empty without probes. */
+function probeFields(t: TaskOutcome): (string | number | null)[] {
+  const ps = t.probes;
+  if (!ps || ps.length === 0) return [null, null, null, null, null, null];
+  const mean = (xs: number[]) => (xs.length === 0 ? null : Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000);
+  const verdicts = ps.flatMap((p) => (p.conflictRight === null ? [] : [p.conflictRight ? 1 : 0]));
+  return [
+    ps.length,
+    ps.filter((p) => p.status === 'unparsable').length,
+    mean(ps.flatMap((p) => (p.final ? [p.final.files.jaccard] : []))),
+    mean(ps.flatMap((p) => (p.final ? [p.final.functions.jaccard] : []))),
+    mean(verdicts),
+    ps.reduce((s, p) => s + p.costUsd, 0),
   ];
 }
 

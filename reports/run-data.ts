@@ -5,6 +5,7 @@ import type { CacheCount } from './cache-count.ts';
 import { featureDirName } from '../tasks/types.ts';
 import type { ModelMeasurement } from '../judges/calibration/model-scores.ts';
 import type { TaskProcess } from './analysis/process.ts';
+import type { ScoredProbe } from './analysis/probes.ts';
 
 export type { RunInfo };
 
@@ -68,6 +69,8 @@ export interface TaskOutcome {
   testRuns: CacheCount;
   /** How its agents worked (finished Coop tasks; analysis/process.ts). */
   process?: TaskProcess;
+  /** Its belief probes, scored (finished Coop tasks run with --probe; analysis/probes.ts). */
+  probes?: ScoredProbe[];
 }
 
 export interface RunData {

@@ -10,6 +10,7 @@ import { repairedPatchCount, type RepairedPatchCount } from './analysis/repaired
 import { totalCount, type CacheCount } from './cache-count.ts';
 import { runModels, type RunModel } from './run-models.ts';
 import { processRows, type ProcessRow } from './analysis/process-rows.ts';
+import { probeRows, type ProbeRow } from './analysis/probe-rows.ts';
 
 export interface RunSummary {
   run: RunInfo;
@@ -29,6 +30,8 @@ export interface RunSummary {
   communication: CommunicationAnalysis;
   /** How agents worked in Coop, per team and condition. */
   process: ProcessRow[];
+  /** Belief-probe accuracy per probed model, condition and step (--probe). */
+  probes: ProbeRow[];
   cost: CostRow[];
   /** Feature evaluations of finished tasks, and how many the test cache gave. */
   testCache: CacheCount;
@@ -50,6 +53,7 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     repairedPatches: repairedPatchCount(data.tasks),
     communication: communicationAnalysis(data.tasks, data.judgeCalibration),
     process: processRows(data.tasks),
+    probes: probeRows(data.tasks),
     cost: costRows(data.tasks),
     testCache: totalCount(data.tasks.map((t) => t.testRuns)),
   };

@@ -13,6 +13,7 @@ import { mergeSection } from './sections/merges.ts';
 import { communicationSection, errorsSection } from './sections/communication.ts';
 import { costSection } from './sections/cost.ts';
 import { processSection } from './sections/process.ts';
+import { probesSection } from './sections/probes.ts';
 import { tasksSection } from './sections/tasks.ts';
 
 const CSS = readFileSync(new URL('./report.css', import.meta.url), 'utf8');
@@ -27,6 +28,7 @@ const NAV: [string, string][] = [
   ['communication', 'Communication'],
   ['errors', 'Errors & symptoms'],
   ['process', 'Process'],
+  ['probes', 'Beliefs'],
   ['cost', 'Cost'],
   ['tasks', 'Tasks'],
 ];
@@ -71,6 +73,7 @@ export function renderReport(summary: RunSummary, tasks: TaskOutcome[], details:
     communicationSection(summary),
     errorsSection(summary),
     processSection(summary),
+    probesSection(summary),
     costSection(summary),
     tasksSection(tasks),
   ];
