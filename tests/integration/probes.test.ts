@@ -90,6 +90,7 @@ describe('coop-bench run --probe every=2', () => {
   it('keeps the probe out of every conversation, trajectory and message', () => {
     const probes = openai.requests.filter(isProbe);
     expect(probes).toHaveLength(4);
+    expect(openai.refusals).toEqual([]);
     for (const request of openai.requests.filter((r) => !isProbe(r))) {
       expect(transcript(request)).not.toContain(MARK);
       expect(transcript(request)).not.toContain(QUESTION_END);
