@@ -179,7 +179,7 @@ class Conversation {
    */
   private async askProbe(step: number): Promise<void> {
     const { probe, partners, signal } = this.context;
-    if (!probe || !this.config.probe) return;
+    if (!probe || !this.config.probe || partners.length === 0) return;
     const question: ChatMessage = { role: 'user', content: this.config.probe.render({ partners: partners.join(' and ') }) };
     const request: CompletionRequest = { ...this.request(), messages: [...this.history, question], toolChoice: 'none', signal };
     let answer: ProbeAnswer;
