@@ -109,7 +109,7 @@ export function runCommand(): Command {
     )
     .option(
       '--probe <every=K>',
-      "Coop: every K steps each model agent (not agent CLIs or the oracle) answers, outside its conversation, which files and functions its partners change and whether they will conflict; scored in the report",
+      'Coop: every K steps each model agent (not agent CLIs or the oracle) answers, outside its conversation, which files and functions its partners change and whether they will conflict; scored in the report',
       (value: string) => {
         try {
           return parseProbeOption(value);

@@ -103,15 +103,19 @@ function checkConditions(options: RunOptions): void {
 /** --probe needs Coop, the probe's question, and a model agent to ask: only the built-in LLM agent is probed. */
 function checkProbe(options: RunOptions, models: string[], log: (line: string) => void): void {
   if (!options.probe) return;
-  if (!options.settings.includes('coop')) throw new UserError('--probe asks Coop agents about their partners: run Coop (--setting coop or both), or drop --probe');
+  if (!options.settings.includes('coop'))
+    throw new UserError('--probe asks Coop agents about their partners: run Coop (--setting coop or both), or drop --probe');
   if (!options.agentConfig.probe)
-    throw new UserError(`the agent configuration ${options.agentConfig.source} has no probe_template, which --probe asks: add one (see the shipped default.json), or drop --probe`);
+    throw new UserError(
+      `the agent configuration ${options.agentConfig.source} has no probe_template, which --probe asks: add one (see the shipped default.json), or drop --probe`,
+    );
   const unprobed = [...new Set(models.filter((spec) => !isLoopAgent(spec)))];
   if (unprobed.length === models.length)
     throw new UserError(
       `--probe asks the built-in model agent, and ${unprobed.join(', ')} ${unprobed.length === 1 ? 'is' : 'are'} not one (agent CLIs, oracle and noop are not probed): add a model such as gpt-5 or claude, or drop --probe`,
     );
-  if (unprobed.length > 0) log(`warning: --probe: ${unprobed.join(', ')} ${unprobed.length === 1 ? 'is' : 'are'} not probed (only the built-in model agent is)`);
+  if (unprobed.length > 0)
+    log(`warning: --probe: ${unprobed.join(', ')} ${unprobed.length === 1 ? 'is' : 'are'} not probed (only the built-in model agent is)`);
 }
 
 /** Self-play teams, or with --mix every ordered pair of different models. A model given twice counts once. */
