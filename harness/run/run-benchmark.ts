@@ -24,7 +24,7 @@ import { activeConditions, conditionsLabel, type RunConditions } from '../messag
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
 import { storeProbeAnswer } from './probes.ts';
-import { probeCostUsd } from '../store/probes.ts';
+import { probeCostUsd, probeTally } from '../store/probes.ts';
 import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { cpuLine, cpuSpent } from './cpu-summary.ts';
@@ -383,6 +383,10 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const cpu = runCpuUsage(store);
   if (cpu) io.out(`${cpuLine(cpu)}\n`);
   if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
+  if (options.probe) {
+    const p = probeTally(store);
+    io.out(`belief probes: ${p.answered} answered, ${p.unparsable} unparsable, ${p.failed} failed; $${p.costUsd.toFixed(4)} of the cost\n`);
+  }
   if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
   io.out(`results: ${store.dir}\n`);
   store.close();

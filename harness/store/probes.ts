@@ -78,5 +78,15 @@ export function storedProbes(store: RunStore, taskId: number): StoredProbe[] {
 
 /** What every probe of the run cost (USD): spending, kept apart from the agents' own calls. */
 export function probeCostUsd(store: RunStore): number {
-  return (sqlOf(store).prepare('SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM probes').get() as { cost: number }).cost;
+  return probeTally(store).costUsd;
+}
+
+/** The run's probes by status, and their cost (USD). */
+export function probeTally(store: RunStore): Record<StoredProbe['status'], number> & { costUsd: number } {
+  return sqlOf(store)
+    .prepare(
+      `SELECT COALESCE(SUM(status = 'answered'), 0) AS answered, COALESCE(SUM(status = 'unparsable'), 0) AS unparsable,
+        COALESCE(SUM(status = 'failed'), 0) AS failed, COALESCE(SUM(cost_usd), 0) AS costUsd FROM probes`,
+    )
+    .get() as Record<StoredProbe['status'], number> & { costUsd: number };
 }

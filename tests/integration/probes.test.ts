@@ -67,6 +67,7 @@ describe('coop-bench run --probe every=2', () => {
 
   it('stores each agent’s answers: a belief read from JSON, prose as unparsable', () => {
     expect(result.exitCode, result.all).toBe(0);
+    expect(result.stdout).toMatch(/belief probes: 2 answered, 2 unparsable, 0 failed; \$\d+\.\d{4} of the cost/);
     const rows = query<{ agent: string; step: number; status: string; belief: string | null; answer: string; partners_touched: string }>(
       'SELECT agent, step, status, belief, answer, partners_touched FROM probes ORDER BY agent, step',
     );
