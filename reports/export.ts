@@ -67,6 +67,12 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     'initiative_entropy',
     'initiative_labelled_by',
     'initiative_unmeasured',
+    'probes',
+    'probes_unparsable',
+    'probe_files_final',
+    'probe_functions_final',
+    'probe_conflict_right',
+    'probe_cost_usd',
     'error',
   ];
   const rows = tasks.map((t) => [
@@ -101,6 +107,7 @@ export function tasksCsv(summary: RunSummary, tasks: TaskOutcome[]): string {
     t.testRuns.cached,
     ...processFields(t),
     ...initiativeFields(t),
+    ...probeFields(t),
     t.error,
   ]);
   return csv(header, rows);
@@ -129,6 +136,22 @@ function initiativeFields(t: TaskOutcome): (string | number | null)[] {
   const i = t.initiative;
   if (!i) return [null, null, null, null, null];
   return [i.seats.map((s) => s.kind).join(' '), i.entropy === null ? null : perAgent(i.seats.map((s) => s.share)), i.entropy, i.labelledBy, i.unmeasured];
+}
+
+/** The belief probes' columns (analysis/probes.ts): counts, mean final Jaccards, share of right conflict calls; empty without probes. */
+function probeFields(t: TaskOutcome): (string | number | null)[] {
+  const ps = t.probes;
+  if (!ps || ps.length === 0) return [null, null, null, null, null, null];
+  const mean = (xs: number[]) => (xs.length === 0 ? null : Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000);
+  const verdicts = ps.flatMap((p) => (p.conflictRight === null ? [] : [p.conflictRight ? 1 : 0]));
+  return [
+    ps.length,
+    ps.filter((p) => p.status === 'unparsable').length,
+    mean(ps.flatMap((p) => (p.final ? [p.final.files.jaccard] : []))),
+    mean(ps.flatMap((p) => (p.final ? [p.final.functions.jaccard] : []))),
+    mean(verdicts),
+    ps.reduce((s, p) => s + p.costUsd, 0),
+  ];
 }
 
 /** The structural probe's verdict for a task: true/false, empty when not measured. */

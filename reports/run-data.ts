@@ -6,6 +6,7 @@ import { featureDirName } from '../tasks/types.ts';
 import type { ModelMeasurement } from '../judges/calibration/model-scores.ts';
 import type { TaskProcess } from './analysis/process.ts';
 import type { TaskInitiative } from './analysis/initiative.ts';
+import type { ScoredProbe } from './analysis/probes.ts';
 
 export type { RunInfo };
 
@@ -71,6 +72,8 @@ export interface TaskOutcome {
   process?: TaskProcess;
   /** Each seat's share of the initiative-taking messages, and the entropy (finished Coop tasks; analysis/initiative.ts). */
   initiative?: TaskInitiative;
+  /** Its belief probes, scored (finished Coop tasks run with --probe; analysis/probes.ts). */
+  probes?: ScoredProbe[];
 }
 
 export interface RunData {

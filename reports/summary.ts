@@ -11,6 +11,7 @@ import { totalCount, type CacheCount } from './cache-count.ts';
 import { runModels, type RunModel } from './run-models.ts';
 import { processRows, type ProcessRow } from './analysis/process-rows.ts';
 import { initiativeAnalysis, type InitiativeAnalysis } from './analysis/initiative.ts';
+import { probeRows, type ProbeRow } from './analysis/probe-rows.ts';
 
 export interface RunSummary {
   run: RunInfo;
@@ -32,6 +33,8 @@ export interface RunSummary {
   process: ProcessRow[];
   /** Initiative balance per task, team and seat kind (Collaborative Gym's initiative entropy). */
   initiative: InitiativeAnalysis;
+  /** Belief-probe accuracy per probed model, condition and step (--probe). */
+  probes: ProbeRow[];
   cost: CostRow[];
   /** Feature evaluations of finished tasks, and how many the test cache gave. */
   testCache: CacheCount;
@@ -54,6 +57,7 @@ export function summarizeRun(data: RunData, generatedAt = new Date()): RunSummar
     communication: communicationAnalysis(data.tasks, data.judgeCalibration),
     process: processRows(data.tasks),
     initiative: initiativeAnalysis(data.tasks),
+    probes: probeRows(data.tasks),
     cost: costRows(data.tasks),
     testCache: totalCount(data.tasks.map((t) => t.testRuns)),
   };

@@ -10,7 +10,7 @@
 // provider says, so it is not nudged). All of these
 // are the agent's outcome: its patch is taken and the task is scored. A provider that cannot be
 // reached or keeps failing after the retries is thrown: that is the infrastructure's failure.
-import type { Agent, AgentContext, AgentOutcome, ExtraTool } from './types.ts';
+import type { Agent, AgentContext, AgentOutcome, ExtraTool, ProbeAnswer } from './types.ts';
 import type { ChatMessage, CompletionRequest, Model, ModelResponse, ToolCall, ToolSpec, Usage } from '../models/types.ts';
 import { bashTool } from './tools/bash.ts';
 import { createEditorTool } from './tools/editor.ts';
@@ -135,6 +135,7 @@ class Conversation {
     for (let step = 0; step < this.config.stepLimit; step++) {
       signal.throwIfAborted();
       this.checkClock();
+      if (step > 0 && this.context.probe && step % this.context.probe.every === 0) await this.askProbe(step);
       const incoming = this.context.mailbox?.take() ?? [];
       if (incoming.length > 0) {
         const text = incoming.map(formatIncoming).join('\n\n');
@@ -169,6 +170,27 @@ class Conversation {
       if (finished) return { status: 'finished' };
     }
     return { status: 'step_limit', error: `stopped after ${this.config.stepLimit} steps` };
+  }
+
+  /**
+   * The belief probe: a separate call on a copy of the conversation with the probe's question at its
+   * end. Its answer goes to the harness only: never into the history, the trajectory or a message;
+   * its cost is not the agent's spending (the run counts it apart). A failed call is an answer too.
+   */
+  private async askProbe(step: number): Promise<void> {
+    const { probe, partners, signal } = this.context;
+    if (!probe || !this.config.probe || partners.length === 0) return;
+    const question: ChatMessage = { role: 'user', content: this.config.probe.render({ partners: partners.join(' and ') }) };
+    const request: CompletionRequest = { ...this.request(), messages: [...this.history, question], toolChoice: 'none', signal };
+    let answer: ProbeAnswer;
+    try {
+      const response = await this.llm.complete(request);
+      answer = { step, model: this.llm.id, text: response.content, usage: response.usage };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      answer = { step, model: this.llm.id, error: errorMessage(error) };
+    }
+    await probe.answered(answer);
   }
 
   /** The model's next answer, compacting first when the prompt would not fit. */

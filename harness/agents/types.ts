@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Feature, Pool } from '../../tasks/types.ts';
 import type { BaseRepo, Sandbox } from '../sandbox/types.ts';
 import type { Trajectory } from './trajectory.ts';
+import type { Usage } from '../models/types.ts';
 
 /** One agent's end of the task's message bus (harness/messaging/bus.ts). */
 export interface Mailbox {
@@ -36,6 +37,17 @@ export interface AgentContext {
   gitRemotes?: { self: string; partners: string[] };
   /** Tools a run condition gives (harness/messaging/conditions.ts), e.g. reading a partner's diff. */
   extraTools?: ExtraTool[];
+  /** --probe: a model agent is asked about its partners every `every` steps, outside its conversation. */
+  probe?: ProbeHook;
+}
+
+/** A belief probe's answer (its text, or the error of its model call), after `step` steps. */
+export type ProbeAnswer = { step: number; model: string } & ({ text: string; usage: Usage } | { error: string });
+
+export interface ProbeHook {
+  every: number;
+  /** Takes an answer to store and score; it never throws, and nothing of it goes back to the agent. */
+  answered(answer: ProbeAnswer): Promise<void>;
 }
 
 /** A tool the harness adds for the agent beside its own; its text answer goes to the agent as is. */

@@ -19,6 +19,7 @@ import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { CONDITIONS, ConditionError } from '../messaging/conditions.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { judgeTask } from '../run/judge-tasks.ts';
+import { parseProbeOption } from '../run/probes.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
 import type { RunStore } from '../store/run-store.ts';
 
@@ -106,6 +107,17 @@ export function runCommand(): Command {
       'run an agent CLI on a model it does not run with its full tool set (Codex: one its bundled catalogue does not list, or one it sends in Responses Lite form), marked degraded in the summary and report',
       false,
     )
+    .option(
+      '--probe <every=K>',
+      'Coop: every K steps each model agent (not agent CLIs or the oracle) answers, outside its conversation, which files and functions its partners change and whether they will conflict; scored in the report',
+      (value: string) => {
+        try {
+          return parseProbeOption(value);
+        } catch (error) {
+          throw new InvalidArgumentError((error as Error).message);
+        }
+      },
+    )
     .option('--dry-run', 'print the tasks that would run and stop', false);
   for (const condition of CONDITIONS) {
     command.option(`--${condition.key} <${condition.usage}>`, condition.help, (value: string) => {
@@ -134,6 +146,7 @@ export function runCommand(): Command {
       messaging: o.messaging,
       git: o.git,
       conditions: Object.fromEntries(CONDITIONS.flatMap((c) => (o[c.key] === undefined ? [] : [[c.key, o[c.key]]]))),
+      probe: o.probe,
       agentConfig: loadAgentConfig(o.agentConfig, { stepLimit: o.maxSteps }),
       maxCost: o.maxCost,
       concurrency: o.concurrency,

@@ -3,7 +3,7 @@
 import type { Feature, TaskSpec } from '../../tasks/types.ts';
 import { findFeature } from '../../tasks/pools.ts';
 import type { AgentResult, TaskResult } from './types.ts';
-import { PoolDefectError, type Agent, type AgentOutcome } from '../agents/types.ts';
+import { PoolDefectError, type Agent, type AgentOutcome, type ProbeAnswer, type ProbeHook } from '../agents/types.ts';
 import type { AgentSandbox, BackendSlot, BaseRepo, ContainerLimits, SandboxBackend, SandboxImage, TeamRepos } from '../sandbox/types.ts';
 import { SandboxLimitError, SandboxStoppedError } from '../sandbox/errors.ts';
 import type { TestCache } from '../evaluation/test-cache.ts';
@@ -14,6 +14,7 @@ import { diffAgainstBase, PatchError, snapshotBase } from './workspace.ts';
 import { configureTeamRemotes } from './git-remotes.ts';
 import { TeamView } from './partner-view.ts';
 import { channelOf, conditionTools, type RunConditions } from '../messaging/conditions.ts';
+import { together, touchedBy, type Touched } from '../../reports/analysis/probes.ts';
 import { errorMessage } from '../errors.ts';
 import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
 
@@ -42,6 +43,8 @@ export interface TaskEnvironment {
   conditions?: RunConditions;
   merge: MergeStageOptions;
   testCache?: TestCache;
+  /** Coop, --probe: model agents are asked about their partners every `every` steps; `record` stores an answer. */
+  probe?: { every: number; record(agentId: string, answer: ProbeAnswer, partnersThen: Touched): void };
 }
 
 interface Assignment {
@@ -95,6 +98,7 @@ async function runAgent(
     mailbox: env.bus && partners.length > 0 ? env.bus.mailbox(env.taskId, agentId, partners, channelOf(conditions)) : undefined,
     gitRemotes: teamRepos ? { self: agentId, partners } : undefined,
     ...(extraTools.length > 0 ? { extraTools } : {}),
+    ...(env.probe && partners.length > 0 ? { probe: probeHook(env, agentId, partners, view, signal) } : {}),
     isInfrastructureError: (error: unknown) => env.backend.isInfrastructureError(error),
   };
   // What partners see of this agent once it stops: the patch taken below ('' when none is).
@@ -171,6 +175,22 @@ async function runAgent(
   } finally {
     await host?.release();
   }
+}
+
+/** Each answer is stored with what the partners' patches touch as it arrives; a failure to read them is logged, never the agent's. */
+function probeHook(env: TaskEnvironment, agentId: string, partners: string[], view: TeamView, signal: AbortSignal): ProbeHook {
+  const probe = env.probe!;
+  return {
+    every: probe.every,
+    async answered(answer) {
+      try {
+        const patches = await Promise.all(partners.map((p) => view.patch(p, signal)));
+        probe.record(agentId, answer, together(patches.map(touchedBy)));
+      } catch (error) {
+        if (!signal.aborted) env.log(`${agentId}'s belief probe after step ${answer.step} not stored: ${errorMessage(error)}`);
+      }
+    },
+  };
 }
 
 /**

@@ -28,6 +28,14 @@ export class TeamView implements PartnerReader {
     return liveDiff(member.sandbox, member.base, signal);
   }
 
+  /** The partner's changes as a patch, live or final ('' before it starts and when it left none). */
+  async patch(partner: string, signal: AbortSignal): Promise<string> {
+    const member = this.members.get(partner);
+    if (!member) return '';
+    if (member.state === 'stopped') return member.patch.catch(() => '');
+    return liveDiff(member.sandbox, member.base, signal);
+  }
+
   async read(partner: string, path: string, signal: AbortSignal): Promise<string> {
     const member = this.members.get(partner);
     if (!member) return notReady(partner);

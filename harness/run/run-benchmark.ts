@@ -23,6 +23,8 @@ import { MessageBus } from '../messaging/bus.ts';
 import { activeConditions, conditionsLabel, type RunConditions } from '../messaging/conditions.ts';
 import type { MergeStageOptions } from '../evaluation/evaluate.ts';
 import { executeTask } from './execute-task.ts';
+import { storeProbeAnswer } from './probes.ts';
+import { probeCostUsd, probeTally } from '../store/probes.ts';
 import { processIO, runTasks, type RunIO, type RunnerTask, type TaskStages } from './task-runner.ts';
 import { formatSummary, mergeProgress, summarize } from './summary.ts';
 import { cpuLine, cpuSpent } from './cpu-summary.ts';
@@ -50,6 +52,8 @@ export interface RunOptions {
   git: boolean;
   /** Coop conditions: --bandwidth, --latency, --visibility (absent: today's Coop). */
   conditions?: RunConditions;
+  /** --probe every=K: each model agent of a Coop task answers a belief probe every K steps. */
+  probe?: { every: number };
   /** The LLM agents' configuration (prompts, tools, limits), --max-steps already applied. */
   agentConfig: AgentConfig;
   /** Stop starting new tasks once the agents' model calls have cost this much (USD). */
@@ -94,6 +98,24 @@ function checkConditions(options: RunOptions): void {
   if (!options.messaging && visibility && options.models.some(isCliAgent)) {
     throw new UserError('agent CLIs reach --visibility through the message server: drop --no-messaging, or --visibility');
   }
+}
+
+/** --probe needs Coop, the probe's question, and a model agent to ask: only the built-in LLM agent is probed. */
+function checkProbe(options: RunOptions, models: string[], log: (line: string) => void): void {
+  if (!options.probe) return;
+  if (!options.settings.includes('coop'))
+    throw new UserError('--probe asks Coop agents about their partners: run Coop (--setting coop or both), or drop --probe');
+  if (!options.agentConfig.probe)
+    throw new UserError(
+      `the agent configuration ${options.agentConfig.source} has no probe_template, which --probe asks: add one (see the shipped default.json), or drop --probe`,
+    );
+  const unprobed = [...new Set(models.filter((spec) => !isLoopAgent(spec)))];
+  if (unprobed.length === models.length)
+    throw new UserError(
+      `--probe asks the built-in model agent, and ${unprobed.join(', ')} ${unprobed.length === 1 ? 'is' : 'are'} not one (agent CLIs, oracle and noop are not probed): add a model such as gpt-5 or claude, or drop --probe`,
+    );
+  if (unprobed.length > 0)
+    log(`warning: --probe: ${unprobed.join(', ')} ${unprobed.length === 1 ? 'is' : 'are'} not probed (only the built-in model agent is)`);
 }
 
 /** Self-play teams, or with --mix every ordered pair of different models. A model given twice counts once. */
@@ -183,6 +205,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   ];
   const io = deps.io ?? processIO;
   const log = (line: string) => io.log(line);
+  checkProbe(options, models, log);
   const plan = planRun(options, log);
   checkPlanSize(plan, options);
   const size = options.shard ? shardSize(plan.size, options.shard) : plan.size;
@@ -281,6 +304,20 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         bus: task.setting === 'coop' && options.messaging ? bus : undefined,
         git: options.git,
         conditions: task.setting === 'coop' ? conditions : undefined,
+        probe:
+          task.setting === 'coop' && options.probe
+            ? {
+                every: options.probe.every,
+                record: (agentId, answer, partnersThen) => {
+                  try {
+                    storeProbeAnswer(store, id, agentId, answer, partnersThen);
+                  } catch (error) {
+                    if (!signal.aborted) taskLog(`${agentId}'s belief probe after step ${answer.step} not stored: ${errorMessage(error)}`);
+                  }
+                  if ('usage' in answer) spent(answer.usage.costUsd);
+                },
+              }
+            : undefined,
         merge: options.merge,
         testCache,
       });
@@ -316,7 +353,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       maxCost: options.maxCost,
       io,
       skipped: { done: skipped, passed: rows.filter(({ row }) => row.status === 'done' && row.both_passed === 1).length },
-      costUsd: store.agentCostUsd(),
+      costUsd: store.agentCostUsd() + probeCostUsd(store),
       close: () => store.close(),
     },
   );
@@ -346,6 +383,10 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const cpu = runCpuUsage(store);
   if (cpu) io.out(`${cpuLine(cpu)}\n`);
   if (counts.costUsd > 0) io.out(`agents' model cost: $${counts.costUsd.toFixed(4)}\n`);
+  if (options.probe) {
+    const p = probeTally(store);
+    io.out(`belief probes: ${p.answered} answered, ${p.unparsable} unparsable, ${p.failed} failed; $${p.costUsd.toFixed(4)} of the cost\n`);
+  }
   if (unfinished > 0) io.out(`${unfinished} task(s) not finished: run the same command again to retry them\n`);
   io.out(`results: ${store.dir}\n`);
   store.close();

@@ -15,6 +15,8 @@ import { teamName } from '../../tasks/types.ts';
 import { initiativeRecordOf, processRecordOf } from '../store/process-records.ts';
 import { taskProcess } from '../../reports/analysis/process.ts';
 import { taskInitiative } from '../../reports/analysis/initiative.ts';
+import { scoreProbes } from '../../reports/analysis/probes.ts';
+import { storedProbes } from '../store/probes.ts';
 
 /** What the report's statistics need of every task, from the store's log of the run. */
 export function loadRunData(store: RunStore): RunData {
@@ -68,13 +70,24 @@ function* details(store: RunStore, tasks: TaskOutcome[], damaged: string[]): Gen
   }
 }
 
-/** Each finished Coop task's process measures and initiative balance; a task whose rows are damaged has none (its damage is reported with its page). */
+/**
+ * Each finished Coop task's process measures, initiative balance and scored belief probes; a task
+ * whose rows are damaged has none (its damage is reported with its page).
+ */
 function withProcess(store: RunStore, data: RunData): RunData {
   const tasks = data.tasks.map((t) => {
     if (t.status !== 'done' || t.setting !== 'coop') return t;
     try {
       const record = loadTaskRecord(store, t.id);
-      return { ...t, process: taskProcess(processRecordOf(record)), initiative: taskInitiative(initiativeRecordOf(record), t.labels) };
+      const probes = storedProbes(store, t.id);
+      // Whether git's plain merge of the final patches conflicted; unknown without a merge of both.
+      const conflicted = t.naiveClean === null || t.mergeStatus === 'missing_input' ? null : !t.naiveClean;
+      return {
+        ...t,
+        process: taskProcess(processRecordOf(record)),
+        initiative: taskInitiative(initiativeRecordOf(record), t.labels),
+        ...(probes.length > 0 ? { probes: scoreProbes({ agents: record.agents.map((a) => ({ agentId: a.agent, patch: a.patch })), conflicted, probes }) } : {}),
+      };
     } catch (error) {
       if (error instanceof DamagedRowError) return t;
       throw error;

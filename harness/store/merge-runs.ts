@@ -29,6 +29,7 @@ export const TABLE_POLICIES: Record<string, Policy> = {
   message_deliveries: { kind: 'rows', refs: { message: 'messages' } },
   judge_labels: { kind: 'renumbered', refs: { task: 'tasks', message_id: 'messages?' } },
   judge_runs: { kind: 'rows', refs: { task: 'tasks' } },
+  probes: { kind: 'rows', refs: { task: 'tasks' } },
   // Per `run` command: a merged run's CPU per pair is its shards' together.
   cpu_usage: { kind: 'rows', refs: {} },
   // Keyed by a hash of their inputs: the same key holds the same answer whichever shard made it.

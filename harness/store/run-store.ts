@@ -228,6 +228,7 @@ export class RunStore {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM messages WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM steps WHERE task = ?').run(id);
+      this.db.prepare('DELETE FROM probes WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_labels WHERE task = ?').run(id);
       this.db.prepare('DELETE FROM judge_runs WHERE task = ?').run(id);
       this.db

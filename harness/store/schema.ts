@@ -331,4 +331,24 @@ export const migrations: string[] = [
     harness_s REAL NOT NULL CHECK (harness_s >= 0)
   );
   `,
+  // Belief probes (--probe; reports/analysis/probes.ts): per agent and step, the raw answer (or the
+  // error of a probe call that failed), the belief read from it (JSON, NULL when unparsable or
+  // failed), what the partners' patches touched when it was asked (JSON) and what the call cost.
+  `
+  CREATE TABLE probes (
+    task INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    agent TEXT NOT NULL,
+    step INTEGER NOT NULL CHECK (step > 0),
+    at TEXT NOT NULL,
+    model TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('answered', 'unparsable', 'failed')),
+    answer TEXT NOT NULL,
+    belief TEXT,
+    partners_touched TEXT NOT NULL,
+    input_tokens INTEGER NOT NULL CHECK (input_tokens >= 0),
+    output_tokens INTEGER NOT NULL CHECK (output_tokens >= 0),
+    cost_usd REAL NOT NULL CHECK (cost_usd >= 0),
+    PRIMARY KEY (task, agent, step)
+  );
+  `,
 ];

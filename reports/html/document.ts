@@ -14,6 +14,7 @@ import { communicationSection, errorsSection } from './sections/communication.ts
 import { costSection } from './sections/cost.ts';
 import { processSection } from './sections/process.ts';
 import { initiativeSection } from './sections/initiative.ts';
+import { probesSection } from './sections/probes.ts';
 import { tasksSection } from './sections/tasks.ts';
 
 const CSS = readFileSync(new URL('./report.css', import.meta.url), 'utf8');
@@ -29,6 +30,7 @@ const NAV: [string, string][] = [
   ['errors', 'Errors & symptoms'],
   ['process', 'Process'],
   ['initiative', 'Initiative'],
+  ['probes', 'Beliefs'],
   ['cost', 'Cost'],
   ['tasks', 'Tasks'],
 ];
@@ -74,6 +76,7 @@ export function renderReport(summary: RunSummary, tasks: TaskOutcome[], details:
     errorsSection(summary),
     processSection(summary),
     initiativeSection(summary),
+    probesSection(summary),
     costSection(summary),
     tasksSection(tasks),
   ];

@@ -145,6 +145,40 @@ export function stackedBars(
   return parts.join('');
 }
 
+export interface LineSeries {
+  series: Series;
+  points: { x: number; y: number; tip: string }[];
+}
+
+/** Values from 0 to 1 against a whole-number x (steps): a line per series, a dot per point. */
+export function lineChart(name: string, title: string, xTitle: string, lines: LineSeries[]): string {
+  const [width, height] = [420, 240];
+  const m = { left: 38, right: 12, top: 24, bottom: 34 };
+  const xs = lines.flatMap((l) => l.points.map((p) => p.x));
+  const [x0, x1] = xs.length === 0 ? [0, 1] : [Math.min(...xs), Math.max(Math.max(...xs), Math.min(...xs) + 1)];
+  const sx = (x: number) => r1(m.left + ((x - x0) / (x1 - x0)) * (width - m.left - m.right));
+  const sy = (y: number) => r1(m.top + (1 - Math.min(1, Math.max(0, y))) * (height - m.top - m.bottom));
+  const parts = [svgOpen(name, width, height, title), `<text class="title" x="${m.left}" y="15">${escapeHtml(title)}</text>`];
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(
+      `<line class="grid" x1="${sx(x0)}" x2="${sx(x1)}" y1="${sy(t)}" y2="${sy(t)}"/><text class="tick" x="${m.left - 5}" y="${sy(t) + 4}" text-anchor="end">${t.toFixed(2)}</text>`,
+    );
+  }
+  for (const x of [...new Set(xs)].sort((a, b) => a - b))
+    parts.push(`<text class="tick" x="${sx(x)}" y="${height - m.bottom + 14}" text-anchor="middle">${x}</text>`);
+  parts.push(`<text class="axis-title" x="${r1((m.left + width - m.right) / 2)}" y="${height - 4}" text-anchor="middle">${escapeHtml(xTitle)}</text>`);
+  for (const { series, points } of lines) {
+    parts.push(`<g class="curve" data-series="${escapeHtml(series.name)}">`);
+    if (points.length > 1) parts.push(`<polyline class="line" points="${points.map((p) => `${sx(p.x)},${sy(p.y)}`).join(' ')}" stroke="${series.color}"/>`);
+    for (const p of points) {
+      parts.push(`<g class="point"><title>${escapeHtml(p.tip)}</title><circle cx="${sx(p.x)}" cy="${sy(p.y)}" r="3.5" fill="${series.color}"/></g>`);
+    }
+    parts.push('</g>');
+  }
+  parts.push('</svg>');
+  return parts.join('');
+}
+
 export function legend(series: Series[]): string {
   const items = series.map(
     (s) =>

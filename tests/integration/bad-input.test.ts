@@ -134,6 +134,18 @@ const cases: BadInput[] = (() => {
       problem: /unknown option '--dry-rnu'/,
       fix: /Did you mean --dry-run\?.*see coop-bench run --help/,
     },
+    {
+      what: 'a probe interval that is not every=K',
+      args: run('pr1', '--probe', 'every=0'),
+      problem: /--probe takes every=K, K the steps between probes from 1 to 1000/,
+      fix: /\(e\.g\. every=5\), not "every=0"/,
+    },
+    {
+      what: 'probes asked of agents that cannot be probed',
+      args: run('pr2', '--pool', 'argkit', '--probe', 'every=3'),
+      problem: /--probe asks the built-in model agent, and oracle is not one/,
+      fix: /add a model such as gpt-5 or claude, or drop --probe/,
+    },
     { what: 'an unknown command', args: ['rnu'], problem: /unknown command 'rnu'/, fix: /Did you mean run\?/ },
     {
       what: 'an option value out of range',

@@ -9,6 +9,8 @@ import { buildRun, COLLIDING_COOP_TASK } from '../unit/reports/helpers/fixture-r
 import { PAYLOADS, injectionTasks } from '../unit/reports/helpers/payloads.ts';
 import { syntheticTasks } from '../unit/reports/helpers/synthetic-run.ts';
 import { openReport, type ReportPage } from '../unit/reports/helpers/browser.ts';
+import { RunStore } from '../../harness/store/run-store.ts';
+import { recordProbe } from '../../harness/store/probes.ts';
 
 let runsDir: string;
 
@@ -130,6 +132,45 @@ describe('a run under several conditions', () => {
       expect(await page.locator('svg[data-chart="process"] g.bar').count()).toBe(5);
       expect(await page.locator('#process').isVisible()).toBe(true);
       expect(report.errors).toEqual([]);
+    } finally {
+      await report.close();
+    }
+  });
+});
+
+describe('a run with belief probes', () => {
+  it('shows a Beliefs row per model, condition and step, and a line over the steps', async () => {
+    buildRun(runsDir, 'probes', [COLLIDING_COOP_TASK]);
+    const store = RunStore.open(runsDir, 'probes', { create: false });
+    try {
+      for (const step of [2, 4]) {
+        recordProbe(store, 1, {
+          agentId: 'agent1',
+          model: 'm',
+          step,
+          status: 'answered',
+          answer: '{}',
+          belief: { files: step === 2 ? ['<img src=x onerror=alert(1)>'] : ['src/x.js'], functions: [], conflict: true, confidence: 0.5 },
+          partnersThen: { files: ['src/x.js'], functions: [] },
+          usage: { inputTokens: 10, outputTokens: 5, costUsd: 0 },
+        });
+      }
+    } finally {
+      store.close();
+    }
+    const report = await openReport(writeReport({ runsDir, name: 'probes', format: 'html' }).path);
+    try {
+      const { page } = report;
+      await page.locator('header nav a[href="#probes"]').click();
+      const rows = page.locator('#probes table.probes tbody tr');
+      expect(await rows.count()).toBe(2);
+      expect((await rows.nth(0).locator('td').allTextContents()).slice(0, 7)).toEqual(['m', 'Coop', '2', '1', '0', '0', '0.00']);
+      expect((await rows.nth(1).locator('td').allTextContents()).slice(0, 7)).toEqual(['m', 'Coop', '4', '1', '0', '0', '1.00']);
+      expect(await page.locator('svg[data-chart="probes"] g.point').count()).toBe(2);
+      expect(await page.locator('svg[data-chart="probes"] polyline').count()).toBe(1);
+      expect(await page.locator('#probes').isVisible()).toBe(true);
+      expect(report.errors).toEqual([]);
+      expect(report.dialogs).toEqual([]);
     } finally {
       await report.close();
     }

@@ -40,6 +40,8 @@ const fileSchema = z.strictObject({
     truncated_reply: template,
     truncated_call: template,
   }),
+  /** The belief probe's question (--probe); it may name {{partners}}. Optional: without it --probe is refused. */
+  probe_template: template.optional(),
 });
 
 export interface AgentConfig {
@@ -56,7 +58,12 @@ export interface AgentConfig {
   timeLimitSeconds: number | null;
   compaction: { threshold: number; summary: Template; resume: Template };
   messages: { noToolCall: Template; truncatedReply: Template; truncatedCall: Template };
+  /** The belief probe's question, asked outside the conversation (--probe). */
+  probe?: Template;
 }
+
+/** What the probe's question may name: the partners, as `agent2` or `agent2 and agent3`. */
+export const PROBE_VALUE_NAMES = ['partners'] as const;
 
 /** What --max-steps and the like change: applied before the hash, so the hash says what ran. */
 export interface AgentConfigOverrides {
@@ -118,12 +125,16 @@ export function loadAgentConfig(file = DEFAULT_AGENT_CONFIG, overrides: AgentCon
       truncatedReply: make(raw.messages.truncated_reply, 'messages.truncated_reply', ['max_output_tokens']),
       truncatedCall: make(raw.messages.truncated_call, 'messages.truncated_call', ['max_output_tokens']),
     },
+    ...(raw.probe_template === undefined ? {} : { probe: make(raw.probe_template, 'probe_template', PROBE_VALUE_NAMES) }),
   };
   return { source: file, hash: configHash(body), ...body };
 }
 
-/** The hash of the configuration's meaning: template texts (not file names), tools and limits. */
-function configHash(body: Omit<AgentConfig, 'source' | 'hash'>): string {
+/**
+ * The hash of the configuration's meaning: template texts (not file names), tools and limits. The
+ * probe's question is left out: it never enters the agent's conversation.
+ */
+function configHash({ probe: _, ...body }: Omit<AgentConfig, 'source' | 'hash'>): string {
   const canonical = JSON.stringify(body, (_, value: unknown) => (value instanceof Template ? value.text : value));
   return createHash('sha256').update(canonical).digest('hex');
 }

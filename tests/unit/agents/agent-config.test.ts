@@ -1,7 +1,7 @@
 // The agent configuration file: what it may say, what it renders, and the hash that tells two
 // configurations apart.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentPrompts, DEFAULT_AGENT_CONFIG, loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
@@ -76,6 +76,20 @@ describe('the agent configuration', () => {
     expect(() => loadAgentConfig(join(dir, 'broken.json'))).toThrow(/^bad agent configuration .*broken\.json: not valid JSON/);
     expect(() => loadAgentConfig(join(dir, 'absent.json'))).toThrow(
       /^cannot read agent configuration .*absent\.json \(ENOENT\): check the path given to --agent-config$/,
+    );
+  });
+
+  it("holds the belief probe's question, outside the hash; a question naming another value is refused", () => {
+    const shipped = loadAgentConfig();
+    expect(shipped.probe?.render({ partners: 'agent2' })).toContain('Which files and which functions (or methods, classes) is agent2 changing');
+    const other = loadAgentConfig(writeAgentConfig(dir, 'probe.json', { probe_template: 'What is {{partners}} doing? JSON please.' }));
+    expect(other.hash).toBe(shipped.hash);
+    const { probe_template: _, ...without } = JSON.parse(readFileSync(DEFAULT_AGENT_CONFIG, 'utf8')) as Record<string, unknown>;
+    const none = join(dir, 'no-probe.json');
+    writeFileSync(none, JSON.stringify({ ...without, system_template: 's', solo_template: 't', coop_template: 'c' }));
+    expect(loadAgentConfig(none).probe).toBeUndefined();
+    expect(() => loadAgentConfig(writeAgentConfig(dir, 'bad-probe.json', { probe_template: 'Is {{task}} done?' }))).toThrow(
+      /probe_template .*unknown value \{\{task\}\}.*\{\{partners\}\}/,
     );
   });
 });
