@@ -58,7 +58,7 @@ function oneLineErrors(command: Command): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  mark('cli loaded');
+  mark('command line loaded');
   try {
     await (await program(argv)).exitOverride().parseAsync(argv);
   } catch (error) {
