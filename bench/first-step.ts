@@ -6,7 +6,7 @@
 // agent containers' start and the agents' first prompt.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOpenAI } from '../tests/fakes/openai-server.ts';
@@ -57,7 +57,6 @@ export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
   });
   const subset = join(runsDir, 'subset.json');
   writeFileSync(subset, JSON.stringify({ name: 'bench-first-step', tasks: [{ repo: pool.repo, task_id: pool.taskId, pairs: [[1, 2]] }] }));
-  const env = { ...process.env, OPENAI_API_KEY: 'bench-key' };
   const runFor = (name: string, preflight: boolean) => [
     CLI,
     'run',
@@ -66,13 +65,18 @@ export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
     ...['--concurrency', '1', '--name', name, '--runs-dir', runsDir],
     ...(preflight ? [] : ['--no-preflight']),
   ];
+  // Each run's moments on the way (harness/timeline.ts), for the default runs' breakdown.
+  const timelines: Timeline[] = [];
   /** Seconds from the spawn of `run` to the first model call of its task; `whole`: the run goes on to its end (else it is stopped there). */
   const toFirstCall = async (name: string, preflight: boolean, whole = false) => {
     firstCall = undefined;
     const reached = new Promise<void>((resolve) => (called = resolve));
+    const timeline = join(runsDir, `${name}.timeline`);
+    const env = { ...process.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_TIMELINE: timeline };
     const started = performance.now();
     await timed('node', runFor(name, preflight), env, started, whole ? undefined : reached);
     if (firstCall === undefined) throw new Error(`run ${name} made no model call`);
+    if (preflight && !whole && existsSync(timeline)) timelines.push(readTimeline(readFileSync(timeline, 'utf8')));
     return (firstCall - started) / 1000;
   };
   const imageReady = () => timed(process.execPath, [...process.execArgv, join(import.meta.dirname, 'image-ready.ts'), pool.dir], process.env);
@@ -87,15 +91,38 @@ export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
       run.push(await toFirstCall(`round-${round}`, true));
       noPreflight.push(await toFirstCall(`round-${round}-no-preflight`, false));
     }
-    return firstStepTable(pool.repo, image, run, noPreflight);
+    return firstStepTable(pool.repo, image, run, noPreflight, timelines);
   } finally {
     await server.close();
     rmSync(runsDir, { recursive: true, force: true });
   }
 }
 
-/** The table from each round's seconds: image preparation, and the first call with and without the preflight. */
-export function firstStepTable(repo: string, image: number[], run: number[], noPreflight: number[]): BenchTable {
+/** A run's moments: what, and seconds since its process started. */
+export type Timeline = Map<string, number>;
+
+/** COOP_BENCH_TIMELINE's lines ("<ms> <what>"). */
+export function readTimeline(text: string): Timeline {
+  const moments: Timeline = new Map();
+  for (const line of text.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) moments.set(line.slice(space + 1), Number(line.slice(0, space)) / 1000);
+  }
+  return moments;
+}
+
+/** Each moment's median over the runs, in the order they came. */
+function medianTimeline(timelines: Timeline[]): string {
+  const names = [...new Set(timelines.flatMap((t) => [...t.keys()]))];
+  const medians = names.map((name) => ({ name, s: median(timelines.flatMap((t) => (t.has(name) ? [t.get(name)!] : []))) }));
+  return medians
+    .sort((a, b) => a.s - b.s)
+    .map(({ name, s }) => `${name} ${s.toFixed(2)}`)
+    .join(', ');
+}
+
+/** The table from each round's seconds: image preparation, and the first call with and without the preflight; `timelines`: the default runs' moments. */
+export function firstStepTable(repo: string, image: number[], run: number[], noPreflight: number[], timelines: Timeline[] = []): BenchTable {
   const imageS = median(image);
   const row = (what: string, values: number[]) => {
     const s = median(values);
@@ -112,6 +139,11 @@ export function firstStepTable(repo: string, image: number[], run: number[], noP
     notes: [
       `The fake answers the live preflight at once; a real model adds its two round trips (all models' preflights run at once).`,
       `Rounds: first call ${run.map((s) => s.toFixed(2)).join(', ')} s; image ${image.map((s) => s.toFixed(2)).join(', ')} s.`,
+      ...(timelines.length
+        ? [
+            `Where the time goes (default runs, median s from the start of the run's process, harness/timeline.ts): ${medianTimeline(timelines)}; first call ${median(run).toFixed(2)} (from the spawn).`,
+          ]
+        : []),
     ],
   };
 }

@@ -78,8 +78,12 @@ async function main(): Promise<void> {
       const tables = [await BENCHMARKS[name]!(fixture)].flat();
       const seconds = Math.round((performance.now() - started) / 1000);
       for (const table of tables) {
-        results.push({ ...table, startedAt, seconds, loadBefore, loadAfter: loadavg()[0] });
-        console.log(`${formatTable(table)}\n`);
+        const loadAfter = loadavg()[0];
+        results.push({ ...table, startedAt, seconds, loadBefore, loadAfter });
+        // More runnable work than cores: other work on the machine shared them, and times stretched.
+        const underLoad = Math.max(loadBefore, loadAfter) > machine.cpus;
+        const loadNote = `${underLoad ? 'UNDER LOAD: ' : ''}load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, ${machine.cpus} cores${underLoad ? ": these figures are not a quiet machine's" : ''}`;
+        console.log(`${formatTable(table)}\n${loadNote}\n`);
       }
     }
   } finally {

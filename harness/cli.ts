@@ -2,43 +2,39 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand } from './commands/run.ts';
-import { playCommand } from './commands/play.ts';
-import { evalCommand } from './commands/eval.ts';
-import { poolsCommand } from './commands/pools.ts';
-import { cleanCommand } from './commands/clean.ts';
-import { mergeCommand } from './commands/merge.ts';
-import { mergeRunsCommand } from './commands/merge-runs.ts';
-import { reportCommand } from './commands/report.ts';
-import { doctorCommand } from './commands/doctor.ts';
-import { judgeCommand } from './commands/judge.ts';
-import { imagesCommand } from './commands/images.ts';
-import { modelsCommand } from './commands/models.ts';
-import { importCommand } from './import/command.ts';
 import { isUserError } from './errors.ts';
 import { storageFailure } from './store/storage-errors.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { mark } from './timeline.ts';
 
-export function program(): Command {
+/**
+ * The commands in the order help lists them, each loaded only when it is needed: what a command
+ * imports is most of the time a process takes to start, and `run` is on the way to an agent's first step.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./commands/run.ts')).runCommand(),
+  play: async () => (await import('./commands/play.ts')).playCommand(),
+  eval: async () => (await import('./commands/eval.ts')).evalCommand(),
+  pools: async () => (await import('./commands/pools.ts')).poolsCommand(),
+  judge: async () => (await import('./commands/judge.ts')).judgeCommand(),
+  report: async () => (await import('./commands/report.ts')).reportCommand(),
+  merge: async () => (await import('./commands/merge.ts')).mergeCommand(),
+  'merge-runs': async () => (await import('./commands/merge-runs.ts')).mergeRunsCommand(),
+  images: async () => (await import('./commands/images.ts')).imagesCommand(),
+  models: async () => (await import('./commands/models.ts')).modelsCommand(),
+  import: async () => (await import('./import/command.ts')).importCommand(),
+  clean: async () => (await import('./commands/clean.ts')).cleanCommand(),
+  doctor: async () => (await import('./commands/doctor.ts')).doctorCommand(),
+};
+
+/** The command line; given `argv`, only the command it names (all of them when it names none: help, --version, a typo). */
+export async function program(argv: string[] = []): Promise<Command> {
   const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return oneLineErrors(
-    new Command('coop-bench')
-      .description('Measure whether coding agents can work together (the CooperBench method)')
-      .version(version)
-      .addCommand(runCommand())
-      .addCommand(playCommand())
-      .addCommand(evalCommand())
-      .addCommand(poolsCommand())
-      .addCommand(judgeCommand())
-      .addCommand(reportCommand())
-      .addCommand(mergeCommand())
-      .addCommand(mergeRunsCommand())
-      .addCommand(imagesCommand())
-      .addCommand(modelsCommand())
-      .addCommand(importCommand())
-      .addCommand(cleanCommand())
-      .addCommand(doctorCommand()),
-  );
+  const named = argv[2];
+  const names = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  const root = new Command('coop-bench').description('Measure whether coding agents can work together (the CooperBench method)').version(version);
+  for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) root.addCommand(command);
+  return oneLineErrors(root);
 }
 
 function commandPath(command: Command): string {
@@ -62,8 +58,9 @@ function oneLineErrors(command: Command): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  mark('command line loaded');
   try {
-    await program().exitOverride().parseAsync(argv);
+    await (await program(argv)).exitOverride().parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode;

@@ -18,7 +18,6 @@ import {
 import { DEFAULT_MAX_TASKS, parseShard } from '../../tasks/plan.ts';
 import { CONDITIONS, ConditionError } from '../messaging/conditions.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
-import { judgeTask } from '../run/judge-tasks.ts';
 import { parseProbeOption } from '../run/probes.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
 import type { RunStore } from '../store/run-store.ts';
@@ -26,7 +25,9 @@ import type { RunStore } from '../store/run-store.ts';
 /** --judge: label each task once it is stored; the judge model is checked before any task starts. */
 function judgeAfterTask(spec: string | undefined, options: ModelOptions) {
   const model = spec === undefined ? undefined : createModel(spec, options);
+  // The judges are loaded with the first task to judge: a run without --judge never loads them.
   return async (store: RunStore, taskId: number) => {
+    const { judgeTask } = await import('../run/judge-tasks.ts');
     await judgeTask(store, taskId, { model });
   };
 }

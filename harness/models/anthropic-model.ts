@@ -4,7 +4,7 @@
 // one on the last block of the conversation, so each step reads the previous steps from the cache
 // (prompt caching docs: cache reads cost 0.1x the input price, writes 1.25x for 5 minutes or 2x
 // for 1 hour; a breakpoint finds an earlier entry up to 20 blocks back).
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type {
   CacheControlEphemeral,
   ContentBlockParam,
@@ -23,15 +23,18 @@ import type { ChatMessage, CompletionRequest, ModelResponse, ToolSpec } from './
 type Turn = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
 
 export class AnthropicModel extends ConfiguredModel {
-  // The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential
-  // backoff (0.5 s doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
-  private readonly client = new Anthropic({
-    apiKey: this.config.apiKey,
-    baseURL: this.config.baseURL,
-    maxRetries: this.config.maxRetries,
-    timeout: this.config.timeoutMs,
-    ...(this.fetch ? { fetch: this.fetch } : {}),
-  });
+  private connection?: Promise<{ sdk: typeof Anthropic; client: Anthropic }>;
+
+  /**
+   * The SDK (loaded at the first call: a run of other providers never loads it) and a client. The
+   * SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff (0.5 s
+   * doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
+   */
+  private async connect(): Promise<{ sdk: typeof Anthropic; client: Anthropic }> {
+    const { default: sdk } = await import('@anthropic-ai/sdk');
+    const { apiKey, baseURL, maxRetries, timeoutMs } = this.config;
+    return { sdk, client: new sdk({ apiKey, baseURL, maxRetries, timeout: timeoutMs, ...(this.fetch ? { fetch: this.fetch } : {}) }) };
+  }
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const cacheControl: CacheControlEphemeral = this.config.cacheTtl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
@@ -48,7 +51,8 @@ export class AnthropicModel extends ConfiguredModel {
       ...(tools && request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
-    const { answer, latencyMs } = await this.timed(() => this.client.messages.create(body, { signal: request.signal }));
+    const { sdk, client } = await (this.connection ??= this.connect());
+    const { answer, latencyMs } = await this.timed(sdk, () => client.messages.create(body, { signal: request.signal }));
     return fromAnthropicMessage(answer, this.config, latencyMs);
   }
 }

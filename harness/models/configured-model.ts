@@ -1,5 +1,5 @@
 // What every adapter exposes of its resolved configuration; each adds its provider's call.
-import { toModelError } from './errors.ts';
+import { toModelError, type SdkErrors } from './errors.ts';
 import type { ResolvedModel } from './resolve.ts';
 import type { CompletionRequest, Model, ModelResponse } from './types.ts';
 
@@ -22,14 +22,14 @@ export abstract class ConfiguredModel implements Model {
 
   abstract complete(request: CompletionRequest): Promise<ModelResponse>;
 
-  /** The provider's answer and how long it took (retries included); its failure as a ModelError. */
-  protected async timed<T>(call: () => Promise<T>): Promise<{ answer: T; latencyMs: number }> {
+  /** The provider's answer and how long it took (retries included); its failure (of `sdk`'s classes) as a ModelError. */
+  protected async timed<T>(sdk: SdkErrors, call: () => Promise<T>): Promise<{ answer: T; latencyMs: number }> {
     const started = performance.now();
     try {
       const answer = await call();
       return { answer, latencyMs: Math.round(performance.now() - started) };
     } catch (error) {
-      throw toModelError(error, this.config);
+      throw toModelError(error, this.config, sdk);
     }
   }
 }

@@ -3,7 +3,6 @@
 // the window comes from --context-window, or from the server: vLLM's /v1/models gives each model's
 // max_model_len (vllm/entrypoints/openai/protocol.py, ModelCard). A window that stays unknown stops
 // the run before any container starts.
-import OpenAI from 'openai';
 import { UserError } from '../errors.ts';
 import { toModelError } from './errors.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
@@ -26,6 +25,7 @@ export async function findContextWindows(specs: string[], options: ModelOptions)
 }
 
 async function maxModelLen(model: ResolvedModel): Promise<number | undefined> {
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ apiKey: model.apiKey, baseURL: model.baseURL, maxRetries: 1, timeout: 30_000 });
   try {
     for await (const entry of client.models.list()) {
@@ -34,7 +34,7 @@ async function maxModelLen(model: ResolvedModel): Promise<number | undefined> {
     }
     return undefined;
   } catch (error) {
-    const failure = toModelError(error, { ...model, maxRetries: 1, timeoutMs: 30_000 });
+    const failure = toModelError(error, { ...model, maxRetries: 1, timeoutMs: 30_000 }, OpenAI);
     throw new UserError(
       `cannot ask for the context window of ${model.spec}: ${failure instanceof Error ? failure.message : String(failure)}; or give it with --context-window <tokens>`,
     );

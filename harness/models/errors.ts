@@ -1,8 +1,19 @@
 // Turns the SDKs' errors, after their retries are spent, into one line that says what failed
 // and what to do. Messages never contain the API key.
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import type { ResolvedModel } from './resolve.ts';
+
+type ErrorClass<T = Error> = abstract new (...args: never[]) => T;
+
+/**
+ * A provider SDK's error classes (openai's and @anthropic-ai/sdk's have the same), given by the
+ * adapter whose SDK made the call: this module loads no SDK, so a run loads only its providers'.
+ */
+export interface SdkErrors {
+  APIError: ErrorClass<Error & { status?: number; error?: unknown; code?: unknown }>;
+  APIConnectionError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+}
 
 export type ModelErrorKind =
   'timeout' | 'connection' | 'rate_limit' | 'server' | 'auth' | 'not_found' | 'first_request_refused' | 'context_too_long' | 'request';
@@ -65,22 +76,22 @@ export type CallContext = Pick<ResolvedModel, 'model' | 'baseURL' | 'keyVariable
 const CONTEXT_TOO_LONG =
   /context[_ ](length|window|limit)|prompt is too long|input tokens exceed the configured limit|input is too long|too many (input )?tokens/i;
 
-/** A ModelError for a failed call; a caller's abort is returned unchanged so it reads as an abort. */
-export function toModelError(error: unknown, call: CallContext): unknown {
-  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return error;
+/** A ModelError for a failed call of `sdk`; a caller's abort is returned unchanged so it reads as an abort. */
+export function toModelError(error: unknown, call: CallContext, sdk: SdkErrors): unknown {
+  if (error instanceof sdk.APIUserAbortError) return error;
 
   const where = `model ${call.model} at ${new URL(call.baseURL).host}`;
   const attempts = `${call.maxRetries + 1} attempt${call.maxRetries === 0 ? '' : 's'}`;
-  if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) {
+  if (error instanceof sdk.APIConnectionTimeoutError) {
     return new ModelError(`${where}: no answer within ${call.timeoutMs / 1000} s (${attempts}): check that the server is up, or retry later`, 'timeout');
   }
-  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
+  if (error instanceof sdk.APIConnectionError) {
     return new ModelError(
       `${where}: cannot connect (${connectionCause(error)}, ${attempts}): check that the server is running and the base URL is right`,
       'connection',
     );
   }
-  if ((error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) && typeof error.status === 'number') {
+  if (error instanceof sdk.APIError && typeof error.status === 'number') {
     const status = error.status;
     const detail = redact(providerMessage(error), call.apiKey);
     const failure = statusFailure(status, where, detail, call.keyVariable, ` after ${attempts}`);

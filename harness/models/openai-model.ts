@@ -1,6 +1,6 @@
 // Model adapter for OpenAI's Chat Completions API with function calling, and for any
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) named in the spec.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
@@ -9,15 +9,20 @@ import { replayArguments } from './tool-arguments.ts';
 import type { ChatMessage, CompletionRequest, ModelResponse, ToolCall, ToolSpec } from './types.ts';
 
 /**
+ * The SDK (loaded at a model's first call: a run of other providers never loads it) and a client.
  * The SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff (0.5 s
  * doubling up to 8 s, up to 25% jitter) and honours retry-after headers.
  */
-export function openAIClient(config: ResolvedModel, fetch?: typeof globalThis.fetch): OpenAI {
-  return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs, ...(fetch ? { fetch } : {}) });
+export async function openAIClient(config: ResolvedModel, fetch?: typeof globalThis.fetch): Promise<{ sdk: typeof OpenAI; client: OpenAI }> {
+  const { default: sdk } = await import('openai');
+  return {
+    sdk,
+    client: new sdk({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: config.maxRetries, timeout: config.timeoutMs, ...(fetch ? { fetch } : {}) }),
+  };
 }
 
 export class OpenAIModel extends ConfiguredModel {
-  private readonly client = openAIClient(this.config, this.fetch);
+  private connection?: ReturnType<typeof openAIClient>;
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const maxOutputTokens = request.maxOutputTokens ?? this.config.maxOutputTokens;
@@ -32,7 +37,8 @@ export class OpenAIModel extends ConfiguredModel {
       ...(maxOutputTokens !== undefined ? { max_completion_tokens: maxOutputTokens } : {}),
       ...(this.config.reasoningEffort ? { reasoning_effort: this.config.reasoningEffort } : {}),
     };
-    const { answer, latencyMs } = await this.timed(() => this.client.chat.completions.create(body, { signal: request.signal }));
+    const { sdk, client } = await (this.connection ??= openAIClient(this.config, this.fetch));
+    const { answer, latencyMs } = await this.timed(sdk, () => client.chat.completions.create(body, { signal: request.signal }));
     return fromOpenAICompletion(answer, this.config, latencyMs);
   }
 }

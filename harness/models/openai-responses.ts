@@ -13,7 +13,7 @@ import { replayArguments } from './tool-arguments.ts';
 import type { ChatMessage, CompletionRequest, ModelResponse, ReplayItems, ToolCall, ToolSpec } from './types.ts';
 
 export class OpenAIResponsesModel extends ConfiguredModel {
-  private readonly client = openAIClient(this.config, this.fetch);
+  private connection?: ReturnType<typeof openAIClient>;
 
   async complete(request: CompletionRequest): Promise<ModelResponse> {
     const maxOutputTokens = request.maxOutputTokens ?? this.config.maxOutputTokens;
@@ -30,7 +30,8 @@ export class OpenAIResponsesModel extends ConfiguredModel {
       ...(maxOutputTokens !== undefined ? { max_output_tokens: maxOutputTokens } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
-    const { answer, latencyMs } = await this.timed(() => this.client.responses.create(body, { signal: request.signal }));
+    const { sdk, client } = await (this.connection ??= openAIClient(this.config, this.fetch));
+    const { answer, latencyMs } = await this.timed(sdk, () => client.responses.create(body, { signal: request.signal }));
     return fromResponse(answer, this.config, latencyMs);
   }
 }

@@ -17,6 +17,7 @@ import { channelOf, conditionTools, type RunConditions } from '../messaging/cond
 import { together, touchedBy, type Touched } from '../../reports/analysis/probes.ts';
 import { errorMessage } from '../errors.ts';
 import { INFRASTRUCTURE_KINDS, ModelError } from '../models/index.ts';
+import { mark } from '../timeline.ts';
 
 export interface TaskEnvironment {
   runName: string;
@@ -115,8 +116,10 @@ async function runAgent(
       teamRepos,
       mounts: host?.mounts,
     });
+    mark(`${agentId}'s sandbox started`);
     try {
       const base = await snapshotBase(sandbox);
+      mark(`${agentId}'s base recorded`);
       view.working(agentId, sandbox, base);
       if (teamRepos) await configureTeamRemotes(sandbox, team);
       const trajectory = new Trajectory((step) => env.recordStep?.(agentId, step));
@@ -247,6 +250,7 @@ async function runTeam<T>(run: (signal: AbortSignal) => Promise<T>[], parent: Ab
 }
 
 export async function executeTask(task: TaskSpec, env: TaskEnvironment): Promise<TaskResult> {
+  mark('task started');
   const image = await env.slot.prepareImage(task.pool, env.runName, env.log);
   // Copied (once per image) while the agents start: only patches made on this machine and the merge need it.
   const baseCopy = env.slot.baseRepo(image, env.runName);

@@ -31,6 +31,7 @@ import { cpuLine, cpuSpent } from './cpu-summary.ts';
 import { recordCpuUsage, runCpuUsage } from '../store/cpu-usage.ts';
 import { UserError, errorMessage, type RunStopError } from '../errors.ts';
 import { modelConfigurationFailure, taskErrorKind } from './error-kind.ts';
+import { mark } from '../timeline.ts';
 
 export interface RunOptions {
   name: string;
@@ -194,6 +195,7 @@ export interface RunDependencies {
 
 /** Runs the benchmark; resolves with the process exit code. */
 export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
+  mark('run command loaded');
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
   checkConditions(options);
   // Before anything is built: a retired model, or one an agent CLI does not know, stops here.
@@ -231,8 +233,10 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   if (gitProblem) throw new UserError(gitProblem);
   const cliProblem = models.some(isCliAgent) ? backend.cliAgentsUnsupported?.() : undefined;
   if (cliProblem) throw new UserError(cliProblem);
+  mark('backend loaded');
   // ...then a key, model or request shape the service refuses, before any image or container.
   if (options.preflight !== false) await runPreflight(models, modelOptions, log);
+  mark('preflight answered');
   await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
   if (store.runStatus() === 'running') await removeLeftovers(store, options.name, backend, log);
@@ -342,6 +346,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
       log(`run ${options.name} interrupted: ${counts.done}/${counts.total} tasks finished and stored; run the same command again to resume`);
     },
   };
+  mark('run stored');
   const cpuBefore = { harness: process.cpuUsage(), sandboxes: backend.cpuUsage?.() };
   const { counts, interrupted, stopped } = await runTasks(
     todo.map(({ task, row }) => ({ id: row.id, label: describeTask(task), task })),

@@ -3,7 +3,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { BaseRepo } from './types.ts';
 
 export function cacheRoot(): string {
@@ -44,6 +43,8 @@ async function extractOnce(dir: string, extract: (staging: string) => Promise<vo
       rmSync(staging, { recursive: true, force: true });
     }
   }
+  // Loaded here, beside the agents' start, rather than on the way to it.
+  const { execa } = await import('execa');
   const { stdout } = await execa('git', ['-c', 'safe.directory=*', '-C', dir, 'rev-parse', 'HEAD']);
   return { dir, rev: stdout.trim() };
 }

@@ -1,5 +1,5 @@
 // Resolver model behind any OpenAI-compatible endpoint (llama.cpp server, vLLM, Ollama).
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
 import { oneLine } from '../bounded-text.ts';
 import type { ResolverModel } from '../types.ts';
 import { ResolverModelError } from './model-error.ts';
@@ -19,15 +19,17 @@ export interface OpenAIResolverOptions {
 export function createOpenAIResolverModel(options: OpenAIResolverOptions): ResolverModel {
   const baseURL = normalizeBaseURL(options.baseURL);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const client = new OpenAI({
-    baseURL,
-    apiKey: options.apiKey ?? process.env.COOP_BENCH_RESOLVER_API_KEY ?? 'no-key',
-    timeout: timeoutMs,
-    maxRetries: options.maxRetries ?? 1,
-  });
+  // The SDK is loaded at the first conflict sent: a run without one never loads it.
+  let connection: Promise<{ sdk: typeof OpenAI; client: OpenAI }> | undefined;
+  const connect = async () => {
+    const { default: sdk } = await import('openai');
+    const apiKey = options.apiKey ?? process.env.COOP_BENCH_RESOLVER_API_KEY ?? 'no-key';
+    return { sdk, client: new sdk({ baseURL, apiKey, timeout: timeoutMs, maxRetries: options.maxRetries ?? 1 }) };
+  };
   return {
     name: `${options.model}@${baseURL}`,
     async complete(prompt) {
+      const { sdk, client } = await (connection ??= connect());
       let response: OpenAI.Chat.Completions.ChatCompletion;
       try {
         response = await client.chat.completions.create({
@@ -37,7 +39,7 @@ export function createOpenAIResolverModel(options: OpenAIResolverOptions): Resol
           max_tokens: options.maxTokens ?? 2048,
         });
       } catch (error) {
-        throw new ResolverModelError(describeFailure(error, baseURL, timeoutMs));
+        throw new ResolverModelError(describeFailure(sdk, error, baseURL, timeoutMs));
       }
       if (!Array.isArray(response?.choices)) {
         throw new ResolverModelError(`resolver endpoint ${baseURL} did not answer with a chat completion`);
@@ -59,14 +61,14 @@ function normalizeBaseURL(raw: string): string {
   return url.toString().replace(/\/$/, '');
 }
 
-function describeFailure(error: unknown, baseURL: string, timeoutMs: number): string {
-  if (error instanceof APIConnectionTimeoutError) return `resolver endpoint ${baseURL} did not answer within ${timeoutMs / 1000} s`;
-  if (error instanceof APIConnectionError) {
+function describeFailure(sdk: typeof OpenAI, error: unknown, baseURL: string, timeoutMs: number): string {
+  if (error instanceof sdk.APIConnectionTimeoutError) return `resolver endpoint ${baseURL} did not answer within ${timeoutMs / 1000} s`;
+  if (error instanceof sdk.APIConnectionError) {
     // fetch wraps the socket error: TypeError('fetch failed') with the system error as its cause.
     const cause = error.cause as { code?: string; cause?: { code?: string; message?: string } } | undefined;
     const detail = cause?.code ?? cause?.cause?.code ?? cause?.cause?.message;
     return `resolver endpoint ${baseURL} is unreachable${detail ? ` (${oneLine(detail, 80)})` : ''}`;
   }
-  if (error instanceof APIError) return `resolver endpoint ${baseURL} answered HTTP ${error.status}: ${oneLine(error.message, 200)}`;
+  if (error instanceof sdk.APIError) return `resolver endpoint ${baseURL} answered HTTP ${error.status}: ${oneLine(error.message, 200)}`;
   return `resolver endpoint ${baseURL} failed: ${oneLine(String((error as Error)?.message ?? error), 200)}`;
 }

@@ -3,9 +3,9 @@
 import { UserError } from '../../errors.ts';
 import { resolveModel } from '../../models/resolve.ts';
 import type { ModelOptions } from '../../models/index.ts';
-import type { Agent } from '../types.ts';
+import type { Agent, AgentContext, AgentHostSetup, AgentOutcome } from '../types.ts';
 import type { CliDefinition } from './cli.ts';
-import { CliAgent, type CliAgentOptions } from './cli-agent.ts';
+import type { CliAgent, CliAgentOptions } from './cli-agent.ts';
 import { claudeCode } from './claude-code.ts';
 import { codex } from './codex.ts';
 
@@ -47,5 +47,30 @@ export function createCliAgent(spec: string, settings: CliAgentSettings): Agent 
   const { cli, model } = parsed;
   // The proxy's one upstream, fixed here from the user's spec: nothing the CLI sends can change it.
   const upstream = resolveModel(`${cli.provider}:${model}`, settings.model);
-  return new CliAgent(spec, cli, model, { ...settings, upstream });
+  return new LazyCliAgent(spec, async () => new (await import('./cli-agent.ts')).CliAgent(spec, cli, model, { ...settings, upstream }));
+}
+
+/**
+ * The agent CLI's machinery (model proxy, message server, binaries) is loaded when the agent first
+ * prepares: a run without agent CLIs never loads it, and one with them starts as soon.
+ */
+class LazyCliAgent implements Agent {
+  private agent?: Promise<CliAgent>;
+
+  constructor(
+    readonly model: string,
+    private readonly load: () => Promise<CliAgent>,
+  ) {}
+
+  private loaded(): Promise<CliAgent> {
+    return (this.agent ??= this.load());
+  }
+
+  async prepare(context: Omit<AgentContext, 'sandbox' | 'trajectory'>): Promise<AgentHostSetup> {
+    return (await this.loaded()).prepare(context);
+  }
+
+  async run(context: AgentContext): Promise<AgentOutcome> {
+    return (await this.loaded()).run(context);
+  }
 }

@@ -4,7 +4,7 @@
 // needed in the same run), and the run's pairs per hour against it.
 import { describe, expect, it } from 'vitest';
 import { endToEndTable, type LevelResult } from '../../../bench/end-to-end.ts';
-import { firstStepTable } from '../../../bench/first-step.ts';
+import { firstStepTable, readTimeline } from '../../../bench/first-step.ts';
 
 /** A concurrency-16 level of 45 pairs (3 waves of 20 s: a 60 s latency bound) in a 100 s window. */
 const level = (cpuPerPair: number): LevelResult => ({
@@ -57,5 +57,11 @@ describe('the time-to-first-step table', () => {
       ['--no-preflight', '2.50', '1.10', '1.40', '2.27x'],
     ]);
     expect(table.target).toMatchObject({ value: expect.closeTo(1.6), met: true });
+  });
+
+  it("says where the time goes: each moment of the runs' timelines at its median, in order", () => {
+    const timelines = ['310 command line loaded\n900 preflight answered\n', "290 command line loaded\n1100 preflight answered\n1500 agent1's base recorded\n"];
+    const table = firstStepTable('argkit_task', [1, 1.2], [2.5, 2.9], [2.4, 2.6], timelines.map(readTimeline));
+    expect(table.notes.at(-1)).toContain("command line loaded 0.30, preflight answered 1.00, agent1's base recorded 1.50; first call 2.70");
   });
 });
