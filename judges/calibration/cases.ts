@@ -94,7 +94,16 @@ export type CalibrationCase = z.infer<typeof caseSchema> & { split: Split; writt
 
 const fileSchema = z.object({ split: z.enum(SPLITS).optional(), cases: z.array(caseSchema) });
 
+let shipped: readonly CalibrationCase[] | undefined;
+
+/** The cases of a folder. The shipped set does not change while coop-bench runs: it is parsed once per process. */
 export function loadCalibrationSet(dir = CALIBRATION_DIR): CalibrationCase[] {
+  if (dir !== CALIBRATION_DIR) return readCalibrationSet(dir);
+  shipped ??= readCalibrationSet(dir);
+  return [...shipped];
+}
+
+function readCalibrationSet(dir: string): CalibrationCase[] {
   const cases: CalibrationCase[] = [];
   for (const name of readdirSync(dir)
     .filter((n) => n.endsWith('.json'))

@@ -152,7 +152,19 @@ interface CaseResult extends DetectorResult {
   goldReading: { broken: number[]; unread: number };
 }
 
-async function detectCase(c: CalibrationCase): Promise<CaseResult> {
+/**
+ * The detectors are deterministic: a case's result is computed once per process (calibrating
+ * scores every case once for the table and again for the stored figures).
+ */
+const detected = new WeakMap<CalibrationCase, Promise<CaseResult>>();
+
+function detectCase(c: CalibrationCase): Promise<CaseResult> {
+  let result = detected.get(c);
+  if (!result) detected.set(c, (result = detectAnew(c)));
+  return result;
+}
+
+async function detectAnew(c: CalibrationCase): Promise<CaseResult> {
   const input = caseInput(c);
   await prepareDetectors(input);
   const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../harness/store/records.ts';
-import { caseInput, casesOfSplit, loadCalibrationSet } from '../../../judges/calibration/cases.ts';
+import { caseFiles, caseInput, casesOfSplit, loadCalibrationSet } from '../../../judges/calibration/cases.ts';
 import { precision, recall, scoreDetectors, type DetectorScores } from '../../../judges/calibration/score.ts';
 import { readStoredScores } from '../../../judges/calibration/stored-scores.ts';
 import { nearDuplicates } from '../../../judges/detectors/duplicates.ts';
@@ -39,13 +39,20 @@ describe('deterministic detectors on the calibration set', () => {
     expect(clean.length).toBeGreaterThanOrEqual(10);
   });
 
-  // Scoring every case takes a while on a shared machine: once for the file.
-  let scores: DetectorScores;
-  beforeAll(async () => {
-    scores = await scoreDetectors(train);
-  }, 600_000);
+  // One test per case file: each scores its own cases (a file's failure names the file), and the
+  // split's figures below reuse those results (the detectors' results are kept per case).
+  it.each(caseFiles(train).map((f) => f.file))('scores every case of %s', async (file) => {
+    const mine = train.filter((c) => c.file === file);
+    const scored = await scoreDetectors(mine);
+    expect(scored.cases).toBe(mine.length);
+    expect(scored.counts.map((c) => c.cases)).toEqual(scored.counts.map(() => mine.length));
+  });
 
-  it('reaches precision 0.9 on the training split, recall 0.8 for plans, questions and duplicates, mentions counted exactly', () => {
+  let scored: Promise<DetectorScores> | undefined;
+  const trainScores = () => (scored ??= scoreDetectors(train));
+
+  it('reaches precision 0.9 on the training split, recall 0.8 for plans, questions and duplicates, mentions counted exactly', async () => {
+    const scores = await trainScores();
     // Broken commitments: the detectors abstain where their reading is unsure, so their recall is lower (judges/README.md).
     for (const r of scores.labels) {
       expect(precision(r), r.label).toBeGreaterThanOrEqual(0.9);
@@ -55,7 +62,8 @@ describe('deterministic detectors on the calibration set', () => {
     for (const c of scores.counts) expect(c.exact / c.cases, c.label).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('gives the paraphrases of the training split the labels of their original', () => {
+  it('gives the paraphrases of the training split the labels of their original', async () => {
+    const scores = await trainScores();
     // Not all yet: of independent-paraphrases-2.json (written blind to the detectors), 12 of the 87
     // are labelled otherwise than their original (judges/README.md). A paraphrase that agrees must keep agreeing: raise this as more do.
     expect(scores.paraphrases.of).toBeGreaterThanOrEqual(87);
@@ -63,6 +71,7 @@ describe('deterministic detectors on the calibration set', () => {
   });
 
   it('scores broken_checkable_commitment by the kind of each broken promise too, counting every broken gold commitment under its kind', async () => {
+    const scores = await trainScores();
     const brokenGold = train
       .filter((c) => c.patches && c.gold.commitments)
       .flatMap((c) => [...new Set(c.gold.commitments!.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => `${x.message} ${x.as ?? x.kind}`))]);
@@ -76,16 +85,15 @@ describe('deterministic detectors on the calibration set', () => {
   });
 
   it('stores the figures the report shows, as a fresh scoring gives them', async () => {
+    const scores = await trainScores();
     const stored = readStoredScores();
     expect(stored, 'run coop-bench judge --calibrate --write-scores').toBeDefined();
     expect(stored!.splits.train).toEqual({ cases: scores.cases, labels: scores.labels.map(({ label, tp, fp, fn }) => ({ label, tp, fp, fn })) });
   });
 
-  it('gives clean conversations no error label', { timeout: 120_000 }, async () => {
-    for (const c of train.filter((x) => x.id.startsWith('clean-'))) {
-      const errors = (await runDetectors(caseInput(c))).labels.filter((l) => l.label !== 'first_turn_plan');
-      expect(errors, c.id).toEqual([]);
-    }
+  it.each(train.filter((x) => x.id.startsWith('clean-')))('gives the clean conversation $id no error label', async (c) => {
+    const errors = (await runDetectors(caseInput(c))).labels.filter((l) => l.label !== 'first_turn_plan');
+    expect(errors).toEqual([]);
   });
 });
 

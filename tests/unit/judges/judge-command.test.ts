@@ -85,7 +85,7 @@ describe('coop-bench judge', () => {
     });
   });
 
-  it('prints the definitions and the calibration table of the detectors for both splits', { timeout: 600_000 }, async () => {
+  it('prints the definitions and the calibration table of the detectors for both splits', { timeout: 300_000 }, async () => {
     const out = await runJudge(['--calibrate']);
     expect(out).toMatch(/^Detector labels \(judges\/definitions\.ts\):\n {2}first_turn_plan: /);
     expect(out).toMatch(/\nDeterministic detectors, train split \(\d+ calibration conversations\)\n {2}label {26}TP {2}FP {2}FN {2}precision {2}recall\n/);
@@ -105,7 +105,7 @@ describe('coop-bench judge', () => {
     ).toHaveLength(2);
   });
 
-  it('prints the calibration table of the LLM judges too, with a judge model, split by split, and stores it for reports', { timeout: 900_000 }, async () => {
+  it('prints the calibration table of the LLM judges too, with a judge model, split by split, and stores it for reports', { timeout: 300_000 }, async () => {
     // A judge that calls every message a plan and finds no communication error or symptom.
     const server = await startFakeVllm({
       served: ['judge'],
@@ -162,7 +162,7 @@ describe('coop-bench judge', () => {
     }
   });
 
-  it("does not store a model's figures when some of its answers failed", { timeout: 900_000 }, async () => {
+  it("does not store a model's figures when some of its answers failed", { timeout: 300_000 }, async () => {
     // A judge model that rejects every question: its figures would count each failure as no label.
     const server = await startFakeVllm({ served: ['judge'], handler: () => errorReply(400, 'context too long') });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
