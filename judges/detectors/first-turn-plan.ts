@@ -8,10 +8,10 @@
 // change ("`Config` gets a `Retries` field from me", "`formatBytes` from me") and a list of who does
 // what. Offers ("I can add it if you want"), questions and intentions that name no code ("Starting
 // on the timeout feature") are not plans.
-// The detector is sure of a plan in a message that neither offers ("if that's useful, just say the
-// word") nor puts the plan off ("reading first, plan later"); such a message, and a first message
-// that names code under a heading or in a list without a plan verb ("Scope for feature 2: …"),
-// leave the label undecided.
+// The detector is sure of a plan in a message that does not offer it ("if that's useful, just say
+// the word"); such a message, and a first message that names code under a heading or in a list
+// without a plan verb ("Scope for feature 2: …"), leave the label undecided. The rules are the
+// entries of PLAN_RULES.
 import { asUndecided, type ConversationMessage, type JudgeLabel } from '../types.ts';
 import { proseOf } from '../text.ts';
 import { messageSentences, type Sentence, type VerbPhrase } from './language.ts';
@@ -153,9 +153,6 @@ function isAssignmentList(sentences: readonly Sentence[]): boolean {
 /** An offer or a condition on the work: "if that's useful", "just say the word", "happy to … if". */
 const OFFER =
   /\bif (?:that(?:'s| is| would be| works)|it(?:'d| would) be)\s+(?:useful|helpful|ok|okay|fine|welcome|wanted|easier|better)\b|\bif you(?:'d)? (?:want|like|prefer)\b|\bjust say the word\b|\bhappy to\b[^.!?\n]{0,40}\bif\b|\b(?:i|we) (?:could|can|might) (?:also )?(?:add|take|do|handle|write|put|make|own|cover)\b/i;
-/** The plan put off: "reading first, plan later", "I'll propose a split once I've read …". */
-const DEFERRED =
-  /\b(?:plan|split|proposal|details?)\s+(?:to follow|later|soon|after|once|when)\b|\b(?:read|reading|look(?:ing)?|explor(?:e|ing)|skim(?:ming)?|survey(?:ing)?)\b[^.!?\n]{0,40}\bfirst\b|\bonce i(?:'ve| have)? (?:read|looked|explored)\b/i;
 /** A heading or a list over named code with no plan verb: "Scope for feature 2: …", "My footprint: …". */
 const CODE_HEADING = /^[ \t]*(?:[-*+•|]|\d+[.)]|#{1,6})?[ \t]*([^\n:?]{1,40}):[ \t]*\S[^\n]*$/m;
 /** Headings of a report, a question or a request: no plan. */
@@ -245,7 +242,7 @@ export const PLAN_RULES: RuleTable<PlanAt, PlanKind> = {
       id: 'sender-source',
       kind: 'plan',
       why: 'a change to come "from me" on named code, whatever the subject',
-      examples: ['`Queue.drain()` (src/queue.ts) is getting a `limit` argument from me.'],
+      examples: ['`Config` will get a `Retries int` field from me.', 'The cache in store.py is getting a `limit` argument from me.'],
       nonExamples: ['`Config` got a `Retries` field from me yesterday.'],
       matches: (at) =>
         statement(at) &&
@@ -306,14 +303,6 @@ export const PLAN_RULES: RuleTable<PlanAt, PlanKind> = {
       examples: ['I could add `retry()` to client.py, if that would be useful.', '`retry()` goes into client.py if you want it. Just say the word.'],
       nonExamples: ["I'll add `retry()` to client.py, lines 40-60."],
       matches: (at) => OFFER.test(plain(at.quote)) || /\bjust say the word\b/i.test(plain(proseOf(at.text))),
-    },
-    {
-      id: 'deferred',
-      kind: 'doubt',
-      why: 'the message puts the plan off until the code is read ("reading first, plan later")',
-      examples: ["I'm reading parser.py first; I'll put `strict` into `parse()` once I've read it."],
-      nonExamples: ["I'll put `strict` into `parse()` first, then the docs."],
-      matches: (at) => DEFERRED.test(plain(proseOf(at.text))),
     },
     {
       id: 'code-heading',
