@@ -85,9 +85,9 @@ function asksByImperative(s: Sentence): boolean {
   return false;
 }
 
-/** Words of a lead-in that announce a request or a question of the partner's: "One thing I need from you:", "Question for you:", "Can you check:". */
+/** Words of a lead-in that announce a request, a question or a decision of the partner's: "One thing I need from you:", "Question for you:", "Your call:". */
 const REQUEST_LEAD =
-  /\b(?:(?:need|want|ask)\w*\s+(?:\w+\s+){0,3}(?:from|of) you|(?:question|ask|request)s? (?:for|to) you|(?:one|an?|my|quick|last|open|small) (?:\w+ )?(?:ask|request|question)s?|(?:can|could|would) you|i need you to|please|need (?:your|an answer|a decision|confirmation))\b/i;
+  /\b(?:(?:need|want|ask)\w*\s+(?:\w+\s+){0,3}(?:from|of) you|(?:question|ask|request)s? (?:for|to) you|(?:one|an?|my|quick|last|open|small) (?:\w+ )?(?:ask|request|question)s?|(?:can|could|would) you|i need you to|please|need (?:your|an answer|a decision|confirmation)|your (?:call|choice|pick|decision)|up to you)\b/i;
 
 /**
  * A lead-in ending in a colon that announces a request or a question, the request after the colon
@@ -190,6 +190,7 @@ export const QUESTION_RULES: RuleTable<SentenceAt, QuestionKind> = {
         'One thing I need from you:\nthe exact header name you send.',
         'Quick request for you: the name of the header in `send()`.',
         'Could you check one thing for me: the default of `timeout` in client.py.',
+        'Your call: keep the old flag or drop it.',
       ],
       nonExamples: ['My plan: add the header to `send()`.', 'One thing I need from you:', 'Heads-up: I renamed `send()` to `post()`.'],
       matches: leadInRequest,
