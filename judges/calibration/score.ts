@@ -8,7 +8,8 @@ import type { Model } from '../model.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
 import type { Commitment } from '../detectors/commitment-extract.ts';
 import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.ts';
-import { detect, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
+import { detect, DETECTOR_RULE_TABLES, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
+import { traceRules, type RuleHit } from '../detectors/rules.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
 import { communicationJudge } from '../llm/communication.ts';
@@ -88,6 +89,16 @@ export interface DetectorScores {
   paraphrases: { same: number; of: number; differing: string[] };
   /** Per label, the items the detectors left undecided, and how many of them the gold has as that label (counted as FN). */
   undecided: UndecidedCount[];
+  /** Each rule of the detectors' tables: its decisions, and how many the gold agrees with (what the rule's kind says of the message). */
+  rules: RuleScore[];
+}
+
+export interface RuleScore {
+  label: string;
+  rule: string;
+  hits: number;
+  right: number;
+  wrong: number;
 }
 
 export interface UndecidedCount {
@@ -150,6 +161,7 @@ function compareKinds(kinds: Tally, read: readonly Commitment[], c: CalibrationC
 interface CaseResult extends DetectorResult {
   /** The messages the code checks find broken on the gold's reading, and the gold entries they cannot read. */
   goldReading: { broken: number[]; unread: number };
+  hits: RuleHit[];
 }
 
 /**
@@ -168,8 +180,10 @@ async function detectAnew(c: CalibrationCase): Promise<CaseResult> {
   const input = caseInput(c);
   await prepareDetectors(input);
   const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);
+  const { result, hits } = traceRules(() => detect(input));
   return {
-    ...detect(input),
+    ...result,
+    hits,
     goldReading: { broken: brokenCommitments(input, read.commitments).map((l) => l.messageId!), unread: read.dropped.length },
   };
 }
@@ -204,6 +218,9 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
   const counts = { line_number_mentions: [] as number[][], file_path_mentions: [] as number[][] };
   const results = new Map<string, CaseResult>();
   const undecided = new Map(DETECTOR_LABELS.map((label) => [label, { label, items: 0, positives: 0 }]));
+  const rules = new Map(
+    DETECTOR_RULE_TABLES.flatMap((t) => t.rules.map((r) => [`${t.label} ${r.id}`, { label: t.label, rule: r.id, hits: 0, right: 0, wrong: 0 }])),
+  );
   for (const c of cases) {
     const result = await detectCase(c);
     results.set(c.id, result);
@@ -214,6 +231,14 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
       const row = undecided.get(label)!;
       row.items += unsure[label].length;
       row.positives += unsure[label].filter((x) => gold[label].includes(x)).length;
+    }
+    for (const hit of result.hits) {
+      const row = rules.get(`${hit.label} ${hit.rule}`)!;
+      const items = gold[hit.label as DetectorLabel];
+      const positive = hit.label === 'first_turn_plan' ? items.length > 0 : items.includes(hit.messageId);
+      row.hits++;
+      if ((hit.says === 'label') === positive) row.right++;
+      else row.wrong++;
     }
     tally.compare('first_turn_plan', got.first_turn_plan, gold.first_turn_plan);
     tally.compare('question_no_reply', got.question_no_reply, gold.question_no_reply);
@@ -245,6 +270,7 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     })),
     paraphrases: paraphraseConsistency(cases, results),
     undecided: [...undecided.values()],
+    rules: [...rules.values()],
   };
 }
 

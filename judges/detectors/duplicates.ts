@@ -6,12 +6,14 @@
 // same sender. A plan followed by the report that it is done is not a repeat: it adds the news.
 // The detector is sure of a repeat that adds no code name, file or number and keeps the tense, and
 // of a message that holds an earlier one word for word; a repeat in nearly the same words that
-// names new code or lines, or moves between plan and report, is undecided.
+// names new code or lines, or moves between plan and report, is undecided. The rules are the entries
+// of DUPLICATE_RULES.
 import { asUndecided, type ConversationMessage, type JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
 import { messageSentences } from './language.ts';
 import { reportedDoneAt, stanceOf } from './stance.ts';
 import { FILE_PATH } from './mentions.ts';
+import { firstMatch, type RuleTable } from './rules.ts';
 
 /** Messages with fewer content words (a "thanks", an "ok, done") are never called repeats. */
 const MIN_CONTENT = 3;
@@ -118,26 +120,119 @@ export function contentOf(text: string): Content {
   };
 }
 
-/**
- * Whether `later` repeats `earlier`: 'sure', undecided (with why) or false. A later message made
- * mostly of the earlier one's prose, word for word, repeats it whatever it puts before or after.
- */
-export function repeats(later: Content, earlier: Content): 'sure' | { undecided: string } | false {
-  if (earlier.tokens.size >= MIN_CONTENT && earlier.words.length >= MIN_VERBATIM_SHARE * later.words.length && later.words.includes(earlier.words))
-    return 'sure';
+/** Whether `later` is nearly `earlier`: big enough beside it, with little new and most of it restated. */
+function similar({ later, earlier }: Pair): boolean {
   if (later.tokens.size < MIN_CONTENT || later.tokens.size < MIN_SIZE_RATIO * earlier.tokens.size) return false;
-  // A plan, then the report that it is done: news, not a repeat.
-  if (earlier.future && !earlier.past && later.past && !later.future) return false;
   let novel = 0;
   for (const t of later.tokens) if (!earlier.tokens.has(t)) novel++;
   let leftOut = 0;
   for (const t of earlier.tokens) if (!later.tokens.has(t)) leftOut++;
-  if (novel / later.tokens.size > MAX_NOVELTY || leftOut / earlier.tokens.size > MAX_LEFT_OUT) return false;
-  // The same template naming other code or other lines may be news in the same words.
-  const newCode = [...later.code].filter((t) => !earlier.code.has(t));
-  if (newCode.length > 0) return { undecided: `it names ${newCode.slice(0, 3).join(', ')}, which the earlier message does not` };
-  if (earlier.future !== later.future || earlier.past !== later.past) return { undecided: 'one of the two plans the work and the other reports it' };
-  return 'sure';
+  return novel / later.tokens.size <= MAX_NOVELTY && leftOut / earlier.tokens.size <= MAX_LEFT_OUT;
+}
+
+const newCode = ({ later, earlier }: Pair) => [...later.code].filter((t) => !earlier.code.has(t));
+
+/** A later message and an earlier one of the same sender. */
+export interface Pair {
+  later: Content;
+  earlier: Content;
+}
+
+type DuplicateKind = 'verbatim' | 'not-repeat' | 'doubt' | 'repeat';
+
+/**
+ * The near-duplicates' rules, on a pair of messages of one sender (examples: [earlier, later]). A
+ * `verbatim` rule decides first; then the first of the others that matches.
+ */
+export const DUPLICATE_RULES: RuleTable<Pair, DuplicateKind, readonly [string, string]> = {
+  label: 'near_duplicate',
+  kinds: { verbatim: 'label', 'not-repeat': 'not-label', doubt: 'not-label', repeat: 'label' },
+  read: ([earlier, later]) => [{ earlier: contentOf(earlier), later: contentOf(later) }],
+  rules: [
+    {
+      id: 'verbatim-repost',
+      kind: 'verbatim',
+      why: 'the later message holds the earlier one word for word and is mostly made of it, whatever it puts before or after',
+      examples: [
+        [
+          'Status: added the `env` parameter to `edit()` in editor.py and wired it through the CLI.',
+          'Posting again, the channel was noisy: Status: added the `env` parameter to `edit()` in editor.py and wired it through the CLI.',
+        ],
+      ],
+      nonExamples: [
+        [
+          'Added `env` to `edit()`.',
+          'Added `env` to `edit()`. Next I wire it through the CLI, add tests for both modes, document the flag and update the changelog.',
+        ],
+      ],
+      matches: ({ later, earlier }) =>
+        earlier.tokens.size >= MIN_CONTENT && earlier.words.length >= MIN_VERBATIM_SHARE * later.words.length && later.words.includes(earlier.words),
+    },
+    {
+      id: 'plan-then-report',
+      kind: 'not-repeat',
+      why: 'a plan, then the report that it is done, in the same words: the report is news',
+      examples: [["I'll add `parse_header()` to src/http/parser.py at lines 40-58.", 'Added `parse_header()` to src/http/parser.py at lines 40-58.']],
+      nonExamples: [
+        ["I'll add `parse_header()` to src/http/parser.py at lines 40-58.", "I'll add `parse_header()` to src/http/parser.py at lines 40-58, as said."],
+      ],
+      matches: (pair) => similar(pair) && pair.earlier.future && !pair.earlier.past && pair.later.past && !pair.later.future,
+    },
+    {
+      id: 'names-new-code',
+      kind: 'doubt',
+      why: 'the same template naming other code or other lines may be news in the same words',
+      examples: [
+        [
+          'Status: added the `env` parameter to `edit()` in editor.py and wired it through the CLI.',
+          'Status: added the `env` parameter to `view()` in editor.py and wired it through the CLI.',
+        ],
+      ],
+      nonExamples: [
+        [
+          'Status: added the `env` parameter to `edit()` in editor.py and wired it through the CLI.',
+          'Status again: added the `env` parameter to `edit()` in editor.py, wired it through the CLI.',
+        ],
+      ],
+      matches: (pair) => similar(pair) && newCode(pair).length > 0,
+    },
+    {
+      id: 'plan-and-report',
+      kind: 'doubt',
+      why: 'one of the two messages plans the work and the other reports it (or does both): news or a repeat',
+      examples: [
+        [
+          "I'm adding the `env` parameter to `edit()` and wiring it through the CLI.",
+          'The `env` parameter of `edit()` is added; wiring it through the CLI now.',
+        ],
+      ],
+      nonExamples: [
+        ["I'll add the `env` parameter to `edit()` and wire it through the CLI.", "I'll add the `env` parameter to `edit()`, then wire it through the CLI."],
+      ],
+      matches: (pair) => similar(pair) && (pair.earlier.future !== pair.later.future || pair.earlier.past !== pair.later.past),
+    },
+    {
+      id: 'same-content',
+      kind: 'repeat',
+      why: 'almost all of the later message was in the earlier one, which it mostly restates, with no new code and the same tense',
+      examples: [
+        ["I'll add the `env` parameter to `edit()` and wire it through the CLI.", "I'll add the `env` parameter to `edit()`, then wire it through the CLI."],
+      ],
+      nonExamples: [
+        ["I'll add the `env` parameter to `edit()` and wire it through the CLI.", "Tests for `edit()` fail on Windows; I'm looking into the path handling."],
+      ],
+      matches: similar,
+    },
+  ],
+};
+
+/** Whether `later` repeats `earlier`: 'sure', undecided (with why) or false. `messageId`: the later message, to count the rules' hits. */
+export function repeats(later: Content, earlier: Content, messageId?: number): 'sure' | { undecided: string } | false {
+  const pair = { later, earlier };
+  const rule = firstMatch(DUPLICATE_RULES, ['verbatim'], pair, messageId) ?? firstMatch(DUPLICATE_RULES, ['not-repeat', 'doubt', 'repeat'], pair, messageId);
+  if (!rule || rule.kind === 'not-repeat') return false;
+  if (rule.id === 'names-new-code') return { undecided: `it names ${newCode(pair).slice(0, 3).join(', ')}, which the earlier message does not` };
+  return rule.kind === 'doubt' ? { undecided: rule.why } : 'sure';
 }
 
 /** One label per message that repeats an earlier message of the same sender (undecided where the detector is not sure). */
@@ -145,7 +240,7 @@ export function nearDuplicates(conversation: readonly ConversationMessage[]): Ju
   const contents = conversation.map((m) => contentOf(m.message));
   const labels: JudgeLabel[] = [];
   conversation.forEach((message, i) => {
-    const verdicts = conversation.map((other, j) => (j < i && other.from === message.from ? repeats(contents[i]!, contents[j]!) : false));
+    const verdicts = conversation.map((other, j) => (j < i && other.from === message.from ? repeats(contents[i]!, contents[j]!, message.id) : false));
     const sure = verdicts.indexOf('sure');
     const earlier = sure !== -1 ? sure : verdicts.findIndex((v) => v !== false);
     if (earlier === -1) return;

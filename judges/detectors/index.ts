@@ -6,14 +6,17 @@ import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments, type Commitment } from './commitment-extract.ts';
 import { readingDoubt } from './commitment-doubts.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
-import { nearDuplicates } from './duplicates.ts';
-import { firstTurnPlan } from './first-turn-plan.ts';
+import { DUPLICATE_RULES, nearDuplicates } from './duplicates.ts';
+import { firstTurnPlan, PLAN_RULES } from './first-turn-plan.ts';
 import { loadLanguage } from './language.ts';
 import { countMentions } from './mentions.ts';
-import { questionsIn, questionsWithoutReply } from './questions.ts';
+import { QUESTION_RULES, questionsIn, questionsWithoutReply } from './questions.ts';
 
 /** Bump when a detector changes what it finds: stored results carry it. */
-export const DETECTORS_VERSION = 'detectors-19';
+export const DETECTORS_VERSION = 'detectors-20';
+
+/** The rule tables of the detectors that read with rules as data (rules.ts), for calibration's per-rule figures. */
+export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { id: string }[] }[] = [PLAN_RULES, QUESTION_RULES, DUPLICATE_RULES];
 
 export interface DetectorMetrics {
   messages: number;

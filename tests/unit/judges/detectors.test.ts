@@ -114,15 +114,13 @@ describe('questions with no reply', () => {
     expect(questionsIn('Should we bump the version in setup.py or leave that')).toEqual(['Should we bump the version in setup.py or leave that']);
     expect(questionsIn('Let me know which file you take.')).toEqual(['Let me know which file you take.']);
     expect(questionsIn("What I'll do: add the helper to utils.py.")).toEqual([]);
-    // Asking without a question's form: an objection invited, a decision awaited, a conditional request, a tag question.
+    // Asking without a question's form: a decision awaited, a conditional request.
     for (const asked of [
-      'Any objection to me moving `parse()` into utils.py',
       'Need a decision from you on whether we keep the v1 endpoint.',
       'Your call: keep the old flag or drop it.',
       'Waiting on your answer about the timeout default before I go on.',
       "I need to know whether you're renaming `Batcher`.",
       "If you're editing the same file, tell me now.",
-      "Quick check - you're not editing `__init__.py`, right",
     ])
       expect(questionsIn(asked), asked).toEqual([asked]);
     for (const told of ['Let me know if you need anything.', 'Feel free to ping me.', 'Please insert your code after the marker.'])
@@ -285,20 +283,19 @@ describe('detectors that abstain', () => {
     const offered = firstTurnPlan(conversation(['agent1', '`retry()` goes into client.py if you want it. Just say the word.']));
     expect(labelsOf(offered)).toEqual(['undecided:first_turn_plan']);
     expect(offered[0]!.evidence.at(-1)).toMatchObject({ kind: 'fact', text: expect.stringMatching(/^undecided: /) });
-    expect(labelsOf(firstTurnPlan(conversation(['agent1', "I'm reading parser.py first; I'll put `strict` into `parse()` once I've read it."])))).toEqual([
-      'undecided:first_turn_plan',
-    ]);
     expect(labelsOf(firstTurnPlan(conversation(['agent1', 'Scope for feature 2: `max_retries` on `Client` in client.py, plus its tests.'])))).toEqual([
       'undecided:first_turn_plan',
     ]);
     expect(labelsOf(firstTurnPlan(conversation(['agent1', "I'll add `retry()` to client.py, lines 40-60."])))).toEqual(['first_turn_plan']);
   });
 
-  it('is sure of a question after a lead-in, and leaves a tag or an opener undecided', () => {
+  it('is sure of a question or a request after a lead-in, and leaves a question mark on a bare phrase undecided', () => {
     const ask = (text: string) => labelsOf(questionsWithoutReply(conversation(['agent1', text])));
     expect(ask('One thing before I write the docs: does `Load()` return an error or panic?')).toEqual(['question_no_reply']);
-    expect(ask("Quick check - you're not editing `__init__.py`, right")).toEqual(['undecided:question_no_reply']);
-    expect(ask('Any objection to me moving `parse()` into utils.py')).toEqual(['undecided:question_no_reply']);
+    expect(ask('One thing I need from you:\nthe exact header name `send()` writes.')).toEqual(['question_no_reply']);
+    expect(ask('Last open question for you: the default of `timeout` in client.py.')).toEqual(['question_no_reply']);
+    expect(ask('Heads-up: I renamed `send()` to `post()`.')).toEqual([]);
+    expect(ask('Same file for the tests?')).toEqual(['undecided:question_no_reply']);
     expect(ask('Please confirm you will not edit lines 10-20.')).toEqual(['question_no_reply']);
   });
 

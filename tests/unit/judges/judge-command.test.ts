@@ -93,6 +93,8 @@ describe('coop-bench judge', () => {
     expect(out).toMatch(/\n {2}broken_checkable_commitment +\d+ +\d+ +\d+ +\d\.\d\d +\d\.\d\d\n/);
     expect(out).toContain('  line_number_mentions: exact on');
     expect(out).toContain('  paraphrases labelled like their original: ');
+    // Each rule of the detectors' tables with its decisions, right and wrong, for each split.
+    expect(out.match(/\n {4}question_no_reply lead-in-request +\d+ +\d+ +\d+\n/g)).toHaveLength(2);
     // The label by the kind of each broken promise, for each split.
     expect(
       out.match(/\n {2}broken_checkable_commitment by the kind of the broken promise.*\n.*\n {4}exists +\d+ +\d+ +\d+ .*\n(.*\n){3} {4}placement +\d+/g),
