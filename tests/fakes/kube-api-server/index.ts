@@ -16,6 +16,7 @@ import Docker from 'dockerode';
 import { execa } from 'execa';
 import { faultStatus, namespaceTerminating, podSecurityViolation, podUsage, quotaExceeded, rbacForbidden, type Fault, type Quota } from './admission.ts';
 import { handleExec } from './exec.ts';
+import { DEADLINE_EXCEEDED, EVICTION_MONITORING_MS, storageEviction, storageLimit, writtenBytes, type PodEnding } from './kubelet.ts';
 import {
   alreadyExists,
   ApiError,
@@ -80,6 +81,8 @@ export interface FakeKubeOptions {
    * node is another address (192.0.2.1, TEST-NET-1), as on a cluster with a control plane of its own.
    */
   apiServerOnNode?: boolean;
+  /** How often the kubelet compares pods' written bytes with their ephemeral-storage limits (default 10 s: kubelet.ts). */
+  evictionIntervalMs?: number;
 }
 
 export interface RecordedCall {
@@ -100,6 +103,9 @@ export interface PodEntry {
   waiting?: { reason: string; message: string };
   /** The container was stopped by a group OOM kill. */
   oomKilled?: boolean;
+  /** The kubelet failed the pod (its deadline passed, it was evicted): kubelet.ts. */
+  ended?: PodEnding;
+  deadline?: NodeJS.Timeout;
 }
 
 export interface FakeKubeApiServer {
@@ -113,6 +119,8 @@ export interface FakeKubeApiServer {
   cutExecConnections(): number;
   /** The next requests that match fail as `fault` says (admission.ts): REST calls and exec upgrades. */
   injectFault(fault: Fault): void;
+  /** The pod's activeDeadlineSeconds pass now, as if that much time had gone by: the kubelet fails it (kubelet.ts). */
+  passDeadline(namespace: string, name: string): void;
   /** The namespace is being deleted: nothing new may be created in it. */
   terminateNamespace(namespace: string): void;
   /** Objects of a namespace whose labels hold `label` (key=value): what a user would see with kubectl -l. */
@@ -321,11 +329,44 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       timer.unref();
     }
     entry.imageId = `${container.image.replace(/@.*$/, '').replace(/:[^:/]+$/, '')}@${image.Id}`;
-    await created.start().catch((error: Error) => {
-      entry.waiting = { reason: 'RunContainerError', message: error.message };
-    });
+    await created.start().then(
+      () => {
+        // Counted from the pod's start (status.startTime), which here is its container's.
+        const seconds = pod.spec.activeDeadlineSeconds as number | undefined;
+        if (seconds) entry.deadline = setTimeout(() => end(entry, DEADLINE_EXCEEDED), Math.min(seconds * 1000, 2 ** 31 - 1)).unref();
+      },
+      (error: Error) => {
+        entry.waiting = { reason: 'RunContainerError', message: error.message };
+      },
+    );
     return pod;
   }
+
+  /** The kubelet ends a running pod: every container killed, the pod Failed with the reason. */
+  function end(entry: PodEntry, ending: PodEnding): void {
+    if (entry.ended || !entry.containerId) return;
+    entry.ended = ending;
+    clearTimeout(entry.deadline);
+    void docker
+      .getContainer(entry.containerId)
+      .kill()
+      .catch(() => undefined);
+  }
+
+  // The eviction manager: pods over their ephemeral-storage limit, one look at a time.
+  let looking = false;
+  const evictions = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    void Promise.all(
+      [...pods.values()].map(async (entry) => {
+        const limit = storageLimit(entry.object);
+        if (!limit || entry.ended || !entry.containerId) return;
+        const written = await writtenBytes(docker, entry.containerId);
+        if (written !== undefined && written > quantityValue(limit)) end(entry, storageEviction(limit));
+      }),
+    ).finally(() => (looking = false));
+  }, options.evictionIntervalMs ?? EVICTION_MONITORING_MS).unref();
 
   /** The pod's status as the kubelet would report it, read from its container. */
   async function withStatus(entry: PodEntry): Promise<Json> {
@@ -338,6 +379,10 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       .getContainer(entry.containerId)
       .inspect()
       .catch(() => undefined);
+    if (entry.ended) {
+      const terminated = { exitCode: info?.State.Running ? 137 : (info?.State.ExitCode ?? 137), reason: 'Error' };
+      return { ...entry.object, status: { phase: 'Failed', ...entry.ended, containerStatuses: [{ ...base, ready: false, state: { terminated } }] } };
+    }
     if (info?.State.Running) {
       return {
         ...entry.object,
@@ -366,6 +411,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const entry = getPod(namespace, name);
     const object = await withStatus(entry);
     pods.delete(key(namespace, name));
+    clearTimeout(entry.deadline);
     if (entry.containerId)
       await docker
         .getContainer(entry.containerId)
@@ -537,6 +583,10 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     pod: (namespace, name) => pods.get(key(namespace, name)),
     injectFault: (fault) => void faults.push({ ...fault }),
     terminateNamespace: (namespace) => void terminating.add(namespace),
+    passDeadline(namespace, name) {
+      const entry = pods.get(key(namespace, name));
+      if (entry?.object.spec.activeDeadlineSeconds) end(entry, DEADLINE_EXCEEDED);
+    },
     cutExecConnections() {
       const cut = execSockets.size;
       execSockets.forEach((socket) => socket.destroy());
@@ -549,6 +599,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     },
     async close() {
       oomEvents.destroy();
+      clearInterval(evictions);
+      pods.forEach((entry) => clearTimeout(entry.deadline));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => service.close(() => resolve()));
