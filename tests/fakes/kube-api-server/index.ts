@@ -16,7 +16,7 @@ import Docker from 'dockerode';
 import { execa } from 'execa';
 import { faultStatus, namespaceTerminating, podSecurityViolation, podUsage, quotaExceeded, rbacForbidden, type Fault, type Quota } from './admission.ts';
 import { handleExec } from './exec.ts';
-import { DEADLINE_EXCEEDED, EVICTION_MONITORING_MS, storageEviction, storageLimit, writtenBytes, type PodEnding } from './kubelet.ts';
+import { DEADLINE_EXCEEDED, EVICTION_MONITORING_MS, storageEviction, storageLimit, unschedulable, writtenBytes, type PodEnding } from './kubelet.ts';
 import {
   alreadyExists,
   ApiError,
@@ -81,6 +81,8 @@ export interface FakeKubeOptions {
    * node is another address (192.0.2.1, TEST-NET-1), as on a cluster with a control plane of its own.
    */
   apiServerOnNode?: boolean;
+  /** The node's allocatable resources (`memory`, `cpu`, `ephemeral-storage`): a pod larger stays Pending, unschedulable (kubelet.ts). Default: unbounded. */
+  nodeAllocatable?: Record<string, string>;
   /** How often the kubelet compares pods' written bytes with their ephemeral-storage limits (default 10 s: kubelet.ts). */
   evictionIntervalMs?: number;
 }
@@ -99,6 +101,8 @@ export interface PodEntry {
   object: Json;
   containerId?: string;
   imageId?: string;
+  /** The scheduler's message for a pod that fits no node. */
+  unscheduled?: string;
   /** Why the container could not be created (an image the engine does not have). */
   waiting?: { reason: string; message: string };
   /** The container was stopped by a group OOM kill. */
@@ -117,6 +121,14 @@ export interface FakeKubeApiServer {
   pod(namespace: string, name: string): PodEntry | undefined;
   /** Cuts every open exec connection without a close frame, as a load balancer that restarts does. */
   cutExecConnections(): number;
+  /**
+   * The pods' node is lost (powered off, cut from the network): its containers stop where they are,
+   * open exec connections break, new ones fail as the API server cannot dial the kubelet, and the
+   * node lifecycle controller marks its pods not Ready while their phase stays what the kubelet last
+   * reported (https://kubernetes.io/docs/concepts/architecture/nodes/#condition; pkg/controller/nodelifecycle
+   * MarkPodsNotReady).
+   */
+  loseNode(): Promise<void>;
   /** The next requests that match fail as `fault` says (admission.ts): REST calls and exec upgrades. */
   injectFault(fault: Fault): void;
   /** The pod's activeDeadlineSeconds pass now, as if that much time had gone by: the kubelet fails it (kubelet.ts). */
@@ -205,6 +217,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const calls: RecordedCall[] = [];
   const faults: Fault[] = [];
   const terminating = new Set<string>();
+  let nodeLost = false;
   let resourceVersion = 1;
   const key = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -288,6 +301,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const entry: PodEntry = { object: pod };
     pods.set(key(namespace, pod.metadata.name), entry);
     const [container] = pod.spec.containers;
+    entry.unscheduled = options.nodeAllocatable && unschedulable(pod, options.nodeAllocatable);
+    if (entry.unscheduled) return pod;
     const image = await docker
       .getImage(DIGEST.exec(container.image)?.[1] ?? container.image)
       .inspect()
@@ -372,6 +387,10 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   async function withStatus(entry: PodEntry): Promise<Json> {
     const container = entry.object.spec.containers[0];
     const base = { name: container.name, image: container.image, imageID: entry.imageId ?? '', restartCount: 0 };
+    if (entry.unscheduled) {
+      const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: entry.unscheduled };
+      return { ...entry.object, status: { phase: 'Pending', conditions: [condition] } };
+    }
     if (entry.waiting || !entry.containerId) {
       return { ...entry.object, status: { phase: 'Pending', containerStatuses: [{ ...base, ready: false, state: { waiting: entry.waiting } }] } };
     }
@@ -389,6 +408,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
         status: {
           phase: 'Running',
           hostIP,
+          ...(nodeLost && { conditions: [{ type: 'Ready', status: 'False' }] }),
           containerStatuses: [
             { ...base, ready: true, started: true, containerID: `docker://${entry.containerId}`, state: { running: { startedAt: info.State.StartedAt } } },
           ],
@@ -543,6 +563,17 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (!m || request.method !== 'GET') return reject(noSuchPath().status);
     const fault = faultFor('GET', url.pathname);
     if (fault) return reject(faultStatus(fault));
+    // The API server proxies exec to the node's kubelet (port 10250); a dial that fails is a 500 (UpgradeAwareHandler).
+    if (nodeLost)
+      return reject({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `error dialing backend: dial tcp ${hostIP}:10250: i/o timeout`,
+        reason: 'InternalError',
+        code: 500,
+      });
     try {
       rbac('GET', url.pathname);
     } catch (error) {
@@ -586,6 +617,20 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     passDeadline(namespace, name) {
       const entry = pods.get(key(namespace, name));
       if (entry?.object.spec.activeDeadlineSeconds) end(entry, DEADLINE_EXCEEDED);
+    },
+    async loseNode() {
+      nodeLost = true;
+      execSockets.forEach((socket) => socket.destroy());
+      await Promise.all(
+        [...pods.values()].map((entry) =>
+          entry.containerId
+            ? docker
+                .getContainer(entry.containerId)
+                .pause()
+                .catch(() => undefined)
+            : undefined,
+        ),
+      );
     },
     cutExecConnections() {
       const cut = execSockets.size;

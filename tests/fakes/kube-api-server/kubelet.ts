@@ -1,6 +1,7 @@
-// What the kubelet does to a running pod on its own, with each rule's source: it fails a pod that
-// outlived its activeDeadlineSeconds, and evicts one that wrote past its ephemeral-storage limit.
-// Either way every container is killed and the pod's status says why (phase Failed, reason, message).
+// What happens to a pod the API server stored, with each rule's source: the scheduler leaves one that
+// fits no node Pending; the kubelet fails one that outlived its activeDeadlineSeconds and evicts one
+// that wrote past its ephemeral-storage limit (every container killed, the pod's status says why:
+// phase Failed, reason, message).
 import type Docker from 'dockerode';
 import { quantityValue } from './validation.ts';
 
@@ -52,4 +53,24 @@ export async function writtenBytes(docker: Docker, containerId: string): Promise
     .inspect({ size: true } as Docker.ContainerInspectOptions)
     .catch(() => undefined)) as { SizeRw?: number; State?: { Running?: boolean } } | undefined;
   return info?.State?.Running ? info.SizeRw : undefined;
+}
+
+/**
+ * The scheduler's NodeResourcesFit filter: a pod whose requests (here its limits, which requests
+ * default to) exceed a node's allocatable does not fit it; with no node left the pod stays Pending
+ * with condition PodScheduled False, reason Unschedulable, and the FitError message
+ * (pkg/scheduler/framework/types.go: "0/%v nodes are available: %v.", "Insufficient <resource>"),
+ * followed by preemption's verdict. The node of the test API server is one, and empty: a pod either
+ * fits it or never does.
+ */
+export function unschedulable(pod: any, allocatable: Record<string, string>): string | undefined {
+  const requested: Record<string, number> = {};
+  for (const container of pod.spec.containers as { resources?: { limits?: Record<string, string> } }[])
+    for (const [resource, value] of Object.entries(container.resources?.limits ?? {})) requested[resource] = (requested[resource] ?? 0) + quantityValue(value);
+  const short = Object.keys(allocatable)
+    .filter((resource) => (requested[resource] ?? 0) > quantityValue(allocatable[resource]))
+    .sort();
+  if (short.length === 0) return undefined;
+  const reasons = short.map((resource) => `1 Insufficient ${resource}`).join(', ');
+  return `0/1 nodes are available: ${reasons}. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.`;
 }
