@@ -50,7 +50,7 @@ export function addContainerOptions(command: Command): Command {
     .option('--pids <n>', 'process limit per container', positiveInt, DEFAULT_LIMITS.pids)
     .option(
       '--disk <size>',
-      "writable storage per container (a quota where the engine's storage driver takes one, else watched: an agent over it ends as disk_limit)",
+      "writable storage per container (a quota where the engine's storage driver takes one, else watched; on Kubernetes each pod's ephemeral-storage limit: an agent over it ends as disk_limit)",
       byteSize,
       DEFAULT_LIMITS.diskBytes,
     )

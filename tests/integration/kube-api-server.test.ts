@@ -2,6 +2,7 @@
 // a lenient fake would let the backend's tests prove nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiException, CoreV1Api, Exec, KubeConfig, NetworkingV1Api, type V1Pod } from '@kubernetes/client-node';
+import https from 'node:https';
 import { PassThrough, Writable } from 'node:stream';
 import { startFakeKubeApiServer, type FakeKubeApiServer } from '../fakes/kube-api-server/index.ts';
 import { tempDir } from '../helpers/cli.ts';
@@ -178,6 +179,78 @@ describe('test Kubernetes API server: what a real one rejects', () => {
     for (let i = 0; i < 33; i++) pieces.write(Buffer.alloc(1024 * 1024, 1));
     expect(await rawExec('big-stdin', count, pieces)).toEqual({ metadata: {}, status: 'Success' });
     await core.deleteNamespacedPod({ name: 'big-stdin', namespace: 'coop', gracePeriodSeconds: 0 });
+  });
+
+  it('a pod past its activeDeadlineSeconds is failed with DeadlineExceeded, its container killed; a deadline under a second is invalid', async () => {
+    expect(await failure(core.createNamespacedPod({ namespace: 'coop', body: pod('no-deadline', { activeDeadlineSeconds: 0 }) }))).toMatchObject({
+      code: 422,
+      body: { details: { causes: [{ field: 'spec.activeDeadlineSeconds' }] } },
+    });
+    await core.createNamespacedPod({ namespace: 'coop', body: pod('short-lived', { activeDeadlineSeconds: 2 }) });
+    let read = await core.readNamespacedPod({ name: 'short-lived', namespace: 'coop' });
+    for (let i = 0; i < 100 && read.status?.phase !== 'Failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      read = await core.readNamespacedPod({ name: 'short-lived', namespace: 'coop' });
+    }
+    expect(read.status).toMatchObject({
+      phase: 'Failed',
+      reason: 'DeadlineExceeded',
+      message: 'Pod was active on the node longer than the specified deadline',
+    });
+    expect(read.status?.containerStatuses?.[0].state?.terminated).toMatchObject({ exitCode: 137 });
+    expect((await fake.docker.getContainer(fake.pod('coop', 'short-lived')!.containerId!).inspect()).State.Running).toBe(false);
+    await expect(exec.exec('coop', 'short-lived', 'sandbox', ['true'], sink(), sink(), null, false)).rejects.toMatchObject({
+      message: expect.stringMatching(/400/),
+    });
+    await core.deleteNamespacedPod({ name: 'short-lived', namespace: 'coop', gracePeriodSeconds: 0 });
+  });
+
+  it('a pod that writes past its ephemeral-storage limit is evicted; one within it runs on', async () => {
+    const strict = await startFakeKubeApiServer({ namespaces: ['coop'], evictionIntervalMs: 500 });
+    try {
+      const config = new KubeConfig();
+      config.loadFromFile(strict.writeKubeconfig(tempDir('kube-evict')));
+      const strictCore = config.makeApiClient(CoreV1Api);
+      const limited = (name: string) =>
+        pod(name, {
+          containers: [
+            {
+              name: 'sandbox',
+              image: IMAGE,
+              command: ['sh', '-c', 'head -c 30M /dev/zero > /tmp/fill; sleep 60'],
+              resources: { limits: { 'ephemeral-storage': name === 'filler' ? '10Mi' : '100Mi' } },
+            },
+          ],
+        });
+      await strictCore.createNamespacedPod({ namespace: 'coop', body: limited('filler') });
+      await strictCore.createNamespacedPod({ namespace: 'coop', body: limited('within') });
+      let read = await strictCore.readNamespacedPod({ name: 'filler', namespace: 'coop' });
+      for (let i = 0; i < 200 && read.status?.phase !== 'Failed'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        read = await strictCore.readNamespacedPod({ name: 'filler', namespace: 'coop' });
+      }
+      expect(read.status).toMatchObject({
+        phase: 'Failed',
+        reason: 'Evicted',
+        message: 'Pod ephemeral local storage usage exceeds the total limit of containers 10Mi. ',
+      });
+      expect((await strictCore.readNamespacedPod({ name: 'within', namespace: 'coop' })).status?.phase).toBe('Running');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('a request line over 16 KB is refused (431), as behind a proxy with 8 KB buffers; an API server stops at 1 MB', async () => {
+    // The fake's certificate is its own authority: this request does not verify it, only reads the status line.
+    const code = await new Promise<number | undefined>((resolve) => {
+      https
+        .get(`${fake.url}/api/v1/namespaces/coop/pods?labelSelector=${'x'.repeat(20_000)}`, { rejectUnauthorized: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+        .on('error', () => resolve(undefined));
+    });
+    expect(code).toBe(431);
   });
 
   it('exec: a connection with no frame either way for the idle time is cut, as a load balancer does', async () => {

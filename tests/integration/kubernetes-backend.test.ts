@@ -19,8 +19,8 @@ import type { AgentSandbox, BackendSlot, ContainerLimits, SandboxBackend, Sandbo
 import { startFakeKubeApiServer, type FakeKubeApiServer, type RecordedCall } from '../fakes/kube-api-server/index.ts';
 import { coopBench, tempDir } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
-import { connectCluster } from '../../harness/sandbox/kubernetes/cluster.ts';
-import { POD_DEADLINE_SECONDS, podLabels, podManifest } from '../../harness/sandbox/kubernetes/pods.ts';
+import { connectCluster, KubernetesError } from '../../harness/sandbox/kubernetes/cluster.ts';
+import { POD_DEADLINE_SECONDS, podLabels, podManifest, PodTracker } from '../../harness/sandbox/kubernetes/pods.ts';
 
 const pool = loadPool(join(SHIPPED_POOLS, 'argkit_task', 'task1'));
 const limits: ContainerLimits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pids: 512 };
@@ -61,6 +61,12 @@ const startAgent = (agent = 'agent1') => backend.acquire().startAgentSandbox({ i
 /** Test output without its timings (`duration_ms: 12.3`), which differ from run to run. */
 const withoutTimes = (output: string) => output.replace(/duration_ms:?\s*[\d.]+/g, 'duration_ms');
 const containerOf = (pod: string) => fake.docker.getContainer(fake.pod('coop', pod)!.containerId!);
+/** The error a promise rejects with (an Error saying "no error" when it resolves). */
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => new Error('no error'),
+    (e: unknown) => e as Error,
+  );
 
 describe('kubernetes backend: agent sandboxes', () => {
   it("runs each sandbox in a pod without network, with the run's limits and labels", async () => {
@@ -184,6 +190,26 @@ describe('kubernetes backend: agent sandboxes', () => {
       await other.removeLeftovers(RUN);
     } finally {
       await strict.close();
+    }
+  });
+
+  it('a lost node: the command under way and the next one are infrastructure errors, not results', async () => {
+    const lost = await startFakeKubeApiServer({ namespaces: ['coop'] });
+    try {
+      const other = await connect(lost, { image: local.name });
+      await other.prepareRun(RUN, [pool]);
+      const sandbox = await other.acquire().startAgentSandbox({ image, run: RUN, task: 1, agent: 'agent1', limits });
+      const running = failure(sandbox.exec(['sleep', '30'], { timeoutMs: 60_000 }));
+      await new Promise((r) => setTimeout(r, 1000));
+      await lost.loseNode();
+      const during = await running;
+      expect(during.message).toMatch(/the connection closed \d+ s after the command started, before its exit status arrived; its result is lost/);
+      expect(other.isInfrastructureError(during)).toBe(true);
+      const next = await failure(sandbox.exec(['true']));
+      expect(next.message).toMatch(/exec in pod .* failed: .*500/);
+      expect(other.isInfrastructureError(next)).toBe(true);
+    } finally {
+      await lost.close();
     }
   });
 
@@ -413,12 +439,6 @@ describe('kubernetes backend: clean without a run store to look at', () => {
 });
 
 describe('kubernetes backend: a cluster under load, quotas and refusals', () => {
-  const failure = (promise: Promise<unknown>) =>
-    promise.then(
-      () => new Error('no error'),
-      (e: unknown) => e as Error,
-    );
-
   it('tries API calls again after a 429 (waiting its Retry-After) or a 5xx, and exec upgrades refused with a 503', async () => {
     // A backend of its own, its run's isolation already proven: the shared one has removed its own pods and takes no more.
     const loaded = await connect(fake, { image: local.name });
@@ -463,6 +483,22 @@ describe('kubernetes backend: a cluster under load, quotas and refusals', () => 
       await Promise.all([second.remove(), third!.remove()]);
     } finally {
       await quotaFake.close();
+    }
+  });
+
+  it("a pod no node can hold stays Pending: its start waits, then fails with the scheduler's reason as an infrastructure error, leaving no pod", async () => {
+    const small = await startFakeKubeApiServer({ namespaces: ['coop'], nodeAllocatable: { memory: '2Gi' } });
+    try {
+      process.env.KUBECONFIG = small.writeKubeconfig(tempDir('kube'), 'coop');
+      const pods = new PodTracker(connectCluster());
+      const error = await failure(
+        pods.start('agent', { image: image.id, labels: podLabels(RUN, 'agent'), limits: { ...limits, memoryBytes: 4 * 1024 ** 3 } }, 3000),
+      );
+      expect(error).toBeInstanceOf(KubernetesError);
+      expect(error.message).toMatch(/not running after 3 s: 0\/1 nodes are available: 1 Insufficient memory\./);
+      expect(small.objects('pods', 'coop', `coop-bench.run=${RUN}`)).toEqual([]);
+    } finally {
+      await small.close();
     }
   });
 

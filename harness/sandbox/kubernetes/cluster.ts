@@ -34,13 +34,16 @@ export class KubernetesError extends Error {
 export class PodStoppedError extends SandboxStoppedError {
   /** The kubelet reported OOMKilled: a process in the pod exhausted its memory limit. */
   readonly outOfMemory: boolean;
+  /** The kubelet evicted the pod for writing past its ephemeral-storage limit. */
+  readonly overDiskLimit: boolean;
   /** What the command printed before the pod stopped. */
   output = '';
 
-  constructor(pod: string, how: string, options: { cause?: unknown; outOfMemory?: boolean } = {}) {
+  constructor(pod: string, how: string, options: { cause?: unknown; outOfMemory?: boolean; overDiskLimit?: boolean } = {}) {
     super(`pod ${pod} ${how}`, how, options);
     this.name = 'PodStoppedError';
     this.outOfMemory = options.outOfMemory ?? false;
+    this.overDiskLimit = options.overDiskLimit ?? false;
   }
 }
 

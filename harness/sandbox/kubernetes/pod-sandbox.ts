@@ -6,9 +6,11 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { BoundedSink, observed } from '../output.ts';
 import { boundedCommand, DEFAULT_MAX_OUTPUT_BYTES, EXEC_GRACE_MS, limitSeconds } from '../bounded-run.ts';
 import type { AgentSandbox, ExecOptions, ExecResult, HostFile } from '../types.ts';
+import { SandboxLimitError } from '../errors.ts';
+import { formatGiB } from '../docker/disk-limit.ts';
 import { KubernetesError, PodStoppedError, type Cluster } from './cluster.ts';
 import { execInPod } from './exec.ts';
-import type { PodRole, PodSpec, PodTracker } from './pods.ts';
+import { podProblem, type PodRole, type PodSpec, type PodTracker } from './pods.ts';
 
 const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** A broken exec connection: how long to watch for the pod's stop to show (pods.ts failIfStopped). */
@@ -52,6 +54,8 @@ function inContext(cmd: string[], options: ExecOptions): string[] {
 }
 
 export class PodSandbox implements AgentSandbox {
+  private readonly overLimit = new AbortController();
+
   private constructor(
     private readonly cluster: Cluster,
     private readonly pods: PodTracker,
@@ -65,6 +69,30 @@ export class PodSandbox implements AgentSandbox {
   /** The image digest the node ran: the image's content identity on the cluster. */
   get imageId(): string {
     return this.pod.status?.containerStatuses?.[0]?.imageID || this.pod.spec!.containers[0].image!;
+  }
+
+  /**
+   * Aborted once the kubelet evicted the pod for writing past its ephemeral-storage limit (--disk):
+   * what the agent did to its own sandbox, scored as `disk_limit`, as Docker's disk watch does.
+   */
+  get limitReached(): AbortSignal {
+    return this.overLimit.signal;
+  }
+
+  async checkLimits(): Promise<void> {
+    if (this.overLimit.signal.aborted) return;
+    const pod = await this.pods.read(this.id).catch(() => undefined);
+    if (pod && podProblem(pod)?.overDiskLimit) this.diskLimitReached();
+  }
+
+  private diskLimitReached(): void {
+    const limit = Number(this.pod.spec?.containers[0].resources?.limits?.['ephemeral-storage']);
+    this.overLimit.abort(
+      new SandboxLimitError(
+        `the agent wrote more than its pod's ${formatGiB(limit)} of ephemeral storage (--disk): Kubernetes evicted the pod and what it changed is lost (empty patch)`,
+        'disk_limit',
+      ),
+    );
   }
 
   static async start(cluster: Cluster, pods: PodTracker, role: PodRole, spec: PodSpec): Promise<PodSandbox> {
@@ -102,7 +130,10 @@ export class PodSandbox implements AgentSandbox {
               (e: unknown) => e,
             )
           : error;
-      if (stopped instanceof PodStoppedError) stopped.output = stdout.text() + stderr.text();
+      if (stopped instanceof PodStoppedError) {
+        stopped.output = stdout.text() + stderr.text();
+        if (stopped.overDiskLimit) this.diskLimitReached();
+      }
       throw stopped;
     }
     return {

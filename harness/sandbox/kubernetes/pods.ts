@@ -63,8 +63,9 @@ export function runSelector(run?: string): string {
 }
 
 /**
- * Disk a pod may write (its writable layer, logs): past it the kubelet evicts that pod, not the
- * others of a node whose disk an agent filled (https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/).
+ * Disk a pod may write (its writable layer, logs) when the limits name none (--disk names it): past
+ * it the kubelet evicts that pod, not the others of a node whose disk an agent filled
+ * (https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#local-ephemeral-storage).
  */
 export const EPHEMERAL_STORAGE_BYTES = 20 * 1024 ** 3;
 
@@ -80,7 +81,7 @@ export function podResources(limits: ContainerLimits): { limits: Record<string, 
     limits: {
       memory: String(limits.memoryBytes),
       cpu: `${Math.max(1, Math.round(limits.nanoCpus / 1e6))}m`,
-      'ephemeral-storage': String(EPHEMERAL_STORAGE_BYTES),
+      'ephemeral-storage': String(limits.diskBytes ?? EPHEMERAL_STORAGE_BYTES),
     },
   };
 }
@@ -128,17 +129,38 @@ const STUCK = new Set(['InvalidImageName', 'ErrImageNeverPull', 'CreateContainer
 const PULL_FAILED = new Set(['ErrImagePull', 'ImagePullBackOff']);
 const PULL_REFUSED = /not found|manifest unknown|name unknown|unauthorized|denied|forbidden|no such host|x509|certificate|http response to https client/i;
 
-/** Why a pod does not run (yet): undefined when its container runs. */
-export function podProblem(pod: V1Pod): { stuck: boolean; reason: string; outOfMemory?: boolean } | undefined {
+/**
+ * The kubelet's eviction of a pod over its own ephemeral-storage limit (pkg/kubelet/eviction:
+ * reason Evicted, podEphemeralStorageMessageFmt or containerEphemeralStorageMessageFmt); an eviction
+ * for a node low on disk ("The node was low on resource: ephemeral-storage") is not the pod's doing.
+ */
+const OVER_STORAGE_LIMIT = /^(Pod ephemeral local storage usage exceeds|Container \S+ exceeded its local ephemeral storage limit)/;
+
+/** Why a stopped pod stopped: the kubelet's reason for the pod (Evicted, DeadlineExceeded) first, else its container's. */
+function stopReason(pod: V1Pod): string {
+  const status = pod.status;
+  const terminated = status?.containerStatuses?.find((c) => c.name === CONTAINER)?.state?.terminated;
+  if (status?.reason === 'DeadlineExceeded') {
+    return `DeadlineExceeded: it ran past the activeDeadlineSeconds coop-bench gives its pods (${pod.spec?.activeDeadlineSeconds} s), so that a killed coordinator's pods stop holding quota`;
+  }
+  if (status?.reason) return `${status.reason}${status.message ? `: ${status.message.trim()}` : ''}`;
+  return terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.phase ?? 'unknown');
+}
+
+/**
+ * Why a pod does not run (yet): undefined when its container runs. `outOfMemory` and
+ * `overDiskLimit`: what ran in it exhausted its memory or its ephemeral storage.
+ */
+export function podProblem(pod: V1Pod): { stuck: boolean; reason: string; outOfMemory?: boolean; overDiskLimit?: boolean } | undefined {
   const status = pod.status;
   const container = status?.containerStatuses?.find((c) => c.name === CONTAINER);
   if (status?.phase === 'Running' && container?.state?.running) return undefined;
   if (status?.phase === 'Failed' || status?.phase === 'Succeeded' || container?.state?.terminated) {
-    const terminated = container?.state?.terminated;
     return {
       stuck: true,
-      reason: `stopped (${terminated ? `${terminated.reason ?? 'exit'} ${terminated.exitCode}` : (status?.reason ?? status?.phase)})`,
-      outOfMemory: terminated?.reason === 'OOMKilled',
+      reason: `stopped (${stopReason(pod)})`,
+      outOfMemory: container?.state?.terminated?.reason === 'OOMKilled',
+      overDiskLimit: status?.reason === 'Evicted' && OVER_STORAGE_LIMIT.test(status.message ?? ''),
     };
   }
   const waiting = container?.state?.waiting;
@@ -245,7 +267,7 @@ export class PodTracker {
         throw error;
       }
       const problem = podProblem(pod);
-      if (problem) throw new PodStoppedError(name, problem.reason, { outOfMemory: problem.outOfMemory });
+      if (problem) throw new PodStoppedError(name, problem.reason, { outOfMemory: problem.outOfMemory, overDiskLimit: problem.overDiskLimit });
       if (Date.now() >= until) return;
       await sleep(500);
     }

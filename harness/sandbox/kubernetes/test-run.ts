@@ -5,7 +5,7 @@ import { PodStoppedError, type Cluster } from './cluster.ts';
 import { pinnedImage } from './images.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { podLabels, type PodTracker } from './pods.ts';
-import type { ExecOptions, ExecResult } from '../types.ts';
+import type { ContainerLimits, ExecOptions, ExecResult } from '../types.ts';
 
 const RUNNER = '/usr/local/bin/runner.sh';
 
@@ -19,18 +19,23 @@ rm -f /patches/patch.patch
 exec ${RUNNER} tests.patch </dev/null 2>&1`;
 
 /**
- * The tests' run; when their code exhausted the pod's memory, the result Docker gives for it. Since
- * Kubernetes 1.28 on cgroup v2 the kubelet sets memory.oom.group (kubernetes PR #117793): one OOM
- * kill stops every process of the container and the pod fails, where Docker kills one process and
- * the runner reports the tests failed. Either way the code under test ran out of memory: a failure
- * of the code, exit 137 (128 + SIGKILL), not an error of the cluster.
+ * The tests' run; when their code exhausted the pod's memory or disk, the result Docker gives for
+ * it. Since Kubernetes 1.28 on cgroup v2 the kubelet sets memory.oom.group (kubernetes PR #117793):
+ * one OOM kill stops every process of the container and the pod fails, where Docker kills one
+ * process and the runner reports the tests failed. A pod that writes past its ephemeral-storage
+ * limit is evicted, where Docker's storage quota makes the write fail. Either way the code under
+ * test exhausted what its tests may use: a failure of the code, exit 137 (128 + SIGKILL, how the
+ * kubelet stops it), not an error of the cluster.
  */
-async function runOrOutOfMemory(sandbox: PodSandbox, cmd: string[], input: Buffer, options: ExecOptions, memoryBytes: number): Promise<ExecResult> {
+async function runOrExhausted(sandbox: PodSandbox, cmd: string[], input: Buffer, options: ExecOptions, limits: ContainerLimits): Promise<ExecResult> {
   try {
     return await sandbox.execWithInput(cmd, input, options);
   } catch (error) {
-    if (!(error instanceof PodStoppedError && error.outOfMemory)) throw error;
-    const output = `${error.output}\ncoop-bench: the tests ran out of memory (the pod's limit is ${memoryBytes} bytes); Kubernetes stopped the whole pod (OOMKilled)\n`;
+    if (!(error instanceof PodStoppedError && (error.outOfMemory || error.overDiskLimit))) throw error;
+    const what = error.outOfMemory
+      ? `ran out of memory (the pod's limit is ${limits.memoryBytes} bytes); Kubernetes stopped the whole pod (OOMKilled)`
+      : `wrote past the pod's ephemeral-storage limit; Kubernetes evicted the pod (${error.how})`;
+    const output = `${error.output}\ncoop-bench: the tests ${what}\n`;
     return { exitCode: 137, stdout: output, stderr: '', timedOut: false, truncated: false };
   }
 }
@@ -46,7 +51,7 @@ export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: Tes
       const code = Buffer.from(patch, 'utf8');
       const started = Date.now();
       try {
-        const result = await runOrOutOfMemory(
+        const result = await runOrExhausted(
           sandbox,
           ['sh', '-c', READ_PATCHES_THEN_RUN, String(spec.testsPatch.length), String(code.length)],
           Buffer.concat([spec.testsPatch, code]),
@@ -54,7 +59,7 @@ export async function startTestPod(cluster: Cluster, pods: PodTracker, spec: Tes
             timeoutMs: spec.timeoutMs,
             maxOutputBytes: spec.maxOutputBytes,
           },
-          spec.limits.memoryBytes,
+          spec.limits,
         );
         const durationMs = Date.now() - started;
         // 137 is also what an out-of-memory kill gives: only a run that lasted its limit timed out.

@@ -16,6 +16,7 @@ import Docker from 'dockerode';
 import { execa } from 'execa';
 import { faultStatus, namespaceTerminating, podSecurityViolation, podUsage, quotaExceeded, rbacForbidden, type Fault, type Quota } from './admission.ts';
 import { handleExec } from './exec.ts';
+import { DEADLINE_EXCEEDED, EVICTION_MONITORING_MS, storageEviction, storageLimit, unschedulable, writtenBytes, type PodEnding } from './kubelet.ts';
 import {
   alreadyExists,
   ApiError,
@@ -80,6 +81,10 @@ export interface FakeKubeOptions {
    * node is another address (192.0.2.1, TEST-NET-1), as on a cluster with a control plane of its own.
    */
   apiServerOnNode?: boolean;
+  /** The node's allocatable resources (`memory`, `cpu`, `ephemeral-storage`): a pod larger stays Pending, unschedulable (kubelet.ts). Default: unbounded. */
+  nodeAllocatable?: Record<string, string>;
+  /** How often the kubelet compares pods' written bytes with their ephemeral-storage limits (default 10 s: kubelet.ts). */
+  evictionIntervalMs?: number;
 }
 
 export interface RecordedCall {
@@ -96,10 +101,15 @@ export interface PodEntry {
   object: Json;
   containerId?: string;
   imageId?: string;
+  /** The scheduler's message for a pod that fits no node. */
+  unscheduled?: string;
   /** Why the container could not be created (an image the engine does not have). */
   waiting?: { reason: string; message: string };
   /** The container was stopped by a group OOM kill. */
   oomKilled?: boolean;
+  /** The kubelet failed the pod (its deadline passed, it was evicted): kubelet.ts. */
+  ended?: PodEnding;
+  deadline?: NodeJS.Timeout;
 }
 
 export interface FakeKubeApiServer {
@@ -111,8 +121,18 @@ export interface FakeKubeApiServer {
   pod(namespace: string, name: string): PodEntry | undefined;
   /** Cuts every open exec connection without a close frame, as a load balancer that restarts does. */
   cutExecConnections(): number;
+  /**
+   * The pods' node is lost (powered off, cut from the network): its containers stop where they are,
+   * open exec connections break, new ones fail as the API server cannot dial the kubelet, and the
+   * node lifecycle controller marks its pods not Ready while their phase stays what the kubelet last
+   * reported (https://kubernetes.io/docs/concepts/architecture/nodes/#condition; pkg/controller/nodelifecycle
+   * MarkPodsNotReady).
+   */
+  loseNode(): Promise<void>;
   /** The next requests that match fail as `fault` says (admission.ts): REST calls and exec upgrades. */
   injectFault(fault: Fault): void;
+  /** The pod's activeDeadlineSeconds pass now, as if that much time had gone by: the kubelet fails it (kubelet.ts). */
+  passDeadline(namespace: string, name: string): void;
   /** The namespace is being deleted: nothing new may be created in it. */
   terminateNamespace(namespace: string): void;
   /** Objects of a namespace whose labels hold `label` (key=value): what a user would see with kubectl -l. */
@@ -197,6 +217,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
   const calls: RecordedCall[] = [];
   const faults: Fault[] = [];
   const terminating = new Set<string>();
+  let nodeLost = false;
   let resourceVersion = 1;
   const key = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -280,6 +301,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const entry: PodEntry = { object: pod };
     pods.set(key(namespace, pod.metadata.name), entry);
     const [container] = pod.spec.containers;
+    entry.unscheduled = options.nodeAllocatable && unschedulable(pod, options.nodeAllocatable);
+    if (entry.unscheduled) return pod;
     const image = await docker
       .getImage(DIGEST.exec(container.image)?.[1] ?? container.image)
       .inspect()
@@ -321,16 +344,53 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       timer.unref();
     }
     entry.imageId = `${container.image.replace(/@.*$/, '').replace(/:[^:/]+$/, '')}@${image.Id}`;
-    await created.start().catch((error: Error) => {
-      entry.waiting = { reason: 'RunContainerError', message: error.message };
-    });
+    await created.start().then(
+      () => {
+        // Counted from the pod's start (status.startTime), which here is its container's.
+        const seconds = pod.spec.activeDeadlineSeconds as number | undefined;
+        if (seconds) entry.deadline = setTimeout(() => end(entry, DEADLINE_EXCEEDED), Math.min(seconds * 1000, 2 ** 31 - 1)).unref();
+      },
+      (error: Error) => {
+        entry.waiting = { reason: 'RunContainerError', message: error.message };
+      },
+    );
     return pod;
   }
+
+  /** The kubelet ends a running pod: every container killed, the pod Failed with the reason. */
+  function end(entry: PodEntry, ending: PodEnding): void {
+    if (entry.ended || !entry.containerId) return;
+    entry.ended = ending;
+    clearTimeout(entry.deadline);
+    void docker
+      .getContainer(entry.containerId)
+      .kill()
+      .catch(() => undefined);
+  }
+
+  // The eviction manager: pods over their ephemeral-storage limit, one look at a time.
+  let looking = false;
+  const evictions = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    void Promise.all(
+      [...pods.values()].map(async (entry) => {
+        const limit = storageLimit(entry.object);
+        if (!limit || entry.ended || !entry.containerId) return;
+        const written = await writtenBytes(docker, entry.containerId);
+        if (written !== undefined && written > quantityValue(limit)) end(entry, storageEviction(limit));
+      }),
+    ).finally(() => (looking = false));
+  }, options.evictionIntervalMs ?? EVICTION_MONITORING_MS).unref();
 
   /** The pod's status as the kubelet would report it, read from its container. */
   async function withStatus(entry: PodEntry): Promise<Json> {
     const container = entry.object.spec.containers[0];
     const base = { name: container.name, image: container.image, imageID: entry.imageId ?? '', restartCount: 0 };
+    if (entry.unscheduled) {
+      const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: entry.unscheduled };
+      return { ...entry.object, status: { phase: 'Pending', conditions: [condition] } };
+    }
     if (entry.waiting || !entry.containerId) {
       return { ...entry.object, status: { phase: 'Pending', containerStatuses: [{ ...base, ready: false, state: { waiting: entry.waiting } }] } };
     }
@@ -338,12 +398,17 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
       .getContainer(entry.containerId)
       .inspect()
       .catch(() => undefined);
+    if (entry.ended) {
+      const terminated = { exitCode: info?.State.Running ? 137 : (info?.State.ExitCode ?? 137), reason: 'Error' };
+      return { ...entry.object, status: { phase: 'Failed', ...entry.ended, containerStatuses: [{ ...base, ready: false, state: { terminated } }] } };
+    }
     if (info?.State.Running) {
       return {
         ...entry.object,
         status: {
           phase: 'Running',
           hostIP,
+          ...(nodeLost && { conditions: [{ type: 'Ready', status: 'False' }] }),
           containerStatuses: [
             { ...base, ready: true, started: true, containerID: `docker://${entry.containerId}`, state: { running: { startedAt: info.State.StartedAt } } },
           ],
@@ -366,6 +431,7 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     const entry = getPod(namespace, name);
     const object = await withStatus(entry);
     pods.delete(key(namespace, name));
+    clearTimeout(entry.deadline);
     if (entry.containerId)
       await docker
         .getContainer(entry.containerId)
@@ -497,6 +563,17 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     if (!m || request.method !== 'GET') return reject(noSuchPath().status);
     const fault = faultFor('GET', url.pathname);
     if (fault) return reject(faultStatus(fault));
+    // The API server proxies exec to the node's kubelet (port 10250); a dial that fails is a 500 (UpgradeAwareHandler).
+    if (nodeLost)
+      return reject({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `error dialing backend: dial tcp ${hostIP}:10250: i/o timeout`,
+        reason: 'InternalError',
+        code: 500,
+      });
     try {
       rbac('GET', url.pathname);
     } catch (error) {
@@ -537,6 +614,24 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     pod: (namespace, name) => pods.get(key(namespace, name)),
     injectFault: (fault) => void faults.push({ ...fault }),
     terminateNamespace: (namespace) => void terminating.add(namespace),
+    passDeadline(namespace, name) {
+      const entry = pods.get(key(namespace, name));
+      if (entry?.object.spec.activeDeadlineSeconds) end(entry, DEADLINE_EXCEEDED);
+    },
+    async loseNode() {
+      nodeLost = true;
+      execSockets.forEach((socket) => socket.destroy());
+      await Promise.all(
+        [...pods.values()].map((entry) =>
+          entry.containerId
+            ? docker
+                .getContainer(entry.containerId)
+                .pause()
+                .catch(() => undefined)
+            : undefined,
+        ),
+      );
+    },
     cutExecConnections() {
       const cut = execSockets.size;
       execSockets.forEach((socket) => socket.destroy());
@@ -549,6 +644,8 @@ export async function startFakeKubeApiServer(options: FakeKubeOptions = {}): Pro
     },
     async close() {
       oomEvents.destroy();
+      clearInterval(evictions);
+      pods.forEach((entry) => clearTimeout(entry.deadline));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => service.close(() => resolve()));

@@ -152,8 +152,8 @@ const RESOURCE_NAMES = ['cpu', 'memory', 'ephemeral-storage'];
 /**
  * Pod rules (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/ ;
  * pkg/apis/core/validation ValidatePodCreate): at least one container; each named as a DNS label,
- * unique, with an image; restartPolicy one of three; non-negative grace period; resource limits are
- * quantities of known resources (a malformed quantity fails decoding: 400).
+ * unique, with an image; restartPolicy one of three; non-negative grace period; a deadline of at
+ * least a second; resource limits are quantities of known resources (a malformed quantity fails decoding: 400).
  */
 export function validatePod(object: ObjectBody): void {
   const causes = metadataCauses(object);
@@ -186,6 +186,10 @@ export function validatePod(object: ObjectBody): void {
   const grace = spec.terminationGracePeriodSeconds;
   if (grace !== undefined && (typeof grace !== 'number' || grace < 0))
     causes.push(invalidValue('spec.terminationGracePeriodSeconds', grace, 'must be greater than or equal to 0'));
+  // ValidatePodSpec: activeDeadlineSeconds in [1, MaxInt32] (validation.InclusiveRangeError).
+  const deadline = spec.activeDeadlineSeconds;
+  if (deadline !== undefined && (typeof deadline !== 'number' || !Number.isInteger(deadline) || deadline < 1 || deadline > 2 ** 31 - 1))
+    causes.push(invalidValue('spec.activeDeadlineSeconds', deadline, 'must be between 1 and 2147483647, inclusive'));
   if (causes.length) throw invalid('Pod', String(object.metadata?.name ?? ''), causes);
 }
 

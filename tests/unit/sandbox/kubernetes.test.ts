@@ -54,8 +54,9 @@ describe('kubernetes backend: objects a real API server accepts', () => {
     expect(runSelector()).toBe('coop-bench=true');
   });
 
-  it('gives the same limits as Docker: bytes of memory and millicores', () => {
+  it('gives the same limits as Docker: bytes of memory and millicores, --disk as ephemeral storage (20 GiB without one)', () => {
     expect(podResources(limits)).toEqual({ limits: { memory: String(4 * 1024 ** 3), cpu: '2000m', 'ephemeral-storage': String(20 * 1024 ** 3) } });
+    expect(podResources({ ...limits, diskBytes: 8 * 1024 ** 3 }).limits['ephemeral-storage']).toBe(String(8 * 1024 ** 3));
     expect(podResources({ ...limits, nanoCpus: 5e8 }).limits.cpu).toBe('500m');
   });
 });
@@ -99,7 +100,33 @@ describe("kubernetes backend: reading the cluster's answers", () => {
         ],
       },
     };
-    expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)', outOfMemory: true });
+    expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)', outOfMemory: true, overDiskLimit: false });
+  });
+
+  it("tells the kubelet's reasons apart: over its own storage limit (the pod's doing), a node low on disk, a deadline", () => {
+    const ended = (reason: string, message: string) => ({
+      spec: { activeDeadlineSeconds: 86400, containers: [] },
+      status: {
+        phase: 'Failed',
+        reason,
+        message,
+        containerStatuses: [
+          { name: 'sandbox', image: 'i', imageID: 'x', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'Error' } } },
+        ],
+      },
+    });
+    const own = 'Pod ephemeral local storage usage exceeds the total limit of containers 8589934592. ';
+    expect(podProblem(ended('Evicted', own))).toEqual({ stuck: true, reason: `stopped (Evicted: ${own.trim()})`, outOfMemory: false, overDiskLimit: true });
+    expect(podProblem(ended('Evicted', 'Container sandbox exceeded its local ephemeral storage limit "8Gi". '))).toMatchObject({ overDiskLimit: true });
+    const node = 'The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi, available: 9Gi. ';
+    expect(podProblem(ended('Evicted', node))).toMatchObject({ overDiskLimit: false, outOfMemory: false });
+    expect(podProblem(ended('DeadlineExceeded', 'Pod was active on the node longer than the specified deadline'))).toEqual({
+      stuck: true,
+      reason:
+        "stopped (DeadlineExceeded: it ran past the activeDeadlineSeconds coop-bench gives its pods (86400 s), so that a killed coordinator's pods stop holding quota)",
+      outOfMemory: false,
+      overDiskLimit: false,
+    });
   });
 });
 
