@@ -11,14 +11,12 @@ import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.
 import { detect, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
-import { communicationJudge } from '../llm/communication.ts';
-import { speechActsJudge } from '../llm/speech-acts.ts';
-import { symptomsJudge } from '../llm/symptoms.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../llm/material.ts';
 import { llmOutcome, memoryCache, type AnswerCache } from '../run-judge.ts';
-import { undecidedLabel, type JudgeLabel } from '../types.ts';
+import { undecidedLabel, type JudgeLabel, type JudgeName } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
+import { judgesOfCase } from './questions.ts';
 
 export interface LabelScore {
   judge: string;
@@ -271,7 +269,11 @@ export interface LlmScores {
   usage: UsageTotal;
 }
 
-export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: Model, options: { timeoutMs: number; cache?: AnswerCache }): Promise<LlmScores> {
+export async function scoreLlmJudges(
+  cases: readonly CalibrationCase[],
+  model: Model,
+  options: { timeoutMs: number; cache?: AnswerCache; only?: readonly JudgeName[] },
+): Promise<LlmScores> {
   const cache = options.cache ?? memoryCache();
   const communication = new Tally('communication');
   const symptoms = new Tally('symptoms');
@@ -285,27 +287,28 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
 
   for (const c of cases) {
     const input = caseInput(c);
-    const outcomes = await Promise.all([
-      llmOutcome(communicationJudge, input, model, cache, options),
-      c.gold.symptoms ? llmOutcome(symptomsJudge, input, model, cache, options) : undefined,
-      llmOutcome(speechActsJudge, input, model, cache, options),
-      c.patches ? llmOutcome(commitmentsJudge, input, model, cache, options) : undefined,
-    ]);
-    for (const o of outcomes) {
-      if (!o) continue;
+    const outcomes = new Map(
+      (await Promise.all(judgesOfCase(c, options.only).map((judge) => llmOutcome(judge, input, model, cache, options)))).map((o) => [o.judge, o]),
+    );
+    for (const o of outcomes.values()) {
       dropped += o.dropped.length;
       if (!o.cached) usage = addUsage(usage, o.usage);
       if (o.status === 'error') errors.push(`${c.id} ${o.judge}: ${o.reason}`);
     }
-    const [comm, symp, speech, promised] = outcomes;
-    const predictedError = comm!.labels[0]?.label ?? null;
-    communication.classify(c.id, predictedError, c.gold.communication);
-    if (c.gold.communication === null) {
-      clean.of++;
-      if (predictedError === null) clean.kept++;
+    const comm = outcomes.get('communication');
+    if (comm) {
+      const predictedError = comm.labels[0]?.label ?? null;
+      communication.classify(c.id, predictedError, c.gold.communication);
+      if (c.gold.communication === null) {
+        clean.of++;
+        if (predictedError === null) clean.kept++;
+      }
     }
+    const symp = outcomes.get('symptoms');
     if (symp) symptoms.classify(c.id, symp.labels.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary);
-    c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech!.labels.find((l) => l.messageId === i + 1)?.label, m.act));
+    const speech = outcomes.get('speech_acts');
+    if (speech) c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech.labels.find((l) => l.messageId === i + 1)?.label, m.act));
+    const promised = outcomes.get('commitments');
     if (promised) {
       commitments.compare('broken_checkable_commitment', new Set(promised.labels.map((l) => l.messageId!)), goldBrokenCommitments(c));
       // What the model read, from its cached answer (the outcome keeps only the broken ones).
