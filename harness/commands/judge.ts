@@ -111,7 +111,7 @@ async function calibrate(o: JudgeCommandOptions): Promise<number> {
   }
   if (!o.judgeModel) return 0;
   const spec = o.judgeModel;
-  const readings = loadReadings(o.readingsDir, checkReader(spec));
+  const readings = loadReadings(o.readingsDir, spec);
   const questions = calibrationQuestions(cases, o.only);
   const missing = missingReadings(readings, questions).length;
   if (missing > 0 && !isModelSpec(spec))

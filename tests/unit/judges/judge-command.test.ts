@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
 import { goldBrokenCommitments } from '../../../judges/calibration/score.ts';
@@ -7,20 +6,7 @@ import { MODEL_SCORES_NAME, modelTestScores, readModelScores } from '../../../ju
 import { join } from 'node:path';
 import { errorReply, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
-
-async function runJudge(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  try {
-    await judgeCommand().exitOverride().parseAsync(args, { from: 'user' });
-  } finally {
-    write.mockRestore();
-  }
-  return chunks.join('');
-}
+import { runJudge } from './run-judge-command.ts';
 
 describe('coop-bench judge', () => {
   let run: StoredRun;
