@@ -7,7 +7,7 @@ import { calibrationQuestions } from '../../judges/calibration/questions.ts';
 import { checkReader, loadReadings, missingReadings, READINGS_DIR, readingsCache, saveReadings } from '../../judges/calibration/readings.ts';
 import { scoreDetectors, scoreLlmJudges } from '../../judges/calibration/score.ts';
 import { computeStoredScores, STORED_SCORES_FILE, writeStoredScores } from '../../judges/calibration/stored-scores.ts';
-import { writeModelScores, type SplitScores } from '../../judges/calibration/model-scores.ts';
+import { withMeasurements, type SplitScores } from '../../judges/calibration/model-scores.ts';
 import {
   addOutcome,
   formatCaseFiles,
@@ -133,22 +133,33 @@ async function calibrate(o: JudgeCommandOptions): Promise<number> {
   }
   const { stored, called } = cache.counts();
   const recorded = o.record && called > 0;
-  if (recorded) saveReadings(readings);
+  let save = recorded;
   print([
     '',
     `Readings of ${spec}: ${stored} answer(s) from ${readings.file}, ${called} asked of the model${called === 0 ? '' : recorded ? ' (recorded there)' : ' (not recorded: add --record to store them)'}.`,
   ]);
   if (o.writeScores) {
     // A question the model did not answer counts as no label: such figures would not describe the model.
+    const notSaved =
+      errors > 0
+        ? `${errors} question(s) to ${model.spec} failed (listed above); run again to measure it whole.`
+        : splits.length < SPLITS.length
+          ? `the figures of ${model.spec} are stored for both splits; leave out --split and --case-files.`
+          : called > 0 && !o.record
+            ? `the figures are stored with the readings they come from; add --record.`
+            : undefined;
+    if (!notSaved) {
+      readings.scores = withMeasurements(readings.scores, spec, measured);
+      save = true;
+    }
     print([
       '',
-      errors > 0
-        ? `Not saved: ${errors} question(s) to ${model.spec} failed (listed above); run again to measure it whole.`
-        : splits.length < SPLITS.length
-          ? `Not saved: the figures of ${model.spec} are stored for both splits; leave out --split and --case-files.`
-          : `Wrote ${model.spec}'s calibration figures (shown in reports of runs under ${o.runsDir} judged by it) to ${writeModelScores(o.runsDir, model.spec, measured)}`,
+      notSaved
+        ? `Not saved: ${notSaved}`
+        : `Wrote ${model.spec}'s calibration figures, scored from its readings (shown in reports beside the labels it gave), to ${readings.file}`,
     ]);
   }
+  if (save) saveReadings(readings);
   return errors > 0 ? 1 : 0;
 }
 
@@ -197,7 +208,7 @@ export function judgeCommand(): Command {
     .option('--calibrate', 'print precision and recall on the calibration set, train and test split (detectors; with --judge-model, the LLM judges too)', false)
     .option(
       '--write-scores',
-      "with --calibrate: save the figures reports show beside the labels: the detectors' (in the package), or with --judge-model that model's (in --runs-dir)",
+      "with --calibrate: save the figures reports show beside the labels: the detectors' (in the package), or with --judge-model that model's (in its readings file, with --record)",
       false,
     )
     .option('--record', 'with --calibrate --judge-model: store the answers the model gave in its readings file', false)

@@ -3,7 +3,7 @@
 // --judge-model <id>` scores from them without calling the model, and answers written by hand for
 // exported prompts can be imported. A file is JSON in a stable order (entries sorted by hash, keys
 // hash, judge, case, answer), bounded, and checked on load.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -12,9 +12,12 @@ import { parseJsonAnswer } from '../llm/ask.ts';
 import { LLM_JUDGES } from '../judge-task.ts';
 import { answerKey, type AnswerCache, type CachedAnswer } from '../run-judge.ts';
 import { NO_USAGE } from '../llm/ask.ts';
+import { measurementSchema, type ModelMeasurement } from './model-scores.ts';
 import type { CalibrationQuestion } from './questions.ts';
 
 export const READINGS_DIR = fileURLToPath(new URL('./readings', import.meta.url));
+/** The readings of a user's own models, inside a runs folder (`--readings-dir <runs-dir>/readings`): reports of its runs read them too. */
+export const RUN_READINGS = 'readings';
 
 /** One answer is one JSON object of a judge; more than this is no answer a judge asks for. */
 export const MAX_ANSWER_CHARS = 100_000;
@@ -29,12 +32,16 @@ const readingSchema = z
     answer: z.string().max(MAX_ANSWER_CHARS),
   })
   .strict();
-const fileSchema = z.object({ model: z.string().min(1).max(1000), readings: z.array(readingSchema).max(MAX_READINGS) }).strict();
+const fileSchema = z
+  .object({ model: z.string().min(1).max(1000), scores: z.array(measurementSchema).default([]), readings: z.array(readingSchema).max(MAX_READINGS) })
+  .strict();
 export type Reading = z.infer<typeof readingSchema>;
 
 export interface Readings {
   model: string;
   file: string;
+  /** The figures scored from these readings against the gold (model-scores.ts), per judge. */
+  scores: ModelMeasurement[];
   byHash: Map<string, Reading>;
 }
 
@@ -52,7 +59,7 @@ export function readingsFile(dir: string, model: string): string {
 /** The readings of one model (none stored: an empty set); a file that does not check out is an error naming it. */
 export function loadReadings(dir: string, model: string): Readings {
   const file = readingsFile(dir, model);
-  const readings: Readings = { model, file, byHash: new Map() };
+  const readings: Readings = { model, file, scores: [], byHash: new Map() };
   if (!existsSync(file)) return readings;
   const fail = (why: string): never => {
     throw new JudgeInputError(`${file}: ${why} (fix or delete the file; readings are written by judge --calibrate --record or --import-readings)`);
@@ -74,11 +81,33 @@ export function loadReadings(dir: string, model: string): Readings {
     return readings;
   }
   if (parsed.data.model !== model) fail(`holds the readings of "${parsed.data.model}", not of "${model}"`);
+  readings.scores = parsed.data.scores;
   for (const r of parsed.data.readings) {
     if (readings.byHash.has(r.hash)) fail(`reading ${r.hash} appears twice`);
     readings.byHash.set(r.hash, r);
   }
   return readings;
+}
+
+/**
+ * The figures stored in every readings file of these folders, for the report (a folder that is
+ * missing, or a file that does not check out, gives none: `judge --calibrate` names the problem).
+ */
+export function readMeasurements(dirs: readonly string[]): ModelMeasurement[] {
+  return dirs.flatMap((dir) => {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .flatMap((name) => {
+        try {
+          const parsed = fileSchema.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+          return parsed.success ? parsed.data.scores : [];
+        } catch {
+          return [];
+        }
+      });
+  });
 }
 
 export function saveReadings(readings: Readings): void {
@@ -87,7 +116,7 @@ export function saveReadings(readings: Readings): void {
     .map((r) => ({ hash: r.hash, judge: r.judge, case: r.case, answer: r.answer }));
   try {
     mkdirSync(join(readings.file, '..'), { recursive: true });
-    writeFileSync(readings.file, `${JSON.stringify({ model: readings.model, readings: entries }, null, 2)}\n`);
+    writeFileSync(readings.file, `${JSON.stringify({ model: readings.model, scores: readings.scores, readings: entries }, null, 2)}\n`);
   } catch (error) {
     throw new JudgeInputError(`cannot write ${readings.file}: ${(error as Error).message}`);
   }
