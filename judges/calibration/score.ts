@@ -1,13 +1,14 @@
 // Precision and recall on the calibration set, one split at a time: for the deterministic
-// detectors (per message, or per conversation for the first-turn plan; mention counts as exact
+// detectors (per message, per conversation for the first-turn plan, per target for broken
+// commitments where the gold lists them (targets.ts); mention counts as exact
 // matches; commitments found, and broken ones, per kind; paraphrases labelled alike), and for the LLM judges
 // (communication error and primary symptom per conversation, speech act per message, broken
-// checkable commitment per message where the case has patches). Gold is
+// checkable commitment per target where the case has patches, targets.ts). Gold is
 // read through the definitions: a detector that covers part of a paper label is scored on that part.
 import type { Model } from '../model.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
 import type { Commitment } from '../detectors/commitment-extract.ts';
-import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.ts';
+import { brokenPromises, type BrokenPromise } from '../detectors/commitments.ts';
 import { detect, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
@@ -17,6 +18,7 @@ import { undecidedLabel, type JudgeLabel, type JudgeName } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
 import { judgesOfCase } from './questions.ts';
+import { brokenTargetItems } from './targets.ts';
 
 export interface LabelScore {
   judge: string;
@@ -146,8 +148,21 @@ function compareKinds(kinds: Tally, read: readonly Commitment[], c: CalibrationC
 }
 
 interface CaseResult extends DetectorResult {
-  /** The messages the code checks find broken on the gold's reading, and the gold entries they cannot read. */
-  goldReading: { broken: number[]; unread: number };
+  /** The promises the code checks find broken on the gold's reading, and the gold entries they cannot read. */
+  goldReading: { broken: BrokenPromise[]; unread: number };
+}
+
+/**
+ * broken_checkable_commitment of one case: per target where the gold lists the commitments
+ * (targets.ts), per message where it gives only the messages.
+ */
+function compareBroken(tally: Tally, c: CalibrationCase, broken: readonly BrokenPromise[]): void {
+  if (!c.gold.commitments) {
+    tally.compare('broken_checkable_commitment', new Set(broken.map((b) => b.commitment.messageId)), c.gold.broken_commitment);
+    return;
+  }
+  const items = brokenTargetItems(c, broken);
+  tally.compare('broken_checkable_commitment', items.reported, items.gold);
 }
 
 async function detectCase(c: CalibrationCase): Promise<CaseResult> {
@@ -156,7 +171,7 @@ async function detectCase(c: CalibrationCase): Promise<CaseResult> {
   const read = commitmentsOf(goldReading(c), conversationItems(input, DEFAULT_BUDGET), input);
   return {
     ...detect(input),
-    goldReading: { broken: brokenCommitments(input, read.commitments).map((l) => l.messageId!), unread: read.dropped.length },
+    goldReading: { broken: brokenPromises(input, read.commitments), unread: read.dropped.length },
   };
 }
 
@@ -205,12 +220,12 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     tally.compare('question_no_reply', got.question_no_reply, gold.question_no_reply);
     tally.compare('near_duplicate', got.near_duplicate, gold.near_duplicate);
     if (c.patches) {
-      tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, gold.broken_checkable_commitment);
+      compareBroken(tally, c, result.broken);
       compareBrokenKinds(brokenKinds, result.broken, c);
     }
     // The checks alone are scored where the gold reads the promises: a case without gold commitments gives them nothing to check.
     if (c.patches && c.gold.commitments) {
-      goldRead.compare('broken_checkable_commitment', result.goldReading.broken, goldBrokenCommitments(c));
+      compareBroken(goldRead, c, result.goldReading.broken);
       unread += result.goldReading.unread;
     }
     compareKinds(kinds, result.commitments, c);
@@ -310,10 +325,11 @@ export async function scoreLlmJudges(
     if (speech) c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech.labels.find((l) => l.messageId === i + 1)?.label, m.act));
     const promised = outcomes.get('commitments');
     if (promised) {
-      commitments.compare('broken_checkable_commitment', new Set(promised.labels.map((l) => l.messageId!)), goldBrokenCommitments(c));
-      // What the model read, from its cached answer (the outcome keeps only the broken ones).
+      // What the model read, from its cached answer (the outcome keeps only the broken ones' labels, not their targets).
       const answer = promised.status === 'ok' ? commitmentsJudge.schema.safeParse(cache.get(promised.inputHash)?.answer) : undefined;
-      if (answer?.success) compareKinds(kinds, commitmentsOf(answer.data, conversationItems(input, DEFAULT_BUDGET), input).commitments, c);
+      const read = answer?.success ? commitmentsOf(answer.data, conversationItems(input, DEFAULT_BUDGET), input).commitments : [];
+      compareBroken(commitments, c, read.length > 0 ? brokenPromises(input, read) : []);
+      if (answer?.success) compareKinds(kinds, read, c);
     }
   }
   return {
