@@ -65,10 +65,10 @@ describe("a judge model's readings of the calibration prompts", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('are written in a stable order: entries sorted by hash, keys hash, judge, case, answer', { timeout: 300_000 }, async () => {
+  it('are written in a stable order: model, figures, then entries sorted by hash with keys hash, judge, case, answer', { timeout: 300_000 }, async () => {
     await runJudge(['--calibrate', '--judge-model', spec, ...SELECTION, '--readings-dir', dir, '--record']);
     const stored = JSON.parse(readFileSync(readingsFile(dir, spec), 'utf8'));
-    expect(Object.keys(stored)).toEqual(['model', 'readings']);
+    expect(Object.keys(stored)).toEqual(['model', 'scores', 'readings']);
     expect(stored.model).toBe(spec);
     const hashes = stored.readings.map((r: { hash: string }) => r.hash);
     expect(hashes).toEqual([...hashes].sort());
