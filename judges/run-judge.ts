@@ -87,6 +87,11 @@ export async function initiativeFallbackOutcome(input: JudgeInput): Promise<Judg
   };
 }
 
+/** The cache key of one judge question: judge, prompt version, model and the exact prompt. */
+export function answerKey(judge: Pick<LlmJudge<unknown>, 'name' | 'promptVersion'>, model: string, prompt: { system: string; user: string }): string {
+  return sha256(JSON.stringify({ judge: judge.name, version: judge.promptVersion, model, system: prompt.system, user: prompt.user }));
+}
+
 export interface LlmJudgeOptions {
   timeoutMs: number;
 }
@@ -112,7 +117,7 @@ export async function llmOutcome<Answer>(
   if (skip) return { ...base, status: 'skipped', reason: skip, inputHash: '' };
 
   const prompt = judge.prompt(input);
-  const inputHash = sha256(JSON.stringify({ judge: judge.name, version: judge.promptVersion, model: model.spec, system: prompt.system, user: prompt.user }));
+  const inputHash = answerKey(judge, model.spec, prompt);
   let answer: Answer;
   let cached = false;
   let usage: UsageTotal;

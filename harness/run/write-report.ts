@@ -10,7 +10,7 @@ import { labelView, pairName, type RunData, type TaskOutcome } from '../../repor
 import { summarizeRun, type RunSummary } from '../../reports/summary.ts';
 import { taskDetail, type TaskDetail } from '../../reports/task-detail.ts';
 import { comparisonContent, reportContent, writeReportFile, type ReportFormat } from '../../reports/render-report.ts';
-import { readModelScores } from '../../judges/calibration/model-scores.ts';
+import { READINGS_DIR, readMeasurements, RUN_READINGS } from '../../judges/calibration/readings.ts';
 import { teamName } from '../../tasks/types.ts';
 import { initiativeRecordOf, processRecordOf } from '../store/process-records.ts';
 import { taskProcess } from '../../reports/analysis/process.ts';
@@ -51,7 +51,7 @@ export function loadRunData(store: RunStore): RunData {
     labels: t.labels.map(labelView),
     testRuns: t.testRuns,
   }));
-  return { run: log.run, tasks, damaged: log.damaged, judgeCalibration: readModelScores(dirname(store.dir)) };
+  return { run: log.run, tasks, damaged: log.damaged, judgeCalibration: readMeasurements([READINGS_DIR, join(dirname(store.dir), RUN_READINGS)]) };
 }
 
 /** Each task's page data; a task with a damaged row has no page (its row in the report names the damage). */

@@ -1,25 +1,25 @@
 // Precision and recall on the calibration set, one split at a time: for the deterministic
-// detectors (per message, or per conversation for the first-turn plan; mention counts as exact
+// detectors (per message, per conversation for the first-turn plan, per target for broken
+// commitments where the gold lists them (targets.ts); mention counts as exact
 // matches; commitments found, and broken ones, per kind; paraphrases labelled alike), and for the LLM judges
 // (communication error and primary symptom per conversation, speech act per message, broken
-// checkable commitment per message where the case has patches). Gold is
+// checkable commitment per target where the case has patches, targets.ts). Gold is
 // read through the definitions: a detector that covers part of a paper label is scored on that part.
 import type { Model } from '../model.ts';
 import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
 import type { Commitment } from '../detectors/commitment-extract.ts';
-import { brokenCommitments, type BrokenPromise } from '../detectors/commitments.ts';
+import { brokenPromises, type BrokenPromise } from '../detectors/commitments.ts';
 import { detect, DETECTOR_RULE_TABLES, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
 import { traceRules, type RuleHit } from '../detectors/rules.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
-import { communicationJudge } from '../llm/communication.ts';
-import { speechActsJudge } from '../llm/speech-acts.ts';
-import { symptomsJudge } from '../llm/symptoms.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../llm/material.ts';
 import { llmOutcome, memoryCache, type AnswerCache } from '../run-judge.ts';
-import { undecidedLabel, type JudgeLabel } from '../types.ts';
+import { undecidedLabel, type JudgeLabel, type JudgeName } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
+import { judgesOfCase } from './questions.ts';
+import { brokenTargetItems } from './targets.ts';
 
 export interface LabelScore {
   judge: string;
@@ -159,9 +159,22 @@ function compareKinds(kinds: Tally, read: readonly Commitment[], c: CalibrationC
 }
 
 interface CaseResult extends DetectorResult {
-  /** The messages the code checks find broken on the gold's reading, and the gold entries they cannot read. */
-  goldReading: { broken: number[]; unread: number };
+  /** The promises the code checks find broken on the gold's reading, and the gold entries they cannot read. */
+  goldReading: { broken: BrokenPromise[]; unread: number };
   hits: RuleHit[];
+}
+
+/**
+ * broken_checkable_commitment of one case: per target where the gold lists the commitments
+ * (targets.ts), per message where it gives only the messages.
+ */
+function compareBroken(tally: Tally, c: CalibrationCase, broken: readonly BrokenPromise[]): void {
+  if (!c.gold.commitments) {
+    tally.compare('broken_checkable_commitment', new Set(broken.map((b) => b.commitment.messageId)), c.gold.broken_commitment);
+    return;
+  }
+  const items = brokenTargetItems(c, broken);
+  tally.compare('broken_checkable_commitment', items.reported, items.gold);
 }
 
 /**
@@ -184,7 +197,7 @@ async function detectAnew(c: CalibrationCase): Promise<CaseResult> {
   return {
     ...result,
     hits,
-    goldReading: { broken: brokenCommitments(input, read.commitments).map((l) => l.messageId!), unread: read.dropped.length },
+    goldReading: { broken: brokenPromises(input, read.commitments), unread: read.dropped.length },
   };
 }
 
@@ -244,12 +257,12 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     tally.compare('question_no_reply', got.question_no_reply, gold.question_no_reply);
     tally.compare('near_duplicate', got.near_duplicate, gold.near_duplicate);
     if (c.patches) {
-      tally.compare('broken_checkable_commitment', got.broken_checkable_commitment, gold.broken_checkable_commitment);
+      compareBroken(tally, c, result.broken);
       compareBrokenKinds(brokenKinds, result.broken, c);
     }
     // The checks alone are scored where the gold reads the promises: a case without gold commitments gives them nothing to check.
     if (c.patches && c.gold.commitments) {
-      goldRead.compare('broken_checkable_commitment', result.goldReading.broken, goldBrokenCommitments(c));
+      compareBroken(goldRead, c, result.goldReading.broken);
       unread += result.goldReading.unread;
     }
     compareKinds(kinds, result.commitments, c);
@@ -309,7 +322,11 @@ export interface LlmScores {
   usage: UsageTotal;
 }
 
-export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: Model, options: { timeoutMs: number; cache?: AnswerCache }): Promise<LlmScores> {
+export async function scoreLlmJudges(
+  cases: readonly CalibrationCase[],
+  model: Model,
+  options: { timeoutMs: number; cache?: AnswerCache; only?: readonly JudgeName[] },
+): Promise<LlmScores> {
   const cache = options.cache ?? memoryCache();
   const communication = new Tally('communication');
   const symptoms = new Tally('symptoms');
@@ -323,32 +340,34 @@ export async function scoreLlmJudges(cases: readonly CalibrationCase[], model: M
 
   for (const c of cases) {
     const input = caseInput(c);
-    const outcomes = await Promise.all([
-      llmOutcome(communicationJudge, input, model, cache, options),
-      c.gold.symptoms ? llmOutcome(symptomsJudge, input, model, cache, options) : undefined,
-      llmOutcome(speechActsJudge, input, model, cache, options),
-      c.patches ? llmOutcome(commitmentsJudge, input, model, cache, options) : undefined,
-    ]);
-    for (const o of outcomes) {
-      if (!o) continue;
+    const outcomes = new Map(
+      (await Promise.all(judgesOfCase(c, options.only).map((judge) => llmOutcome(judge, input, model, cache, options)))).map((o) => [o.judge, o]),
+    );
+    for (const o of outcomes.values()) {
       dropped += o.dropped.length;
       if (!o.cached) usage = addUsage(usage, o.usage);
       if (o.status === 'error') errors.push(`${c.id} ${o.judge}: ${o.reason}`);
     }
-    const [comm, symp, speech, promised] = outcomes;
-    const predictedError = comm!.labels[0]?.label ?? null;
-    communication.classify(c.id, predictedError, c.gold.communication);
-    if (c.gold.communication === null) {
-      clean.of++;
-      if (predictedError === null) clean.kept++;
+    const comm = outcomes.get('communication');
+    if (comm) {
+      const predictedError = comm.labels[0]?.label ?? null;
+      communication.classify(c.id, predictedError, c.gold.communication);
+      if (c.gold.communication === null) {
+        clean.of++;
+        if (predictedError === null) clean.kept++;
+      }
     }
+    const symp = outcomes.get('symptoms');
     if (symp) symptoms.classify(c.id, symp.labels.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary);
-    c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech!.labels.find((l) => l.messageId === i + 1)?.label, m.act));
+    const speech = outcomes.get('speech_acts');
+    if (speech) c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech.labels.find((l) => l.messageId === i + 1)?.label, m.act));
+    const promised = outcomes.get('commitments');
     if (promised) {
-      commitments.compare('broken_checkable_commitment', new Set(promised.labels.map((l) => l.messageId!)), goldBrokenCommitments(c));
-      // What the model read, from its cached answer (the outcome keeps only the broken ones).
+      // What the model read, from its cached answer (the outcome keeps only the broken ones' labels, not their targets).
       const answer = promised.status === 'ok' ? commitmentsJudge.schema.safeParse(cache.get(promised.inputHash)?.answer) : undefined;
-      if (answer?.success) compareKinds(kinds, commitmentsOf(answer.data, conversationItems(input, DEFAULT_BUDGET), input).commitments, c);
+      const read = answer?.success ? commitmentsOf(answer.data, conversationItems(input, DEFAULT_BUDGET), input).commitments : [];
+      compareBroken(commitments, c, read.length > 0 ? brokenPromises(input, read) : []);
+      if (answer?.success) compareKinds(kinds, read, c);
     }
   }
   return {

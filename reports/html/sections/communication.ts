@@ -62,7 +62,8 @@ function trustCells(c: DetectorCalibration | null): string[] {
 }
 
 /** How a judge model's figures are stored for a run's reports. */
-const MEASURE_MODEL = 'coop-bench judge --calibrate --judge-model <spec> --write-scores, with this run\u2019s --runs-dir';
+const MEASURE_MODEL =
+  'coop-bench judge --calibrate --judge-model <spec> --record --write-scores, with --readings-dir <runs-dir>/readings for a model whose readings the package does not hold';
 
 /** Rows whose promises a judge model read: their figures are that model's, measured on the same split, or none. */
 function modelNote(rows: DetectorRow[]): string {

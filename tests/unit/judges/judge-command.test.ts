@@ -1,26 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { judgeCommand } from '../../../harness/commands/judge.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../judges/calibration/cases.ts';
 import { goldBrokenCommitments } from '../../../judges/calibration/score.ts';
-import { MODEL_SCORES_NAME, modelTestScores, readModelScores } from '../../../judges/calibration/model-scores.ts';
+import { modelTestScores } from '../../../judges/calibration/model-scores.ts';
+import { loadReadings, readMeasurements, RUN_READINGS } from '../../../judges/calibration/readings.ts';
 import { join } from 'node:path';
 import { errorReply, startFakeVllm, type FakeOpenAIServer } from '../../fakes/openai-server.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from './stored-task.ts';
+import { runJudge } from './run-judge-command.ts';
 
-async function runJudge(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  try {
-    await judgeCommand().exitOverride().parseAsync(args, { from: 'user' });
-  } finally {
-    write.mockRestore();
-  }
-  return chunks.join('');
-}
+const LLM_ONLY = 'communication,symptoms,speech_acts,commitments';
 
 describe('coop-bench judge', () => {
   let run: StoredRun;
@@ -124,11 +113,11 @@ describe('coop-bench judge', () => {
     try {
       const cases = loadCalibrationSet();
       const spec = `openai:judge@${server.url}`;
-      const out = await runJudge(['--calibrate', '--judge-model', spec, '--write-scores', '--runs-dir', run.runsDir]);
-      expect(out).toContain(
-        `Wrote ${spec}'s calibration figures (shown in reports of runs under ${run.runsDir} judged by it) to ${join(run.runsDir, MODEL_SCORES_NAME)}`,
-      );
-      const stored = readModelScores(run.runsDir);
+      const readingsDir = join(run.runsDir, RUN_READINGS);
+      const out = await runJudge(['--calibrate', '--judge-model', spec, '--record', '--write-scores', '--only', LLM_ONLY, '--readings-dir', readingsDir]);
+      const readings = loadReadings(readingsDir, spec);
+      expect(out).toContain(`Wrote ${spec}'s calibration figures, scored from its readings (shown in reports beside the labels it gave), to ${readings.file}`);
+      const stored = readings.scores;
       for (const split of SPLITS) {
         const part = out.slice(out.indexOf(`LLM judges (openai:judge@${server.url}), ${split} split`));
         const mine = casesOfSplit(cases, split);
@@ -170,11 +159,12 @@ describe('coop-bench judge', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const spec = `openai:judge@${server.url}`;
-      const out = await runJudge(['--calibrate', '--judge-model', spec, '--write-scores', '--runs-dir', run.runsDir]);
+      const readingsDir = join(run.runsDir, RUN_READINGS);
+      const out = await runJudge(['--calibrate', '--judge-model', spec, '--record', '--write-scores', '--only', LLM_ONLY, '--readings-dir', readingsDir]);
       expect(out).toMatch(
         new RegExp(`Not saved: \\d+ question\\(s\\) to ${spec.replace(/[.:/]/g, '\\$&')} failed \\(listed above\\); run again to measure it whole\\.`),
       );
-      expect(readModelScores(run.runsDir)).toEqual([]);
+      expect(readMeasurements([readingsDir])).toEqual([]);
       expect(process.exitCode).toBe(1);
     } finally {
       warn.mockRestore();

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { writeComparison, writeReport } from '../../../harness/run/write-report.ts';
 import { escapeHtml, jsonForScript } from '../../../reports/html/escape.ts';
 import { csvField } from '../../../reports/export.ts';
-import { writeModelScores } from '../../../judges/calibration/model-scores.ts';
+import { withMeasurements } from '../../../judges/calibration/model-scores.ts';
+import { loadReadings, RUN_READINGS, saveReadings } from '../../../judges/calibration/readings.ts';
 import { buildRun } from './helpers/fixture-run.ts';
 import { PAYLOAD, PAYLOADS, injectionTasks } from './helpers/payloads.ts';
 
@@ -229,13 +230,16 @@ describe("the LLM judges' calibration", () => {
       expect(html()).toContain('No calibration figures of the communication judge\u2019s model are stored');
       expect(html()).toContain('No calibration figures of the symptoms judge\u2019s model are stored');
       const row = (judge: string, label: string, tp: number, fp: number, fn: number) => ({ judge, label, tp, fp, fn });
-      writeModelScores(dir, 'judge-model', {
+      // The figures scored from the judge model's readings, in the readings folder of the runs folder.
+      const readings = loadReadings(join(dir, RUN_READINGS), 'judge-model');
+      readings.scores = withMeasurements([], 'judge-model', {
         train: { cases: 9, labels: [] },
         test: {
           cases: 150,
           labels: [row('communication', 'C1a', 3, 1, 2), row('symptoms', 'work_overlap', 4, 0, 1), row('speech_acts', 'question', 30, 3, 0)],
         },
       });
+      saveReadings(readings);
       const report = html();
       for (const judge of ['communication', 'symptoms', 'speech-act'])
         expect(report).toContain(`the ${judge} judge\u2019s model (judge-model) on the 150 held-out calibration conversations`);

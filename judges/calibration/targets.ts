@@ -1,0 +1,69 @@
+// broken_checkable_commitment scored per target, not per message: a broken promise the judge or the
+// detectors report counts as found only when its message has a broken gold commitment with the
+// same target (a name it names, or an overlapping line range), and only when what it names is in
+// the case at all (a label that points at a file or symbol the conversation and patches never name
+// finds nothing). Gold targets are written `file:Symbol.member(param)` or `file:first-last`.
+import type { BrokenPromise } from '../detectors/commitments.ts';
+import type { Target } from '../detectors/commitment-extract.ts';
+import type { CalibrationCase } from './cases.ts';
+
+const IDENTIFIERS = /[A-Za-z_][A-Za-z0-9_]*/g;
+const words = (text: string) => text.match(IDENTIFIERS) ?? [];
+
+interface GoldTarget {
+  file?: string;
+  names: Set<string>;
+  lines?: [number, number];
+}
+
+function goldTarget(target: string): GoldTarget {
+  const colon = target.search(/:(?!\/)/);
+  const file = colon > 0 ? target.slice(0, colon).trim() : undefined;
+  const rest = colon > 0 ? target.slice(colon + 1) : target;
+  const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(rest);
+  return { file, names: new Set(range ? [] : words(rest)), ...(range && { lines: [Number(range[1]), Number(range[2])] as [number, number] }) };
+}
+
+/** The identifiers a reported target names: its symbols, and for a placement (or a target with no symbol) the function it is in. */
+function reportedNames(t: Target): string[] {
+  const names = t.names.flatMap(words);
+  return t.kind === 'placement' || names.length === 0 ? [...names, ...words(t.scope ?? '')] : names;
+}
+
+const sameFile = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+
+function matches(t: Target, gold: GoldTarget): boolean {
+  // A line range matches only an overlapping line range (of the same file, where both name one).
+  if (t.lines || gold.lines) {
+    if (!t.lines || !gold.lines) return false;
+    const fileAgrees = !gold.file || t.files.length === 0 || t.files.some((f) => sameFile(f, gold.file!));
+    return t.lines[0] <= gold.lines[1] && gold.lines[0] <= t.lines[1] && fileAgrees;
+  }
+  const names = reportedNames(t);
+  if (names.length > 0) return names.some((n) => gold.names.has(n));
+  return gold.file !== undefined && t.files.some((f) => sameFile(f, gold.file!));
+}
+
+/** Whether every name and file the target points at is somewhere in the case (its messages or patches). */
+function inCase(t: Target, text: string): boolean {
+  const known = new Set(words(text));
+  return t.names.flatMap(words).every((n) => known.has(n)) && t.files.every((f) => text.includes(f));
+}
+
+/**
+ * Reported and gold items of broken_checkable_commitment, per target: a gold item per broken gold
+ * commitment, a reported item matching one takes its key (several reports of one target count
+ * once), any other reported target is an item of its own (a false positive).
+ */
+export function brokenTargetItems(c: CalibrationCase, broken: readonly BrokenPromise[]): { reported: string[]; gold: string[] } {
+  const golds = (c.gold.commitments ?? []).flatMap((x, i) =>
+    !x.kept && x.withdrawn === undefined ? [{ key: `${c.id}#gold${i}`, message: x.message, target: goldTarget(x.target) }] : [],
+  );
+  const text = [...c.messages.map((m) => m.text), ...Object.values(c.patches ?? {})].join('\n');
+  const reported = broken.map((b, i) => {
+    const t = b.commitment.target;
+    const hit = inCase(t, text) ? golds.find((g) => g.message === b.commitment.messageId && matches(t, g.target)) : undefined;
+    return hit?.key ?? `${c.id}#reported${i}`;
+  });
+  return { reported, gold: golds.map((g) => g.key) };
+}
