@@ -5,10 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JudgeInputError } from '../errors.ts';
-import { DETECTORS_VERSION } from '../detectors/index.ts';
-import { LLM_JUDGES } from '../judge-task.ts';
+import { llmJudges } from '../llm/registry.ts';
 import { SPLITS, type Split } from './cases.ts';
-import type { LabelScore } from './score.ts';
+import type { LabelScore } from './tally.ts';
 
 export const MODEL_SCORES_NAME = 'judge-calibration.json';
 
@@ -25,10 +24,10 @@ const fileSchema = z.object({ measurements: z.array(measurementSchema) });
 export type ModelMeasurement = z.infer<typeof measurementSchema>;
 export type SplitScores = Record<Split, { cases: number; labels: readonly LabelScore[] }>;
 
-/** What the figures of an LLM judge depend on besides the model: its prompt, and for the commitments judge the detectors' code checks. */
+/** What the figures of an LLM judge depend on besides the model: its prompt, and whatever else it names (LlmJudge.figuresVersion). */
 export function judgeVersion(judge: string): string | undefined {
-  const prompt = LLM_JUDGES.find((j) => j.name === judge)?.promptVersion;
-  return prompt && judge === 'commitments' ? `${prompt}+${DETECTORS_VERSION}` : prompt;
+  const found = llmJudges().find((j) => j.name === judge);
+  return found && (found.figuresVersion ?? found.promptVersion);
 }
 
 const fileIn = (runsDir: string) => join(runsDir, MODEL_SCORES_NAME);
