@@ -3,16 +3,8 @@
 // are messages), the commitments judge (when there are messages and patches) and the symptom judge
 // (when the merged code failed). The harness runs them on its stored tasks (harness/run/judge-tasks.ts).
 import type { Model } from './model.ts';
-import { commitmentsJudge } from './llm/commitments.ts';
-import { communicationJudge } from './llm/communication.ts';
-import { initiativeJudge } from './llm/initiative.ts';
-import { speechActsJudge } from './llm/speech-acts.ts';
-import { symptomsJudge } from './llm/symptoms.ts';
-import type { LlmJudge } from './llm/judge.ts';
 import type { JudgeOutcome } from './run-judge.ts';
 import { undecidedOf, type JudgeLabel, type JudgeName } from './types.ts';
-
-export const LLM_JUDGES: readonly LlmJudge<unknown>[] = [communicationJudge, symptomsJudge, speechActsJudge, commitmentsJudge, initiativeJudge];
 
 export const DEFAULT_JUDGE_TIMEOUT_MS = 5 * 60_000;
 

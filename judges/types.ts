@@ -2,8 +2,8 @@
 // returns (labels, each backed by evidence). Judges are pure functions of a JudgeInput, so they
 // run the same on a stored task and on a calibration case.
 
-export type JudgeName = 'communication' | 'symptoms' | 'speech_acts' | 'commitments' | 'initiative' | 'detectors';
-export const JUDGE_NAMES: readonly JudgeName[] = ['detectors', 'communication', 'symptoms', 'speech_acts', 'commitments', 'initiative'];
+/** `detectors`, or an LLM judge's name (llm/registry.ts lists them all). */
+export type JudgeName = string;
 
 /** One message of a task's conversation, as the harness stores it. */
 export interface ConversationMessage {

@@ -4,8 +4,18 @@
 import type { Agent } from './types.ts';
 import { NoopAgent, OracleAgent } from './oracle.ts';
 import { LlmAgent, type LlmAgentOptions } from './llm-agent.ts';
-import { checkModelSpecs, createModel, lifecycleText, type ModelOptions, type ResolvedModel } from '../models/index.ts';
-import { CLI_SPEC_FORMS, createCliAgent, degradedCliSpec, providerSpec } from './cli/index.ts';
+import {
+  checkModelSpecs,
+  createModel,
+  lifecycleText,
+  MODEL_SPEC_FORMS,
+  parseModelSpec,
+  UnknownModelSpec,
+  type ModelOptions,
+  type ParsedModelSpec,
+} from '../models/index.ts';
+import { AGENT_CLIS, createCliAgent, parseCliSpec } from './cli/index.ts';
+import type { CliDefinition } from './cli/cli.ts';
 import { UserError } from '../errors.ts';
 
 const builtins: Record<string, () => Agent> = {
@@ -13,29 +23,37 @@ const builtins: Record<string, () => Agent> = {
   noop: () => new NoopAgent(),
 };
 
-export function isBuiltinAgent(spec: string): boolean {
-  return spec in builtins;
-}
+/**
+ * An agent spec parsed once, at the CLI. `builtin`: oracle or noop, no model. `cli`: an agent CLI
+ * (claude-code, codex), which runs in the sandbox and reaches its provider's model (`model`) through
+ * a folder mounted from this machine. `loop`: the harness's own agent loop driving `model` (it
+ * compacts ahead of the model's window; agent CLIs keep their own context).
+ */
+export type AgentSpec =
+  | { kind: 'builtin'; spec: string }
+  | { kind: 'cli'; spec: string; cli: CliDefinition; cliModel: string; model: ParsedModelSpec }
+  | { kind: 'loop'; spec: string; model: ParsedModelSpec };
 
-/** A spec the harness's own agent loop runs (it compacts ahead of its model's window); agent CLIs keep their own context. */
-export function isLoopAgent(spec: string): boolean {
-  return !isBuiltinAgent(spec) && providerSpec(spec) === undefined;
-}
+/** Every form an agent spec may take, for help texts and errors. */
+export const AGENT_SPEC_FORMS: readonly string[] = [...MODEL_SPEC_FORMS, ...Object.keys(builtins), ...AGENT_CLIS.map((cli) => `${cli.name}[:<model>]`)];
 
-/** An agent CLI (claude-code, codex): it runs in the sandbox and reaches its model through a folder mounted from this machine. */
-export function isCliAgent(spec: string): boolean {
-  return providerSpec(spec) !== undefined;
+/** Throws a one-line UserError naming every accepted form for a spec in none of them. */
+export function parseAgentSpec(spec: string): AgentSpec {
+  if (spec in builtins) return { kind: 'builtin', spec };
+  const cli = parseCliSpec(spec);
+  if (cli) return { kind: 'cli', spec, cli: cli.cli, cliModel: cli.model, model: parseModelSpec(`${cli.cli.provider}:${cli.model}`) };
+  try {
+    return { kind: 'loop', spec, model: parseModelSpec(spec) };
+  } catch (error) {
+    if (error instanceof UnknownModelSpec) throw new UnknownModelSpec(spec, AGENT_SPEC_FORMS.slice(MODEL_SPEC_FORMS.length));
+    throw error;
+  }
 }
 
 export interface AgentSettings extends LlmAgentOptions {
   model: ModelOptions;
   /** Progress lines of agents that install something on first use (agent CLIs). */
   log?: (line: string) => void;
-}
-
-/** The LLM spec whose key, server and price an agent spec uses: itself, or an agent CLI's provider model. */
-export function modelSpecOf(spec: string): string {
-  return providerSpec(spec) ?? spec;
 }
 
 /** What an agent spec runs, for the summary and the report: the model id beside the alias. */
@@ -64,22 +82,24 @@ export interface AgentCheckOptions {
  * file, a retired model, a model an agent CLI does not run fully); called for every spec before anything
  * is built. Makes no network call. Returns what each spec runs.
  */
-export function checkAgentSpecs(specs: string[], model: ModelOptions = {}, options: AgentCheckOptions = {}): AgentModel[] {
-  const degraded = new Map(specs.flatMap((spec) => (degradedCliSpec(spec) ? [[spec, degradedCliSpec(spec)!]] : [])));
+export function checkAgentSpecs(agents: readonly AgentSpec[], model: ModelOptions = {}, options: AgentCheckOptions = {}): AgentModel[] {
+  const degraded = new Map(
+    agents.flatMap((agent) => {
+      const why = agent.kind === 'cli' ? agent.cli.degradedOn?.(agent.cliModel) : undefined;
+      return why ? [[agent.spec, why] as const] : [];
+    }),
+  );
   const [first] = degraded;
   if (first && !options.allowDegradedCliModel) {
     throw new UserError(`${first[0]}: ${first[1]}, or pass --allow-degraded-cli-model to run it anyway, marked degraded`);
   }
-  const llmSpecs = specs.filter((spec) => !isBuiltinAgent(spec));
-  let resolved: ResolvedModel[];
-  try {
-    resolved = checkModelSpecs(llmSpecs.map(modelSpecOf), model);
-  } catch (error) {
-    if (error instanceof UserError && error.message.startsWith('unknown model')) throw new UserError(`${error.message}; agent CLIs: ${CLI_SPEC_FORMS}`);
-    throw error;
-  }
-  return specs.map((spec) => {
-    const found = resolved[llmSpecs.indexOf(spec)];
+  const withModel = agents.flatMap((agent) => (agent.kind === 'builtin' ? [] : [agent]));
+  const resolved = checkModelSpecs(
+    withModel.map((agent) => agent.model),
+    model,
+  );
+  return agents.map(({ spec }) => {
+    const found = resolved[withModel.findIndex((agent) => agent.spec === spec)];
     if (!found) return { spec };
     return {
       spec,
@@ -93,8 +113,8 @@ export function checkAgentSpecs(specs: string[], model: ModelOptions = {}, optio
   });
 }
 
-export function createAgent(spec: string, settings: AgentSettings): Agent {
-  const builtin = builtins[spec];
-  if (builtin) return builtin();
-  return createCliAgent(spec, settings) ?? new LlmAgent(spec, createModel(spec, settings.model), settings);
+export function createAgent(agent: AgentSpec, settings: AgentSettings): Agent {
+  if (agent.kind === 'builtin') return builtins[agent.spec]!();
+  if (agent.kind === 'cli') return createCliAgent(agent, settings);
+  return new LlmAgent(agent.spec, createModel(agent.model, settings.model), settings);
 }

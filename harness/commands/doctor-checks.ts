@@ -8,7 +8,7 @@ import { discoverPools } from '../../tasks/pools.ts';
 import { createBackend, type BackendChoice } from '../sandbox/registry.ts';
 import type { CheckResult, CheckStatus } from '../sandbox/types.ts';
 import { diskCheck, freeBytes, result } from '../sandbox/disk-check.ts';
-import { isBuiltinAgent, modelSpecOf } from '../agents/registry.ts';
+import { parseAgentSpec } from '../agents/registry.ts';
 import { PLACEHOLDER_KEY, resolveModel } from '../models/resolve.ts';
 import type { ModelOptions } from '../models/index.ts';
 import { errorMessage } from '../errors.ts';
@@ -48,10 +48,11 @@ export async function checkHostTools(): Promise<CheckResult> {
 export function checkModels(specs: string[], options: ModelOptions): CheckResult[] {
   if (specs.length === 0) return [result('skip', 'models', 'pass --models <list> to check their API keys')];
   return specs.map((spec) => {
-    if (isBuiltinAgent(spec)) return result('ok', `model ${spec}`, 'built in, needs no key');
     const warnings: string[] = [];
     try {
-      const model = resolveModel(modelSpecOf(spec), { ...options, warn: (w) => warnings.push(w) });
+      const agent = parseAgentSpec(spec);
+      if (agent.kind === 'builtin') return result('ok', `model ${spec}`, 'built in, needs no key');
+      const model = resolveModel(agent.model, { ...options, warn: (w) => warnings.push(w) });
       const key = model.apiKey === PLACEHOLDER_KEY ? 'no key needed' : `key from ${model.keyVariable} (not verified online)`;
       if (!model.price) return result('warn', `model ${spec}`, `${key}; no price for ${model.model}: its calls count as $0 (add it to a --prices file)`);
       return result('ok', `model ${spec}`, `${model.model} at ${new URL(model.baseURL).host}, ${key}`);

@@ -4,7 +4,7 @@ import { SHIPPED_POOLS } from '../paths.ts';
 import { addBackendOptions, addModelOptions, backendChoice, list, modelOptions } from './options.ts';
 import { runChecks } from './doctor-checks.ts';
 import { runPreflight } from '../run/preflight.ts';
-import { checkAgentSpecs } from '../agents/registry.ts';
+import { checkAgentSpecs, parseAgentSpec } from '../agents/registry.ts';
 import { UserError } from '../errors.ts';
 
 export function doctorCommand(): Command {
@@ -23,9 +23,10 @@ export function doctorCommand(): Command {
   return addModelOptions(addBackendOptions(command)).action(async (o) => {
     if (o.live) {
       if (o.models.length === 0) throw new UserError('doctor --live needs the models to check: --models gpt-5,claude (any spec run takes)');
-      checkAgentSpecs(o.models, modelOptions(o));
+      const agents = o.models.map(parseAgentSpec);
+      checkAgentSpecs(agents, modelOptions(o));
       const log = (line: string) => process.stdout.write(`${line}\n`);
-      await runPreflight(o.models, modelOptions(o), log);
+      await runPreflight(agents, modelOptions(o), log);
       log('ready: every model took the exchange a task makes');
       return;
     }

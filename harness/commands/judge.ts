@@ -20,7 +20,8 @@ import {
 } from '../../judges/cli-output.ts';
 import { NO_USAGE } from '../../judges/llm/ask.ts';
 import { judgeRun } from '../run/judge-tasks.ts';
-import { JUDGE_NAMES, type JudgeName } from '../../judges/types.ts';
+import { judgeNames as knownJudges } from '../../judges/llm/registry.ts';
+import type { JudgeName } from '../../judges/types.ts';
 import { UserError } from '../errors.ts';
 import { createModel, isModelSpec } from '../models/index.ts';
 import type { Model } from '../models/types.ts';
@@ -31,7 +32,7 @@ import { list, numberList, positiveInt } from './options.ts';
 function judgeNames(value: string): JudgeName[] {
   const names = list(value);
   for (const name of names) {
-    if (!JUDGE_NAMES.includes(name as JudgeName)) throw new InvalidArgumentError(`unknown judge "${name}": use ${JUDGE_NAMES.join(', ')}`);
+    if (!knownJudges().includes(name)) throw new InvalidArgumentError(`unknown judge "${name}": use ${knownJudges().join(', ')}`);
   }
   return names as JudgeName[];
 }
@@ -202,7 +203,7 @@ export function judgeCommand(): Command {
       'model of the LLM judges (gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>); without it only the deterministic detectors run',
     )
     .option('--task <ids>', 'only these task ids', numberList)
-    .option('--only <judges>', `only these judges (${JUDGE_NAMES.join(', ')})`, judgeNames)
+    .option('--only <judges>', `only these judges (${knownJudges().join(', ')})`, judgeNames)
     .option('--concurrency <n>', 'tasks judged at the same time', positiveInt, 4)
     .option('--timeout <seconds>', "time limit of one judge's question to the model", positiveInt, 300)
     .option('--calibrate', 'print precision and recall on the calibration set, train and test split (detectors; with --judge-model, the LLM judges too)', false)

@@ -6,12 +6,18 @@
 import { UserError } from '../errors.ts';
 import { toModelError } from './errors.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
+import type { ParsedModelSpec } from './specs.ts';
 
-/** Windows found on the servers, by spec, for the specs whose window is not known otherwise. */
-export async function findContextWindows(specs: string[], options: ModelOptions): Promise<Record<string, number>> {
-  const found: Record<string, number> = {};
-  for (const spec of new Set(specs)) {
-    const resolved = resolveModel(spec, options);
+/**
+ * The models again, each whose window is not known otherwise carrying the one its server reported
+ * (`contextWindow`); throws a UserError for a window that stays unknown.
+ */
+export async function findContextWindows(models: readonly ParsedModelSpec[], options: ModelOptions): Promise<ParsedModelSpec[]> {
+  const found = new Map<string, number>();
+  for (const model of models) {
+    const { spec } = model;
+    if (found.has(spec)) continue;
+    const resolved = resolveModel(model, options);
     if (resolved.contextWindow !== undefined) continue;
     const fromServer = resolved.provider === 'openai' ? await maxModelLen(resolved) : undefined;
     if (fromServer === undefined) {
@@ -19,9 +25,9 @@ export async function findContextWindows(specs: string[], options: ModelOptions)
         `the context window of model ${resolved.model} (${spec}) is unknown: its server does not say (no max_model_len in ${resolved.baseURL}/models); give it with --context-window <tokens>, or as "contextWindow" in a --prices file`,
       );
     }
-    found[spec] = fromServer;
+    found.set(spec, fromServer);
   }
-  return found;
+  return models.map((model) => (found.has(model.spec) ? { ...model, contextWindow: found.get(model.spec)! } : model));
 }
 
 async function maxModelLen(model: ResolvedModel): Promise<number | undefined> {

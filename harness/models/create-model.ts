@@ -5,10 +5,11 @@ import { OpenAIResponsesModel } from './openai-responses.ts';
 import { UserError } from '../errors.ts';
 import { lifecycleText, retirementRefusal } from './retirements.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
+import type { ParsedModelSpec } from './specs.ts';
 import type { Model } from './types.ts';
 
 /** Builds a model for `spec`; throws a one-line UserError for a bad spec, key or price file. */
-export function createModel(spec: string, options: ModelOptions = {}): Model {
+export function createModel(spec: string | ParsedModelSpec, options: ModelOptions = {}): Model {
   return modelFor(resolveChecked(spec, options));
 }
 
@@ -23,7 +24,7 @@ export function modelFor(resolved: ResolvedModel, fetch?: typeof globalThis.fetc
  * bad price file, a model retired on the run's date, a reasoning effort the model refuses or that
  * no model takes), so that the CLI stops before anything is built. Makes no network call.
  */
-export function checkModelSpecs(specs: string[], options: ModelOptions = {}): ResolvedModel[] {
+export function checkModelSpecs(specs: readonly (string | ParsedModelSpec)[], options: ModelOptions = {}): ResolvedModel[] {
   const resolved = specs.map((spec) => resolveChecked(spec, options));
   if (options.reasoningEffort && resolved.length > 0 && resolved.every((model) => model.reasoningEffort === undefined)) {
     throw new UserError(`${resolved[0]!.effortNotSent}; no model of this run takes --reasoning-effort: drop it (coop-bench models lists each model's efforts)`);
@@ -33,8 +34,9 @@ export function checkModelSpecs(specs: string[], options: ModelOptions = {}): Re
 
 const warned = new Set<string>();
 
-function resolveChecked(spec: string, options: ModelOptions): ResolvedModel {
-  const resolved = resolveModel(spec, options);
+function resolveChecked(model: string | ParsedModelSpec, options: ModelOptions): ResolvedModel {
+  const resolved = resolveModel(model, options);
+  const { spec } = resolved;
   const refusal = retirementRefusal(spec, resolved.model, resolved.lifecycle);
   if (refusal) throw new UserError(refusal);
   const { state } = resolved.lifecycle;

@@ -25,5 +25,14 @@ export {
   type ResolvedModel,
   type ReasoningEffort,
 } from './resolve.ts';
-export { ACCEPTED_SPEC_FORMS, isModelSpec, MODEL_ALIASES, parseModelSpec, type ParsedModelSpec, type Provider } from './specs.ts';
+export {
+  ACCEPTED_SPEC_FORMS,
+  isModelSpec,
+  MODEL_ALIASES,
+  MODEL_SPEC_FORMS,
+  parseModelSpec,
+  UnknownModelSpec,
+  type ParsedModelSpec,
+  type Provider,
+} from './specs.ts';
 export type * from './types.ts';

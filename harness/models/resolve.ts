@@ -37,8 +37,6 @@ export interface ModelOptions extends SettingsSource {
   maxOutputTokens?: number;
   /** Context window of models the price table does not know (--context-window). */
   contextWindow?: number;
-  /** Context windows found on the servers, by spec (context-window.ts). */
-  contextWindows?: Readonly<Record<string, number>>;
   /** --reasoning-effort: sent to the OpenAI models the catalogue lists with efforts, if the model takes it. */
   reasoningEffort?: ReasoningEffort;
   /** --openai-api: force Chat Completions or the Responses API for OpenAI specs. */
@@ -89,8 +87,10 @@ export const PLACEHOLDER_KEY = 'no-key-needed';
  */
 export const ENDPOINT_KEY_VARIABLE = 'COOP_BENCH_ENDPOINT_API_KEY';
 
-export function resolveModel(spec: string, options: ModelOptions = {}): ResolvedModel {
-  const parsed = parseModelSpec(spec);
+/** `model`: a spec parsed at the CLI (parseModelSpec), or a spec to parse now (a judge's, a test's). */
+export function resolveModel(model: string | ParsedModelSpec, options: ModelOptions = {}): ResolvedModel {
+  const parsed = typeof model === 'string' ? parseModelSpec(model) : model;
+  const { spec } = parsed;
   const readSetting = settingsReader(options);
   const cwd = options.cwd ?? process.cwd();
   const pricesFile = options.pricesFile ?? readSetting('COOP_BENCH_PRICES');
@@ -125,7 +125,7 @@ export function resolveModel(spec: string, options: ModelOptions = {}): Resolved
         : (options.openaiApi ?? (parsed.baseURL === undefined && isOpenAIReasoningModel(parsed.model, entry) ? 'responses' : 'chat')),
     maxOutputTokens,
     price,
-    contextWindow: promptBudget(spec, price, options.contextWindow ?? options.contextWindows?.[spec], maxOutputTokens),
+    contextWindow: promptBudget(spec, price, options.contextWindow ?? parsed.contextWindow, maxOutputTokens),
     ...effort,
     cacheTtl: options.cacheTtl ?? '5m',
     entry,

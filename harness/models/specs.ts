@@ -5,6 +5,7 @@ import { CATALOGUE, PROVIDERS, type Provider } from './catalogue.ts';
 
 export type { Provider } from './catalogue.ts';
 
+/** A spec parsed once, at the CLI: everything downstream reads this value, never the spec again. */
 export interface ParsedModelSpec {
   spec: string;
   provider: Provider;
@@ -12,6 +13,8 @@ export interface ParsedModelSpec {
   model: string;
   /** Server given after `@` in the spec: a local or self-hosted OpenAI-compatible endpoint. */
   baseURL?: string;
+  /** The context window its server reported (context-window.ts), for a model the catalogue does not know. */
+  contextWindow?: number;
 }
 
 /**
@@ -22,9 +25,26 @@ export const MODEL_ALIASES: Readonly<Record<string, { provider: Provider; model:
   CATALOGUE.models.flatMap((entry) => entry.aliases.map((alias) => [alias, { provider: entry.provider, model: entry.id }])),
 );
 
-export const ACCEPTED_SPEC_FORMS = `${Object.keys(MODEL_ALIASES).join(', ')}, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`;
+/** Every form a model spec may take: the one list help texts, the README and errors quote. */
+export const MODEL_SPEC_FORMS: readonly string[] = [
+  ...Object.keys(MODEL_ALIASES),
+  ...PROVIDERS.map((provider) => `${provider}:<model>`),
+  ...PROVIDERS.map((provider) => `${provider}:<model>@<base-url>`),
+];
 
-/** Throws a one-line UserError when the spec is not a model spec. */
+export const ACCEPTED_SPEC_FORMS = MODEL_SPEC_FORMS.join(', ');
+
+/** A spec in none of the model forms; whoever accepts other specs too (agents/registry.ts) names them. */
+export class UnknownModelSpec extends UserError {
+  constructor(
+    readonly spec: string,
+    otherForms: readonly string[] = [],
+  ) {
+    super(`unknown model "${spec}": use ${[...MODEL_SPEC_FORMS, ...otherForms].join(', ')}`);
+  }
+}
+
+/** Throws UnknownModelSpec when the spec has no model form, a one-line UserError when its server is bad. */
 export function parseModelSpec(spec: string): ParsedModelSpec {
   const alias = MODEL_ALIASES[spec];
   if (alias) return { spec, ...alias };
@@ -32,9 +52,7 @@ export function parseModelSpec(spec: string): ParsedModelSpec {
   const colon = spec.indexOf(':');
   const provider = spec.slice(0, colon) as Provider;
   const rest = spec.slice(colon + 1);
-  if (colon < 0 || !(PROVIDERS as readonly string[]).includes(provider) || rest === '') {
-    throw new UserError(`unknown model "${spec}": use ${ACCEPTED_SPEC_FORMS}`);
-  }
+  if (colon < 0 || !(PROVIDERS as readonly string[]).includes(provider) || rest === '') throw new UnknownModelSpec(spec);
   const at = rest.indexOf('@');
   if (at < 0) return { spec, provider, model: rest };
 

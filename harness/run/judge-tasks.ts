@@ -3,13 +3,13 @@
 import pLimit from 'p-limit';
 import {
   DEFAULT_JUDGE_TIMEOUT_MS,
-  LLM_JUDGES,
   replaceDetectorCommitments,
   type JudgeRunOptions,
   type JudgeTaskOptions,
   type TaskJudgement,
 } from '../../judges/judge-task.ts';
 import { DETECTORS_MODEL, detectorOutcome, initiativeFallbackOutcome, llmOutcome, type JudgeOutcome } from '../../judges/run-judge.ts';
+import { llmJudges } from '../../judges/llm/registry.ts';
 import type { JudgeInput, JudgeName } from '../../judges/types.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { loadTaskRecord, type TaskRecord } from '../store/records.ts';
@@ -42,7 +42,7 @@ export async function judgeTask(store: RunStore, taskId: number, options: JudgeT
   if (model) {
     const cache = judgeAnswerCache(store);
     const timeoutMs = options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
-    const llm = LLM_JUDGES.filter((j) => wanted(j.name));
+    const llm = llmJudges().filter((j) => wanted(j.name));
     outcomes.push(...(await Promise.all(llm.map((j) => llmOutcome(j, input, model, cache, { timeoutMs })))));
     replaceDetectorCommitments(outcomes);
   } else if (wanted('initiative') && input.conversation.length > 0 && !judgedByModel(store, taskId)) {

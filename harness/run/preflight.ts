@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { UserError, errorMessage } from '../errors.ts';
-import { isBuiltinAgent } from '../agents/registry.ts';
-import { parseCliSpec } from '../agents/cli/index.ts';
+import type { AgentSpec } from '../agents/registry.ts';
 import { startModelProxy } from '../agents/cli/model-proxy.ts';
 import { modelFor, type ChatMessage, type Model, type ModelOptions, type ModelResponse, type ToolSpec } from '../models/index.ts';
 import { resolveModel, type ResolvedModel } from '../models/resolve.ts';
@@ -47,9 +46,10 @@ export interface PreflightResult {
  * Runs the exchange for every spec at once (built-in agents need no model and are skipped), prints
  * one line each in the specs' order, and throws a UserError naming every spec that failed.
  */
-export async function runPreflight(specs: string[], options: ModelOptions, log: (line: string) => void): Promise<PreflightResult[]> {
+export async function runPreflight(agents: readonly AgentSpec[], options: ModelOptions, log: (line: string) => void): Promise<PreflightResult[]> {
+  const withModel = new Map(agents.flatMap((agent) => (agent.kind === 'builtin' ? [] : [[agent.spec, agent] as const])));
   // Every model at once: the run waits for the slowest exchange, not for their sum.
-  const results = await Promise.all([...new Set(specs)].filter((spec) => !isBuiltinAgent(spec)).map((spec) => preflightSpec(spec, options)));
+  const results = await Promise.all([...withModel.values()].map((agent) => preflightSpec(agent, options)));
   for (const result of results) log(result.line);
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) {
@@ -60,13 +60,10 @@ export async function runPreflight(specs: string[], options: ModelOptions, log: 
   return results;
 }
 
-async function preflightSpec(spec: string, options: ModelOptions): Promise<PreflightResult> {
-  const cli = parseCliSpec(spec);
-  if (!cli) {
-    const resolved = resolveModel(spec, options);
-    return exchange(spec, modelFor(resolved), resolved.api, '');
-  }
-  const resolved = resolveModel(`${cli.cli.provider}:${cli.model}`, options);
+async function preflightSpec(agent: Exclude<AgentSpec, { kind: 'builtin' }>, options: ModelOptions): Promise<PreflightResult> {
+  const { spec } = agent;
+  const resolved = resolveModel(agent.model, options);
+  if (agent.kind === 'loop') return exchange(spec, modelFor(resolved), resolved.api, '');
   const folder = await mkdtemp(join(tmpdir(), 'coop-preflight-'));
   const socketPath = join(folder, 'api.sock');
   const proxy = await startModelProxy({ provider: resolved.provider, socketPath, upstream: resolved, maxCalls: 4 });

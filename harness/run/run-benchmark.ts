@@ -6,7 +6,7 @@ import { featureDirName, poolKey, taskKey, teamName } from '../../tasks/types.ts
 import { discoverPools } from '../../tasks/pools.ts';
 import { loadSubset } from '../../tasks/subset.ts';
 import { planTasks, shardSize, shardTasks, subsetPoolsMissing, type Plan, type Shard } from '../../tasks/plan.ts';
-import { checkAgentSpecs, createAgent, isCliAgent, isLoopAgent } from '../agents/registry.ts';
+import { checkAgentSpecs, createAgent, parseAgentSpec, type AgentSpec } from '../agents/registry.ts';
 import type { Agent } from '../agents/types.ts';
 import { shortHash, type AgentConfig } from '../agents/config/agent-config.ts';
 import { findContextWindows, type ModelOptions } from '../models/index.ts';
@@ -91,18 +91,18 @@ export function variantOf(options: Pick<RunOptions, 'messaging' | 'git' | 'condi
 }
 
 /** Conditions on messages need messages; looking at a partner's work needs the MCP server an agent CLI reaches it through. */
-function checkConditions(options: RunOptions): void {
+function checkConditions(options: RunOptions, agents: readonly AgentSpec[]): void {
   const { bandwidth, latency, visibility } = activeConditions(options.conditions ?? {});
   if (!options.messaging && (bandwidth || latency !== undefined)) {
     throw new UserError('--bandwidth and --latency shape the messages agents send: drop them, or drop --no-messaging');
   }
-  if (!options.messaging && visibility && options.models.some(isCliAgent)) {
+  if (!options.messaging && visibility && agents.some((agent) => agent.kind === 'cli')) {
     throw new UserError('agent CLIs reach --visibility through the message server: drop --no-messaging, or --visibility');
   }
 }
 
 /** --probe needs Coop, the probe's question, and a model agent to ask: only the built-in LLM agent is probed. */
-function checkProbe(options: RunOptions, models: string[], log: (line: string) => void): void {
+function checkProbe(options: RunOptions, agents: readonly AgentSpec[], log: (line: string) => void): void {
   if (!options.probe) return;
   if (!options.settings.includes('coop'))
     throw new UserError('--probe asks Coop agents about their partners: run Coop (--setting coop or both), or drop --probe');
@@ -110,8 +110,8 @@ function checkProbe(options: RunOptions, models: string[], log: (line: string) =
     throw new UserError(
       `the agent configuration ${options.agentConfig.source} has no probe_template, which --probe asks: add one (see the shipped default.json), or drop --probe`,
     );
-  const unprobed = [...new Set(models.filter((spec) => !isLoopAgent(spec)))];
-  if (unprobed.length === models.length)
+  const unprobed = [...new Set(agents.filter((agent) => agent.kind !== 'loop').map((agent) => agent.spec))];
+  if (unprobed.length === new Set(agents.map((agent) => agent.spec)).size)
     throw new UserError(
       `--probe asks the built-in model agent, and ${unprobed.join(', ')} ${unprobed.length === 1 ? 'is' : 'are'} not one (agent CLIs, oracle and noop are not probed): add a model such as gpt-5 or claude, or drop --probe`,
     );
@@ -197,17 +197,18 @@ export interface RunDependencies {
 export async function runBenchmark(options: RunOptions, deps: RunDependencies = {}): Promise<number> {
   mark('run command loaded');
   if (options.mix && options.models.length < 2) throw new UserError('--mix needs at least two models (e.g. --models gpt-5,claude --mix)');
-  checkConditions(options);
-  // Before anything is built: a retired model, or one an agent CLI does not know, stops here.
+  // Each spec is parsed here, once: everything below reads the parsed value.
   const seatSpec = deps.seats?.spec;
-  const models = options.models.filter((spec) => spec !== seatSpec);
+  const parsed = options.models.filter((spec) => spec !== seatSpec).map(parseAgentSpec);
+  checkConditions(options, parsed);
+  // Before anything is built: a retired model, or one an agent CLI does not know, stops here.
   const agentModels = [
-    ...checkAgentSpecs(models, options.modelOptions, { allowDegradedCliModel: options.allowDegradedCliModel }),
+    ...checkAgentSpecs(parsed, options.modelOptions, { allowDegradedCliModel: options.allowDegradedCliModel }),
     ...(seatSpec && options.models.includes(seatSpec) ? [{ spec: seatSpec }] : []),
   ];
   const io = deps.io ?? processIO;
   const log = (line: string) => io.log(line);
-  checkProbe(options, models, log);
+  checkProbe(options, parsed, log);
   const plan = planRun(options, log);
   checkPlanSize(plan, options);
   const size = options.shard ? shardSize(plan.size, options.shard) : plan.size;
@@ -223,19 +224,24 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
     return 0;
   }
   // An agent compacts ahead of its model's window: every window is known before anything starts.
-  const contextWindows = await findContextWindows(models.filter(isLoopAgent), options.modelOptions);
-  const modelOptions: ModelOptions = { ...options.modelOptions, contextWindows };
+  const found = await findContextWindows(
+    parsed.flatMap((agent) => (agent.kind === 'loop' ? [agent.model] : [])),
+    options.modelOptions,
+  );
+  const agents = parsed.map((agent) => (agent.kind === 'loop' ? { ...agent, model: found.find((m) => m.spec === agent.spec)! } : agent));
+  const agentOf = new Map(agents.map((agent) => [agent.spec, agent]));
+  const { modelOptions } = options;
   // The pools' files are read here (a bad pool stops the run before any model is called)...
   const tasks = [...shardTasks(plan, options.shard)];
   // ...then what the backend cannot run (creating it builds and starts nothing)...
   const backend = await (deps.createBackend ?? createBackend)(options.backend.name, { ...options.backend, image: options.image, log });
   const gitProblem = options.git ? backend.gitUnsupported() : undefined;
   if (gitProblem) throw new UserError(gitProblem);
-  const cliProblem = models.some(isCliAgent) ? backend.cliAgentsUnsupported?.() : undefined;
+  const cliProblem = agents.some((agent) => agent.kind === 'cli') ? backend.cliAgentsUnsupported?.() : undefined;
   if (cliProblem) throw new UserError(cliProblem);
   mark('backend loaded');
   // ...then a key, model or request shape the service refuses, before any image or container.
-  if (options.preflight !== false) await runPreflight(models, modelOptions, log);
+  if (options.preflight !== false) await runPreflight(agents, modelOptions, log);
   mark('preflight answered');
   await backend.prepareRun(options.name, [...new Map(tasks.map((t) => [t.pool.dir, t.pool])).values()]);
   const store = RunStore.open(options.runsDir, options.name, { create: true, exclusive: true });
@@ -246,7 +252,11 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
   const { agentConfig: _, afterTask: __, preflight: ___, ...stored } = options;
   store.startRun({
     ...stored,
-    modelOptions,
+    // The windows found on the servers, by spec, recorded with the options as run.db has always held them.
+    modelOptions: {
+      ...modelOptions,
+      contextWindows: Object.fromEntries(found.flatMap((m) => (m.contextWindow === undefined ? [] : [[m.spec, m.contextWindow]]))),
+    },
     agentModels,
     maxSteps: config.stepLimit,
     agentConfig: config.source,
@@ -287,7 +297,7 @@ export async function runBenchmark(options: RunOptions, deps: RunDependencies = 
         createAgent: (spec, agentId) =>
           spec === seatSpec
             ? deps.seats!.agent(agentId)
-            : createAgent(spec, {
+            : createAgent(agentOf.get(spec)!, {
                 config,
                 model: modelOptions,
                 log: taskLog,

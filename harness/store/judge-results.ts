@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { boundText } from '../errors.ts';
 import type { AnswerCache, CachedAnswer, JudgeOutcome } from '../../judges/run-judge.ts';
-import { JUDGE_NAMES, type Evidence, type JudgeLabel, type JudgeName } from '../../judges/types.ts';
+import { judgeNames } from '../../judges/llm/registry.ts';
+import type { Evidence, JudgeLabel, JudgeName } from '../../judges/types.ts';
 import type { RunStore } from './run-store.ts';
 import { sqlOf } from './database.ts';
 import { DamagedRowError, flag, json, oneOf, parseRow } from './columns.ts';
@@ -144,7 +145,8 @@ const evidence: z.ZodType<Evidence, unknown> = z.union([evidenceItem, z.string()
 const labelRow = z
   .object({
     task: z.number(),
-    judge: oneOf(JUDGE_NAMES),
+    // Read at each row: a judge registered after this module loaded (a test's) is known too.
+    judge: z.lazy(() => oneOf(judgeNames())),
     label: z.string(),
     is_primary: flag,
     message_id: z.number().nullable(),
@@ -156,7 +158,7 @@ const labelRow = z
   .transform((r) => ({
     task: r.task,
     label: {
-      judge: r.judge as JudgeName,
+      judge: r.judge,
       label: r.label,
       isPrimary: r.is_primary,
       messageId: r.message_id ?? undefined,

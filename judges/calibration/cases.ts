@@ -179,3 +179,10 @@ export function caseInput(c: CalibrationCase): JudgeInput {
     bothPassed: c.tests ? c.tests.every((t) => t.passed) : null,
   };
 }
+
+/** Gold of broken_checkable_commitment: the broken gold commitments, else the broken promises and claims. */
+export function goldBrokenCommitments(c: CalibrationCase): number[] {
+  return c.gold.commitments
+    ? [...new Set(c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => x.message))]
+    : c.gold.broken_commitment;
+}

@@ -3,10 +3,9 @@
 // readings file, by `coop-bench judge --calibrate --judge-model <spec> --record --write-scores`: one
 // source, so the figures describe exactly the answers stored.
 import { z } from 'zod';
-import { DETECTORS_VERSION } from '../detectors/index.ts';
-import { LLM_JUDGES } from '../judge-task.ts';
+import { llmJudges } from '../llm/registry.ts';
 import { SPLITS, type Split } from './cases.ts';
-import type { LabelScore } from './score.ts';
+import type { LabelScore } from './tally.ts';
 
 const labelSchema = z.object({ label: z.string(), tp: z.number().int(), fp: z.number().int(), fn: z.number().int() });
 export const measurementSchema = z.object({
@@ -20,10 +19,10 @@ export const measurementSchema = z.object({
 export type ModelMeasurement = z.infer<typeof measurementSchema>;
 export type SplitScores = Record<Split, { cases: number; labels: readonly LabelScore[] }>;
 
-/** What the figures of an LLM judge depend on besides the model: its prompt, and for the commitments judge the detectors' code checks. */
+/** What the figures of an LLM judge depend on besides the model: its prompt, and whatever else it names (LlmJudge.figuresVersion). */
 export function judgeVersion(judge: string): string | undefined {
-  const prompt = LLM_JUDGES.find((j) => j.name === judge)?.promptVersion;
-  return prompt && judge === 'commitments' ? `${prompt}+${DETECTORS_VERSION}` : prompt;
+  const found = llmJudges().find((j) => j.name === judge);
+  return found && (found.figuresVersion ?? found.promptVersion);
 }
 
 /** One model's figures per judge, replacing that model's earlier figures of the same judges in `earlier`. */

@@ -1,22 +1,19 @@
-// The questions a calibration case puts to the LLM judges: which judges it scores (communication and
-// speech acts always, symptoms where the case gives them, commitments where it has patches), each
-// question's exact prompt, and the hash its reading (the model's answer) is stored by.
+// The questions a calibration case puts to the LLM judges: which judges it scores (those whose
+// calibration covers the case: llm/registry.ts), each question's exact prompt, and the hash its reading (the model's answer) is stored by.
 import { createHash } from 'node:crypto';
 import type { LlmJudge } from '../llm/judge.ts';
-import { commitmentsJudge } from '../llm/commitments.ts';
-import { communicationJudge } from '../llm/communication.ts';
-import { speechActsJudge } from '../llm/speech-acts.ts';
-import { symptomsJudge } from '../llm/symptoms.ts';
+import { llmJudges } from '../llm/registry.ts';
 import type { JudgeName } from '../types.ts';
 import { caseInput, type CalibrationCase } from './cases.ts';
 
 /** The LLM judges a case is scored on (before their own skip rules), in the order scoring reports them. */
 export function judgesOfCase(c: CalibrationCase, only?: readonly JudgeName[]): LlmJudge<unknown>[] {
-  const judges: LlmJudge<unknown>[] = [communicationJudge];
-  if (c.gold.symptoms) judges.push(symptomsJudge);
-  judges.push(speechActsJudge);
-  if (c.patches) judges.push(commitmentsJudge);
-  return only ? judges.filter((j) => only.includes(j.name)) : judges;
+  return judgesToScore(only).filter((j) => j.calibration.covers(c));
+}
+
+/** The registered LLM judges `--only` keeps (all without it). */
+export function judgesToScore(only?: readonly JudgeName[]): LlmJudge<unknown>[] {
+  return llmJudges().filter((j) => !only || only.includes(j.name));
 }
 
 /** What a reading is stored by: the judge's prompt version and the exact prompt text (not the model: each model has its own file). */

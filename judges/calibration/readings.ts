@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { JudgeInputError } from '../errors.ts';
 import { parseJsonAnswer } from '../llm/ask.ts';
-import { LLM_JUDGES } from '../judge-task.ts';
+import { DETECTORS, judgeNames } from '../llm/registry.ts';
 import { answerKey, type AnswerCache, type CachedAnswer } from '../run-judge.ts';
 import { NO_USAGE } from '../llm/ask.ts';
 import { measurementSchema, type ModelMeasurement } from './model-scores.ts';
@@ -27,7 +27,7 @@ const READER = /^[\w.:@/+-]{1,200}$/;
 const readingSchema = z
   .object({
     hash: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lower-case hex'),
-    judge: z.enum(LLM_JUDGES.map((j) => j.name) as [string, ...string[]]),
+    judge: z.string().refine((name) => judgeNames().includes(name) && name !== DETECTORS, 'an LLM judge of llm/registry.ts'),
     case: z.string().min(1).max(300),
     answer: z.string().max(MAX_ANSWER_CHARS),
   })

@@ -6,28 +6,25 @@
 // checkable commitment per target where the case has patches, targets.ts). Gold is
 // read through the definitions: a detector that covers part of a paper label is scored on that part.
 import type { Model } from '../model.ts';
-import { COMMITMENT_KINDS, COMMUNICATION_ERRORS, DETECTOR_LABELS, SPEECH_ACTS, SYMPTOMS, type DetectorLabel } from '../definitions.ts';
+import { COMMITMENT_KINDS, DETECTOR_LABELS, type DetectorLabel } from '../definitions.ts';
 import type { Commitment } from '../detectors/commitment-extract.ts';
 import { brokenPromises, type BrokenPromise } from '../detectors/commitments.ts';
 import { detect, DETECTOR_RULE_TABLES, prepareDetectors, type DetectorResult } from '../detectors/index.ts';
 import { traceRules, type RuleHit } from '../detectors/rules.ts';
 import { addUsage, NO_USAGE, type UsageTotal } from '../llm/ask.ts';
 import { commitmentsJudge, commitmentsOf } from '../llm/commitments.ts';
+import type { LlmJudge } from '../llm/judge.ts';
 import { conversationItems, DEFAULT_BUDGET } from '../llm/material.ts';
 import { llmOutcome, memoryCache, type AnswerCache } from '../run-judge.ts';
 import { undecidedLabel, type JudgeLabel, type JudgeName } from '../types.ts';
-import { caseInput, type CalibrationCase } from './cases.ts';
+import { caseInput, goldBrokenCommitments, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
-import { judgesOfCase } from './questions.ts';
+import { judgesToScore } from './questions.ts';
 import { brokenTargetItems } from './targets.ts';
+import { Tally, type LabelScore } from './tally.ts';
 
-export interface LabelScore {
-  judge: string;
-  label: string;
-  tp: number;
-  fp: number;
-  fn: number;
-}
+export { goldBrokenCommitments } from './cases.ts';
+export type { LabelScore } from './tally.ts';
 
 export interface CountScore {
   label: string;
@@ -38,39 +35,6 @@ export interface CountScore {
 
 export const precision = (s: LabelScore) => (s.tp + s.fp === 0 ? null : s.tp / (s.tp + s.fp));
 export const recall = (s: LabelScore) => (s.tp + s.fn === 0 ? null : s.tp / (s.tp + s.fn));
-
-class Tally {
-  private readonly scores = new Map<string, LabelScore>();
-  constructor(private readonly judge: string) {}
-
-  private row(label: string): LabelScore {
-    let row = this.scores.get(label);
-    if (!row) this.scores.set(label, (row = { judge: this.judge, label, tp: 0, fp: 0, fn: 0 }));
-    return row;
-  }
-
-  /** Items (message numbers, or one conversation) predicted and expected for one label. */
-  compare(label: string, predicted: Iterable<number | string>, expected: Iterable<number | string>): void {
-    const p = new Set(predicted);
-    const e = new Set(expected);
-    const row = this.row(label);
-    for (const x of p)
-      if (e.has(x)) row.tp++;
-      else row.fp++;
-    for (const x of e) if (!p.has(x)) row.fn++;
-  }
-
-  /** One predicted and one expected category (or none) per item. */
-  classify(item: string, predicted: string | null | undefined, expected: string | null | undefined): void {
-    if (predicted) this.compare(predicted, [item], predicted === expected ? [item] : []);
-    if (expected && predicted !== expected) this.compare(expected, [], [item]);
-  }
-
-  rows(order: readonly string[] = []): LabelScore[] {
-    const rank = (label: string) => (order.includes(label) ? order.indexOf(label) : order.length);
-    return [...this.scores.values()].sort((a, b) => rank(a.label) - rank(b.label) || a.label.localeCompare(b.label));
-  }
-}
 
 export interface DetectorScores {
   cases: number;
@@ -123,13 +87,6 @@ export function goldQuestionsWithoutReply(c: CalibrationCase): number[] {
     if (delivered === null) return true;
     return recipients.every((r) => !c.messages.some((other, i) => other.from === r && sentAt(i) >= delivered));
   });
-}
-
-/** Gold of broken_checkable_commitment: the broken gold commitments, else the broken promises and claims. */
-export function goldBrokenCommitments(c: CalibrationCase): number[] {
-  return c.gold.commitments
-    ? [...new Set(c.gold.commitments.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => x.message))]
-    : c.gold.broken_commitment;
 }
 
 /** The promises the code checks find broken, per kind and message, against the gold's broken ones (an accepted request as the kind it is checked as, its `as`). */
@@ -328,10 +285,8 @@ export async function scoreLlmJudges(
   options: { timeoutMs: number; cache?: AnswerCache; only?: readonly JudgeName[] },
 ): Promise<LlmScores> {
   const cache = options.cache ?? memoryCache();
-  const communication = new Tally('communication');
-  const symptoms = new Tally('symptoms');
-  const acts = new Tally('speech_acts');
-  const commitments = new Tally('commitments');
+  const judges = judgesToScore(options.only);
+  const tallies = judges.map((j) => new Tally(j.name));
   const kinds = new Tally('commitments');
   let dropped = 0;
   const errors: string[] = [];
@@ -340,38 +295,31 @@ export async function scoreLlmJudges(
 
   for (const c of cases) {
     const input = caseInput(c);
-    const outcomes = new Map(
-      (await Promise.all(judgesOfCase(c, options.only).map((judge) => llmOutcome(judge, input, model, cache, options)))).map((o) => [o.judge, o]),
-    );
-    for (const o of outcomes.values()) {
+    const outcomes = await Promise.all(judges.map((j) => (j.calibration.covers(c) ? llmOutcome(j, input, model, cache, options) : undefined)));
+    outcomes.forEach((o, i) => {
+      if (!o) return;
       dropped += o.dropped.length;
       if (!o.cached) usage = addUsage(usage, o.usage);
       if (o.status === 'error') errors.push(`${c.id} ${o.judge}: ${o.reason}`);
+      judges[i]!.calibration.score(tallies[i]!, o.labels, c);
+    });
+    const outcomeOf = (name: string) => outcomes.find((o) => o?.judge === name);
+    const communication = outcomeOf('communication');
+    if (communication && c.gold.communication === null) {
+      clean.of++;
+      if (communication.labels.length === 0) clean.kept++;
     }
-    const comm = outcomes.get('communication');
-    if (comm) {
-      const predictedError = comm.labels[0]?.label ?? null;
-      communication.classify(c.id, predictedError, c.gold.communication);
-      if (c.gold.communication === null) {
-        clean.of++;
-        if (predictedError === null) clean.kept++;
-      }
-    }
-    const symp = outcomes.get('symptoms');
-    if (symp) symptoms.classify(c.id, symp.labels.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary);
-    const speech = outcomes.get('speech_acts');
-    if (speech) c.messages.forEach((m, i) => acts.classify(`${c.id}#${i + 1}`, speech.labels.find((l) => l.messageId === i + 1)?.label, m.act));
-    const promised = outcomes.get('commitments');
+    const promised = outcomeOf(commitmentsJudge.name);
     if (promised) {
-      // What the model read, from its cached answer (the outcome keeps only the broken ones' labels, not their targets).
+      // What the model read, from its cached answer (the outcome keeps only the broken ones' labels, not their targets): scored per target.
       const answer = promised.status === 'ok' ? commitmentsJudge.schema.safeParse(cache.get(promised.inputHash)?.answer) : undefined;
       const read = answer?.success ? commitmentsOf(answer.data, conversationItems(input, DEFAULT_BUDGET), input).commitments : [];
-      compareBroken(commitments, c, read.length > 0 ? brokenPromises(input, read) : []);
+      compareBroken(tallies[judges.indexOf(commitmentsJudge as LlmJudge<unknown>)]!, c, read.length > 0 ? brokenPromises(input, read) : []);
       if (answer?.success) compareKinds(kinds, read, c);
     }
   }
   return {
-    labels: [...communication.rows(COMMUNICATION_ERRORS), ...symptoms.rows(SYMPTOMS), ...acts.rows(SPEECH_ACTS), ...commitments.rows()],
+    labels: judges.flatMap((j, i) => tallies[i]!.rows(j.calibration.order)),
     commitments: kinds.rows(COMMITMENT_KINDS),
     cleanKeptClean: clean,
     dropped,

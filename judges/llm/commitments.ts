@@ -10,7 +10,7 @@ import { CHECKABLE_COMMITMENT, COMMITMENT_KIND_DEFINITIONS, definitionLines } fr
 import { IDENTIFIER, lastName } from '../detectors/commitment-code.ts';
 import type { Commitment, Target, TargetKind } from '../detectors/commitment-extract.ts';
 import { brokenCommitments } from '../detectors/commitments.ts';
-import { prepareDetectors } from '../detectors/index.ts';
+import { DETECTORS_VERSION, prepareDetectors } from '../detectors/index.ts';
 import type { JudgeInput } from '../types.ts';
 import { normalizeWhitespace } from '../text.ts';
 import { checkQuote } from './evidence.ts';
@@ -206,11 +206,21 @@ function labels(answer: CommitmentsAnswer, material: Material, input: JudgeInput
 
 export const commitmentsJudge: LlmJudge<CommitmentsAnswer> = {
   name: 'commitments',
+  title: 'broken commitments read by the judge model',
   promptVersion: 'commitments-1',
+  // Its labels come from the detectors' code checks too.
+  figuresVersion: `commitments-1+${DETECTORS_VERSION}`,
   schema: answerSchema,
   skipReason: (input) =>
     input.conversation.length === 0 ? 'no messages were exchanged' : input.patches.length === 0 ? 'no patch to check commitments against' : undefined,
   prepare: prepareDetectors,
   prompt,
   labels,
+  // Broken commitments, on the cases with patches to check them against: scored per target by
+  // calibration/score.ts from what the model read (its labels keep no targets).
+  calibration: {
+    covers: (c) => c.patches !== undefined,
+    score: () => {},
+    order: [],
+  },
 };

@@ -76,9 +76,16 @@ function labels(answer: CommunicationAnswer, material: Material): JudgedLabels {
 
 export const communicationJudge: LlmJudge<CommunicationAnswer> = {
   name: 'communication',
+  title: 'communication errors (appendix F)',
   promptVersion: 'communication-2',
   schema: answerSchema,
   skipReason: (input) => (input.conversation.length === 0 ? 'no messages were exchanged' : undefined),
   prompt,
   labels,
+  // At most one error per conversation: one category, or none, per case.
+  calibration: {
+    covers: () => true,
+    score: (tally, got, c) => tally.classify(c.id, got[0]?.label ?? null, c.gold.communication),
+    order: COMMUNICATION_ERRORS,
+  },
 };

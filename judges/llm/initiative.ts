@@ -69,7 +69,10 @@ function metrics(labels: readonly JudgeLabel[]): Record<string, number> {
 
 export const initiativeJudge: LlmJudge<InitiativeAnswer> = {
   name: 'initiative',
+  title: 'who takes the initiative',
   promptVersion: 'initiative-1',
+  // No calibration case has initiative gold yet: the calibration set does not score it.
+  calibration: { covers: () => false, score: () => {}, order: [] },
   schema: answerSchema,
   skipReason: (input) => (input.conversation.length === 0 ? 'no messages were exchanged' : undefined),
   prompt,

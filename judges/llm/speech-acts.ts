@@ -74,10 +74,17 @@ function metrics(labels: readonly JudgeLabel[]): Record<string, number> {
 
 export const speechActsJudge: LlmJudge<SpeechActsAnswer> = {
   name: 'speech_acts',
+  title: 'speech acts (figure 5c)',
   promptVersion: 'speech-acts-2',
   schema: answerSchema,
   skipReason: (input) => (input.conversation.length === 0 ? 'no messages were exchanged' : undefined),
   prompt,
   labels,
   metrics,
+  // One act per message.
+  calibration: {
+    covers: () => true,
+    score: (tally, got, c) => c.messages.forEach((m, i) => tally.classify(`${c.id}#${i + 1}`, got.find((l) => l.messageId === i + 1)?.label, m.act)),
+    order: SPEECH_ACTS,
+  },
 };

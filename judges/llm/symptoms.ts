@@ -121,9 +121,16 @@ function labels(answer: SymptomsAnswer, material: Material, input: JudgeInput): 
 
 export const symptomsJudge: LlmJudge<SymptomsAnswer> = {
   name: 'symptoms',
+  title: 'failure symptoms (table 1)',
   promptVersion: 'symptoms-2',
   schema: answerSchema,
   skipReason: (input) => (input.bothPassed === true ? 'both features passed' : input.evaluations.length === 0 ? 'the task has no test results' : undefined),
   prompt,
   labels,
+  // The primary symptom, on the cases written with one.
+  calibration: {
+    covers: (c) => c.gold.symptoms !== undefined,
+    score: (tally, got, c) => tally.classify(c.id, got.find((l) => l.isPrimary)?.label, c.gold.symptoms!.primary),
+    order: SYMPTOMS,
+  },
 };

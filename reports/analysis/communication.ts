@@ -6,6 +6,7 @@ import { countWhere, groupBy, isDone, isMainCoop } from './conditions.ts';
 import { readStoredScores, type StoredScores } from '../../judges/calibration/stored-scores.ts';
 import { undecidedLabel, undecidedOf } from '../../judges/types.ts';
 import { modelTestScores, type ModelMeasurement } from '../../judges/calibration/model-scores.ts';
+import { llmJudges } from '../../judges/llm/registry.ts';
 import {
   COMMUNICATION_ERRORS,
   DETECTORS,
@@ -99,6 +100,20 @@ export interface JudgeTrust {
   labels: Record<string, DetectorCalibration>;
 }
 
+/** One LLM judge (judges/llm/registry.ts) in the run: what it gave, and how far its labels can be trusted. */
+export interface LlmJudgeRow {
+  judge: string;
+  /** What it labels. */
+  title: string;
+  labels: number;
+  /** Tasks it gave at least one label. */
+  tasks: number;
+  /** Labels given, by label, most frequent first. */
+  byLabel: [string, number][];
+  /** Its model's figures on the held-out split, per label (as stored, unnormalized). */
+  trust: JudgeTrust | null;
+}
+
 export interface CommunicationAnalysis {
   /** Labels per judge in the whole run (0: that judge has not run). */
   labelCounts: Record<string, number>;
@@ -106,6 +121,8 @@ export interface CommunicationAnalysis {
   errors: TeamErrors[];
   symptoms: SymptomAnalysis;
   detectors: DetectorRow[];
+  /** Every registered LLM judge, in the registry's order. */
+  llmJudges: LlmJudgeRow[];
   /** The LLM judges' figures, for the tables of their labels (symptoms: as the primary symptom). */
   trust: { communication: JudgeTrust | null; symptoms: JudgeTrust | null; speechActs: JudgeTrust | null };
 }
@@ -136,11 +153,33 @@ export function communicationAnalysis(tasks: TaskOutcome[], judgeCalibration: re
     ].map(([team, list]) => teamErrors(team, list)),
     symptoms: symptomAnalysis(coop.filter((t) => t.passed === false)),
     detectors: detectorRows(withMessaging, judgeCalibration),
+    llmJudges: llmJudges().map((j) =>
+      llmJudgeRow(
+        tasks,
+        j.name,
+        j.title,
+        trust(j.name, (label) => label),
+      ),
+    ),
     trust: {
       communication: trust(JUDGES.communication, communicationLabelId),
       symptoms: trust(JUDGES.symptoms, normalizeLabel),
       speechActs: trust(JUDGES.speechActs, normalizeLabel),
     },
+  };
+}
+
+function llmJudgeRow(tasks: TaskOutcome[], judge: string, title: string, trust: JudgeTrust | null): LlmJudgeRow {
+  const labels = tasks.flatMap((t) => labelsOf(t, judge));
+  const byLabel = new Map<string, number>();
+  for (const l of labels) byLabel.set(l.label, (byLabel.get(l.label) ?? 0) + 1);
+  return {
+    judge,
+    title,
+    labels: labels.length,
+    tasks: countWhere(tasks, (t) => labelsOf(t, judge).length > 0),
+    byLabel: [...byLabel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+    trust,
   };
 }
 

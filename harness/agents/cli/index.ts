@@ -2,7 +2,7 @@
 // (a CliDefinition) and one entry below.
 import { UserError } from '../../errors.ts';
 import { resolveModel } from '../../models/resolve.ts';
-import type { ModelOptions } from '../../models/index.ts';
+import type { ModelOptions, ParsedModelSpec } from '../../models/index.ts';
 import type { Agent, AgentContext, AgentHostSetup, AgentOutcome } from '../types.ts';
 import type { CliDefinition } from './cli.ts';
 import type { CliAgent, CliAgentOptions } from './cli-agent.ts';
@@ -10,8 +10,6 @@ import { claudeCode } from './claude-code.ts';
 import { codex } from './codex.ts';
 
 export const AGENT_CLIS: readonly CliDefinition[] = [claudeCode, codex];
-
-export const CLI_SPEC_FORMS = AGENT_CLIS.map((cli) => `${cli.name}[:<model>]`).join(', ');
 
 /** The CLI a spec names and the model it runs, or undefined when the spec is not a CLI's. */
 export function parseCliSpec(spec: string): { cli: CliDefinition; model: string } | undefined {
@@ -25,29 +23,18 @@ export function parseCliSpec(spec: string): { cli: CliDefinition; model: string 
   return { cli, model };
 }
 
-/** Why a CLI spec would run degraded (`CliDefinition.degradedOn`); undefined when it runs fully. */
-export function degradedCliSpec(spec: string): string | undefined {
-  const parsed = parseCliSpec(spec);
-  return parsed?.cli.degradedOn?.(parsed.model);
-}
-
-/** The provider model spec whose key, server and price a CLI spec uses (`anthropic:<model>`). */
-export function providerSpec(spec: string): string | undefined {
-  const parsed = parseCliSpec(spec);
-  return parsed && `${parsed.cli.provider}:${parsed.model}`;
-}
-
 export interface CliAgentSettings extends Omit<CliAgentOptions, 'upstream'> {
   model: ModelOptions;
 }
 
-export function createCliAgent(spec: string, settings: CliAgentSettings): Agent | undefined {
-  const parsed = parseCliSpec(spec);
-  if (!parsed) return undefined;
-  const { cli, model } = parsed;
+/** `agent`: a parsed CLI spec, its provider's model (`model`: `<provider>:<cliModel>`) parsed with it. */
+export function createCliAgent(agent: { spec: string; cli: CliDefinition; cliModel: string; model: ParsedModelSpec }, settings: CliAgentSettings): Agent {
   // The proxy's one upstream, fixed here from the user's spec: nothing the CLI sends can change it.
-  const upstream = resolveModel(`${cli.provider}:${model}`, settings.model);
-  return new LazyCliAgent(spec, async () => new (await import('./cli-agent.ts')).CliAgent(spec, cli, model, { ...settings, upstream }));
+  const upstream = resolveModel(agent.model, settings.model);
+  return new LazyCliAgent(
+    agent.spec,
+    async () => new (await import('./cli-agent.ts')).CliAgent(agent.spec, agent.cli, agent.cliModel, { ...settings, upstream }),
+  );
 }
 
 /**

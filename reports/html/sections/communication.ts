@@ -1,7 +1,7 @@
 // Communication: overhead and speech acts (figure 5c), detectors against outcomes (section 5),
 // communication errors (figure 6) and failure symptoms (table 1).
 import type { RunSummary } from '../../summary.ts';
-import { UNLABELED, type DetectorCalibration, type DetectorRow, type JudgeTrust } from '../../analysis/communication.ts';
+import { UNLABELED, type DetectorCalibration, type DetectorRow, type JudgeTrust, type LlmJudgeRow } from '../../analysis/communication.ts';
 import { COMMUNICATION_ERRORS, IMPLEMENTATION_FAILURE, JUDGES, SPEECH_ACTS, normalizeLabel } from '../../analysis/taxonomy.ts';
 import type { Proportion } from '../../stats.ts';
 import { fixed, integer, pct } from '../format.ts';
@@ -43,6 +43,8 @@ export function communicationSection(s: RunSummary): string {
       ]),
     ),
     labelCounts[JUDGES.speechActs] ? trustTable('speech-act', s.communication.trust.speechActs, SPEECH_ACTS) : '',
+    '<h3>LLM judges</h3>',
+    llmJudgeTable(s.communication.llmJudges),
     '<h3>Detectors</h3>',
     detectors.length
       ? detectorTable(detectors)
@@ -96,6 +98,23 @@ function trustTable(judge: string, trust: JudgeTrust | null, labels: readonly st
           rows.map((l) => [l, ...trustCells(trust!.labels[l]!)]),
         )
       : '')
+  );
+}
+
+/** Every LLM judge: what it gave in this run and its model's held-out figures, per label. */
+function llmJudgeTable(rows: readonly LlmJudgeRow[]): string {
+  return (
+    note(
+      'What each LLM judge labels, how many labels it gave and on how many tasks, and per label its model\u2019s precision and recall on the held-out calibration split (when stored).',
+    ) +
+    table(
+      ['judge', 'labels', num('labels given'), num('tasks'), 'label', num('count'), num('precision (test)'), num('recall (test)')],
+      rows.flatMap((r) => {
+        const head = [r.judge, r.title, r.labels, r.tasks];
+        if (r.byLabel.length === 0) return [[...head, '–', '', '–', '–']];
+        return r.byLabel.map(([label, count], i) => [...(i === 0 ? head : ['', '', '', '']), label, count, ...trustCells(r.trust?.labels[label] ?? null)]);
+      }),
+    )
   );
 }
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { taskErrorKind } from '../../../harness/run/error-kind.ts';
-import { ModelError, findContextWindows } from '../../../harness/models/index.ts';
+import { ModelError, findContextWindows, parseModelSpec } from '../../../harness/models/index.ts';
 import { ContainerStoppedError, isEngineError } from '../../../harness/sandbox/docker/engine.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { RunStore } from '../../../harness/store/run-store.ts';
@@ -122,9 +122,12 @@ describe('context windows before a run', () => {
     const vllm = await startFakeVllm({ maxModelLen: 32_768, served: ['qwen2.5-coder'] });
     try {
       const options = { env: {}, cwd: dir, warn: () => {} };
-      const spec = `openai:qwen2.5-coder@${vllm.url}`;
-      expect(await findContextWindows([spec, spec], options)).toEqual({ [spec]: 32_768 });
-      expect(await findContextWindows([spec], { ...options, contextWindow: 16_000 })).toEqual({});
+      const model = parseModelSpec(`openai:qwen2.5-coder@${vllm.url}`);
+      expect(await findContextWindows([model, model], options)).toEqual([
+        { ...model, contextWindow: 32_768 },
+        { ...model, contextWindow: 32_768 },
+      ]);
+      expect(await findContextWindows([model], { ...options, contextWindow: 16_000 })).toEqual([model]);
     } finally {
       await vllm.close();
     }
@@ -133,7 +136,7 @@ describe('context windows before a run', () => {
   it("refuses to start a run whose model's window nobody knows, before any container starts", async () => {
     const openai = await startFakeOpenAI();
     try {
-      await expect(findContextWindows([`openai:mystery@${openai.url}`], { env: {}, cwd: dir, warn: () => {} })).rejects.toThrow(UserError);
+      await expect(findContextWindows([parseModelSpec(`openai:mystery@${openai.url}`)], { env: {}, cwd: dir, warn: () => {} })).rejects.toThrow(UserError);
       const run = await coopBench([
         'run',
         '--models',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
 import { isModelSpec, MODEL_ALIASES, parseModelSpec } from '../../../harness/models/index.ts';
+import { parseAgentSpec } from '../../../harness/agents/registry.ts';
 
 describe('parseModelSpec', () => {
   it("maps gpt-5 to the paper's model and claude to the current Sonnet", () => {
@@ -26,8 +27,19 @@ describe('parseModelSpec', () => {
     for (const spec of ['gpt5', 'google:gemini', 'openai:', 'anthropic', '']) {
       const error = catchError(() => parseModelSpec(spec));
       expect(error).toBeInstanceOf(UserError);
-      expect(error.message).toBe(`unknown model "${spec}": use gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, oracle or noop`);
+      expect(error.message).toBe(
+        `unknown model "${spec}": use gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, anthropic:<model>@<base-url>`,
+      );
     }
+  });
+
+  it('names the agents beside the models when an agent spec has no form', () => {
+    const error = catchError(() => parseAgentSpec('gpt5'));
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toBe(
+      'unknown model "gpt5": use gpt-5, claude, openai:<model>, anthropic:<model>, openai:<model>@<base-url>, anthropic:<model>@<base-url>, oracle, noop, claude-code[:<model>], codex[:<model>]',
+    );
+    expect(['oracle', 'codex', 'claude'].map((spec) => parseAgentSpec(spec).kind)).toEqual(['builtin', 'cli', 'loop']);
   });
 
   it('rejects a base URL without a scheme, saying how to write it', () => {

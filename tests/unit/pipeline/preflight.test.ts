@@ -4,6 +4,7 @@
 // sandbox backend is even created, so no image is built and no container starts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../harness/run/preflight.ts';
+import { parseAgentSpec } from '../../../harness/agents/registry.ts';
 import { runBenchmark } from '../../../harness/run/run-benchmark.ts';
 import type { RunIO } from '../../../harness/run/task-runner.ts';
 import { loadAgentConfig } from '../../../harness/agents/config/agent-config.ts';
@@ -44,7 +45,7 @@ describe('the live preflight', () => {
   it('passes against fakes that answer as the services do, one line per spec with what passed and its cost; built-in agents are skipped', async () => {
     const { openai, anthropic } = await fakes();
     const lines: string[] = [];
-    const results = await runPreflight(['gpt-5', 'claude', 'oracle', 'gpt-5'], modelOptions(openai, anthropic), (line) => lines.push(line));
+    const results = await runPreflight(['gpt-5', 'claude', 'oracle', 'gpt-5'].map(parseAgentSpec), modelOptions(openai, anthropic), (line) => lines.push(line));
     expect(results.map((r) => r.ok)).toEqual([true, true]);
     expect(lines).toEqual([
       expect.stringMatching(/^preflight gpt-5 \(gpt-5\): ok \(tool call, tool result sent back with reasoning replayed, second answer\), \$0\.\d{4}$/),
@@ -61,7 +62,7 @@ describe('the live preflight', () => {
   it("sends a thinking model's signed thinking back with the tool result", async () => {
     const { openai, anthropic } = await fakes();
     const lines: string[] = [];
-    await runPreflight(['anthropic:claude-sonnet-5-5'], modelOptions(openai, anthropic), (line) => lines.push(line));
+    await runPreflight([parseAgentSpec('anthropic:claude-sonnet-5-5')], modelOptions(openai, anthropic), (line) => lines.push(line));
     expect(lines).toEqual([expect.stringContaining('tool result sent back with thinking replayed and cache breakpoints')]);
     expect(anthropic.refusals).toEqual([]);
   });
@@ -113,7 +114,7 @@ describe('the live preflight', () => {
     const { openai, anthropic } = await fakes({ answersPreflight: false });
     script(spec.startsWith('claude') ? anthropic : openai);
     const lines: string[] = [];
-    const run = runPreflight([spec], modelOptions(openai, anthropic), (line) => lines.push(line));
+    const run = runPreflight([parseAgentSpec(spec)], modelOptions(openai, anthropic), (line) => lines.push(line));
     await expect(run).rejects.toThrow(UserError);
     await expect(run).rejects.toThrow(/the live preflight failed for .+: nothing was built or started; .*--no-preflight skips this check/);
     expect(lines).toEqual([expect.stringMatching(said)]);
@@ -125,7 +126,7 @@ describe('the live preflight', () => {
     servers.push(anthropic, responses);
     const options = modelOptions({ url: `${responses.url}/v1` }, anthropic);
     const lines: string[] = [];
-    await runPreflight(['claude-code', 'codex'], options, (line) => lines.push(line));
+    await runPreflight(['claude-code', 'codex'].map(parseAgentSpec), options, (line) => lines.push(line));
     expect(lines).toEqual([
       expect.stringMatching(
         /^preflight claude-code \(claude-[\w-]+ through the model proxy\): ok \(tool call, tool result sent back with thinking replayed and cache breakpoints, second answer\), \$/,
@@ -137,7 +138,7 @@ describe('the live preflight', () => {
     // A provider the proxy cannot reach: the proxy's own error, in the preflight's line.
     const unreachable = modelOptions({ url: `${responses.url}/v1` }, { url: `http://127.0.0.1:${await closedPort()}` });
     const failed: string[] = [];
-    await expect(runPreflight(['claude-code'], unreachable, (line) => failed.push(line))).rejects.toThrow(UserError);
+    await expect(runPreflight([parseAgentSpec('claude-code')], unreachable, (line) => failed.push(line))).rejects.toThrow(UserError);
     expect(failed).toEqual([expect.stringMatching(/^preflight claude-code .*: FAILED .*coop-bench could not reach the model API: .*cannot connect/)]);
   });
 });
