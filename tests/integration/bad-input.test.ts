@@ -1,6 +1,6 @@
 // Bad input: each problem a user can make ends in one line that names it and says what
 // to do, a non-zero exit, and nothing written to the store. `merge` with patches that do not
-// apply is in tests/unit/resolver/merge-command.test.ts.
+// apply is in tests/unit/harness/commands/merge.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
