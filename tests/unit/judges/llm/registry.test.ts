@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { judgeCommand } from '../../../../harness/commands/judge.ts';
 import { writeReport } from '../../../../harness/run/write-report.ts';
 import { storedLabels } from '../../../../harness/store/judge-results.ts';
 import { withMeasurements } from '../../../../judges/calibration/model-scores.ts';
@@ -11,26 +10,13 @@ import { judgeNames, registerLlmJudge, unregisterLlmJudge } from '../../../../ju
 import { startFakeVllm, type FakeOpenAIServer } from '../../../fakes/openai-server.ts';
 import { DUMMY_SYSTEM, dummyJudge } from '../dummy-judge.ts';
 import { fakeModel } from '../fake-model.ts';
+import { runJudge } from '../run-judge-command.ts';
 import { calibrationCase, openStoredRun, type StoredRun } from '../stored-task.ts';
 
 /** The judge model's answers: a plan to the dummy judge, nothing to the others. */
 function answer(system: string): string {
   if (system === DUMMY_SYSTEM) return '{"plan": true}';
   return system.startsWith('You classify') ? '{"messages": []}' : '{"evidence": [], "issue": null, "primary": null}';
-}
-
-async function runJudge(args: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  try {
-    await judgeCommand().exitOverride().parseAsync(args, { from: 'user' });
-  } finally {
-    write.mockRestore();
-  }
-  return chunks.join('');
 }
 
 describe('an LLM judge added with one registry line', () => {
