@@ -40,7 +40,9 @@ export class PodStoppedError extends SandboxStoppedError {
   output = '';
 
   constructor(pod: string, how: string, options: { cause?: unknown; outOfMemory?: boolean; overDiskLimit?: boolean } = {}) {
-    super(`pod ${pod} ${how}`, how, options);
+    // Out of memory is what ran in the pod (the kubelet kills the whole container for it): the
+    // agent's doing, scored as Docker scores a container its own processes stopped.
+    super(`pod ${pod} ${how}`, how, { cause: options.cause, byItsProcesses: options.outOfMemory });
     this.name = 'PodStoppedError';
     this.outOfMemory = options.outOfMemory ?? false;
     this.overDiskLimit = options.overDiskLimit ?? false;

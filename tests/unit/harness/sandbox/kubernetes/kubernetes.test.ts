@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { commandScript, exitCodeOf } from '../../../../../harness/sandbox/kubernetes/exec.ts';
-import { refusalOf } from '../../../../../harness/sandbox/kubernetes/cluster.ts';
+import { PodStoppedError, refusalOf } from '../../../../../harness/sandbox/kubernetes/cluster.ts';
 import { quantity, quotaRefusal } from '../../../../../harness/sandbox/kubernetes/quota.ts';
 import { isRetryable, waitBefore } from '../../../../../harness/sandbox/kubernetes/retry.ts';
 import { creatorOf, podLabels, podManifest, podProblem, podResources, labelValue, runSelector } from '../../../../../harness/sandbox/kubernetes/pods.ts';
@@ -101,6 +101,12 @@ describe("kubernetes backend: reading the cluster's answers", () => {
       },
     };
     expect(podProblem(killed)).toEqual({ stuck: true, reason: 'stopped (OOMKilled 137)', outOfMemory: true, overDiskLimit: false });
+  });
+
+  it("counts a pod its own memory use stopped as stopped by what ran in it (the agent's failure, scored); one deleted or evicted by the node is not", () => {
+    expect(new PodStoppedError('p', 'stopped (OOMKilled 137)', { outOfMemory: true }).byItsProcesses).toBe(true);
+    expect(new PodStoppedError('p', 'was deleted').byItsProcesses).toBe(false);
+    expect(new PodStoppedError('p', 'stopped (Evicted: the node was low on resource: ephemeral-storage)').byItsProcesses).toBe(false);
   });
 
   it("tells the kubelet's reasons apart: over its own storage limit (the pod's doing), a node low on disk, a deadline", () => {
