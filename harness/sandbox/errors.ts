@@ -37,3 +37,10 @@ export class SandboxLimitError extends Error {
     this.name = 'SandboxLimitError';
   }
 }
+
+const GiB = 1024 ** 3;
+
+/** A size as both backends' disk-limit messages give it. */
+export function formatGiB(bytes: number): string {
+  return `${(bytes / GiB).toFixed(bytes < 10 * GiB ? 2 : 1)} GiB`;
+}

@@ -11,10 +11,9 @@ import type Docker from 'dockerode';
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine } from './engine.ts';
-import { SandboxLimitError } from '../errors.ts';
+import { formatGiB, SandboxLimitError } from '../errors.ts';
 
 const DISK_POLL_MS = 2000;
-const GiB = 1024 ** 3;
 
 const quotas = new WeakMap<Engine, Promise<boolean>>();
 
@@ -46,10 +45,6 @@ export function refusedQuota(engine: Engine, error: unknown): boolean {
   if (!/storage-?opt|quota/i.test((error as Error)?.message ?? '')) return false;
   quotas.set(engine, Promise.resolve(false));
   return true;
-}
-
-export function formatGiB(bytes: number): string {
-  return `${(bytes / GiB).toFixed(bytes < 10 * GiB ? 2 : 1)} GiB`;
 }
 
 /** Bytes of the regular files under a host folder (symbolic links not followed). */
