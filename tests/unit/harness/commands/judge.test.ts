@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../../../../harness/errors.ts';
 import { casesOfSplit, loadCalibrationSet, SPLITS } from '../../../../judges/calibration/cases.ts';
 import { goldBrokenCommitments } from '../../../../judges/calibration/score.ts';
+import { brokenTargetItems } from '../../../../judges/calibration/targets.ts';
 import { modelTestScores } from '../../../../judges/calibration/model-scores.ts';
 import { loadReadings, readMeasurements, RUN_READINGS } from '../../../../judges/calibration/readings.ts';
 import { join } from 'node:path';
@@ -124,8 +125,11 @@ describe('coop-bench judge', () => {
         const clean = mine.filter((c) => c.gold.communication === null).length;
         const plans = mine.flatMap((c) => c.messages).filter((m) => m.act === 'plan').length;
         const c1a = mine.filter((c) => c.gold.communication === 'C1a').length;
-        // The model lists no commitment: every broken one of the cases with patches is missed.
-        const broken = mine.filter((c) => c.patches).reduce((n, c) => n + goldBrokenCommitments(c).length, 0);
+        // The model lists no commitment: every broken one of the cases with patches is missed, counted
+        // per target where the case lists its commitments, per message where it gives only those.
+        const broken = mine
+          .filter((c) => c.patches)
+          .reduce((n, c) => n + (c.gold.commitments ? brokenTargetItems(c, []).gold.length : goldBrokenCommitments(c).length), 0);
         expect(part).toContain(`  clean conversations left without a communication error: ${clean}/${clean}`);
         expect(part).toMatch(new RegExp(`speech_acts\\s+plan\\s+${plans}\\s+\\d+\\s+0 `));
         expect(part).toMatch(new RegExp(`communication\\s+C1a\\s+0\\s+0\\s+${c1a}\\s+-\\s+0\\.00`));
