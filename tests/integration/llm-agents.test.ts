@@ -140,6 +140,7 @@ describe('coop-bench run --models gpt-5,claude --setting both', () => {
         system_template: 'You are a hasty engineer.',
         solo_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.solo_template.file) },
         coop_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.coop_template.file) },
+        probe_template: { file: join(dirname(DEFAULT_AGENT_CONFIG), shipped.probe_template.file) },
       }),
     );
     const again = await coopBench(
