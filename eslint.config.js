@@ -6,7 +6,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'feature-pools/', 'tests/fixtures/', '**/*.d.ts', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'feature-pools/', 'tests/fixtures/', '**/*.d.ts', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

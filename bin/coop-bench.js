@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx: no build step between an edit and a run.
-import { register } from 'tsx/esm/api';
+// Runs the prebuilt bundle (dist/, made by `npm ci`, `npm pack` or `npm run build`) while it matches
+// the sources: it starts without a transpiling loader, in about half the CPU. Otherwise it runs the
+// TypeScript sources directly through tsx: an edit runs at once, without a build step.
+import { currentBundle } from './bundle.js';
 
-register();
-const { main } = await import('../harness/cli.ts');
-await main(process.argv);
+const bundle = currentBundle();
+let cli;
+if (bundle) {
+  cli = await import(bundle);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../harness/cli.ts');
+}
+await cli.main(process.argv);

@@ -1,0 +1,1 @@
+export declare function bundle(outdir?: string): Promise<void>;
