@@ -13,15 +13,21 @@ export function machineCpu(): { busy: number; total: number } {
   return { busy: (total - idle) / HZ, total: total / HZ };
 }
 
+/** Field `n` of a process's /proc/<pid>/stat (numbered as in proc(5), from 1). */
+function statField(pid: number | 'self', n: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Counted from the state field (3), after the command's name in parentheses.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3]);
+}
+
 /** CPU seconds (user + system) of this process's children that have exited and been waited for. */
 export function finishedChildrenCpu(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  // Fields 16 and 17 of proc(5) (cutime, cstime), counted from the state field (3).
-  return (fields[16 - 3]! + fields[17 - 3]!) / HZ;
+  return (statField('self', 16) + statField('self', 17)) / HZ; // cutime, cstime
+}
+
+/** CPU seconds (user + system) a running process and its waited-for children have spent. */
+export function processCpu(pid: number): number {
+  return (statField(pid, 14) + statField(pid, 15)) / HZ + (statField(pid, 16) + statField(pid, 17)) / HZ; // utime, stime, cutime, cstime
 }
 
 /** Busy cores, on average, over a window. */

@@ -13,6 +13,8 @@ import { startFakeOpenAI } from '../tests/fakes/openai-server.ts';
 import { scriptedAgents } from '../tests/helpers/scripted-agents.ts';
 import { CLI } from '../tests/helpers/cli.ts';
 import { FAKE_MODELS, MODEL_LATENCY_MS } from './end-to-end.ts';
+import { processCpu } from './cpu.ts';
+import { currentBundle } from '../bin/bundle.js';
 import type { BenchFixture } from './fixture.ts';
 import { median, type BenchTable } from './table.ts';
 
@@ -20,22 +22,33 @@ const ROUNDS = 2;
 const STEPS = 3;
 const TARGET_S = 2;
 
-/** Runs a command to its end (or, with `stopWhen`, until it resolves: then SIGTERM); its wall time in seconds from `started`. */
-async function timed(command: string, args: string[], env: NodeJS.ProcessEnv, started = performance.now(), stopWhen?: Promise<void>): Promise<number> {
+/**
+ * Runs a command to its end (or, with `stopWhen`, until it resolves: then SIGTERM); its wall time in
+ * seconds from `started`, and with `stopWhen` the CPU it had spent by then.
+ */
+async function timed(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  started = performance.now(),
+  stopWhen?: Promise<void>,
+): Promise<{ seconds: number; cpuS: number }> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   let stopped = false;
+  let cpuS = NaN;
   void stopWhen?.then(() => {
     stopped = true;
+    cpuS = processCpu(child.pid!);
     child.kill('SIGTERM');
   });
   const [code] = await exited;
   const seconds = (performance.now() - started) / 1000;
   // Stopped by us: coop-bench removes its containers and exits 130.
   if (code !== 0 && !(stopped && code === 130)) throw new Error(`${args.slice(0, 2).join(' ')} exited with ${code}: ${stderr.slice(-2000)}`);
-  return seconds;
+  return { seconds, cpuS };
 }
 
 export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
@@ -74,28 +87,35 @@ export async function firstStep(fixture: BenchFixture): Promise<BenchTable> {
     const timeline = join(runsDir, `${name}.timeline`);
     const env = { ...process.env, OPENAI_API_KEY: 'bench-key', COOP_BENCH_TIMELINE: timeline };
     const started = performance.now();
-    await timed('node', runFor(name, preflight), env, started, whole ? undefined : reached);
+    const { cpuS } = await timed('node', runFor(name, preflight), env, started, whole ? undefined : reached);
     if (firstCall === undefined) throw new Error(`run ${name} made no model call`);
     if (preflight && !whole && existsSync(timeline)) timelines.push(readTimeline(readFileSync(timeline, 'utf8')));
-    return (firstCall - started) / 1000;
+    return { s: (firstCall - started) / 1000, cpuS };
   };
-  const imageReady = () => timed(process.execPath, [...process.execArgv, join(import.meta.dirname, 'image-ready.ts'), pool.dir], process.env);
+  const imageReady = async () =>
+    (await timed(process.execPath, [...process.execArgv, join(import.meta.dirname, 'image-ready.ts'), pool.dir], process.env)).seconds;
   try {
     // Not counted: builds what a warm engine has (image, base repository, tsx's transform cache).
     await toFirstCall('warm-up', true, true);
     const image: number[] = [];
-    const run: number[] = [];
-    const noPreflight: number[] = [];
+    const run: FirstCall[] = [];
+    const noPreflight: FirstCall[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       image.push(await imageReady());
       run.push(await toFirstCall(`round-${round}`, true));
       noPreflight.push(await toFirstCall(`round-${round}-no-preflight`, false));
     }
-    return firstStepTable(pool.repo, image, run, noPreflight, timelines);
+    return firstStepTable(pool.repo, image, run, noPreflight, timelines, currentBundle() !== undefined);
   } finally {
     await server.close();
     rmSync(runsDir, { recursive: true, force: true });
   }
+}
+
+/** One run's first model call: seconds from its spawn, and the CPU seconds its process had spent by then. */
+export interface FirstCall {
+  s: number;
+  cpuS: number;
 }
 
 /** A run's moments: what, and seconds since its process started. */
@@ -121,27 +141,39 @@ function medianTimeline(timelines: Timeline[]): string {
     .join(', ');
 }
 
-/** The table from each round's seconds: image preparation, and the first call with and without the preflight; `timelines`: the default runs' moments. */
-export function firstStepTable(repo: string, image: number[], run: number[], noPreflight: number[], timelines: Timeline[] = []): BenchTable {
+/** The table from each round's seconds: image preparation, and the first call with and without the preflight; `timelines`: the default runs' moments; `bundled`: whether the CLI ran its bundle. */
+export function firstStepTable(
+  repo: string,
+  image: number[],
+  run: FirstCall[],
+  noPreflight: FirstCall[],
+  timelines: Timeline[] = [],
+  bundled = true,
+): BenchTable {
   const imageS = median(image);
-  const row = (what: string, values: number[]) => {
-    const s = median(values);
-    return [what, s.toFixed(2), imageS.toFixed(2), (s - imageS).toFixed(2), `${(s / imageS).toFixed(2)}x`];
+  const row = (what: string, calls: FirstCall[]) => {
+    const s = median(calls.map((call) => call.s));
+    return [what, s.toFixed(2), median(calls.map((call) => call.cpuS)).toFixed(2), imageS.toFixed(2), (s - imageS).toFixed(2), `${(s / imageS).toFixed(2)}x`];
   };
-  const beyond = median(run) - imageS;
+  const runS = median(run.map((call) => call.s));
+  const beyond = runS - imageS;
   return {
     id: 'first_step',
     title: 'Time to first step: `coop-bench run` to the first model call of its first task, warm engine',
     measures: `One Coop pair of ${repo} at concurrency 1, fake model (${MODEL_LATENCY_MS / 1000} s per call), median of ${run.length} rounds after a warm-up run (each round's runs are stopped at that call). first call: from the spawn of \`coop-bench run\` to the fake model receiving the task's first call. image: a process of its own that reaches the engine and finds the pool's image (built: a warm engine), spawn to exit, interleaved.`,
-    columns: ['run', 'first call s', 'image s', 'beyond image s', 'ratio'],
+    columns: ['run', 'first call s', 'run CPU s', 'image s', 'beyond image s', 'ratio'],
     rows: [row('default (live preflight)', run), row('--no-preflight', noPreflight)],
     target: { text: `first model call at most ${TARGET_S} s beyond image preparation`, value: beyond, met: beyond <= TARGET_S },
     notes: [
       `The fake answers the live preflight at once; a real model adds its two round trips (all models' preflights run at once).`,
-      `Rounds: first call ${run.map((s) => s.toFixed(2)).join(', ')} s; image ${image.map((s) => s.toFixed(2)).join(', ')} s.`,
+      bundled
+        ? 'The CLI ran its prebuilt bundle (dist/, current).'
+        : 'The CLI ran its TypeScript sources through tsx (dist/ absent or older than the sources: `npm run build` makes it).',
+      `run CPU s: user + system CPU of the \`run\` process (and its finished children) by its first call, from /proc: the figure to compare under load, where wall times stretch.`,
+      `Rounds: first call ${run.map((call) => call.s.toFixed(2)).join(', ')} s (CPU ${run.map((call) => call.cpuS.toFixed(2)).join(', ')} s); image ${image.map((s) => s.toFixed(2)).join(', ')} s.`,
       ...(timelines.length
         ? [
-            `Where the time goes (default runs, median s from the start of the run's process, harness/timeline.ts): ${medianTimeline(timelines)}; first call ${median(run).toFixed(2)} (from the spawn).`,
+            `Where the time goes (default runs, median s from the start of the run's process, harness/timeline.ts): ${medianTimeline(timelines)}; first call ${runS.toFixed(2)} (from the spawn).`,
           ]
         : []),
     ],

@@ -49,19 +49,22 @@ describe('table 4', () => {
 });
 
 describe('the time-to-first-step table', () => {
+  /** Rounds' first calls, each [seconds from the spawn, CPU seconds by then]. */
+  const calls = (...rounds: [number, number][]) => rounds.map(([s, cpuS]) => ({ s, cpuS }));
+
   it('prints the first model call beside image preparation, and their difference against the target', () => {
-    const table = firstStepTable('argkit_task', [1, 1.2], [2.5, 2.9], [2.4, 2.6]);
-    expect(table.columns).toEqual(['run', 'first call s', 'image s', 'beyond image s', 'ratio']);
+    const table = firstStepTable('argkit_task', [1, 1.2], calls([2.5, 1.2], [2.9, 1.4]), calls([2.4, 1.1], [2.6, 1.3]));
+    expect(table.columns).toEqual(['run', 'first call s', 'run CPU s', 'image s', 'beyond image s', 'ratio']);
     expect(table.rows).toEqual([
-      ['default (live preflight)', '2.70', '1.10', '1.60', '2.45x'],
-      ['--no-preflight', '2.50', '1.10', '1.40', '2.27x'],
+      ['default (live preflight)', '2.70', '1.30', '1.10', '1.60', '2.45x'],
+      ['--no-preflight', '2.50', '1.20', '1.10', '1.40', '2.27x'],
     ]);
     expect(table.target).toMatchObject({ value: expect.closeTo(1.6), met: true });
   });
 
   it("says where the time goes: each moment of the runs' timelines at its median, in order", () => {
     const timelines = ['310 command line loaded\n900 preflight answered\n', "290 command line loaded\n1100 preflight answered\n1500 agent1's base recorded\n"];
-    const table = firstStepTable('argkit_task', [1, 1.2], [2.5, 2.9], [2.4, 2.6], timelines.map(readTimeline));
+    const table = firstStepTable('argkit_task', [1, 1.2], calls([2.5, 1.2], [2.9, 1.4]), calls([2.4, 1.1], [2.6, 1.3]), timelines.map(readTimeline));
     expect(table.notes.at(-1)).toContain("command line loaded 0.30, preflight answered 1.00, agent1's base recorded 1.50; first call 2.70");
   });
 });
