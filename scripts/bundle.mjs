@@ -5,9 +5,11 @@
 import { build } from 'esbuild';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { BUNDLE_DIR, MANIFEST, PROJECT_ROOT, sourcesHash } from '../bin/bundle.js';
+import { BUNDLE_DIR, MANIFEST, PROJECT_ROOT, currentBundle, sourcesHash } from '../bin/bundle.js';
 
 const ENTRY = 'harness/cli.ts';
+/** This script's own contents: a bundle it made another way is rebuilt. */
+const BUILDER = sourcesHash(['scripts/bundle.mjs']);
 
 /**
  * A source's import.meta.url names the source file itself (it finds files beside it: prompts, pool
@@ -50,7 +52,7 @@ export async function bundle(outdir = BUNDLE_DIR) {
       plugins: [sourceUrls(outdir)],
     });
     const inputs = Object.keys(metafile.inputs).sort();
-    writeFileSync(join(staging, MANIFEST), `${JSON.stringify({ entry: 'cli.js', inputs, hash: sourcesHash(inputs) }, null, 2)}\n`);
+    writeFileSync(join(staging, MANIFEST), `${JSON.stringify({ entry: 'cli.js', inputs, hash: sourcesHash(inputs), builder: BUILDER }, null, 2)}\n`);
     rmSync(outdir, { recursive: true, force: true });
     renameSync(staging, outdir);
   } finally {
@@ -58,4 +60,14 @@ export async function bundle(outdir = BUNDLE_DIR) {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) await bundle(process.argv[2] && resolve(process.argv[2]));
+/** Whether `outdir` holds a bundle of the sources as they are, made by this script as it is. */
+function upToDate(outdir) {
+  if (!currentBundle(outdir)) return false;
+  return JSON.parse(readFileSync(join(outdir, MANIFEST), 'utf8')).builder === BUILDER;
+}
+
+// Run as a script: a bundle already up to date is kept (a CLI running from it keeps its chunks).
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const outdir = resolve(process.argv[2] ?? BUNDLE_DIR);
+  if (!upToDate(outdir)) await bundle(outdir);
+}
