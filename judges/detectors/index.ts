@@ -5,6 +5,7 @@ import { asUndecided, undecidedLabel, type JudgeInput, type JudgeLabel } from '.
 import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments, type Commitment } from './commitment-extract.ts';
 import { codeSeen, DOUBT_RULES, readingDoubt } from './commitment-doubts.ts';
+import { READING_RULES } from './commitment-reading-rules.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
 import { DUPLICATE_RULES, nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan, PLAN_RULES } from './first-turn-plan.ts';
@@ -20,6 +21,7 @@ export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { i
   PLAN_RULES,
   QUESTION_RULES,
   DUPLICATE_RULES,
+  READING_RULES,
   DOUBT_RULES,
 ];
 
