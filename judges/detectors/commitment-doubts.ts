@@ -67,7 +67,9 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
       examples: [
         { quote: 'formatHex goes in src/color/hex.ts, exported like rgbToHsl.', target: { kind: 'exported', names: ['rgbToHsl'] }, missing: 'rgbToHsl' },
       ],
-      nonExamples: [{ quote: 'formatHex goes in src/color/hex.ts, exported like rgbToHsl.', target: { kind: 'exported', names: ['formatHex'] }, missing: 'formatHex' }],
+      nonExamples: [
+        { quote: 'formatHex goes in src/color/hex.ts, exported like rgbToHsl.', target: { kind: 'exported', names: ['formatHex'] }, missing: 'formatHex' },
+      ],
       matches: ({ commitment: c, finding: f }) =>
         new RegExp(`\\b(?:like|same as|as with|just as)\\s+(?:the\\s+)?\`?${escape(lastName(f.missing))}(?![\\w$])`, 'i').test(c.quote),
     },
@@ -75,16 +77,44 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
       id: 'added-elsewhere',
       kind: 'doubt',
       why: 'The name is in the code, only not in the file the reading took from the message: the reading may have put it in the wrong file.',
-      examples: [{ quote: 'Added `slugify` to text.py.', target: { kind: 'exists', names: ['slugify'] }, missing: 'slugify', facts: ['`slugify` was added in util.py instead'] }],
-      nonExamples: [{ quote: 'Added `slugify` to text.py.', target: { kind: 'exists', names: ['slugify'] }, missing: 'slugify', facts: ["agent1's patch never added `slugify`"] }],
+      examples: [
+        {
+          quote: 'Added `slugify` to text.py.',
+          target: { kind: 'exists', names: ['slugify'] },
+          missing: 'slugify',
+          facts: ['`slugify` was added in util.py instead'],
+        },
+      ],
+      nonExamples: [
+        {
+          quote: 'Added `slugify` to text.py.',
+          target: { kind: 'exists', names: ['slugify'] },
+          missing: 'slugify',
+          facts: ["agent1's patch never added `slugify`"],
+        },
+      ],
       matches: ({ commitment: c, finding: f }) => isSymbolTarget(c.target) && facts(f).some((t) => /^`[^`]+` was added in \S+ instead$/.test(t)),
     },
     {
       id: 'defined-outside-hunks',
       kind: 'doubt',
       why: 'The code uses the name where no hunk shows its definition: it may be defined in lines the patches do not show.',
-      examples: [{ quote: 'Added `Pool.close()`.', target: { kind: 'exists', names: ['Pool.close'] }, missing: 'Pool.close', facts: ["agent1's patch never defined `close`"] }],
-      nonExamples: [{ quote: 'Added `Pool.close()`.', target: { kind: 'exists', names: ['Pool.close'] }, missing: 'Pool.close', facts: ["agent1's patch never added `close`"] }],
+      examples: [
+        {
+          quote: 'Added `Pool.close()`.',
+          target: { kind: 'exists', names: ['Pool.close'] },
+          missing: 'Pool.close',
+          facts: ["agent1's patch never defined `close`"],
+        },
+      ],
+      nonExamples: [
+        {
+          quote: 'Added `Pool.close()`.',
+          target: { kind: 'exists', names: ['Pool.close'] },
+          missing: 'Pool.close',
+          facts: ["agent1's patch never added `close`"],
+        },
+      ],
       matches: ({ commitment: c, finding: f }) => isSymbolTarget(c.target) && facts(f).some((t) => /'s patch never defined `/.test(t)),
     },
     {
@@ -115,9 +145,20 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
       id: 'placement-without-function',
       kind: 'doubt',
       why: 'A place stated without the function it is in ("right after we take the lock") leaves the checks to guess which function is meant.',
-      examples: [{ quote: "I'll check `s.closed` right after we take the lock.", target: { kind: 'placement', guard: ['closed'], position: 'after' }, missing: 'a check on closed' }],
+      examples: [
+        {
+          quote: "I'll check `s.closed` right after we take the lock.",
+          target: { kind: 'placement', guard: ['closed'], position: 'after' },
+          missing: 'a check on closed',
+        },
+      ],
       nonExamples: [
-        { quote: "I'll check `s.closed` first in `Set()`.", target: { kind: 'placement', guard: ['closed'], scope: 'Set', position: 'first' }, missing: 'a check on closed', code: '+func (s *Store) Set() {' },
+        {
+          quote: "I'll check `s.closed` first in `Set()`.",
+          target: { kind: 'placement', guard: ['closed'], scope: 'Set', position: 'first' },
+          missing: 'a check on closed',
+          code: '+func (s *Store) Set() {',
+        },
       ],
       matches: ({ commitment: c }) => c.target.kind === 'placement' && !c.target.scope && !c.target.definition,
     },
@@ -125,8 +166,22 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
       id: 'function-not-in-code',
       kind: 'doubt',
       why: 'The function the place names appears in no patch nor in the merge ("the constructor" read as `__init__` in TypeScript, a heading word read as a function): the reading, not the code, is in question.',
-      examples: [{ quote: 'validation is in the constructor.', target: { kind: 'placement', guard: ['timeout'], scope: '__init__' }, missing: 'a check on timeout', code: '+  constructor(opts) {' }],
-      nonExamples: [{ quote: "I'll validate `timeout` first in `connect()`.", target: { kind: 'placement', guard: ['timeout'], scope: 'connect' }, missing: 'a check on timeout', code: ' def connect(self, timeout):' }],
+      examples: [
+        {
+          quote: 'validation is in the constructor.',
+          target: { kind: 'placement', guard: ['timeout'], scope: '__init__' },
+          missing: 'a check on timeout',
+          code: '+  constructor(opts) {',
+        },
+      ],
+      nonExamples: [
+        {
+          quote: "I'll validate `timeout` first in `connect()`.",
+          target: { kind: 'placement', guard: ['timeout'], scope: 'connect' },
+          missing: 'a check on timeout',
+          code: ' def connect(self, timeout):',
+        },
+      ],
       matches: ({ commitment: c, code }) => c.target.kind === 'placement' && !!c.target.scope && !code.names.has(lastName(c.target.scope)),
     },
   ],
