@@ -1,34 +1,196 @@
-// When the detectors' own reading of a promise is too unsure to call it broken. The code checks are
-// good (commitments.ts); the reading is where the detectors go wrong: a word read as a code name
-// (a format name, a quoted key), a rename read as a promise of its old name, a module guessed for a
-// name no patch shows. Such a broken promise is reported as undecided, not as a label. The judge
-// model's reading (llm/commitments.ts) goes through the same checks without these doubts.
+// When the detectors are not sure a promise is broken: then it is reported as undecided, not as a
+// label (precision first). A broken promise is sure when its reading names a target the checks can
+// find without guessing, and the code's evidence against it cannot be read another way. The
+// doubts are the entries of DOUBT_RULES, one per broken target (a finding): a promise is undecided
+// when every broken target of it is in doubt. The judge model's reading (llm/commitments.ts) goes
+// through the same checks without these doubts.
+import type { JudgeInput } from '../types.ts';
+import { lastName } from './commitment-code.ts';
+import type { Commitment, Target } from './commitment-extract.ts';
+import type { Finding } from './commitment-evidence.ts';
 import type { BrokenPromise } from './commitments.ts';
+import { firstMatch, type RuleTable } from './rules.ts';
+
+/** What the code shows, as the doubts read it: every name any patch or the merge writes, and the files they show. */
+export interface CodeSeen {
+  names: ReadonlySet<string>;
+  paths: readonly string[];
+}
+
+export interface DoubtInput {
+  commitment: Commitment;
+  finding: Finding;
+  code: CodeSeen;
+}
+
+/** An example of a rule, written short: the sentence, its target, what the check found missing, the facts it stated, the code. */
+export interface DoubtExample {
+  quote: string;
+  target: Partial<Target> & { kind: Target['kind'] };
+  missing: string;
+  facts?: string[];
+  /** Every patch's text (default: none). */
+  code?: string;
+}
+
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+const PATCH_PATH = /^(?:\+\+\+ b\/|--- a\/)(\S+)/gm;
+
+/** The names and files of every patch and of the merged patch. */
+export function codeSeen(input: Pick<JudgeInput, 'patches' | 'merge'>): CodeSeen {
+  const text = [...input.patches.map((p) => p.patch), input.merge?.patch ?? ''].join('\n');
+  return { names: new Set(text.match(IDENTIFIER) ?? []), paths: [...new Set([...text.matchAll(PATCH_PATH)].map((m) => m[1]!))] };
+}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const facts = (f: Finding) => f.evidence.flatMap((e) => (e.kind === 'fact' ? [e.text] : []));
+const isSymbolTarget = (t: Target) => t.kind === 'exists' || t.kind === 'exported';
+const shows = (code: CodeSeen, file: string) => code.paths.some((p) => p === file || p.endsWith(`/${file}`));
 
-const ADDED_ELSEWHERE = /^`[^`]+` was added in \S+ instead$/;
-const NEVER_DEFINED = /'s patch never defined `/;
-/** Names that are not code a promise can be checked for: a dunder list (`__all__`), a quoted key. */
-const NOT_A_SYMBOL = /^__\w+__$|["']/;
-/** "`parse` → `parse_args`": the name before an arrow is what a rename or a mapping starts from. */
-const renamedFrom = (quote: string, name: string) => new RegExp(`${escape(name)}\`?\\s*(?:→|->|=>|⇒)`).test(quote);
+type DoubtKind = 'doubt';
 
-/** Why the detectors are not sure this promise is broken, or undefined when they are. */
-export function readingDoubt(broken: BrokenPromise): string | undefined {
-  const { commitment: c, findings } = broken;
-  const kind = c.target.kind;
-  if (kind !== 'exists' && kind !== 'exported') return undefined;
-  const doubts = findings.map((f) => {
-    if (NOT_A_SYMBOL.test(f.missing)) return `\`${f.missing}\` is not a name code defines`;
-    if (renamedFrom(c.quote, f.missing)) return `\`${f.missing}\` is what a rename starts from`;
-    // The facts the checks state (commitments.ts absent(), commitment-evidence.ts ownPatchNote()):
-    // the name is in the code, only not where the reading put it, or used where no hunk shows its definition.
-    const facts = f.evidence.flatMap((e) => (e.kind === 'fact' ? [e.text] : []));
-    if (facts.some((t) => ADDED_ELSEWHERE.test(t))) return `\`${f.missing}\` is in the code, in another file than the one read from the message`;
-    if (facts.some((t) => NEVER_DEFINED.test(t))) return `the code uses \`${f.missing}\`: it may be defined outside the hunks`;
-    return undefined;
-  });
-  // Sure when one broken target is sure.
-  return doubts.every((d) => d !== undefined) ? doubts[0] : undefined;
+export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
+  label: 'broken_checkable_commitment',
+  kinds: { doubt: 'not-label' },
+  read: (example) => [
+    {
+      commitment: { messageId: 1, agent: 'agent1', quote: example.quote, kind: 'claim', target: { names: [], files: [], ...example.target } },
+      finding: { missing: example.missing, evidence: (example.facts ?? []).map((text) => ({ kind: 'fact', text })) },
+      code: codeSeen({ patches: [{ agent: 'agent1', patch: example.code ?? '' }] }),
+    },
+  ],
+  rules: [
+    {
+      id: 'comparison',
+      kind: 'doubt',
+      why: '"exported from the index like `rgbToHsl`": a name after "like" or "same as" is the model to follow, not the code promised.',
+      examples: [
+        { quote: 'formatHex goes in src/color/hex.ts, exported like rgbToHsl.', target: { kind: 'exported', names: ['rgbToHsl'] }, missing: 'rgbToHsl' },
+      ],
+      nonExamples: [
+        { quote: 'formatHex goes in src/color/hex.ts, exported like rgbToHsl.', target: { kind: 'exported', names: ['formatHex'] }, missing: 'formatHex' },
+      ],
+      matches: ({ commitment: c, finding: f }) =>
+        new RegExp(`\\b(?:like|same as|as with|just as)\\s+(?:the\\s+)?\`?${escape(lastName(f.missing))}(?![\\w$])`, 'i').test(c.quote),
+    },
+    {
+      id: 'added-elsewhere',
+      kind: 'doubt',
+      why: 'The name is in the code, only not in the file the reading took from the message: the reading may have put it in the wrong file.',
+      examples: [
+        {
+          quote: 'Added `slugify` to text.py.',
+          target: { kind: 'exists', names: ['slugify'] },
+          missing: 'slugify',
+          facts: ['`slugify` was added in util.py instead'],
+        },
+      ],
+      nonExamples: [
+        {
+          quote: 'Added `slugify` to text.py.',
+          target: { kind: 'exists', names: ['slugify'] },
+          missing: 'slugify',
+          facts: ["agent1's patch never added `slugify`"],
+        },
+      ],
+      matches: ({ commitment: c, finding: f }) => isSymbolTarget(c.target) && facts(f).some((t) => /^`[^`]+` was added in \S+ instead$/.test(t)),
+    },
+    {
+      id: 'defined-outside-hunks',
+      kind: 'doubt',
+      why: 'The code uses the name where no hunk shows its definition: it may be defined in lines the patches do not show.',
+      examples: [
+        {
+          quote: 'Added `Pool.close()`.',
+          target: { kind: 'exists', names: ['Pool.close'] },
+          missing: 'Pool.close',
+          facts: ["agent1's patch never defined `close`"],
+        },
+      ],
+      nonExamples: [
+        {
+          quote: 'Added `Pool.close()`.',
+          target: { kind: 'exists', names: ['Pool.close'] },
+          missing: 'Pool.close',
+          facts: ["agent1's patch never added `close`"],
+        },
+      ],
+      matches: ({ commitment: c, finding: f }) => isSymbolTarget(c.target) && facts(f).some((t) => /'s patch never defined `/.test(t)),
+    },
+    {
+      id: 'unseen-index-module',
+      kind: 'doubt',
+      why: 'A JavaScript or TypeScript module that no patch shows may export the name through an `export * from` the checks cannot see.',
+      examples: [
+        {
+          quote: '`shiftCues` is exported from src/subs/index.ts.',
+          target: { kind: 'exported', names: ['shiftCues'], module: 'src/subs/index.ts' },
+          missing: 'shiftCues',
+          code: '+++ b/src/subs/cues.ts\n+export function shiftCues() {}',
+        },
+      ],
+      nonExamples: [
+        {
+          quote: '`shiftCues` is exported from src/subs/index.ts.',
+          target: { kind: 'exported', names: ['shiftCues'], module: 'src/subs/index.ts' },
+          missing: 'shiftCues',
+          code: "+++ b/src/subs/index.ts\n+export { clamp } from './clamp';",
+        },
+        { quote: '`parse` is exported from pkg/__init__.py.', target: { kind: 'exported', names: ['parse'], module: 'pkg/__init__.py' }, missing: 'parse' },
+      ],
+      matches: ({ commitment: c, code }) =>
+        c.target.kind === 'exported' && !!c.target.module && /\.[cm]?[jt]sx?$/.test(c.target.module) && !shows(code, c.target.module),
+    },
+    {
+      id: 'placement-without-function',
+      kind: 'doubt',
+      why: 'A place stated without the function it is in ("right after we take the lock") leaves the checks to guess which function is meant.',
+      examples: [
+        {
+          quote: "I'll check `s.closed` right after we take the lock.",
+          target: { kind: 'placement', guard: ['closed'], position: 'after' },
+          missing: 'a check on closed',
+        },
+      ],
+      nonExamples: [
+        {
+          quote: "I'll check `s.closed` first in `Set()`.",
+          target: { kind: 'placement', guard: ['closed'], scope: 'Set', position: 'first' },
+          missing: 'a check on closed',
+          code: '+func (s *Store) Set() {',
+        },
+      ],
+      matches: ({ commitment: c }) => c.target.kind === 'placement' && !c.target.scope && !c.target.definition,
+    },
+    {
+      id: 'function-not-in-code',
+      kind: 'doubt',
+      why: 'The function the place names appears in no patch nor in the merge ("the constructor" read as `__init__` in TypeScript, a heading word read as a function): the reading, not the code, is in question.',
+      examples: [
+        {
+          quote: 'validation is in the constructor.',
+          target: { kind: 'placement', guard: ['timeout'], scope: '__init__' },
+          missing: 'a check on timeout',
+          code: '+  constructor(opts) {',
+        },
+      ],
+      nonExamples: [
+        {
+          quote: "I'll validate `timeout` first in `connect()`.",
+          target: { kind: 'placement', guard: ['timeout'], scope: 'connect' },
+          missing: 'a check on timeout',
+          code: ' def connect(self, timeout):',
+        },
+      ],
+      matches: ({ commitment: c, code }) => c.target.kind === 'placement' && !!c.target.scope && !code.names.has(lastName(c.target.scope)),
+    },
+  ],
+};
+
+/** Why the detectors are not sure this promise is broken, or undefined when they are (sure when one broken target is sure). */
+export function readingDoubt(broken: BrokenPromise, code: CodeSeen): string | undefined {
+  const inputs = broken.findings.map((finding) => ({ commitment: broken.commitment, finding, code }));
+  if (!inputs.every((input) => firstMatch(DOUBT_RULES, ['doubt'], input))) return undefined;
+  // Counted once per promise, on the rule that decided its first target.
+  return firstMatch(DOUBT_RULES, ['doubt'], inputs[0]!, broken.commitment.messageId)?.why;
 }

@@ -47,12 +47,10 @@ import { parameterOwner } from './commitment-boundaries.ts';
 import { messageSentences, type Sentence } from './language.ts';
 import { afterDeterminer, commits, isConditional, reportedDoneAt, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
+import { READING_RULES } from './commitment-reading-rules.ts';
+import { firstMatch } from './rules.ts';
 
 export type { Commitment, Target, TargetKind } from './commitment-code.ts';
-
-/** "I can either pass it in … or leave its signature alone", "we could add …": an offer commits to nothing. */
-const offers = (sentence: Sentence) =>
-  sentence.terms.some((t, i) => /^(?:i|we)$/.test(t.normal) && /^(?:can|could|might|may)$/.test(sentence.terms[i + 1]?.normal ?? ''));
 
 const PLAN_FRAME = /\b(?:(?:the|my|our)\s+)?(?:first|next)\s+step\s+is\b|\b(?:my|our)\s+(?:plan|part|side|change|approach)\s+(?:is|will be)\b/i;
 
@@ -61,11 +59,11 @@ const PLAN_FRAME = /\b(?:(?:the|my|our)\s+)?(?:first|next)\s+step\s+is\b|\b(?:my
  * in client.ts", "- add `retry()`"), what the sentence introducing the list says its items are
  * (listIntroduction); undefined for any other sentence.
  */
-function sentenceCommitments(sentence: Sentence, named?: string, item?: Commitment['kind']): { kind: Commitment['kind']; target: Target }[] {
-  if (sentence.questionMark || offers(sentence)) return [];
+function sentenceCommitments(sentence: Sentence, messageId: number, named?: string, item?: Commitment['kind']): { kind: Commitment['kind']; target: Target }[] {
+  if (sentence.questionMark || firstMatch(READING_RULES, ['offer'], sentence, messageId)) return [];
   if (isConditional(sentence)) {
     const part = unconditionalPart(sentence);
-    return part ? sentenceCommitments(part, named, item) : [];
+    return part ? sentenceCommitments(part, messageId, named, item) : [];
   }
   const found: { kind: Commitment['kind']; target: Target }[] = [];
   const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
@@ -92,8 +90,7 @@ function sentenceCommitments(sentence: Sentence, named?: string, item?: Commitme
           ...onlyChangedTargets(sentence),
           ...renamedTargets(sentence),
         ]),
-    // "Please don't change the signature of `render()`" asks the partner; it commits the sender to nothing.
-    ...(/^\W*(?:please|pls|kindly|don't|do not)\b/i.test(sentence.text) ? [] : untouchedPhrases(sentence)),
+    ...(firstMatch(READING_RULES, ['request'], sentence, messageId) ? [] : untouchedPhrases(sentence)),
     ...partnerItemTargets(sentence),
     ...placements,
   ]) {
@@ -240,7 +237,7 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
         .flatMap((x) => x.terms.filter((t) => /\(\)$/.test(t.mask?.text.trim() ?? '')).map(functionName))
         .filter(Boolean)
         .at(-1);
-      const found = sentenceCommitments(sentence, named, sentence.listItem ? listIntroduction(analysed[i]!.slice(0, s)) : undefined);
+      const found = sentenceCommitments(sentence, message.id, named, sentence.listItem ? listIntroduction(analysed[i]!.slice(0, s)) : undefined);
       const earlier = commitments.filter((c) => c.messageId !== message.id);
       for (const { kind, target } of found) {
         for (const resolved of resolve(target, message.from, i * 1000 + s, mentions, commitments).map((t) => withEarlier(t, message.from, commitments))) {
@@ -289,9 +286,6 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
   return commitments;
 }
 
-const WITHDRAWAL =
-  /\b(?:won't|will not|not going to|no longer|instead|decided (?:not|against)|dropp(?:ed|ing)|skip(?:ped|ping)?|revert(?:ed|ing)?|scratch(?:ed|ing)?|forget|never ?mind|nix(?:ed|ing)?|cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?|no (?:need|point)|not (?:add|adding|implement|implementing|needed|touch|touching)|you(?:['’]ll| will| can| should)?\s+(?:add|handle|take|implement|own|do))\b/i;
-
 /** A later sentence of the same agent that takes the commitment back for `name` (a symbol or a file). */
 export function withdrawal(conversation: readonly ConversationMessage[], commitment: Commitment, name: string): string | undefined {
   // "dropping vintage_range" takes back `Rack.vintage_range`.
@@ -299,7 +293,9 @@ export function withdrawal(conversation: readonly ConversationMessage[], commitm
   const named = new RegExp(`(?<![\\w$])(?:${names.join('|')})(?![\\w$])`);
   for (const message of conversation) {
     if (message.id <= commitment.messageId || message.from !== commitment.agent) continue;
-    const hit = messageSentences(message.message).find((s) => named.test(s.text) && WITHDRAWAL.test(s.text) && commitment.target.kind !== 'untouched_symbol');
+    const hit = messageSentences(message.message).find(
+      (s) => named.test(s.text) && commitment.target.kind !== 'untouched_symbol' && firstMatch(READING_RULES, ['withdrawal'], s, commitment.messageId),
+    );
     if (hit) return hit.text;
   }
   return undefined;

@@ -4,7 +4,8 @@
 import { asUndecided, undecidedLabel, type JudgeInput, type JudgeLabel } from '../types.ts';
 import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments, type Commitment } from './commitment-extract.ts';
-import { readingDoubt } from './commitment-doubts.ts';
+import { codeSeen, DOUBT_RULES, readingDoubt } from './commitment-doubts.ts';
+import { READING_RULES } from './commitment-reading-rules.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
 import { DUPLICATE_RULES, nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan, PLAN_RULES } from './first-turn-plan.ts';
@@ -13,10 +14,16 @@ import { countMentions } from './mentions.ts';
 import { QUESTION_RULES, questionsIn, questionsWithoutReply } from './questions.ts';
 
 /** Bump when a detector changes what it finds: stored results carry it. */
-export const DETECTORS_VERSION = 'detectors-20';
+export const DETECTORS_VERSION = 'detectors-21';
 
 /** The rule tables of the detectors that read with rules as data (rules.ts), for calibration's per-rule figures. */
-export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { id: string }[] }[] = [PLAN_RULES, QUESTION_RULES, DUPLICATE_RULES];
+export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { id: string }[] }[] = [
+  PLAN_RULES,
+  QUESTION_RULES,
+  DUPLICATE_RULES,
+  READING_RULES,
+  DOUBT_RULES,
+];
 
 export interface DetectorMetrics {
   messages: number;
@@ -56,7 +63,8 @@ export function detect(input: JudgeInput): DetectorResult {
   const plan = firstTurnPlan(conversation);
   const commitments = extractCommitments(conversation);
   const found = brokenPromises(input, commitments);
-  const doubts = new Map(found.map((b) => [b, readingDoubt(b)]));
+  const seen = codeSeen(input);
+  const doubts = new Map(found.map((b) => [b, readingDoubt(b, seen)]));
   const broken = found.filter((b) => doubts.get(b) === undefined);
   const brokenLabels = brokenCommitmentLabels(broken);
   // A message with one sure broken promise is labelled; one with only unsure ones is undecided.

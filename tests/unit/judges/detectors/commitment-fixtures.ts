@@ -1,15 +1,16 @@
-// Conversations and diffs for the commitment checker's tests.
+// Conversations and diffs for the detectors' tests.
 import type { ConversationMessage } from '../../../../harness/store/records.ts';
 import { loadGrammarsFor } from '../../../../judges/code/patch-code.ts';
 import { extractCommitments, type Commitment, type Target } from '../../../../judges/detectors/commitment-extract.ts';
 import { brokenCommitments } from '../../../../judges/detectors/commitments.ts';
 import type { JudgeInput } from '../../../../judges/types.ts';
 
-export function conversation(...messages: [from: string, text: string][]): ConversationMessage[] {
-  return messages.map(([from, message], i) => {
+/** Two agents' messages, one a minute; `delivered`: when it reached the partner (null: never; default: when sent). */
+export function conversation(...messages: [from: string, text: string, delivered?: string | null][]): ConversationMessage[] {
+  return messages.map(([from, message, delivered], i) => {
     const sentAt = new Date(Date.UTC(2025, 0, 6, 9, i)).toISOString();
     const to = from === 'agent1' ? ['agent2'] : ['agent1'];
-    return { id: i + 1, from, to, message, sentAt, deliveredAt: { [to[0]!]: sentAt } };
+    return { id: i + 1, from, to, message, sentAt, deliveredAt: { [to[0]!]: delivered === undefined ? sentAt : delivered } };
   });
 }
 
