@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, containersOf, ownPoolCopy, tempDir, CLI } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
+import { goldenPairs, oraclePairs } from '../helpers/oracle-pairs.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 
 const POOL = 'argkit_task';
@@ -80,6 +81,12 @@ describe(`oracle over every pair of ${POOL}`, () => {
       expect(r.merge_status === 'clean', `f${i}_f${j}: merge ${r.merge_status}, validate predicted ${conflicts ? 'conflict' : 'clean'}`).toBe(!conflicts);
       if (!conflicts) expect(r.both_passed, `clean pair f${i}_f${j} should pass`).toBe(1);
     }
+  });
+
+  it("gives each Coop pair the results of the golden file, which the other backends' tests compare with (merge, both-pass, each feature's verdict and exit code)", () => {
+    const pairs = oraclePairs(runs, RUN);
+    expect(Object.keys(pairs)).toHaveLength(15);
+    expect(pairs).toEqual(goldenPairs(pairs));
   });
 
   it('passes both features in Solo (the infrastructure check)', () => {
