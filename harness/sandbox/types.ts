@@ -298,5 +298,7 @@ export interface BackendOptions {
   namespace?: string;
   /** kubernetes: --registry the pools' images were pushed to (`coop-bench images push`). */
   registry?: string;
+  /** kubernetes: the waits before each repeat of the network probe (default PROBE_RETRY_DELAYS_MS). */
+  probeRetryDelaysMs?: number[];
   log: (line: string) => void;
 }

@@ -1,6 +1,7 @@
 // The oracle's per-pair results of a run, as backends must agree on them: for every Coop pair, the
 // merge's status, whether both features pass, and each feature's verdict and exit code.
-import { basename, dirname } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { queryRun } from './cli.ts';
 
 export type OraclePairs = Record<string, { merge: string | null; bothPassed: boolean; features: string }>;
@@ -20,4 +21,19 @@ export function oraclePairs(runsDir: string, run: string): OraclePairs {
       { merge: row.merge, bothPassed: row.both_passed === 1, features: row.verdicts ?? '' },
     ]),
   );
+}
+
+const GOLDEN = join(import.meta.dirname, '..', 'golden', 'oracle-pairs.json');
+
+/**
+ * The golden file's results for the pairs a run has (tests/golden/oracle-pairs.json). With
+ * UPDATE_GOLDEN set, the run's results replace those pairs in the file first; its other pairs stay.
+ */
+export function goldenPairs(pairs: OraclePairs): OraclePairs {
+  const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as { about: string; pairs: OraclePairs };
+  if (process.env.UPDATE_GOLDEN) {
+    golden.pairs = Object.fromEntries(Object.entries({ ...golden.pairs, ...pairs }).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(GOLDEN, `${JSON.stringify(golden, null, 2)}\n`);
+  }
+  return Object.fromEntries(Object.keys(pairs).map((key) => [key, golden.pairs[key]!]));
 }

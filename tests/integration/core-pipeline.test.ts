@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { coopBench, containersOf, ownPoolCopy, tempDir, CLI } from '../helpers/cli.ts';
 import { uniqueRun } from '../helpers/run-db.ts';
+import { goldenPairs, oraclePairs } from '../helpers/oracle-pairs.ts';
 import { SHIPPED_POOLS } from '../../harness/paths.ts';
 
 const POOL = 'argkit_task';
@@ -82,6 +83,12 @@ describe(`oracle over every pair of ${POOL}`, () => {
     }
   });
 
+  it("gives each Coop pair the results of the golden file, which the other backends' tests compare with (merge, both-pass, each feature's verdict and exit code)", () => {
+    const pairs = oraclePairs(runs, RUN);
+    expect(Object.keys(pairs)).toHaveLength(15);
+    expect(pairs).toEqual(goldenPairs(pairs));
+  });
+
   it('passes both features in Solo (the infrastructure check)', () => {
     const solo = rows(RUN).filter((r) => r.setting === 'solo');
     expect(solo.every((r) => r.status === 'done' && r.both_passed === 1)).toBe(true);
@@ -110,8 +117,10 @@ describe(`oracle over every pair of ${POOL}`, () => {
 
 describe('pools validate on a broken pool', () => {
   it('exits non-zero and names the feature whose gold patch does not pass its tests', async () => {
+    // Two features are enough for a feature whose tests fail with its own patch (and validate
+    // tests each feature and pair of a pool: the other four would only add work).
     const copy = join(tempDir('broken-pool'), 'argkit_task', 'task1');
-    cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true });
+    cpSync(join(SHIPPED_POOLS, POOL, 'task1'), copy, { recursive: true, filter: (src) => !/feature[3-6]$/.test(src) });
     copyFileSync(join(copy, 'feature2', 'feature.patch'), join(copy, 'feature1', 'feature.patch'));
     const result = await coopBench(['pools', 'validate', copy]);
     expect(result.exitCode, result.all).toBe(1);

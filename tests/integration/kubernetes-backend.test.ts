@@ -35,10 +35,20 @@ let dockerSlot: BackendSlot;
 let image: SandboxImage;
 const previousKubeconfig = process.env.KUBECONFIG;
 
+/**
+ * The network probe's waits where a test needs the probe to give up: a cluster that never blocks
+ * the probe is refused after the last try whatever the waits (the product's own waits, 30 s in all,
+ * are for a network plugin that applies a policy late: the "applied late" test keeps them).
+ */
+const SHORT_PROBE_RETRIES = [100, 200, 400, 800];
+
 /** Each backend gets its own fake cluster and kubeconfig. */
-async function connect(server: FakeKubeApiServer, options: { image?: string; log?: (line: string) => void } = {}): Promise<SandboxBackend> {
+async function connect(
+  server: FakeKubeApiServer,
+  options: { image?: string; log?: (line: string) => void; probeRetryDelaysMs?: number[] } = {},
+): Promise<SandboxBackend> {
   process.env.KUBECONFIG = server.writeKubeconfig(tempDir('kube'), 'coop');
-  return createBackend('kubernetes', { image: options.image, log: options.log ?? log });
+  return createBackend('kubernetes', { image: options.image, log: options.log ?? log, probeRetryDelaysMs: options.probeRetryDelaysMs });
 }
 
 beforeAll(async () => {
@@ -330,7 +340,7 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
   it('refuses a run on a cluster that does not enforce NetworkPolicy', async () => {
     const lax = await startFakeKubeApiServer({ namespaces: ['coop'], enforceNetworkPolicy: false });
     try {
-      const other = await connect(lax, { image: local.name });
+      const other = await connect(lax, { image: local.name, probeRetryDelaysMs: SHORT_PROBE_RETRIES });
       const error = await other.prepareRun('lax-run', [pool]).then(
         () => undefined,
         (e: unknown) => e,
@@ -363,7 +373,7 @@ describe('kubernetes backend: isolation, --git, cleanup', () => {
   it("tells a pod's own node apart: on a single-node cluster, a reachable API service is no proof either way, and the run says so", async () => {
     const single = await startFakeKubeApiServer({ namespaces: ['coop'], enforceNetworkPolicy: false, apiServerOnNode: true });
     try {
-      const other = await connect(single, { image: local.name });
+      const other = await connect(single, { image: local.name, probeRetryDelaysMs: SHORT_PROBE_RETRIES });
       const error = await other.prepareRun('single-run', [pool]).then(
         () => undefined,
         (e: unknown) => e,

@@ -60,7 +60,7 @@ export async function createKubernetesBackend(options: BackendOptions): Promise<
     if (!done) {
       done = (async () => {
         await createDenyAllPolicy(cluster, run);
-        await probeIsolation(cluster, pods, run, image, HELPER_LIMITS, options.log);
+        await probeIsolation(cluster, pods, run, image, HELPER_LIMITS, options.log, options.probeRetryDelaysMs);
       })();
       isolated.set(run, done);
       done.catch(() => isolated.delete(run));
