@@ -32,7 +32,7 @@ export const userSpec = (user: AgentUser) => `${user.uid}:${user.gid}`;
  * (git, getpass and whoami look the user up; an image's own user of that uid is kept), the home, and
  * the repository handed to the user.
  */
-export function agentUserSetup(user: AgentUser): string {
+function agentUserSetup(user: AgentUser): string {
   return `set -e
 grep -q '^[^:]*:[^:]*:${user.gid}:' /etc/group || echo '${user.name}:x:${user.gid}:' >> /etc/group
 grep -q '^[^:]*:[^:]*:${user.uid}:' /etc/passwd || echo '${user.name}:x:${user.uid}:${user.gid}:coop-bench agent:${user.home}:/bin/sh' >> /etc/passwd
