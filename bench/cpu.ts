@@ -1,5 +1,6 @@
 // CPU accounting for the end-to-end benchmark, from /proc (Linux): the whole machine's busy time,
 // and the CPU time of this process's finished children (the coop-bench CLI and its git processes).
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Jiffies per second on Linux (USER_HZ). */
@@ -34,4 +35,18 @@ export function processCpu(pid: number): number {
 export function busyCores(before: { busy: number; total: number }, after: { busy: number; total: number }, cores: number): number {
   const total = after.total - before.total;
   return total > 0 ? ((after.busy - before.busy) / total) * cores : 0;
+}
+
+const YARDSTICK_MIB = 256;
+
+/**
+ * CPU seconds a fresh process spends writing YARDSTICK_MIB of fresh memory (its start-up not
+ * counted): what a CPU second is worth on this machine for the work a run is made of (process and
+ * container starts, git, test runs all touch fresh memory). A machine whose memory runs at full
+ * speed takes well under 0.1 s; a VM whose host makes each page costly takes many times that, and
+ * every CPU figure of its tables grows with it.
+ */
+export function memoryYardstick(): { mib: number; cpuS: number } {
+  const script = `const t = process.cpuUsage(); Buffer.allocUnsafe(${YARDSTICK_MIB} * 1024 * 1024).fill(1); const d = process.cpuUsage(t); console.log((d.user + d.system) / 1e6);`;
+  return { mib: YARDSTICK_MIB, cpuS: Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim()) };
 }

@@ -20,6 +20,7 @@ import { cpuBreakdown } from './cpu-breakdown.ts';
 import { lifecycleCost } from './lifecycle-cost.ts';
 import { realisticEvaluation } from './realistic-evaluation.ts';
 import { formatTable, type BenchTable } from './table.ts';
+import { memoryYardstick } from './cpu.ts';
 
 const BENCHMARKS: Record<string, (fixture: BenchFixture) => Promise<BenchTable | BenchTable[]>> = {
   steps: stepOverhead,
@@ -65,9 +66,10 @@ async function main(): Promise<void> {
     node: process.version,
     docker: (await engine.docker.version()).Version,
     commit: quiet('git', ['-C', PROJECT_ROOT, 'rev-parse', '--short', 'HEAD']),
+    memory: memoryYardstick(),
   };
   console.log(
-    `coop-bench benchmarks on ${machine.cpus} cores (${machine.cpuModel}), Docker ${machine.docker}, node ${machine.node}; load average ${loadavg()[0].toFixed(2)}\n`,
+    `coop-bench benchmarks on ${machine.cpus} cores (${machine.cpuModel}), Docker ${machine.docker}, node ${machine.node}; load average ${loadavg()[0].toFixed(2)}; writing ${machine.memory.mib} MiB of fresh memory took ${machine.memory.cpuS.toFixed(2)} CPU s (compare CPU figures only between runs where it is alike)\n`,
   );
   const results: (BenchTable & { startedAt: string; seconds: number; loadBefore: number; loadAfter: number })[] = [];
   try {

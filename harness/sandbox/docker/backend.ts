@@ -14,7 +14,7 @@ import { enginesAt, isEngineError, requireEngine, type Engine } from './engine.t
 import { poolImage, readyEngines } from './images.ts';
 import { pushPoolImages } from './push.ts';
 import { DockerSandbox } from './sandbox.ts';
-import { AGENT_USER } from './agent-user.ts';
+import { AGENT_USER, agentImage } from './agent-user.ts';
 import { execChannelWanted } from './exec-channel.ts';
 import { dockerChecks } from './doctor.ts';
 import { createTeamRepos, isDockerTeamRepos } from './team-repos.ts';
@@ -50,7 +50,7 @@ function slotOn(engine: Engine, options: BackendOptions, warm: WarmTestContainer
       return DockerSandbox.start(
         engine,
         {
-          image: spec.image.id,
+          image: await agentImage(engine, spec.image.id, AGENT_USER, options.log),
           labels: containerLabels(spec.run, 'agent', { task: spec.task, agent: spec.agent }),
           limits: spec.limits,
           binds: [...teamBinds, ...mounts],

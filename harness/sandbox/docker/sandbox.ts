@@ -20,7 +20,7 @@ import { openDockerTerminal } from './terminal.ts';
 import { ROLE_LABEL } from '../labels.ts';
 import { countContainerCpu } from './container-cpu.ts';
 import { pacedStart } from './start-pacer.ts';
-import { agentUserSetup, userSpec, type AgentUser } from './agent-user.ts';
+import { userSpec, type AgentUser } from './agent-user.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -148,7 +148,8 @@ export interface SandboxOptions {
   watchDisk?: { hostDirs: string[] };
   /**
    * The unprivileged user commands run as unless `privileged` (agent-user.ts), who owns the files
-   * writeFile makes; set up when the container starts. Absent: every command runs as the container's user.
+   * writeFile makes; the container's image has it set up (agentImage). Absent: every command runs
+   * as the container's user.
    */
   agentUser?: AgentUser;
 }
@@ -235,7 +236,6 @@ export class DockerSandbox implements AgentSandbox {
   static async start(engine: Engine, spec: ContainerSpec, options: SandboxOptions = {}): Promise<DockerSandbox> {
     const created = DockerSandbox.containerSpec(spec, options);
     const sandbox = await pacedStart(engine, async () => DockerSandbox.startCreated(await createContainer(engine, created), created, options));
-    if (options.agentUser) await sandbox.setUpAgentUser(options.agentUser);
     const disk = spec.limits.diskBytes;
     // Known once the container is made: its creation tried the quota.
     if (options.watchDisk && disk && !(await engineTakesQuota(engine))) sandbox.diskWatch = new DiskWatch(sandbox.container, disk, options.watchDisk.hostDirs);
@@ -253,16 +253,6 @@ export class DockerSandbox implements AgentSandbox {
       await removeContainer(container);
       throw error;
     }
-  }
-
-  private async setUpAgentUser(user: AgentUser): Promise<void> {
-    const result = await this.exec(['sh', '-c', agentUserSetup(user)], { privileged: true, timeoutMs: 300_000 }).catch(async (error: unknown) => {
-      await this.remove();
-      throw error;
-    });
-    if (result.exitCode === 0) return;
-    await this.remove();
-    throw new Error(`setting up the agent's user (uid ${user.uid}) in the container failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
   }
 
   /** Why commands here go through `docker exec` rather than the exec channel, if they do. */
