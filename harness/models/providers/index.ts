@@ -10,6 +10,14 @@ export type { CallReading, CallTokens, ModelProvider, Provider, ProxyApi, Stream
 
 const providers: ModelProvider[] = [openai, anthropic];
 
+/** A proxy route outside its base path would be sent upstream cut short: an entry is checked when it is added. */
+function checkEntry(provider: ModelProvider): void {
+  const { proxy } = provider;
+  const outside = proxy && Object.keys(proxy.routes).find((route) => !route.startsWith(`${proxy.basePath}/`));
+  if (outside) throw new Error(`model provider ${provider.name}: proxy route ${outside} does not start with its basePath ${proxy.basePath}/`);
+}
+providers.forEach(checkEntry);
+
 // The catalogue names its models' providers: each must be one of the list.
 for (const entry of CATALOGUE.models) {
   if (!providers.some((p) => p.name === entry.provider)) {
@@ -43,6 +51,7 @@ export function proxyApi(name: string): ProxyApi {
 /** Adds a provider at run time, as a line in the list above would (a test's provider). */
 export function registerProvider(provider: ModelProvider): void {
   if (providers.some((p) => p.name === provider.name)) throw new Error(`a model provider named ${provider.name} is registered already`);
+  checkEntry(provider);
   providers.push(provider);
 }
 

@@ -1,7 +1,7 @@
 // OpenAI, and every OpenAI-compatible server named in a spec (vLLM, Ollama, llama.cpp): Chat
 // Completions (openai-model.ts) or the Responses API (openai-responses.ts), and Codex's calls
 // through the model proxy.
-import { CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
+import { CATALOGUE } from '../catalogue.ts';
 import { toModelError } from '../errors.ts';
 import { OpenAIModel } from '../openai-model.ts';
 import { OpenAIResponsesModel } from '../openai-responses.ts';
@@ -70,8 +70,7 @@ export const openai: ModelProvider = {
   keyVariable: 'OPENAI_API_KEY',
   baseURLVariable: 'OPENAI_BASE_URL',
   defaultBaseURL: 'https://api.openai.com/v1',
-  api: ({ model, baseURL, entry }: { model: string; baseURL?: string; entry?: CatalogueEntry }, options) =>
-    options.openaiApi ?? (baseURL === undefined && isOpenAIReasoningModel(model, entry) ? 'responses' : 'chat'),
+  api: ({ model, baseURL, entry }, options) => options.openaiApi ?? (baseURL === undefined && isOpenAIReasoningModel(model, entry) ? 'responses' : 'chat'),
   takesReasoningEffort: true,
   serverContextWindow: maxModelLen,
   create: (model, fetch) => (model.api === 'responses' ? new OpenAIResponsesModel(model, fetch) : new OpenAIModel(model, fetch)),

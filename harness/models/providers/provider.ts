@@ -38,7 +38,7 @@ export interface ModelProvider {
 export interface ProxyApi {
   /** POST routes forwarded: `model` calls are counted as steps and costed, `free` ones are not. Nothing else is. */
   routes: Readonly<Record<string, 'model' | 'free'>>;
-  /** The part of every route its base URLs hold (OpenAI's end in /v1, Anthropic's do not): sent upstream without it. */
+  /** The part of every route its base URLs hold (OpenAI's end in /v1, Anthropic's do not): each route starts with it, and goes upstream without it. */
   basePath: '' | '/v1';
   /** The endpoint (`api`) the CLIs call through the proxy: the preflight calls it so too. */
   api: ModelApi;
