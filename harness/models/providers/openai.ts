@@ -14,7 +14,7 @@ import { count, object, said, type CallReading, type Json, type ModelProvider } 
  * in the spec keeps Chat Completions: vLLM, Ollama and llama.cpp speak it, and few of them the
  * Responses API.
  */
-export function isOpenAIReasoningModel(model: string, entry = CATALOGUE.entry(model)): boolean {
+function isOpenAIReasoningModel(model: string, entry = CATALOGUE.entry(model)): boolean {
   return entry ? entry.reasoningEfforts !== undefined : /^(gpt-[5-9]|o1|o3|o4)([-.]|$)/.test(model);
 }
 
