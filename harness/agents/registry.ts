@@ -8,7 +8,7 @@ import {
   checkModelSpecs,
   createModel,
   lifecycleText,
-  MODEL_SPEC_FORMS,
+  modelSpecForms,
   parseModelSpec,
   UnknownModelSpec,
   type ModelOptions,
@@ -34,8 +34,13 @@ export type AgentSpec =
   | { kind: 'cli'; spec: string; cli: CliDefinition; cliModel: string; model: ParsedModelSpec }
   | { kind: 'loop'; spec: string; model: ParsedModelSpec };
 
-/** Every form an agent spec may take, for help texts and errors. */
-export const AGENT_SPEC_FORMS: readonly string[] = [...MODEL_SPEC_FORMS, ...Object.keys(builtins), ...AGENT_CLIS.map((cli) => `${cli.name}[:<model>]`)];
+/** The forms of agent specs that are not model specs. */
+const OTHER_FORMS: readonly string[] = [...Object.keys(builtins), ...AGENT_CLIS.map((cli) => `${cli.name}[:<model>]`)];
+
+/** Every form an agent spec may take (one per registered provider), for help texts and errors. */
+export function agentSpecForms(): string[] {
+  return [...modelSpecForms(), ...OTHER_FORMS];
+}
 
 /** Throws a one-line UserError naming every accepted form for a spec in none of them. */
 export function parseAgentSpec(spec: string): AgentSpec {
@@ -45,7 +50,7 @@ export function parseAgentSpec(spec: string): AgentSpec {
   try {
     return { kind: 'loop', spec, model: parseModelSpec(spec) };
   } catch (error) {
-    if (error instanceof UnknownModelSpec) throw new UnknownModelSpec(spec, AGENT_SPEC_FORMS.slice(MODEL_SPEC_FORMS.length));
+    if (error instanceof UnknownModelSpec) throw new UnknownModelSpec(spec, OTHER_FORMS);
     throw error;
   }
 }

@@ -6,13 +6,21 @@ import { runChecks } from './doctor-checks.ts';
 import { runPreflight } from '../run/preflight.ts';
 import { checkAgentSpecs, parseAgentSpec } from '../agents/registry.ts';
 import { UserError } from '../errors.ts';
+import { modelProviders } from '../models/index.ts';
 
 export function doctorCommand(): Command {
   const command = new Command('doctor')
     .description(
       'check the sandbox backend (the Docker engine, base and pool images), API keys for the given models, disk space and the runs folder; print what to fix',
     )
-    .option('--models <list>', 'model specs whose API keys to check, comma-separated', list, [])
+    .option(
+      '--models <list>',
+      `model specs whose API keys to check, comma-separated (keys: ${modelProviders()
+        .map((p) => `${p.keyVariable} for ${p.name}:<model>`)
+        .join(', ')}; environment or ./.env)`,
+      list,
+      [],
+    )
     .option('--pools <dir>', 'dataset folder whose images to check', SHIPPED_POOLS)
     .option('--runs-dir <dir>', 'where runs will be stored', 'runs')
     .option(

@@ -20,7 +20,7 @@ import { CONDITIONS, ConditionError } from '../messaging/conditions.ts';
 import { addMergeStageOptions, mergeStageOptions } from './merge.ts';
 import { parseProbeOption } from '../run/probes.ts';
 import { createModel, type ModelOptions } from '../models/index.ts';
-import { AGENT_SPEC_FORMS } from '../agents/registry.ts';
+import { agentSpecForms } from '../agents/registry.ts';
 import type { RunStore } from '../store/run-store.ts';
 
 /** --judge: label each task once it is stored; the judge model is checked before any task starts. */
@@ -59,7 +59,7 @@ function defaultName(models: string[]): string {
 export function runCommand(): Command {
   const command = new Command('run')
     .description('run feature pairs with agents in containers, merge their patches and run the hidden tests')
-    .requiredOption('--models <list>', `model specs, comma-separated: ${AGENT_SPEC_FORMS.join(', ')}`, list)
+    .requiredOption('--models <list>', `model specs, comma-separated: ${agentSpecForms().join(', ')}`, list)
     .addOption(new Option('--setting <setting>', 'coop, solo or both').default(['coop', 'solo'], 'both').argParser(settings))
     .option('--pools <dir>', 'dataset folder in the CooperBench layout', SHIPPED_POOLS)
     .option('--pool <names>', 'only these pools (repo folder names, e.g. argkit_task)', list)

@@ -16,7 +16,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
-import type { ResolvedModel } from './resolve.ts';
+import type { ResolvedModel } from './resolved.ts';
 import { argumentsObject } from './tool-arguments.ts';
 import type { ChatMessage, CompletionRequest, ModelResponse, ToolSpec } from './types.ts';
 

@@ -5,9 +5,6 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { undatedModelId } from './model-ids.ts';
 
-export const PROVIDERS = ['openai', 'anthropic'] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
 /** Every effort value a provider documents; each model takes its own subset (`reasoningEfforts`). */
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
@@ -22,7 +19,8 @@ const sourceSchema = z.strictObject({ ref: z.string().min(1), verified: z.boolea
 const entrySchema = z
   .strictObject({
     id: z.string().min(1),
-    provider: z.enum(PROVIDERS),
+    /** A provider's name (providers/index.ts checks that each is registered). */
+    provider: z.string().min(1),
     /** Specs that stand for this model (`claude`, `gpt-5`). */
     aliases: z.array(z.string().min(1)).default([]),
     /** Prompt and output together. */

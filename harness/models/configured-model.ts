@@ -1,6 +1,6 @@
 // What every adapter exposes of its resolved configuration; each adds its provider's call.
 import { toModelError, type SdkErrors } from './errors.ts';
-import type { ResolvedModel } from './resolve.ts';
+import type { ResolvedModel } from './resolved.ts';
 import type { CompletionRequest, Model, ModelResponse } from './types.ts';
 
 export abstract class ConfiguredModel implements Model {

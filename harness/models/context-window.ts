@@ -1,10 +1,10 @@
 // Before a run starts, the context window of every model: an agent compacts its conversation ahead
 // of the window, so it must know it. The price table knows the providers' models; for any other
-// the window comes from --context-window, or from the server: vLLM's /v1/models gives each model's
-// max_model_len (vllm/entrypoints/openai/protocol.py, ModelCard). A window that stays unknown stops
-// the run before any container starts.
+// the window comes from --context-window, or from the server, when its provider can ask it
+// (`serverContextWindow`: vLLM's /v1/models gives each model's max_model_len). A window that stays
+// unknown stops the run before any container starts.
 import { UserError } from '../errors.ts';
-import { toModelError } from './errors.ts';
+import { providerFor } from './providers/index.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
 import type { ParsedModelSpec } from './specs.ts';
 
@@ -19,7 +19,7 @@ export async function findContextWindows(models: readonly ParsedModelSpec[], opt
     if (found.has(spec)) continue;
     const resolved = resolveModel(model, options);
     if (resolved.contextWindow !== undefined) continue;
-    const fromServer = resolved.provider === 'openai' ? await maxModelLen(resolved) : undefined;
+    const fromServer = await serverWindow(resolved);
     if (fromServer === undefined) {
       throw new UserError(
         `the context window of model ${resolved.model} (${spec}) is unknown: its server does not say (no max_model_len in ${resolved.baseURL}/models); give it with --context-window <tokens>, or as "contextWindow" in a --prices file`,
@@ -30,17 +30,10 @@ export async function findContextWindows(models: readonly ParsedModelSpec[], opt
   return models.map((model) => (found.has(model.spec) ? { ...model, contextWindow: found.get(model.spec)! } : model));
 }
 
-async function maxModelLen(model: ResolvedModel): Promise<number | undefined> {
-  const { default: OpenAI } = await import('openai');
-  const client = new OpenAI({ apiKey: model.apiKey, baseURL: model.baseURL, maxRetries: 1, timeout: 30_000 });
+async function serverWindow(model: ResolvedModel): Promise<number | undefined> {
   try {
-    for await (const entry of client.models.list()) {
-      const length = (entry as { max_model_len?: unknown }).max_model_len;
-      if (entry.id === model.model && typeof length === 'number' && length > 0) return length;
-    }
-    return undefined;
-  } catch (error) {
-    const failure = toModelError(error, { ...model, maxRetries: 1, timeoutMs: 30_000 }, OpenAI);
+    return await providerFor(model.provider).serverContextWindow?.(model);
+  } catch (failure) {
     throw new UserError(
       `cannot ask for the context window of ${model.spec}: ${failure instanceof Error ? failure.message : String(failure)}; or give it with --context-window <tokens>`,
     );

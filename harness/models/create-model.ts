@@ -1,8 +1,6 @@
 // The entry points: check the specs before a run starts, then build one Model per agent or judge.
-import { AnthropicModel } from './anthropic-model.ts';
-import { OpenAIModel } from './openai-model.ts';
-import { OpenAIResponsesModel } from './openai-responses.ts';
 import { UserError } from '../errors.ts';
+import { providerFor } from './providers/index.ts';
 import { lifecycleText, retirementRefusal } from './retirements.ts';
 import { resolveModel, type ModelOptions, type ResolvedModel } from './resolve.ts';
 import type { ParsedModelSpec } from './specs.ts';
@@ -13,10 +11,9 @@ export function createModel(spec: string | ParsedModelSpec, options: ModelOption
   return modelFor(resolveChecked(spec, options));
 }
 
-/** The adapter of a resolved model's API; `fetch`: how its requests travel (default: the global fetch). */
+/** The model its provider builds for a resolved spec; `fetch`: how its requests travel (default: the global fetch). */
 export function modelFor(resolved: ResolvedModel, fetch?: typeof globalThis.fetch): Model {
-  if (resolved.api === 'messages') return new AnthropicModel(resolved, fetch);
-  return resolved.api === 'responses' ? new OpenAIResponsesModel(resolved, fetch) : new OpenAIModel(resolved, fetch);
+  return providerFor(resolved.provider).create(resolved, fetch);
 }
 
 /**

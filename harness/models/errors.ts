@@ -1,6 +1,6 @@
 // Turns the SDKs' errors, after their retries are spent, into one line that says what failed
 // and what to do. Messages never contain the API key.
-import type { ResolvedModel } from './resolve.ts';
+import type { ResolvedModel } from './resolved.ts';
 
 type ErrorClass<T = Error> = abstract new (...args: never[]) => T;
 

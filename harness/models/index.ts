@@ -19,20 +19,25 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   REASONING_EFFORTS,
-  UNKNOWN_ANTHROPIC_MAX_OUTPUT_TOKENS,
   type CacheTtl,
   type ModelOptions,
   type ResolvedModel,
   type ReasoningEffort,
 } from './resolve.ts';
+export { isModelSpec, MODEL_ALIASES, modelSpecForms, parseModelSpec, UnknownModelSpec, type ParsedModelSpec } from './specs.ts';
 export {
-  ACCEPTED_SPEC_FORMS,
-  isModelSpec,
-  MODEL_ALIASES,
-  MODEL_SPEC_FORMS,
-  parseModelSpec,
-  UnknownModelSpec,
-  type ParsedModelSpec,
+  modelProviders,
+  providerFor,
+  providerNames,
+  proxyApi,
+  registerProvider,
+  unregisterProvider,
+  type CallReading,
+  type CallTokens,
+  type ModelProvider,
   type Provider,
-} from './specs.ts';
+  type ProxyApi,
+  type StreamFailure,
+  type UsageReader,
+} from './providers/index.ts';
 export type * from './types.ts';

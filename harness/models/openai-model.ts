@@ -4,7 +4,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ConfiguredModel } from './configured-model.ts';
 import { costUsd } from './prices.ts';
-import type { ResolvedModel } from './resolve.ts';
+import type { ResolvedModel } from './resolved.ts';
 import { replayArguments } from './tool-arguments.ts';
 import type { ChatMessage, CompletionRequest, ModelResponse, ToolCall, ToolSpec } from './types.ts';
 

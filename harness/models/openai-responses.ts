@@ -8,7 +8,7 @@ import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, Response
 import { ConfiguredModel } from './configured-model.ts';
 import { openAIClient } from './openai-model.ts';
 import { costUsd } from './prices.ts';
-import type { ResolvedModel } from './resolve.ts';
+import type { ResolvedModel } from './resolved.ts';
 import { replayArguments } from './tool-arguments.ts';
 import type { ChatMessage, CompletionRequest, ModelResponse, ReplayItems, ToolCall, ToolSpec } from './types.ts';
 

@@ -1,9 +1,8 @@
-// Model specs on the command line (`gpt-5`, `claude`, `openai:<model>`, `anthropic:<model>`,
-// `openai:<model>@<base-url>`) to a provider, a concrete model id and an optional server.
+// Model specs on the command line (`gpt-5`, `claude`, `<provider>:<model>`,
+// `<provider>:<model>@<base-url>`) to a provider, a concrete model id and an optional server.
 import { UserError } from '../errors.ts';
-import { CATALOGUE, PROVIDERS, type Provider } from './catalogue.ts';
-
-export type { Provider } from './catalogue.ts';
+import { CATALOGUE } from './catalogue.ts';
+import { providerNames, type Provider } from './providers/index.ts';
 
 /** A spec parsed once, at the CLI: everything downstream reads this value, never the spec again. */
 export interface ParsedModelSpec {
@@ -25,14 +24,15 @@ export const MODEL_ALIASES: Readonly<Record<string, { provider: Provider; model:
   CATALOGUE.models.flatMap((entry) => entry.aliases.map((alias) => [alias, { provider: entry.provider, model: entry.id }])),
 );
 
-/** Every form a model spec may take: the one list help texts, the README and errors quote. */
-export const MODEL_SPEC_FORMS: readonly string[] = [
-  ...Object.keys(MODEL_ALIASES),
-  ...PROVIDERS.map((provider) => `${provider}:<model>`),
-  ...PROVIDERS.map((provider) => `${provider}:<model>@<base-url>`),
-];
-
-export const ACCEPTED_SPEC_FORMS = MODEL_SPEC_FORMS.join(', ');
+/** Every form a model spec may take, one per registered provider: the one list help texts and errors quote. */
+export function modelSpecForms(): string[] {
+  const providers = providerNames();
+  return [
+    ...Object.keys(MODEL_ALIASES),
+    ...providers.map((provider) => `${provider}:<model>`),
+    ...providers.map((provider) => `${provider}:<model>@<base-url>`),
+  ];
+}
 
 /** A spec in none of the model forms; whoever accepts other specs too (agents/registry.ts) names them. */
 export class UnknownModelSpec extends UserError {
@@ -40,7 +40,7 @@ export class UnknownModelSpec extends UserError {
     readonly spec: string,
     otherForms: readonly string[] = [],
   ) {
-    super(`unknown model "${spec}": use ${[...MODEL_SPEC_FORMS, ...otherForms].join(', ')}`);
+    super(`unknown model "${spec}": use ${[...modelSpecForms(), ...otherForms].join(', ')}`);
   }
 }
 
@@ -50,9 +50,9 @@ export function parseModelSpec(spec: string): ParsedModelSpec {
   if (alias) return { spec, ...alias };
 
   const colon = spec.indexOf(':');
-  const provider = spec.slice(0, colon) as Provider;
+  const provider: Provider = spec.slice(0, colon);
   const rest = spec.slice(colon + 1);
-  if (colon < 0 || !(PROVIDERS as readonly string[]).includes(provider) || rest === '') throw new UnknownModelSpec(spec);
+  if (colon < 0 || !providerNames().includes(provider) || rest === '') throw new UnknownModelSpec(spec);
   const at = rest.indexOf('@');
   if (at < 0) return { spec, provider, model: rest };
 

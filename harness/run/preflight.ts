@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { UserError, errorMessage } from '../errors.ts';
 import type { AgentSpec } from '../agents/registry.ts';
 import { startModelProxy } from '../agents/cli/model-proxy.ts';
-import { modelFor, type ChatMessage, type Model, type ModelOptions, type ModelResponse, type ToolSpec } from '../models/index.ts';
+import { modelFor, proxyApi, type ChatMessage, type Model, type ModelOptions, type ModelResponse, type ToolSpec } from '../models/index.ts';
 import { resolveModel, type ResolvedModel } from '../models/resolve.ts';
 import { argumentsObject } from '../models/tool-arguments.ts';
 
@@ -68,13 +68,9 @@ async function preflightSpec(agent: Exclude<AgentSpec, { kind: 'builtin' }>, opt
   const socketPath = join(folder, 'api.sock');
   const proxy = await startModelProxy({ provider: resolved.provider, socketPath, upstream: resolved, maxCalls: 4 });
   try {
-    // The proxy adds the key; the CLIs speak the Messages API (Claude Code) or the Responses API (Codex).
-    const viaProxy: ResolvedModel = {
-      ...resolved,
-      api: resolved.provider === 'anthropic' ? 'messages' : 'responses',
-      baseURL: resolved.provider === 'anthropic' ? 'http://model-proxy' : 'http://model-proxy/v1',
-      apiKey: 'coop-bench-preflight',
-    };
+    // The proxy adds the key; the call is the one the provider's CLIs make (Claude Code: the Messages API, Codex: the Responses API).
+    const api = proxyApi(resolved.provider);
+    const viaProxy: ResolvedModel = { ...resolved, api: api.api, baseURL: `http://model-proxy${api.basePath}`, apiKey: 'coop-bench-preflight' };
     return await exchange(spec, modelFor(viaProxy, socketFetch(socketPath)), viaProxy.api, ' through the model proxy');
   } finally {
     await proxy.close();

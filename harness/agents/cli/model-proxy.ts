@@ -8,18 +8,13 @@
 // recorded as the built-in agent's are; the step limit is enforced here, for any CLI.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync } from 'node:fs';
-import { FirstRequestRefused, ModelError, costUsd, statusFailure, type Provider, type Usage } from '../../models/index.ts';
+import { FirstRequestRefused, ModelError, costUsd, proxyApi, statusFailure, type Provider, type ProxyApi, type Usage } from '../../models/index.ts';
 import type { ResolvedModel } from '../../models/resolve.ts';
 import { errorMessage } from '../../errors.ts';
 import { TokenCounter } from './usage.ts';
 import { MAX_ANSWER_BUFFER_BYTES, MAX_ANSWER_BYTES, MAX_BODY_BYTES, processBudget, type MemoryBudget } from './proxy-budget.ts';
 import { StreamScrubber, scrubSecrets } from './secrets.ts';
 
-/** POST routes forwarded per provider: `model` calls are counted as steps and costed, `free` ones are not. */
-const ROUTES: Record<Provider, Record<string, 'model' | 'free'>> = {
-  anthropic: { '/v1/messages': 'model', '/v1/messages/count_tokens': 'free' },
-  openai: { '/v1/responses': 'model', '/v1/responses/compact': 'model' },
-};
 /** A query string the providers' SDKs send (Claude Code: `?beta=true`): plain parameters only. */
 const QUERY = /^[\w.~=&%+-]*$/;
 
@@ -72,18 +67,13 @@ export interface ModelProxy {
   close(): Promise<void>;
 }
 
-/** Errors in the provider's own format, so the CLI reports them as it would the provider's. */
-function errorBody(provider: Provider, type: string, message: string): string {
-  return JSON.stringify(provider === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, code: null, param: null } });
-}
-
 /**
- * The upstream URL of an API route: the fixed base URL with the route's path. The OpenAI base URL
- * includes /v1 (the SDK appends /responses); the Anthropic one does not.
+ * The upstream URL of an API route: the fixed base URL with the route's path, less the part the
+ * base URL holds (`basePath`: OpenAI's includes /v1, the SDK appends /responses; Anthropic's does not).
  */
-function upstreamURL(provider: Provider, baseURL: string, route: string, query: string): URL {
+function upstreamURL(api: ProxyApi, baseURL: string, route: string, query: string): URL {
   const url = new URL(baseURL);
-  url.pathname = url.pathname.replace(/\/+$/, '') + (provider === 'openai' ? route.replace(/^\/v1/, '') : route);
+  url.pathname = url.pathname.replace(/\/+$/, '') + route.slice(api.basePath.length);
   url.search = query;
   url.hash = '';
   return url;
@@ -130,6 +120,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 export async function startModelProxy(options: ModelProxyOptions): Promise<ModelProxy> {
   const { provider, upstream: model } = options;
+  const api = proxyApi(provider);
   const budget = options.budget ?? processBudget;
   const closing = new AbortController();
   const state = { calls: 0, answered: 0, stepLimitReached: false, lastCallDeclined: false, lastFailure: undefined as ModelError | undefined };
@@ -140,7 +131,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     // A request whose body is still coming is not read further.
     const unread = !req.readableEnded;
     res.writeHead(status, { 'content-type': 'application/json', ...(unread ? { connection: 'close' } : {}) });
-    res.end(errorBody(provider, type, message), () => unread && req.destroy());
+    res.end(api.errorBody(type, message), () => unread && req.destroy());
   };
   /** The proxy itself cannot take the call now: the CLI retries it; if it gives up, the harness is to blame, not the agent. */
   const busy = (req: IncomingMessage, res: ServerResponse, what: string) => {
@@ -149,7 +140,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
       'server',
       503,
     );
-    refuse(req, res, 503, provider === 'anthropic' ? 'overloaded_error' : 'server_error', `coop-bench model proxy busy (${what}): retry later`);
+    refuse(req, res, 503, api.busyErrorType, `coop-bench model proxy busy (${what}): retry later`);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, held: { bytes: number }) => {
@@ -157,14 +148,14 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     const question = target.indexOf('?');
     const path = question < 0 ? target : target.slice(0, question);
     const query = question < 0 ? '' : target.slice(question + 1);
-    const route = Object.hasOwn(ROUTES[provider], path) ? ROUTES[provider][path] : undefined;
+    const route = Object.hasOwn(api.routes, path) ? api.routes[path] : undefined;
     if (req.method !== 'POST' || !route || !QUERY.test(query)) {
       return refuse(
         req,
         res,
         403,
         'permission_error',
-        `coop-bench forwards only the model endpoints (POST ${Object.keys(ROUTES[provider]).join(', ')}), not ${req.method} ${target.slice(0, 200)}`,
+        `coop-bench forwards only the model endpoints (POST ${Object.keys(api.routes).join(', ')}), not ${req.method} ${target.slice(0, 200)}`,
       );
     }
     const tooLarge = `request body over ${MAX_BODY_BYTES} bytes`;
@@ -192,8 +183,8 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     for (const [name, value] of Object.entries(req.headers)) {
       if (!DROPPED_HEADERS.has(name) && !name.startsWith('x-forwarded-') && typeof value === 'string') headers[name] = value;
     }
-    if (provider === 'anthropic') headers['x-api-key'] = model.apiKey;
-    else headers.authorization = `Bearer ${model.apiKey}`;
+    // Over any header of the same name the container sent.
+    for (const [name, value] of Object.entries(api.keyHeaders(model.apiKey))) headers[name.toLowerCase()] = value;
     headers['accept-encoding'] = 'identity';
 
     const started = performance.now();
@@ -204,7 +195,7 @@ export async function startModelProxy(options: ModelProxyOptions): Promise<Model
     });
     let answer: Response;
     try {
-      answer = await fetch(upstreamURL(provider, model.baseURL, path, query), {
+      answer = await fetch(upstreamURL(api, model.baseURL, path, query), {
         method: 'POST',
         headers,
         body: new Uint8Array(sent.buffer as ArrayBuffer, sent.byteOffset, sent.length),
