@@ -41,6 +41,14 @@ describe('table 4', () => {
     expect(table.target?.value).toBeCloseTo(0.9);
   });
 
+  it("gives the whole machine's CPU per pair beside the counted one, and the run against its bound", () => {
+    const note = endToEndTable([level(4)], 'argkit_task', 2).notes.find((n) => n.startsWith('The whole machine'));
+    // (1.8 busy - 0.1 before) x 110 s / 45 pairs = 4.16 CPU s; 2 cores x 3600 / 4.16 = 1733 pairs/h.
+    expect(note).toContain('4.16 CPU s per pair');
+    expect(note).toContain('(the CPU s/pair column has 4.00)');
+    expect(note).toContain('2 cores allow 1733 pairs/h');
+  });
+
   it('takes the latency bound when the CPU allows more', () => {
     const table = endToEndTable([level(1)], 'argkit_task', 2);
     expect(column(table, 'achievable/h')).toBe('2700');
