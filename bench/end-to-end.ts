@@ -209,7 +209,7 @@ export async function endToEnd(fixture: BenchFixture): Promise<BenchTable> {
 export function endToEndTable(results: LevelResult[], repo: string, cores: number): BenchTable {
   const idealPairSeconds = (STEPS * MODEL_LATENCY_MS) / 1000;
   /** The shortest window this machine allows: the model latency's bound, or the CPU the pairs need over the cores, whichever is longer. */
-  const achievableSeconds = (r: LevelResult) => Math.max(Math.ceil(r.tasks / r.concurrency) * idealPairSeconds, (r.tasks * r.cpuPerPair) / cores);
+  const achievableSeconds = (r: LevelResult) => Math.max(Math.ceil(r.tasks / r.concurrency) * idealPairSeconds, (r.tasks * boundCpuPerPair(r)) / cores);
   const rows = results.map((r) => {
     const idealS = Math.ceil(r.tasks / r.concurrency) * idealPairSeconds;
     const achievableS = achievableSeconds(r);
@@ -225,7 +225,7 @@ export function endToEndTable(results: LevelResult[], repo: string, cores: numbe
       r.wallS.toFixed(1),
       perHour(r.windowS),
       perHour(idealS),
-      perHour((r.tasks * r.cpuPerPair) / cores),
+      perHour((r.tasks * boundCpuPerPair(r)) / cores),
       perHour(achievableS),
       `${((idealS / r.windowS) * 100).toFixed(0)}%`,
       `${((achievableS / r.windowS) * 100).toFixed(0)}%`,
@@ -234,6 +234,7 @@ export function endToEndTable(results: LevelResult[], repo: string, cores: numbe
       r.harnessCpuPerPair.toFixed(2),
       `${r.engineMsPerStep.toFixed(0)} (${r.backgroundEngineMsPerS.toFixed(0)}/s)`,
       r.cpuPerPair.toFixed(2),
+      machineCpuPerPair(r).toFixed(2),
     ];
   });
   const top = results.find((r) => r.concurrency === 16 && r.execChannel);
@@ -243,7 +244,7 @@ export function endToEndTable(results: LevelResult[], repo: string, cores: numbe
   return {
     id: 'end_to_end',
     title: `4. End to end: pairs per hour, fake model (${MODEL_LATENCY_MS / 1000} s per call, ${STEPS} calls per agent), ${repo} Coop`,
-    measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal (latency bound): N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair. exec: agents' commands through the exec channel (the default) or a \`docker exec\` each (COOP_BENCH_EXEC_CHANNEL=off). engine CPU: dockerd, containerd and the shims' own CPU from /proc (not what the shims reap: runc, and the containers' processes, so a lower bound without runc's part of a docker exec; table 4b counts runc), per model call (one agent step) of the run; in brackets: ms per second in the 3 s before (other users of the engine). CPU s/pair: what a pair needed in this run: its agent and test containers (the run's own accounting in run.db), the harness and the engine's processes. CPU bound: cores / CPU s per pair. achievable: the smaller of the ideal (model latency) and the CPU bound; of achievable: the run's pairs per hour against it.`,
+    measures: `N pairs at concurrency c through \`coop-bench run\` (a separate process). ideal (latency bound): N / (ceil(N/c) x ${idealPairSeconds} s), the model latency alone. window: first task start to last task end (run.db); wall: the whole command, start-up included. busy cores: machine-wide average during the run (in brackets: the 3 s before it, other users of this machine). harness CPU: CPU seconds of the coop-bench process and its git children per pair. exec: agents' commands through the exec channel (the default) or a \`docker exec\` each (COOP_BENCH_EXEC_CHANNEL=off). engine CPU: dockerd, containerd and the shims' own CPU from /proc (not what the shims reap: runc, and the containers' processes, so a lower bound without runc's part of a docker exec; table 4b counts runc), per model call (one agent step) of the run; in brackets: ms per second in the 3 s before (other users of the engine). CPU s/pair: what a pair needed in this run, counted by process: its agent and test containers (the run's own accounting in run.db), the harness and the engine's processes. machine CPU s/pair: the machine's busy cores over the command, less those busy before it, per pair: start-up, runc and the kernel's work (zeroing and faulting in memory, slow on some virtual machines) included, which the counted figure misses. CPU bound: cores / the larger of the two per pair. achievable: the smaller of the ideal (model latency) and the CPU bound; of achievable: the run's pairs per hour against it.`,
     columns: [
       'c',
       'exec',
@@ -264,6 +265,7 @@ export function endToEndTable(results: LevelResult[], repo: string, cores: numbe
       'harness CPU s/pair',
       'engine CPU ms/step (before)',
       'CPU s/pair',
+      'machine CPU s/pair',
     ],
     rows,
     // The target is held at concurrency 16 with the channel: not judged when COOP_BENCH_E2E_LEVELS left it out.
@@ -277,10 +279,9 @@ export function endToEndTable(results: LevelResult[], repo: string, cores: numbe
     notes: [
       ...(top
         ? [
-            `At concurrency 16 a pair needed ${top.cpuPerPair.toFixed(2)} CPU s: ${cores} cores allow ${((cores * 3600) / top.cpuPerPair).toFixed(0)} pairs/h, the model latency ${((top.tasks * 3600) / (Math.ceil(top.tasks / top.concurrency) * idealPairSeconds)).toFixed(0)}; the run reached ${(ofAchievable(top) * 100).toFixed(0)}% of the smaller. Engine CPU counts every user of the engine: on a shared machine the CPU bound is low.`,
+            `At concurrency 16 a pair needed ${boundCpuPerPair(top).toFixed(2)} CPU s (${top.cpuPerPair.toFixed(2)} counted by process): ${cores} cores allow ${((cores * 3600) / boundCpuPerPair(top)).toFixed(0)} pairs/h, the model latency ${((top.tasks * 3600) / (Math.ceil(top.tasks / top.concurrency) * idealPairSeconds)).toFixed(0)}; the run reached ${(ofAchievable(top) * 100).toFixed(0)}% of the smaller. Engine CPU counts every user of the engine: on a shared machine the CPU bound is low.`,
           ]
         : []),
-      ...(top ? [wholeMachineNote(top, cores)] : []),
       ...(top && withoutChannel
         ? [
             `At concurrency 16: ${(ofIdeal(top) * 100).toFixed(0)}% of the ideal with the exec channel, ${(ofIdeal(withoutChannel) * 100).toFixed(0)}% with a docker exec per command; engine CPU ${top.engineMsPerStep.toFixed(0)} vs ${withoutChannel.engineMsPerStep.toFixed(0)} ms per step.`,
@@ -291,15 +292,15 @@ export function endToEndTable(results: LevelResult[], repo: string, cores: numbe
   };
 }
 
+/** What a pair cost the whole machine: its busy cores over the command, less what was busy before it. */
+export function machineCpuPerPair(r: LevelResult): number {
+  return (Math.max(0, r.busyCores - r.backgroundCores) * r.wallS) / r.tasks;
+}
+
 /**
- * What a pair cost the whole machine: its busy cores over the command, less what other users used
- * before it. The CPU s/pair column counts processes by name and misses runc and the kernel's own
- * work (zeroing and faulting in memory, which is slow on some virtual machines): where the cores
- * were busy all along, this is the bound the run really met.
+ * The CPU a pair needs, for the CPU bound: counting by process misses runc and the kernel's own work,
+ * so where the machine was busier than the processes counted, the machine's figure.
  */
-function wholeMachineNote(r: LevelResult, cores: number): string {
-  const perPair = (Math.max(0, r.busyCores - r.backgroundCores) * r.wallS) / r.tasks;
-  const boundPerHour = (cores * 3600) / perPair;
-  const reached = (r.tasks * 3600) / r.windowS / boundPerHour;
-  return `The whole machine: its cores were busy ${r.busyCores.toFixed(2)} of ${cores} during the command (${r.backgroundCores.toFixed(2)} before it), ${perPair.toFixed(2)} CPU s per pair with start-up, runc and the kernel's work included (the CPU s/pair column has ${r.cpuPerPair.toFixed(2)}); at that cost ${cores} cores allow ${boundPerHour.toFixed(0)} pairs/h, and the run reached ${(reached * 100).toFixed(0)}% of it.`;
+function boundCpuPerPair(r: LevelResult): number {
+  return Math.max(r.cpuPerPair, machineCpuPerPair(r));
 }
