@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBenchmark, type RunOptions } from '../../../../harness/run/run-benchmark.ts';
-import type { RunIO } from '../../../../harness/run/task-runner.ts';
 import { writeReport } from '../../../../harness/run/write-report.ts';
 import { checkModels } from '../../../../harness/commands/doctor-checks.ts';
 import { program } from '../../../../harness/cli.ts';
@@ -13,7 +12,7 @@ import { registerProvider, unregisterProvider } from '../../../../harness/models
 import { createLocalBackend, type LocalBackend } from '../../../fakes/local-backend.ts';
 import { DUMMY_KEY, startFakeDummy, type FakeDummyServer } from '../../../fakes/dummy-server.ts';
 import { queryRun, tempDir } from '../../../helpers/cli.ts';
-import { runOptions } from '../../../helpers/run-options.ts';
+import { recordingIO, runOptions } from '../../../helpers/run-options.ts';
 import { dummyProvider } from './dummy-provider.ts';
 
 const runs = tempDir('dummy-provider');
@@ -24,14 +23,7 @@ const PRICE = { inputPerMillion: 3, outputPerMillion: 15 };
 let fake: FakeDummyServer;
 let backend: LocalBackend;
 
-const out: string[] = [];
-const lines: string[] = [];
-const io: RunIO = {
-  out: (text) => out.push(text),
-  list: async (listed) => void out.push(...[...listed].map((line) => `${line}\n`)),
-  log: (line) => lines.push(line),
-  progress: () => ({ update: () => undefined, log: (line) => lines.push(line), stop: () => undefined }),
-};
+const { io, out, lines } = recordingIO();
 
 const env = () => ({ DUMMY_API_KEY: DUMMY_KEY, DUMMY_BASE_URL: fake.url });
 const options = (name: string, modelEnv: Record<string, string>): RunOptions =>

@@ -4,11 +4,10 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBenchmark, type RunOptions } from '../../../../harness/run/run-benchmark.ts';
-import type { RunIO } from '../../../../harness/run/task-runner.ts';
 import { SHIPPED_POOLS } from '../../../../harness/paths.ts';
 import { parseShard } from '../../../../tasks/plan.ts';
 import { tempDir } from '../../../helpers/cli.ts';
-import { runOptions } from '../../../helpers/run-options.ts';
+import { recordingIO, runOptions } from '../../../helpers/run-options.ts';
 
 const runs = tempDir('dry-runs');
 afterAll(() => rmSync(runs, { recursive: true, force: true }));
@@ -18,14 +17,7 @@ const options = (extra: Partial<RunOptions> = {}): RunOptions => runOptions({ na
 
 /** What a dry run printed through the IO, and that nothing went around it. */
 async function dryRun(extra: Partial<RunOptions> = {}) {
-  const out: string[] = [];
-  const logged: string[] = [];
-  const io: RunIO = {
-    out: (text) => out.push(text),
-    list: async (lines) => void out.push(...[...lines].map((line) => `${line}\n`)),
-    log: (line) => logged.push(line),
-    progress: () => ({ update: () => undefined, log: (line) => logged.push(line), stop: () => undefined }),
-  };
+  const { io, out, lines: logged } = recordingIO();
   const stdout = vi.spyOn(process.stdout, 'write');
   const stderr = vi.spyOn(process.stderr, 'write');
   const exitCode = await runBenchmark(options(extra), { createBackend: () => Promise.reject(new Error('a dry run starts no backend')), io });

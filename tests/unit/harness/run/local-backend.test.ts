@@ -14,21 +14,14 @@ import { createLocalBackend, type LocalBackend } from '../../../fakes/local-back
 import { goldenPairs, oraclePairs } from '../../../helpers/oracle-pairs.ts';
 import { anthropicErrorReply, messageReply, startFakeAnthropic } from '../../../fakes/anthropic-server.ts';
 import { queryRun, tempDir } from '../../../helpers/cli.ts';
-import { runOptions } from '../../../helpers/run-options.ts';
+import { recordingIO, runOptions } from '../../../helpers/run-options.ts';
 
 const POOL = 'argkit_task';
 const runs = tempDir('local-runs');
 let backend: LocalBackend;
 let exitCode: number;
 /** What the commands printed, through the injected IO. */
-const out: string[] = [];
-const lines: string[] = [];
-const io: RunIO = {
-  out: (text) => out.push(text),
-  list: async (listed) => void out.push(...[...listed].map((line) => `${line}\n`)),
-  log: (line) => lines.push(line),
-  progress: () => ({ update: () => undefined, log: (line) => lines.push(line), stop: () => undefined }),
-};
+const { io, out, lines } = recordingIO();
 
 const options = (name: string): RunOptions => runOptions({ name, runsDir: runs, pools: [POOL], concurrency: 2 });
 

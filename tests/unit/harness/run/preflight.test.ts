@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../../harness/run/preflight.ts';
 import { parseAgentSpec } from '../../../../harness/agents/registry.ts';
 import { runBenchmark } from '../../../../harness/run/run-benchmark.ts';
-import type { RunIO } from '../../../../harness/run/task-runner.ts';
 import { loadAgentConfig } from '../../../../harness/agents/config/agent-config.ts';
 import type { SandboxBackend } from '../../../../harness/sandbox/types.ts';
 import { UserError } from '../../../../harness/errors.ts';
@@ -16,7 +15,7 @@ import { startFakeAnthropicStream } from '../../../fakes/anthropic-stream.ts';
 import { startFakeResponses } from '../../../fakes/openai-responses.ts';
 import type { StreamServer } from '../../../fakes/stream-server.ts';
 import { coopBench, tempDir } from '../../../helpers/cli.ts';
-import { runOptions } from '../../../helpers/run-options.ts';
+import { recordingIO, runOptions } from '../../../helpers/run-options.ts';
 import { closedPort } from '../models/helpers.ts';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -147,13 +146,7 @@ describe('coop-bench run with a model that fails the preflight', () => {
   it('stops before the sandbox backend is asked for anything: no image built, no container started, nothing stored', async () => {
     const { openai, anthropic } = await fakes({ answersPreflight: false });
     openai.enqueue(lookup(), errorReply(400, "Item 'rs_9' of type 'reasoning' was provided without its required following item."));
-    const logged: string[] = [];
-    const io: RunIO = {
-      out: () => undefined,
-      list: async () => undefined,
-      log: (line) => logged.push(line),
-      progress: () => ({ update: () => undefined, log: (line) => logged.push(line), stop: () => undefined }),
-    };
+    const { io, lines: logged } = recordingIO();
     const runs = tempDir('preflight-runs');
     // Creating a backend builds and starts nothing; what it is asked to do afterwards is what counts.
     const askedOfBackend: string[] = [];
