@@ -1,8 +1,10 @@
 // broken_checkable_commitment scored per target, not per message: a broken promise the judge or the
 // detectors report counts as found only when its message has a broken gold commitment with the
 // same target (a name it names, or an overlapping line range), and only when what it names is in
-// the case at all (a label that points at a file or symbol the conversation and patches never name
-// finds nothing). Gold targets are written `file:Symbol.member(param)` or `file:first-last`.
+// the case at all (a label that points at a file or symbol that the conversation, the patches, the
+// merge and the gold's own targets never name finds nothing; the gold may name a file no patch
+// shows, such as the package's `__init__.py` a message calls "the package"). Gold targets are
+// written `file:Symbol.member(param)` or `file:first-last`.
 import type { BrokenPromise } from '../detectors/commitments.ts';
 import type { Target } from '../detectors/commitment-extract.ts';
 import type { CalibrationCase } from './cases.ts';
@@ -59,7 +61,12 @@ export function brokenTargetItems(c: CalibrationCase, broken: readonly BrokenPro
   const golds = (c.gold.commitments ?? []).flatMap((x, i) =>
     !x.kept && x.withdrawn === undefined ? [{ key: `${c.id}#gold${i}`, message: x.message, target: goldTarget(x.target) }] : [],
   );
-  const text = [...c.messages.map((m) => m.text), ...Object.values(c.patches ?? {})].join('\n');
+  const text = [
+    ...c.messages.map((m) => m.text),
+    ...Object.values(c.patches ?? {}),
+    c.merge?.patch ?? '',
+    ...(c.gold.commitments ?? []).map((x) => x.target),
+  ].join('\n');
   const reported = broken.map((b, i) => {
     const t = b.commitment.target;
     const hit = inCase(t, text) ? golds.find((g) => g.message === b.commitment.messageId && matches(t, g.target)) : undefined;
