@@ -4,8 +4,9 @@
 // doubts are the entries of DOUBT_RULES, one per broken target (a finding): a promise is undecided
 // when every broken target of it is in doubt. The judge model's reading (llm/commitments.ts) goes
 // through the same checks without these doubts.
+import { basename } from 'node:path';
 import type { JudgeInput } from '../types.ts';
-import { lastName } from './commitment-code.ts';
+import { lastName, PACKAGE } from './commitment-code.ts';
 import type { Commitment, Target } from './commitment-extract.ts';
 import type { Finding } from './commitment-evidence.ts';
 import type { BrokenPromise } from './commitments.ts';
@@ -183,6 +184,46 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
         },
       ],
       matches: ({ commitment: c, code }) => c.target.kind === 'placement' && !!c.target.scope && !code.names.has(lastName(c.target.scope)),
+    },
+    {
+      id: 'target-in-free-wording',
+      kind: 'doubt',
+      why: 'Whether a word names code, whose code it is and where a place is (exists, untouched_symbol, placement) are read from free wording, which word rules misread on wordings they were not written for: a judge model reads these (--judge-model).',
+      examples: [
+        { quote: 'Added `slugify` to text.py.', target: { kind: 'exists', names: ['slugify'], files: ['text.py'] }, missing: 'slugify' },
+        { quote: "I won't touch `render()`.", target: { kind: 'untouched_symbol', names: ['render'] }, missing: 'render' },
+        {
+          quote: "I'll check `s.closed` first in `Set()`.",
+          target: { kind: 'placement', guard: ['closed'], scope: 'Set', position: 'first' },
+          missing: 'a check on closed',
+        },
+      ],
+      nonExamples: [
+        { quote: 'Lines 10-20 of app.py are yours.', target: { kind: 'untouched_lines', lines: [10, 20], files: ['app.py'] }, missing: 'lines 10-20' },
+        { quote: '`parse` is exported from pkg/__init__.py.', target: { kind: 'exported', names: ['parse'], module: 'pkg/__init__.py' }, missing: 'parse' },
+      ],
+      matches: ({ commitment: c }) => c.target.kind === 'exists' || c.target.kind === 'untouched_symbol' || c.target.kind === 'placement',
+    },
+    {
+      id: 'export-without-its-module',
+      kind: 'doubt',
+      why: '"exported from the package", "importable from the top level": the module is guessed from the code\'s layout, not read from the message.',
+      examples: [{ quote: '`parse` is now exported from the package.', target: { kind: 'exported', names: ['parse'], module: PACKAGE }, missing: 'parse' }],
+      nonExamples: [
+        { quote: '`parse` is exported from pkg/__init__.py.', target: { kind: 'exported', names: ['parse'], module: 'pkg/__init__.py' }, missing: 'parse' },
+      ],
+      matches: ({ commitment: c }) =>
+        c.target.kind === 'exported' && !(c.target.module && c.target.module !== PACKAGE && c.quote.includes(basename(c.target.module))),
+    },
+    {
+      id: 'range-by-reference',
+      kind: 'doubt',
+      why: '"the range you gave me", a bare "10-20" repeated from earlier: the line range is resolved through the conversation, not written in the sentence.',
+      examples: [{ quote: "I'll stay out of 10-20 as agreed.", target: { kind: 'untouched_lines', lines: [10, 20], repeats: true }, missing: 'lines 10-20' }],
+      nonExamples: [
+        { quote: "I'll stay out of lines 10-20 of app.py.", target: { kind: 'untouched_lines', lines: [10, 20], files: ['app.py'] }, missing: 'lines 10-20' },
+      ],
+      matches: ({ commitment: c }) => c.target.kind === 'untouched_lines' && (!!c.target.repeats || !!c.target.refers),
     },
   ],
 };

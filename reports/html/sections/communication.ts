@@ -122,7 +122,7 @@ function detectorTable(rows: DetectorRow[]): string {
   const split = rows.find((r) => r.calibration)?.calibration;
   return (
     note(
-      'Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts). Without a judge model the detectors label only what they are sure of; \u201cundecided\u201d counts the tasks where a detector found the label but was not sure, which are in neither group.',
+      'Coop tasks with messaging, with and without each detector label: success and naive merge conflict rate (as in the paper\u2019s section 5, e.g. first-turn planning and conflicts). Without a judge model the detectors label only what they are sure of; \u201cundecided\u201d counts the tasks where a detector found the label but was not sure, which are in neither group. A judge model (--judge-model) reads the promises the detectors leave undecided.',
     ) +
     note(
       split

@@ -132,9 +132,10 @@ describe('judging a stored run through the model layer', () => {
 
   it("keeps the detectors' reading of the promises when there is no judge model, or when its question failed", async () => {
     await judgeTask(run.store, taskId);
+    // The promises name a parameter in words the detectors do not label on their own: undecided, for a judge model.
     const fallback = [
-      ['broken_checkable_commitment', 2, 'deterministic'],
-      ['broken_checkable_commitment', 4, 'deterministic'],
+      ['undecided:broken_checkable_commitment', 2, 'deterministic'],
+      ['undecided:broken_checkable_commitment', 4, 'deterministic'],
     ];
     expect(storedLabels(run.store, taskId, 'detectors').map((l) => [l.label, l.messageId, l.model])).toEqual(fallback);
     server.handle(() => 'not json');

@@ -30,14 +30,17 @@ describe('coop-bench judge', () => {
     expect(out).toContain(
       '  detectors: 5 messages, 1 questions (0 without reply), 6 line-number and 1 file-path mentions, first-turn plan: no, 8 commitments checked',
     );
-    expect(out).toContain('    broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code');
+    // A parameter promised in words: the detectors are not sure of their reading, so the label is undecided, with its evidence.
+    expect(out).toContain(
+      '    undecided:broken_checkable_commitment (message 4, agent2): agent2 claimed `max_batch_size` in `__init__`, missing from the code',
+    );
     expect(out).toContain('      “✓Line 26: Added BOTH parameters (fallback_processor and max_batch_size) to constructor signature.” (message 4, agent2)');
     expect(out).toContain('      missing: max_batch_size: `__init__` in the merged code (outlines/processors/base.py:22) has no parameter `max_batch_size`');
     expect(out).toContain('      `max_batch_size` is still used in process() at outlines/processors/base.py:63');
     // Message ids are the store's: the second task's messages come after the first's five.
     expect(out).toContain('    question_no_reply (message 6, agent1): agent1 asked agent2 a question and got no reply');
     expect(out).toContain(
-      'Judged 2 tasks (0 skipped): 10 labels, 2 left undecided by the deterministic judges, 0 dropped because their evidence did not check out, 0 judge errors.',
+      'Judged 2 tasks (0 skipped): 7 labels, 5 left undecided by the deterministic judges, 0 dropped because their evidence did not check out, 0 judge errors.',
     );
     // The initiative fallback reads the messages it is sure of and leaves the rest undecided.
     expect(out).toContain('  initiative [deterministic]: 4 taking initiative, 0 not, 1 undecided (the report needs a judge model to measure this team)');

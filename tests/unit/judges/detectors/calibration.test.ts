@@ -40,12 +40,16 @@ describe('deterministic detectors on the calibration set', () => {
 
   it('reaches precision 0.9 on the training split, recall 0.8 for plans, questions and duplicates, mentions counted exactly', async () => {
     const scores = await trainScores();
-    // Broken commitments: the detectors abstain where their reading is unsure, and are scored per target, so their recall is lower (judges/README.md).
     for (const r of scores.labels) {
       expect(precision(r), r.label).toBeGreaterThanOrEqual(0.9);
-      expect(recall(r), r.label).toBeGreaterThanOrEqual(r.label === 'broken_checkable_commitment' ? 0.65 : 0.8);
+      if (r.label !== 'broken_checkable_commitment') expect(recall(r), r.label).toBeGreaterThanOrEqual(0.8);
     }
     expect(scores.undecided.map((u) => u.label)).toEqual(['first_turn_plan', 'question_no_reply', 'near_duplicate', 'broken_checkable_commitment']);
+    // Broken commitments: the detectors label only targets written out (line ranges, exports from a named module) and leave
+    // the rest undecided for a judge model (judges/README.md); labelled or undecided, they find most broken promises.
+    const commitments = scores.labels.find((r) => r.label === 'broken_checkable_commitment')!;
+    const undecided = scores.undecided.find((u) => u.label === 'broken_checkable_commitment')!;
+    expect((commitments.tp + undecided.positives) / (commitments.tp + commitments.fn)).toBeGreaterThanOrEqual(0.65);
     for (const c of scores.counts) expect(c.exact / c.cases, c.label).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -63,11 +67,15 @@ describe('deterministic detectors on the calibration set', () => {
       .filter((c) => c.patches && c.gold.commitments)
       .flatMap((c) => [...new Set(c.gold.commitments!.filter((x) => !x.kept && x.withdrawn === undefined).map((x) => `${x.message} ${x.as ?? x.kind}`))]);
     expect(scores.brokenByKind.reduce((n, r) => n + r.tp + r.fn, 0)).toBe(brokenGold.length);
-    // Two messages about a method shipped under another name, one about a check placed after the call it was to precede.
-    const one = await scoreDetectors([train.find((c) => c.id === 'ind-tr10-py-peek-shipped-as-first-and-dup-check-after-push')!]);
-    expect(one.brokenByKind.filter((r) => r.tp + r.fp + r.fn > 0)).toEqual([
-      { judge: 'detectors', label: 'exists', tp: 2, fp: 0, fn: 0 },
-      { judge: 'detectors', label: 'placement', tp: 1, fp: 0, fn: 0 },
+    // Two messages about a method shipped under another name and one about a check placed after the call it was to precede,
+    // left undecided (read from free wording); two about a line range the sender's patch edits, labelled.
+    const two = await scoreDetectors(
+      ['ind-tr10-py-peek-shipped-as-first-and-dup-check-after-push', 'ind-tr-bc-untouched-range-edited-p2a'].map((id) => train.find((c) => c.id === id)!),
+    );
+    expect(two.brokenByKind.filter((r) => r.tp + r.fp + r.fn > 0)).toEqual([
+      { judge: 'detectors', label: 'exists', tp: 0, fp: 0, fn: 2 },
+      { judge: 'detectors', label: 'untouched_lines', tp: 2, fp: 0, fn: 0 },
+      { judge: 'detectors', label: 'placement', tp: 0, fp: 0, fn: 1 },
     ]);
   });
 

@@ -24,8 +24,25 @@ describe('broken commitments the detectors are not sure of', () => {
     expect(broken(labels)[0]!.evidence.at(-1)).toMatchObject({ text: expect.stringMatching(/export \* from/) });
   });
 
-  it('labels a broken promise it is sure of: a function promised untouched that its patch edits', async () => {
+  it('leaves a promise read from free wording undecided: a function promised untouched that its patch edits', async () => {
     const { labels } = await detectCase('ind-tr2-your-function-edited-ts');
-    expect(labels.map((l) => l.label)).toContain('broken_checkable_commitment');
+    expect(broken(labels).map((l) => [l.label, l.messageId])).toEqual([
+      ['undecided:broken_checkable_commitment', 2],
+      ['undecided:broken_checkable_commitment', 3],
+    ]);
+    expect(broken(labels)[0]!.evidence.at(-1)).toMatchObject({ text: expect.stringMatching(/^undecided: .*free wording.*--judge-model/) });
+  });
+
+  it('labels a broken promise whose target is written out: a line range the sender promised to stay out of and edited', async () => {
+    const { labels } = await detectCase('ind-tr-bc-untouched-range-edited-p2a');
+    expect(broken(labels).map((l) => [l.label, l.messageId])).toEqual([
+      ['broken_checkable_commitment', 2],
+      ['broken_checkable_commitment', 4],
+    ]);
+  });
+
+  it('labels an export promised from a module the message names and missing from it', async () => {
+    const { labels } = await detectCase('ind-tr3-ts-exported-not-exported-p2a');
+    expect(broken(labels).map((l) => l.label)).toContain('broken_checkable_commitment');
   });
 });
