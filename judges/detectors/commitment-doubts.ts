@@ -215,16 +215,6 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
       matches: ({ commitment: c }) =>
         c.target.kind === 'exported' && !(c.target.module && c.target.module !== PACKAGE && c.quote.includes(basename(c.target.module))),
     },
-    {
-      id: 'range-by-reference',
-      kind: 'doubt',
-      why: '"the range you gave me", a bare "10-20" repeated from earlier: the line range is resolved through the conversation, not written in the sentence.',
-      examples: [{ quote: "I'll stay out of 10-20 as agreed.", target: { kind: 'untouched_lines', lines: [10, 20], repeats: true }, missing: 'lines 10-20' }],
-      nonExamples: [
-        { quote: "I'll stay out of lines 10-20 of app.py.", target: { kind: 'untouched_lines', lines: [10, 20], files: ['app.py'] }, missing: 'lines 10-20' },
-      ],
-      matches: ({ commitment: c }) => c.target.kind === 'untouched_lines' && (!!c.target.repeats || !!c.target.refers),
-    },
   ],
 };
 
