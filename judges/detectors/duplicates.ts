@@ -5,9 +5,9 @@
 // message is a repeat when almost all of its content was already in one earlier message of the
 // same sender. A plan followed by the report that it is done is not a repeat: it adds the news.
 // The detector is sure of a repeat that adds no code name, file or number and keeps the tense, and
-// of a message that holds an earlier one word for word; a repeat in nearly the same words that
-// names new code or lines, or moves between plan and report, is undecided. The rules are the entries
-// of DUPLICATE_RULES.
+// of a message that holds an earlier one word for word or says it is sent again; a repeat in nearly
+// the same words that names new code or lines is undecided. The rules are the entries of
+// DUPLICATE_RULES.
 import { asUndecided, type ConversationMessage, type JudgeLabel } from '../types.ts';
 import { proseOf, quotePrefix, sentences } from '../text.ts';
 import { messageSentences } from './language.ts';
@@ -39,7 +39,7 @@ nothing else final summary recap set side end there's`.split(/\s+/),
 
 /** Words that make a sentence a resend note rather than content ("In case my last message didn't arrive"). */
 const META =
-  /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same)$/;
+  /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same|scroll|scrolled|past|top|resurfacing|surfacing|sank)$/;
 
 const CODE_TOKEN =
   /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
@@ -49,19 +49,27 @@ function stem(word: string): string {
   return word.replace(/(?:ing|ed|es|s)$/, '') || word;
 }
 
+/** Words that say a message is sent again ("Re-posting in case it got buried", "(resend)", "bumping this"). */
+const RESEND =
+  /^(?:re|resend|resending|re-sending|resent|re-sent|repost|reposting|re-post|re-posting|reposted|re-posted|bump|bumping|reminder|again|buried|missed|scrolled)$/;
+
 /** Sentences that are only a resend or reminder note. */
 function isMetaSentence(text: string): boolean {
   const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   return words.length > 0 && words.every((w) => META.test(w) || FILLER.has(w));
 }
 
-/** A leading "Resending in case you missed it:", "Reminder —" or "Final status:" before the content. */
-function withoutPrefix(text: string): string {
+const saysResent = (text: string) => (text.toLowerCase().match(/[\p{L}'-]+/gu) ?? []).some((w) => RESEND.test(w));
+
+/** A leading "Resending in case you missed it:", "Reminder —" or "Final status:" before the content, and whether it says the message is sent again. */
+function withoutPrefix(text: string): { rest: string; resent: boolean } {
   let rest = text.trimStart();
+  let resent = false;
   // Up to two: "Re-posting in case it got buried: Update: …", "[resent] Update: …".
   for (let i = 0; i < 2; i++) {
     const bracket = /^[[(]([^\])\n]{1,30})[\])]\s*/.exec(rest);
     if (bracket && isMetaSentence(bracket[1]!)) {
+      resent ||= saysResent(bracket[1]!);
       rest = rest.slice(bracket[0].length);
       continue;
     }
@@ -69,10 +77,12 @@ function withoutPrefix(text: string): string {
     if (!prefix) break;
     const words = prefix[1]!.trim().split(/\s+/);
     const header = words.length <= 3 && !/[\d`_./]/.test(prefix[1]!);
-    if (!header && !isMetaSentence(prefix[1]!)) break;
+    const meta = isMetaSentence(prefix[1]!);
+    if (!header && !meta) break;
+    resent ||= meta && saysResent(prefix[1]!);
     rest = rest.slice(prefix[0].length);
   }
-  return rest;
+  return { rest, resent };
 }
 
 export interface Content {
@@ -81,16 +91,18 @@ export interface Content {
   code: Set<string>;
   /** The prose, lower case, whitespace collapsed (a word-for-word repost holds it whole). */
   words: string;
+  /** The message says it is sent again: a resend note before it, or a sentence of its own. */
+  resent: boolean;
   /** The message announces work to come, or reports work done (a plan then its completion is news). */
   future: boolean;
   past: boolean;
 }
 
 export function contentOf(text: string): Content {
-  const prose = sentences(withoutPrefix(proseOf(text).replace(/[’‘]/g, "'")))
-    .map((s) => s.text)
-    .filter((s) => !isMetaSentence(s))
-    .join(' ');
+  const unprefixed = withoutPrefix(proseOf(text).replace(/[’‘]/g, "'"));
+  const all = sentences(unprefixed.rest).map((s) => s.text);
+  const notes = all.filter(isMetaSentence);
+  const prose = all.filter((s) => !isMetaSentence(s)).join(' ');
   const tokens = new Set<string>();
   const code = new Set<string>();
   const rest = prose
@@ -115,6 +127,7 @@ export function contentOf(text: string): Content {
     tokens,
     code,
     words: lower.replace(/\s+/g, ' ').trim(),
+    resent: unprefixed.resent || notes.some(saysResent),
     future: stances.some((x) => x === 'will' || x === 'doing') || /\b(?:i'll|i will|we'll|we will|going to|plan to|about to|will)\b/.test(lower),
     past: stances.includes('did') || analysed.some((s) => reportedDoneAt(s) >= 0),
   };
@@ -130,7 +143,11 @@ function similar({ later, earlier }: Pair): boolean {
   return novel / later.tokens.size <= MAX_NOVELTY && leftOut / earlier.tokens.size <= MAX_LEFT_OUT;
 }
 
-const newCode = ({ later, earlier }: Pair) => [...later.code].filter((t) => !earlier.code.has(t));
+/** Code the later message names that the earlier did not, as code or as a plain word ("in Schedule", then "in `Schedule`"). */
+const newCode = ({ later, earlier }: Pair) => [...later.code].filter((t) => !earlier.code.has(t) && !earlier.tokens.has(stem(t)));
+
+/** The later message reports as done what the earlier only stated: the status is news ("… ✅ done, 4 tests"). */
+const reportsDone = ({ later, earlier }: Pair) => later.past && !earlier.past;
 
 /** A later message and an earlier one of the same sender. */
 export interface Pair {
@@ -164,9 +181,33 @@ export const DUPLICATE_RULES: RuleTable<Pair, DuplicateKind, readonly [string, s
           'Added `env` to `edit()`.',
           'Added `env` to `edit()`. Next I wire it through the CLI, add tests for both modes, document the flag and update the changelog.',
         ],
+        [
+          'Mine: `count.go`, per-extension totals behind a new `--by-ext` flag.',
+          'Mine: `count.go`, per-extension totals behind a new `--by-ext` flag. Done, 4 tests.',
+        ],
       ],
-      matches: ({ later, earlier }) =>
-        earlier.tokens.size >= MIN_CONTENT && earlier.words.length >= MIN_VERBATIM_SHARE * later.words.length && later.words.includes(earlier.words),
+      matches: (pair) =>
+        pair.earlier.tokens.size >= MIN_CONTENT &&
+        pair.earlier.words.length >= MIN_VERBATIM_SHARE * pair.later.words.length &&
+        pair.later.words.includes(pair.earlier.words) &&
+        !reportsDone(pair),
+    },
+    {
+      id: 'resent',
+      kind: 'verbatim',
+      why: 'the later message says it is sent again ("(resend)", "bumping this in case it got buried") and restates the earlier one with no new code',
+      examples: [
+        [
+          'Quick one: should `round_amount()` round half-up or half-even?',
+          'Re-posting in case it scrolled past: should `round_amount()` round half-up or half-even?',
+        ],
+        ['What does a `*` field come back as in Schedule?', '(resend) What does a `*` field come back as in `Schedule`?'],
+      ],
+      nonExamples: [
+        ['Should `round_amount()` round half-up or half-even?', 'Re-posting with the change: should `round_half()` round half-up or half-even?'],
+        ["I'll add `parse_header()` to parser.py.", 'Resending: should `parse_header()` live in parser.py or in http.py, and who writes its tests?'],
+      ],
+      matches: (pair) => pair.later.resent && similar(pair) && newCode(pair).length === 0 && !reportsDone(pair),
     },
     {
       id: 'plan-then-report',
@@ -195,21 +236,6 @@ export const DUPLICATE_RULES: RuleTable<Pair, DuplicateKind, readonly [string, s
         ],
       ],
       matches: (pair) => similar(pair) && newCode(pair).length > 0,
-    },
-    {
-      id: 'plan-and-report',
-      kind: 'doubt',
-      why: 'one of the two messages plans the work and the other reports it (or does both): news or a repeat',
-      examples: [
-        [
-          "I'm adding the `env` parameter to `edit()` and wiring it through the CLI.",
-          'The `env` parameter of `edit()` is added; wiring it through the CLI now.',
-        ],
-      ],
-      nonExamples: [
-        ["I'll add the `env` parameter to `edit()` and wire it through the CLI.", "I'll add the `env` parameter to `edit()`, then wire it through the CLI."],
-      ],
-      matches: (pair) => similar(pair) && (pair.earlier.future !== pair.later.future || pair.earlier.past !== pair.later.past),
     },
     {
       id: 'same-content',
