@@ -121,7 +121,7 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
     {
       id: 'unseen-index-module',
       kind: 'doubt',
-      why: 'A JavaScript or TypeScript module that no patch shows may export the name through an `export * from` the checks cannot see.',
+      why: 'A module that no patch shows may take a name the code defines through a whole-module re-export the checks cannot see (`export * from`, `pub use m::*`, `from .m import *`).',
       examples: [
         {
           quote: '`shiftCues` is exported from src/subs/index.ts.',
@@ -129,18 +129,24 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
           missing: 'shiftCues',
           code: '+++ b/src/subs/cues.ts\n+export function shiftCues() {}',
         },
+        {
+          quote: '`f_to_c` is re-exported from src/lib.rs.',
+          target: { kind: 'exported', names: ['f_to_c'], module: 'src/lib.rs' },
+          missing: 'f_to_c',
+          code: '+++ b/src/convert.rs\n+pub fn f_to_c(f: f64) -> f64 {',
+        },
       ],
       nonExamples: [
         {
           quote: '`shiftCues` is exported from src/subs/index.ts.',
           target: { kind: 'exported', names: ['shiftCues'], module: 'src/subs/index.ts' },
           missing: 'shiftCues',
-          code: "+++ b/src/subs/index.ts\n+export { clamp } from './clamp';",
+          code: "+++ b/src/subs/index.ts\n+export { clamp } from './clamp';\n+++ b/src/subs/cues.ts\n+export function shiftCues() {}",
         },
         { quote: '`parse` is exported from pkg/__init__.py.', target: { kind: 'exported', names: ['parse'], module: 'pkg/__init__.py' }, missing: 'parse' },
       ],
-      matches: ({ commitment: c, code }) =>
-        c.target.kind === 'exported' && !!c.target.module && /\.[cm]?[jt]sx?$/.test(c.target.module) && !shows(code, c.target.module),
+      matches: ({ commitment: c, finding: f, code }) =>
+        c.target.kind === 'exported' && !!c.target.module && !shows(code, c.target.module) && code.names.has(lastName(f.missing)),
     },
     {
       id: 'placement-without-function',
