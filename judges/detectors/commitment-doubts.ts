@@ -211,6 +211,27 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
       matches: ({ commitment: c }) => c.target.kind === 'exists' || c.target.kind === 'untouched_symbol' || c.target.kind === 'placement',
     },
     {
+      id: 'unexportable-go-name',
+      kind: 'doubt',
+      why: 'Go exports only names that start with a capital letter: a lowercase name read as a promised Go export is the name the code has now ("export it as `Parse` (it is `parse` today)"), not the promise.',
+      examples: [
+        {
+          quote: "I'll export the parser as `Parse` (it's lowercase `parse` today).",
+          target: { kind: 'exported', names: ['Parse', 'parse'], module: 'cron/cron.go' },
+          missing: 'parse',
+        },
+      ],
+      nonExamples: [
+        {
+          quote: "I'll export the parser as `Parse` (it's lowercase `parse` today).",
+          target: { kind: 'exported', names: ['Parse', 'parse'], module: 'cron/cron.go' },
+          missing: 'Parse',
+        },
+        { quote: 'I export `parse` from src/index.ts.', target: { kind: 'exported', names: ['parse'], module: 'src/index.ts' }, missing: 'parse' },
+      ],
+      matches: ({ commitment: c, finding: f }) => c.target.kind === 'exported' && /\.go$/.test(c.target.module ?? '') && /^[a-z_]/.test(lastName(f.missing)),
+    },
+    {
       id: 'export-without-its-module',
       kind: 'doubt',
       why: '"exported from the package", "importable from the top level": the module is guessed from the code\'s layout, not read from the message.',
