@@ -20,7 +20,7 @@ import { undecidedLabel, type JudgeLabel, type JudgeName } from '../types.ts';
 import { caseInput, goldBrokenCommitments, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
 import { judgesToScore } from './questions.ts';
-import { brokenTargetItems } from './targets.ts';
+import { brokenTargetItems, isBrokenGoldTarget } from './targets.ts';
 import { Tally, type LabelScore } from './tally.ts';
 
 export { goldBrokenCommitments } from './cases.ts';
@@ -158,6 +158,18 @@ async function detectAnew(c: CalibrationCase): Promise<CaseResult> {
   };
 }
 
+/**
+ * Whether the gold has the label where the hit decided: on the conversation (first-turn plan), on
+ * the target a commitment rule decided on (per target, as broken promises are scored, where the
+ * gold lists the commitments), else on the message.
+ */
+function hitIsOnGold(c: CalibrationCase, hit: RuleHit, gold: Record<DetectorLabel, (number | string)[]>): boolean {
+  const items = gold[hit.label as DetectorLabel];
+  if (hit.label === 'first_turn_plan') return items.length > 0;
+  if (hit.target && c.patches && c.gold.commitments) return isBrokenGoldTarget(c, hit.messageId, hit.target);
+  return items.includes(hit.messageId);
+}
+
 /** What a case's detector labels are, per label: the messages (or the conversation) they are on; `undecided`: those left undecided. */
 function labelItems(c: CalibrationCase, labels: readonly JudgeLabel[], decided = true): Record<DetectorLabel, (number | string)[]> {
   const ids = (label: DetectorLabel) => [...new Set(labels.filter((l) => l.label === (decided ? label : undecidedLabel(label))).map((l) => l.messageId!))];
@@ -204,9 +216,8 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     }
     for (const hit of result.hits) {
       const row = rules.get(`${hit.label} ${hit.rule}`)!;
-      const items = gold[hit.label as DetectorLabel];
-      const positive = hit.label === 'first_turn_plan' ? items.length > 0 : items.includes(hit.messageId);
       row.hits++;
+      const positive = hitIsOnGold(c, hit, gold);
       if ((hit.says === 'label') === positive) row.right++;
       else row.wrong++;
     }

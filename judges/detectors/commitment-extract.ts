@@ -294,7 +294,10 @@ export function withdrawal(conversation: readonly ConversationMessage[], commitm
   for (const message of conversation) {
     if (message.id <= commitment.messageId || message.from !== commitment.agent) continue;
     const hit = messageSentences(message.message).find(
-      (s) => named.test(s.text) && commitment.target.kind !== 'untouched_symbol' && firstMatch(READING_RULES, ['withdrawal'], s, commitment.messageId),
+      (s) =>
+        named.test(s.text) &&
+        commitment.target.kind !== 'untouched_symbol' &&
+        firstMatch(READING_RULES, ['withdrawal'], s, { messageId: commitment.messageId, target: commitment.target }),
     );
     if (hit) return hit.text;
   }
