@@ -42,7 +42,8 @@ import { keywordParameterTargets } from './commitment-keywords.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
 import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
-import { coordinatedStance, CREATE, headLemma, ownWork, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { coordinatedStance, headLemma, ownWork, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { VERB_WORDS, verbIs, type VerbClass } from './commitment-verb-words.ts';
 import { parameterOwner } from './commitment-boundaries.ts';
 import { messageSentences, type Sentence } from './language.ts';
 import { afterDeterminer, commits, isConditional, reportedDoneAt, stanceOf, unconditionalPart } from './stance.ts';
@@ -112,6 +113,8 @@ function sentenceCommitments(sentence: Sentence, messageId: number, named?: stri
     const target =
       verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : commits(stance) ? targetOf(sentence, verb) : undefined;
     if (!target) continue;
+    // Counted for calibration: the class of the verb whose clause read this commitment.
+    firstMatch(VERB_WORDS, Object.keys(VERB_WORDS.kinds) as VerbClass[], headLemma(sentence, verb), messageId);
     const kind = stance === 'did' ? 'claim' : 'promise';
     // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.
     // Adding it to `__all__` or an export statement only exports what is defined elsewhere, unless the sentence names
@@ -120,7 +123,7 @@ function sentenceCommitments(sentence: Sentence, messageId: number, named?: stri
       sentence.masks.some((m) => m.text === '__all__' || exportStatementNames(m.text, target.module) !== undefined) &&
       target.files.every((f) => f === target.module);
     const added =
-      target.kind === 'exported' && CREATE.test(headLemma(sentence, verb)) && !reexport
+      target.kind === 'exported' && verbIs('create', headLemma(sentence, verb)) && !reexport
         ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
         : [];
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
@@ -259,28 +262,32 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !acceptsRequest(message.message, analysed[i]!)) return;
     const request = conversation
       .slice(0, i)
       .reverse()
       .find((m) => m.from !== message.from && m.to.includes(message.from));
-    if (!request) return;
+    if (!opening || !request) return;
     const requestIndex = conversation.indexOf(request);
     // An acceptance answers the message it follows: once the agent has written after the request, it answered there.
     if (conversation.slice(requestIndex + 1, i).some((m) => m.from === message.from)) return;
-    for (const sentence of analysed[requestIndex]!) {
-      for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
-        // "Done — added `Timeout` to `Options` as you asked": a reply that restates the work still accepts the request.
-        if (commitments.some((c) => c.messageId === message.id && c.request && JSON.stringify(c.target) === JSON.stringify(target))) continue;
-        commitments.push({
-          messageId: message.id,
-          agent: message.from,
-          quote: opening.text,
-          kind: 'promise',
-          target,
-          request: { messageId: request.id, agent: request.from, quote: sentence.text },
-        });
-      }
+    // The reply's words decide only where the request asks for something checkable.
+    const asked = analysed[requestIndex]!.flatMap((sentence) =>
+      requestTargets(sentence)
+        .flatMap((t) => resolve(t, message.from, i * 1000, mentions))
+        .map((target) => ({ sentence, target })),
+    );
+    if (asked.length === 0 || !acceptsRequest(message.message, analysed[i]!, message.id)) return;
+    for (const { sentence, target } of asked) {
+      // "Done — added `Timeout` to `Options` as you asked": a reply that restates the work still accepts the request.
+      if (commitments.some((c) => c.messageId === message.id && c.request && JSON.stringify(c.target) === JSON.stringify(target))) continue;
+      commitments.push({
+        messageId: message.id,
+        agent: message.from,
+        quote: opening.text,
+        kind: 'promise',
+        target,
+        request: { messageId: request.id, agent: request.from, quote: sentence.text },
+      });
     }
   });
   return commitments;

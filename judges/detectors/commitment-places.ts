@@ -8,7 +8,8 @@ import { CONSTRUCTOR, functionName, GUARD_CODE, GUARD_NOUN, fileMasks, isField, 
 import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
 import { describingWords } from './commitment-references.ts';
 import type { Sentence, Term } from './language.ts';
-import { CREATE, headLemma } from './commitment-verbs.ts';
+import { headLemma } from './commitment-verbs.ts';
+import { verbIs } from './commitment-verb-words.ts';
 import { commits, isConditional, stanceOf } from './stance.ts';
 
 /** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
@@ -126,7 +127,7 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
   // "I'm adding a retry loop inside `request()`", "I'll call it from `main()`": the sender's own code put or run there.
   // The verb is the last one before the place: "I'll add `SetEnabled()`, and a guard in `Allow()`".
   const verb = sentence.verbs.filter((v) => v.index < sentence.terms.indexOf(terms[at]!)).at(-1);
-  const puts = at === placeAt && verb !== undefined && ownVerbs.includes(verb) && CREATE.test(headLemma(sentence, verb));
+  const puts = at === placeAt && verb !== undefined && ownVerbs.includes(verb) && verbIs('create', headLemma(sentence, verb));
   return placedIn(sentence, terms, placeName(terms[at])!, at, subject ? 'subject' : puts || isCaller(terms, at) ? 'own' : 'place');
 }
 
