@@ -5,12 +5,13 @@
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike; only a
 // call the sentence names as one ("the `_check_renewable` call goes before …") is looked for by name.
 import { CONSTRUCTOR, functionName, GUARD_CODE, GUARD_NOUN, fileMasks, isField, lastName, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
-import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
+import { positionIn } from './commitment-place-words.ts';
 import { describingWords } from './commitment-references.ts';
 import type { Sentence, Term } from './language.ts';
 import { headLemma } from './commitment-verbs.ts';
 import { verbIs } from './commitment-verb-words.ts';
 import { commits, isConditional, stanceOf } from './stance.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 /** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
 const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
@@ -221,7 +222,7 @@ export function guardFrameTargets(sentence: Sentence, named?: string): Target[] 
   if (at < 0) return [];
   const where = positionIn(terms.slice(at + 1));
   if (!where.position && !where.loop) return [];
-  const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !FIRST_WORD.test(w));
+  const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !wordIs('first-word', w));
   const possessive = terms.find((t, i) => /['’]s$/.test(t.text) && functionPart(terms[i + 1]?.normal ?? '') && nameOf(t) !== undefined);
   const topic = terms[0]!.post.includes(':') && !LABEL.test(terms[0]!.normal) ? nameOf(terms[0]) : undefined;
   const scope = placeFunction(terms.slice(at + 1)) ?? nameOf(possessive) ?? topic ?? named;

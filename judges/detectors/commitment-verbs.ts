@@ -26,9 +26,7 @@ import type { Sentence, Term, VerbPhrase } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
 import { boundaryTarget } from './commitment-boundaries.ts';
 import { verbIs } from './commitment-verb-words.ts';
-
-/** Words that say a symbol is visible from its module. */
-export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public|pub)$/;
+import { wordIs } from './commitment-word-classes.ts';
 
 interface Region {
   /** Terms of the verb's object, up to where its location begins. */
@@ -37,12 +35,6 @@ interface Region {
   place: Term[];
 }
 
-/** Words for what is written about code, not code itself: "tests for `parse_date`", "a docstring on `load()`". */
-const ABOUT_CODE = /^(?:tests?|coverage|docs?|documentation|docstrings?|comments?|examples?|benchmarks?|hints?|changelog|readme)$/;
-
-/** Lists of what code uses, which hold no definitions either. */
-const USED_LIST = /^(?:imports?|requirements|dependencies|deps)$/;
-
 /**
  * "`Optional` to the imports", "`pytest.mark.slow` to the long tests": the place the code goes to
  * holds no definitions (in lower case: `Doc` is a type).
@@ -50,7 +42,7 @@ const USED_LIST = /^(?:imports?|requirements|dependencies|deps)$/;
 function addedToNoDefinitions(place: readonly Term[]): boolean {
   if (!/^(?:to|into)$/.test(place[0]?.normal ?? '')) return false;
   const noun = place.slice(1).find((t) => t.mask || !(t.tags.has('Determiner') || t.tags.has('Adjective') || t.tags.has('Possessive')));
-  return noun !== undefined && !noun.mask && (ABOUT_CODE.test(noun.text) || USED_LIST.test(noun.text));
+  return noun !== undefined && !noun.mask && (wordIs('about-code', noun.text) || wordIs('used-list', noun.text));
 }
 
 /**
@@ -59,7 +51,7 @@ function addedToNoDefinitions(place: readonly Term[]): boolean {
  * and a `reset()` method" still make `reset()` (a new noun phrase, after "and").
  */
 function withoutAboutCode(object: readonly Term[]): readonly Term[] {
-  const at = object.findIndex((t) => !t.mask && (ABOUT_CODE.test(t.normal) || t.normal === 'around'));
+  const at = object.findIndex((t) => !t.mask && (wordIs('about-code', t.normal) || t.normal === 'around'));
   if (at < 0) return object;
   const next = object.findIndex(
     (t, i) =>
@@ -128,7 +120,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made; "not exported" neither.
   const exportWord = (t: Term, i: number) =>
     t.mask?.text === '__all__' ||
-    (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || verbIs('make', lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
+    (wordIs('exported-word', t.normal) && (t.normal !== 'public' || verbIs('make', lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
   // "I'll add `export { RateLimiter } from './limiter'` to index.ts": the statement names what is exported, the place where.
   const module = moduleAfter(place) ?? files[0];
   const stated = verbIs('create', lemma)

@@ -3,6 +3,7 @@ import { DOUBT_RULES } from '../../../../judges/detectors/commitment-doubts.ts';
 import { READING_RULES } from '../../../../judges/detectors/commitment-reading-rules.ts';
 import { REPLY_RULES } from '../../../../judges/detectors/commitment-reply-rules.ts';
 import { VERB_WORDS } from '../../../../judges/detectors/commitment-verb-words.ts';
+import { WORD_CLASSES } from '../../../../judges/detectors/commitment-word-classes.ts';
 import { DUPLICATE_RULES } from '../../../../judges/detectors/duplicates.ts';
 import { PLAN_RULES } from '../../../../judges/detectors/first-turn-plan.ts';
 import { QUESTION_RULES } from '../../../../judges/detectors/questions.ts';
@@ -19,6 +20,7 @@ const tables: RuleTable<never, string, unknown>[] = [
   DUPLICATE_RULES,
   READING_RULES,
   VERB_WORDS,
+  WORD_CLASSES,
   REPLY_RULES,
   DOUBT_RULES,
 ] as unknown as RuleTable<never, string, unknown>[];
