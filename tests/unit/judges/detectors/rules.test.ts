@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DOUBT_RULES } from '../../../../judges/detectors/commitment-doubts.ts';
 import { READING_RULES } from '../../../../judges/detectors/commitment-reading-rules.ts';
+import { FRAME_RULES } from '../../../../judges/detectors/commitment-frames.ts';
 import { REPLY_RULES } from '../../../../judges/detectors/commitment-reply-rules.ts';
 import { VERB_WORDS } from '../../../../judges/detectors/commitment-verb-words.ts';
 import { WORD_CLASSES } from '../../../../judges/detectors/commitment-word-classes.ts';
@@ -19,6 +20,7 @@ const tables: RuleTable<never, string, unknown>[] = [
   QUESTION_RULES,
   DUPLICATE_RULES,
   READING_RULES,
+  FRAME_RULES,
   VERB_WORDS,
   WORD_CLASSES,
   REPLY_RULES,
