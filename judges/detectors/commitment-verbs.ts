@@ -259,9 +259,7 @@ export function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | un
 
 /** A verb in a subordinate clause ("as you named it", "so your CLI can call them") tells, it does not ask. */
 export function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
-  return sentence.terms
-    .slice(0, verb.start)
-    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever|unless)$/.test(t.normal));
+  return sentence.terms.slice(0, verb.start).some((t) => t.clause === verb.clause && wordIs('subordinator', t.normal));
 }
 
 /** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */

@@ -1,9 +1,9 @@
 // Rules as data (rules.ts) for the words the commitment reader's structural readers look for
-// (commitment-verbs.ts, -phrases.ts, -subjects.ts, -place-words.ts, -participles.ts, -lists.ts,
-// -restated.ts, -places.ts): each class of words is an entry with why it is there, sentences that
-// hold such a word and sentences that hold none. A word decides nothing about a sentence alone (the
-// reader's structure around it does), so the readers ask `wordIs` without counting hits; the
-// generated rule test checks every class.
+// (commitment-verbs.ts, -phrases.ts, -subjects.ts, -place-words.ts, -participles.ts, -keywords.ts,
+// -lists.ts, -restated.ts, -places.ts): each class of words is an entry with why it is there,
+// sentences that hold such a word and sentences that hold none. A word decides nothing about a
+// sentence alone (the reader's structure around it does), so the readers ask `wordIs` without
+// counting hits; the generated rule test checks every class.
 import { messageSentences } from './language.ts';
 import { firstMatch, type RuleTable } from './rules.ts';
 
@@ -29,7 +29,9 @@ export type WordClass =
   | 'everything'
   | 'loop-word'
   | 'subject-pronoun'
-  | 'export-participle';
+  | 'export-participle'
+  | 'subordinator'
+  | 'clause-opening';
 
 export const WORD_CLASSES: RuleTable<string, WordClass> = {
   label: 'commitment',
@@ -56,6 +58,8 @@ export const WORD_CLASSES: RuleTable<string, WordClass> = {
     'loop-word': 'label',
     'subject-pronoun': 'label',
     'export-participle': 'label',
+    subordinator: 'label',
+    'clause-opening': 'label',
   },
   read: (example) => messageSentences(example).flatMap((s) => s.terms.map((t) => t.normal)),
   rules: [
@@ -244,6 +248,22 @@ export const WORD_CLASSES: RuleTable<string, WordClass> = {
       examples: ['`slugify`, exported from the package.', '`Pool`, exposed in __init__.py.'],
       nonExamples: ['`slugify` is in text.py.'],
       matches: (word) => /^(?:exported|re-exported|reexported|exposed)$/.test(word),
+    },
+    {
+      id: 'subordinator',
+      kind: 'subordinator',
+      why: 'Words that open a subordinate clause: a verb after them ("as you named it", "so your CLI can call them") tells, it does not ask.',
+      examples: ['Both are exported so your CLI can call them.', 'I named it as you asked.'],
+      nonExamples: ['Please export `slugify` from the package.'],
+      matches: (word) => /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever|unless)$/.test(word),
+    },
+    {
+      id: 'clause-opening',
+      kind: 'clause-opening',
+      why: 'Words a clause may open with before its subject: "and `Batcher(sink, config=...)` works" still has the code as its subject.',
+      examples: ['And `Batcher(config=...)` works.', 'Now `Editor(env=...)` is passed through.'],
+      nonExamples: ['`Batcher(config=...)` works.'],
+      matches: (word) => /^(?:and|but|so|now|also|then|both)$/.test(word),
     },
   ],
 };
