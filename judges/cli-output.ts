@@ -180,7 +180,7 @@ export function formatDetectorScores(split: string, scores: DetectorScores): str
                 ...scoreTable(scores.goldReading.labels, false).map((l) => `  ${l}`),
               ]
             : []),
-          "  each rule's decisions (hits), right and wrong by the gold (a rule that vetoes or doubts is right where the gold has no label):",
+          "  each rule's decisions (hits), right and wrong by the gold (a rule that vetoes or doubts is right where the gold has no label; a doubt or withdrawal of a commitment, where its target is no broken gold target; a verb's class, a new-code frame or an accepted request, where the gold has a commitment (of that kind) on the message, in cases with gold commitments):",
           ...scores.rules.map(
             (r) => `    ${`${r.label} ${r.rule}`.padEnd(50)} ${String(r.hits).padStart(4)} ${String(r.right).padStart(4)} ${String(r.wrong).padStart(4)}`,
           ),

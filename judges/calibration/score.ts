@@ -20,7 +20,7 @@ import { undecidedLabel, type JudgeLabel, type JudgeName } from '../types.ts';
 import { caseInput, goldBrokenCommitments, type CalibrationCase } from './cases.ts';
 import { goldReading } from './gold-reading.ts';
 import { judgesToScore } from './questions.ts';
-import { brokenTargetItems } from './targets.ts';
+import { brokenTargetItems, isBrokenGoldTarget } from './targets.ts';
 import { Tally, type LabelScore } from './tally.ts';
 
 export { goldBrokenCommitments } from './cases.ts';
@@ -53,7 +53,7 @@ export interface DetectorScores {
   paraphrases: { same: number; of: number; differing: string[] };
   /** Per label, the items the detectors left undecided, and how many of them the gold has as that label (counted as FN). */
   undecided: UndecidedCount[];
-  /** Each rule of the detectors' tables: its decisions, and how many the gold agrees with (what the rule's kind says of the message). */
+  /** Each rule of the detectors' tables: its decisions, and how many the gold agrees with (what the rule's kind says of the message or target; a reading of a commitment kind only where the gold lists commitments). */
   rules: RuleScore[];
 }
 
@@ -158,6 +158,22 @@ async function detectAnew(c: CalibrationCase): Promise<CaseResult> {
   };
 }
 
+/**
+ * Whether the gold has the label where the hit decided: on the conversation (first-turn plan), on
+ * the target a commitment rule decided on (per target, as broken promises are scored, where the
+ * gold lists the commitments), else on the message. A rule that reads a commitment (a verb's
+ * class) or a kind of commitment (an accepted request) is scored on the gold's commitments (of that
+ * kind) on the message, where the gold lists them (undefined elsewhere: not scored).
+ */
+function hitIsOnGold(c: CalibrationCase, hit: RuleHit, gold: Record<DetectorLabel, (number | string)[]>): boolean | undefined {
+  if (hit.label === 'commitment' || (COMMITMENT_KINDS as readonly string[]).includes(hit.label))
+    return c.gold.commitments ? c.gold.commitments.some((x) => (hit.label === 'commitment' || x.kind === hit.label) && x.message === hit.messageId) : undefined;
+  const items = gold[hit.label as DetectorLabel];
+  if (hit.label === 'first_turn_plan') return items.length > 0;
+  if (hit.target && c.patches && c.gold.commitments) return isBrokenGoldTarget(c, hit.messageId, hit.target);
+  return items.includes(hit.messageId);
+}
+
 /** What a case's detector labels are, per label: the messages (or the conversation) they are on; `undecided`: those left undecided. */
 function labelItems(c: CalibrationCase, labels: readonly JudgeLabel[], decided = true): Record<DetectorLabel, (number | string)[]> {
   const ids = (label: DetectorLabel) => [...new Set(labels.filter((l) => l.label === (decided ? label : undecidedLabel(label))).map((l) => l.messageId!))];
@@ -204,9 +220,9 @@ export async function scoreDetectors(cases: readonly CalibrationCase[]): Promise
     }
     for (const hit of result.hits) {
       const row = rules.get(`${hit.label} ${hit.rule}`)!;
-      const items = gold[hit.label as DetectorLabel];
-      const positive = hit.label === 'first_turn_plan' ? items.length > 0 : items.includes(hit.messageId);
       row.hits++;
+      const positive = hitIsOnGold(c, hit, gold);
+      if (positive === undefined) continue;
       if ((hit.says === 'label') === positive) row.right++;
       else row.wrong++;
     }

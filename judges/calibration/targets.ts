@@ -52,25 +52,44 @@ function inCase(t: Target, text: string): boolean {
   return t.names.flatMap(words).every((n) => known.has(n)) && t.files.every((f) => text.includes(f));
 }
 
+interface BrokenGold {
+  key: string;
+  message: number;
+  target: GoldTarget;
+}
+
+/** The case's broken gold commitments (not kept, not withdrawn), each with its key. */
+function brokenGolds(c: CalibrationCase): BrokenGold[] {
+  return (c.gold.commitments ?? []).flatMap((x, i) =>
+    !x.kept && x.withdrawn === undefined ? [{ key: `${c.id}#gold${i}`, message: x.message, target: goldTarget(x.target) }] : [],
+  );
+}
+
+/** Everything the case names: its messages, patches, merge and the gold's own targets. */
+function caseText(c: CalibrationCase): string {
+  return [...c.messages.map((m) => m.text), ...Object.values(c.patches ?? {}), c.merge?.patch ?? '', ...(c.gold.commitments ?? []).map((x) => x.target)].join(
+    '\n',
+  );
+}
+
+/** The broken gold commitment a reported target of message `messageId` is, if any. */
+function goldFor(golds: readonly BrokenGold[], text: string, messageId: number, t: Target): BrokenGold | undefined {
+  return inCase(t, text) ? golds.find((g) => g.message === messageId && matches(t, g.target)) : undefined;
+}
+
 /**
  * Reported and gold items of broken_checkable_commitment, per target: a gold item per broken gold
  * commitment, a reported item matching one takes its key (several reports of one target count
  * once), any other reported target is an item of its own (a false positive).
  */
 export function brokenTargetItems(c: CalibrationCase, broken: readonly BrokenPromise[]): { reported: string[]; gold: string[] } {
-  const golds = (c.gold.commitments ?? []).flatMap((x, i) =>
-    !x.kept && x.withdrawn === undefined ? [{ key: `${c.id}#gold${i}`, message: x.message, target: goldTarget(x.target) }] : [],
-  );
-  const text = [
-    ...c.messages.map((m) => m.text),
-    ...Object.values(c.patches ?? {}),
-    c.merge?.patch ?? '',
-    ...(c.gold.commitments ?? []).map((x) => x.target),
-  ].join('\n');
-  const reported = broken.map((b, i) => {
-    const t = b.commitment.target;
-    const hit = inCase(t, text) ? golds.find((g) => g.message === b.commitment.messageId && matches(t, g.target)) : undefined;
-    return hit?.key ?? `${c.id}#reported${i}`;
-  });
+  const golds = brokenGolds(c);
+  const text = caseText(c);
+  const reported = broken.map((b, i) => goldFor(golds, text, b.commitment.messageId, b.commitment.target)?.key ?? `${c.id}#reported${i}`);
   return { reported, gold: golds.map((g) => g.key) };
+}
+
+/** Whether a target of message `messageId` is a broken gold commitment of the case: what a doubt or a withdrawal of it is wrong about. */
+export function isBrokenGoldTarget(c: CalibrationCase, messageId: number, target: Target): boolean {
+  return goldFor(brokenGolds(c), caseText(c), messageId, target) !== undefined;
 }

@@ -6,11 +6,8 @@
 // code named before that a pronoun points back at.
 import { AS_BEFORE, codeOf, CONSTRUCTOR, functionName, placeFunction, type Target, untouchedRange } from './commitment-code.ts';
 import { namesParameterList, partnerWork } from './commitment-references.ts';
+import { verbIs } from './commitment-verb-words.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
-
-export const TOUCH = /^(?:touch|edit|modify|change|alter|rewrite|refactor|move|rename|remove|delete|reformat|update|reorder|restructure|replace|overlap)$/;
-
-export const LEAVE = /^(?:leave|keep|preserve|avoid)$/;
 
 const UNTOUCHED_WORD = /^(?:alone|untouched|intact|unchanged|as-is|is)$/;
 
@@ -47,7 +44,8 @@ export function saysLeftAlone(sentence: Sentence): boolean {
   return (
     terms.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') ||
     sentence.verbs.some(
-      (v) => (KEEP.test(v.lemma) && AWAY.test(terms[v.index + 1]?.normal ?? '')) || (v.negative && (TOUCH.test(v.lemma) || (MOVE.test(v.lemma) && near(v)))),
+      (v) =>
+        (KEEP.test(v.lemma) && AWAY.test(terms[v.index + 1]?.normal ?? '')) || (v.negative && (verbIs('touch', v.lemma) || (MOVE.test(v.lemma) && near(v)))),
     )
   );
 }
@@ -57,7 +55,7 @@ const toPartner = (terms: readonly Term[]) => terms.some((t, i) => t.normal === 
 
 /** "`new()` I left to you", "I'll leave to you": the sender's verb of leaving, with the partner as who gets it. */
 export function leftToPartner(terms: readonly Term[]): boolean {
-  const leave = terms.findIndex((t) => t.tags.has('Verb') && LEAVE.test(t.normal.replace(/^left$/, 'leave').replace(/ing$/, 'e')));
+  const leave = terms.findIndex((t) => t.tags.has('Verb') && verbIs('leave', t.normal.replace(/^left$/, 'leave').replace(/ing$/, 'e')));
   return leave >= 0 && /^(?:i|we)$/.test(terms[0]?.normal ?? '') && toPartner(terms.slice(leave + 1, leave + 4));
 }
 
@@ -75,19 +73,19 @@ export function boundaryTarget(
   const all = [...object, ...place];
   const lineMask = all.find((t) => t.mask?.kind === 'lines');
   const untouched =
-    (verb.negative && (TOUCH.test(lemma) || (MOVE.test(lemma) && all.some((t) => NEAR.test(t.normal))))) ||
+    (verb.negative && (verbIs('touch', lemma) || (MOVE.test(lemma) && all.some((t) => NEAR.test(t.normal))))) ||
     // "I kept the existing parameters of `render()`".
-    (LEAVE.test(lemma) && namesParameterList(all)) ||
+    (verbIs('leave', lemma) && namesParameterList(all)) ||
     keepsAway(sentence, verb, object) ||
     // "I'll leave `new()` to you" (not "leave a note for you in `new()`": what is left is the object).
-    (LEAVE.test(lemma) && toPartner(all) && object.some((t) => t.mask?.kind === 'code' || POINTING.test(t.normal))) ||
-    (LEAVE.test(lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || AS_BEFORE.test(sentence.text)));
+    (verbIs('leave', lemma) && toPartner(all) && object.some((t) => t.mask?.kind === 'code' || POINTING.test(t.normal))) ||
+    (verbIs('leave', lemma) && (lemma === 'avoid' || all.some((t) => UNTOUCHED_WORD.test(t.normal) && t.normal !== 'is') || AS_BEFORE.test(sentence.text)));
   if (!untouched) return false;
   // "leave the existing parameters of `__init__` as they are": its signature, not its body.
   if (namesParameterList(all)) return parameterList(files, placeFunction(place), sentence);
   if (lineMask && !codeOf(object).length) return untouchedRange(lineMask.mask!, files);
   // "leaving compute_dose to you and only changing `max_daily`": what is left comes before "to you".
-  const partnerAt = LEAVE.test(lemma) ? all.findIndex((t, i) => t.normal === 'you' && /^(?:to|for)$/.test(all[i - 1]?.normal ?? '')) : -1;
+  const partnerAt = verbIs('leave', lemma) ? all.findIndex((t, i) => t.normal === 'you' && /^(?:to|for)$/.test(all[i - 1]?.normal ?? '')) : -1;
   const names = codeOf((partnerAt > 0 ? all.slice(0, partnerAt) : all).filter((t) => t.mask?.kind === 'code'));
   if (names.length) return { kind: 'untouched_symbol', names, files };
   // "`Session.close()` — not touching it", "… in `Options::new()`, so I won't touch that one": the code named before.

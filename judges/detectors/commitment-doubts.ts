@@ -249,6 +249,6 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
 export function readingDoubt(broken: BrokenPromise, code: CodeSeen): string | undefined {
   const inputs = broken.findings.map((finding) => ({ commitment: broken.commitment, finding, code }));
   if (!inputs.every((input) => firstMatch(DOUBT_RULES, ['doubt'], input))) return undefined;
-  // Counted once per promise, on the rule that decided its first target.
-  return firstMatch(DOUBT_RULES, ['doubt'], inputs[0]!, broken.commitment.messageId)?.why;
+  // Counted once per promise, on the rule that decided its first finding, and scored on the promise's target.
+  return firstMatch(DOUBT_RULES, ['doubt'], inputs[0]!, { messageId: broken.commitment.messageId, target: broken.commitment.target })?.why;
 }

@@ -42,17 +42,17 @@ import { keywordParameterTargets } from './commitment-keywords.ts';
 import { onlyChangedTargets } from './commitment-only.ts';
 import { renamedTargets } from './commitment-renames.ts';
 import { codeSubjectTargets, parameterListTargets, referringSubjectTargets } from './commitment-subjects.ts';
-import { coordinatedStance, CREATE, headLemma, ownWork, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { coordinatedStance, headLemma, passiveTarget, subordinate, targetOf } from './commitment-verbs.ts';
+import { VERB_WORDS, verbIs, type VerbClass } from './commitment-verb-words.ts';
 import { parameterOwner } from './commitment-boundaries.ts';
 import { messageSentences, type Sentence } from './language.ts';
-import { afterDeterminer, commits, isConditional, reportedDoneAt, stanceOf, unconditionalPart } from './stance.ts';
+import { afterDeterminer, commits, isConditional, stanceOf, unconditionalPart } from './stance.ts';
 import { acceptsRequest, requestTargets } from './commitment-requests.ts';
 import { READING_RULES } from './commitment-reading-rules.ts';
+import { FRAME_RULES, listIntroduction, statedKind } from './commitment-frames.ts';
 import { firstMatch } from './rules.ts';
 
 export type { Commitment, Target, TargetKind } from './commitment-code.ts';
-
-const PLAN_FRAME = /\b(?:(?:the|my|our)\s+)?(?:first|next)\s+step\s+is\b|\b(?:my|our)\s+(?:plan|part|side|change|approach)\s+(?:is|will be)\b/i;
 
 /**
  * `named`: the function the message named last before the sentence. `item`: for a list item ("- `retry()`
@@ -66,7 +66,7 @@ function sentenceCommitments(sentence: Sentence, messageId: number, named?: stri
     return part ? sentenceCommitments(part, messageId, named, item) : [];
   }
   const found: { kind: Commitment['kind']; target: Target }[] = [];
-  const stated = sentence.verbs.some((v) => v.tense === 'future' || /^(?:will|doing)$/.test(stanceOf(sentence, v))) ? 'promise' : 'claim';
+  const stated = statedKind(sentence);
   const asked = sentence.verbs.some(
     (v) =>
       (v.subject === 'second' && !subordinate(sentence, v)) ||
@@ -96,22 +96,21 @@ function sentenceCommitments(sentence: Sentence, messageId: number, named?: stri
   ]) {
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: stated === 'claim' && item ? item : stated, target });
   }
-  // New code in the sender's plan ("I'm handling X: a `deadline` argument on …") or report ("Took X: a `Timer` class").
-  const own = ownWork(sentence);
-  // "There's now a `flush_all()` method on `Batcher`", "New helper: `slugify()` in text.py": new code reported without a verb of the sender's.
-  // A sentence-initial "Now" ("Now I see there's a `legacy_parse` …") marks discourse, not new code.
-  const reported = sentence.verbs.length === 0 || sentence.terms.some((t, i) => t.normal === 'now' && i > 0);
-  // "First step is a `MaxRetries int` field on Config", "my part is a `--dry-run` flag": the sender's plan, in the third person.
-  const planned = PLAN_FRAME.test(sentence.text);
-  if (!asked && (stated === 'promise' || sentence.listItem || own || reported || planned)) {
-    const kind = stated === 'promise' || item === 'promise' || planned || (own && own !== 'did') ? 'promise' : 'claim';
-    for (const target of newCodeTargets(sentence)) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
+  // New code named in a noun phrase, in the sender's plan (a promise) or report (a claim): FRAME_RULES.
+  const newCode = asked ? [] : newCodeTargets(sentence);
+  const framed = { sentence, item };
+  const frame = newCode.length ? (firstMatch(FRAME_RULES, ['plan'], framed, messageId) ?? firstMatch(FRAME_RULES, ['report'], framed, messageId)) : undefined;
+  if (frame) {
+    const kind = frame.kind === 'plan' ? 'promise' : 'claim';
+    for (const target of newCode) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind, target });
   }
   for (const verb of sentence.verbs) {
     const stance = coordinatedStance(sentence, verb) ?? stanceOf(sentence, verb);
     const target =
       verb.subject === 'other' ? (stance === 'did' ? passiveTarget(sentence, verb) : undefined) : commits(stance) ? targetOf(sentence, verb) : undefined;
     if (!target) continue;
+    // Counted for calibration: the class of the verb whose clause read this commitment.
+    firstMatch(VERB_WORDS, Object.keys(VERB_WORDS.kinds) as VerbClass[], headLemma(sentence, verb), messageId);
     const kind = stance === 'did' ? 'claim' : 'promise';
     // "add `satisfies()` …, both exported": adding and exporting are two promises, the symbol exists and is exported.
     // Adding it to `__all__` or an export statement only exports what is defined elsewhere, unless the sentence names
@@ -120,7 +119,7 @@ function sentenceCommitments(sentence: Sentence, messageId: number, named?: stri
       sentence.masks.some((m) => m.text === '__all__' || exportStatementNames(m.text, target.module) !== undefined) &&
       target.files.every((f) => f === target.module);
     const added =
-      target.kind === 'exported' && CREATE.test(headLemma(sentence, verb)) && !reexport
+      target.kind === 'exported' && verbIs('create', headLemma(sentence, verb)) && !reexport
         ? [{ kind: 'exists' as const, names: target.names, files: target.files, ...(target.refers && { refers: target.refers }) }]
         : [];
     for (const t of [target, ...added]) if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(t))) found.push({ kind, target: t });
@@ -148,17 +147,6 @@ function sentenceCommitments(sentence: Sentence, messageId: number, named?: stri
     if (!found.some((f) => JSON.stringify(f.target) === JSON.stringify(target))) found.push({ kind: found[0]!.kind, target });
   }
   return found;
-}
-
-/**
- * What the sentence before a list says of its items: a report of work done ("I've finished
- * implementing the feature:", "Done:") makes them claims; anything else, promises.
- */
-function listIntroduction(before: readonly Sentence[]): Commitment['kind'] {
-  const intro = before.filter((x) => !x.listItem).at(-1);
-  if (!intro || intro.questionMark) return 'promise';
-  const reported = intro.verbs.some((v) => stanceOf(intro, v) === 'did') || (intro.verbs.length === 0 && reportedDoneAt(intro) >= 0);
-  return reported && !intro.verbs.some((v) => v.tense === 'future') ? 'claim' : 'promise';
 }
 
 /** What a reference stands for in the conversation so far; nothing when it resolves to nothing. */
@@ -259,28 +247,32 @@ export function extractCommitments(conversation: readonly ConversationMessage[])
     });
     // An acceptance commits the agent to the request it answers: the partner's last message before it.
     const opening = analysed[i]![0];
-    if (!opening || !acceptsRequest(message.message, analysed[i]!)) return;
     const request = conversation
       .slice(0, i)
       .reverse()
       .find((m) => m.from !== message.from && m.to.includes(message.from));
-    if (!request) return;
+    if (!opening || !request) return;
     const requestIndex = conversation.indexOf(request);
     // An acceptance answers the message it follows: once the agent has written after the request, it answered there.
     if (conversation.slice(requestIndex + 1, i).some((m) => m.from === message.from)) return;
-    for (const sentence of analysed[requestIndex]!) {
-      for (const target of requestTargets(sentence).flatMap((t) => resolve(t, message.from, i * 1000, mentions))) {
-        // "Done — added `Timeout` to `Options` as you asked": a reply that restates the work still accepts the request.
-        if (commitments.some((c) => c.messageId === message.id && c.request && JSON.stringify(c.target) === JSON.stringify(target))) continue;
-        commitments.push({
-          messageId: message.id,
-          agent: message.from,
-          quote: opening.text,
-          kind: 'promise',
-          target,
-          request: { messageId: request.id, agent: request.from, quote: sentence.text },
-        });
-      }
+    // The reply's words decide only where the request asks for something checkable.
+    const asked = analysed[requestIndex]!.flatMap((sentence) =>
+      requestTargets(sentence)
+        .flatMap((t) => resolve(t, message.from, i * 1000, mentions))
+        .map((target) => ({ sentence, target })),
+    );
+    if (asked.length === 0 || !acceptsRequest(message.message, analysed[i]!, message.id)) return;
+    for (const { sentence, target } of asked) {
+      // "Done — added `Timeout` to `Options` as you asked": a reply that restates the work still accepts the request.
+      if (commitments.some((c) => c.messageId === message.id && c.request && JSON.stringify(c.target) === JSON.stringify(target))) continue;
+      commitments.push({
+        messageId: message.id,
+        agent: message.from,
+        quote: opening.text,
+        kind: 'promise',
+        target,
+        request: { messageId: request.id, agent: request.from, quote: sentence.text },
+      });
     }
   });
   return commitments;
@@ -294,7 +286,10 @@ export function withdrawal(conversation: readonly ConversationMessage[], commitm
   for (const message of conversation) {
     if (message.id <= commitment.messageId || message.from !== commitment.agent) continue;
     const hit = messageSentences(message.message).find(
-      (s) => named.test(s.text) && commitment.target.kind !== 'untouched_symbol' && firstMatch(READING_RULES, ['withdrawal'], s, commitment.messageId),
+      (s) =>
+        named.test(s.text) &&
+        commitment.target.kind !== 'untouched_symbol' &&
+        firstMatch(READING_RULES, ['withdrawal'], s, { messageId: commitment.messageId, target: commitment.target }),
     );
     if (hit) return hit.text;
   }

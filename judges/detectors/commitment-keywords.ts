@@ -5,6 +5,7 @@
 // keyword, so either says the function has that parameter.
 import { fileMasks, functionName, type Target } from './commitment-code.ts';
 import type { Sentence, Term } from './language.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 /** `name=` or `name=value`: a keyword argument alone. */
 const KEYWORD_ARGUMENT = /^([A-Za-z_]\w*)\s*=(?!=)/;
@@ -28,16 +29,13 @@ function calledFunction(callee: string): string {
   return /^[A-Z]/.test(last) ? '__init__' : last;
 }
 
-/** Words a clause may open with before its subject. */
-const OPENING = /^(?:and|but|so|now|also|then|both)$/;
-
 /** The code term is the subject of its clause, and the clause's verb after it is not negated. */
 function isPositiveSubject(terms: readonly Term[], at: number): boolean {
   const clause = terms.filter((t) => t.clause === terms[at]!.clause);
   const lead = clause.slice(0, clause.indexOf(terms[at]!));
   const rest = clause.slice(clause.indexOf(terms[at]!) + 1);
   return (
-    lead.every((t) => OPENING.test(t.normal) || t.tags.has('Adverb')) &&
+    lead.every((t) => wordIs('clause-opening', t.normal) || t.tags.has('Adverb')) &&
     rest.some((t) => t.tags.has('Verb')) &&
     !rest.some((t) => /^(?:not|never|no)$/.test(t.normal) || t.tags.has('Negative'))
   );

@@ -7,11 +7,10 @@
 // reports that code done. A claim whose subject only counts ("All three are in: `reset()`, the
 // remaining property and `DEFAULT_BURST`") is about the list after its colon.
 import { codeOf, fileMasks, symbolsIn, type Target, untouchedRange } from './commitment-code.ts';
-import { DEFINITION_NOUN } from './commitment-phrases.ts';
 import { describingWords, meansFunctions } from './commitment-references.ts';
-import { PRESENT, stateWord } from './commitment-subjects.ts';
-import { EXPORTED_WORD } from './commitment-verbs.ts';
+import { stateWord } from './commitment-subjects.ts';
 import { COMPLETION_MARK, type Sentence, type Term } from './language.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 /** Where the listed code is: "in", "into" or "to" a file. */
 const IN_FILE = /^(?:in|into|to|inside)$/;
@@ -40,7 +39,7 @@ export function listedCodeTargets(sentence: Sentence): Target[] {
   if (!item) return [];
   const start = /^(?:new|a|an)$/.test(item[0]?.normal ?? '') ? 1 : 0;
   const head = item[start];
-  const kindNoun = DEFINITION_NOUN.test(item[start + 1]?.normal ?? '') ? 1 : 0;
+  const kindNoun = wordIs('definition-noun', item[start + 1]?.normal ?? '') ? 1 : 0;
   const rest = item.slice(start + 1 + kindNoun);
   if (head?.mask?.kind !== 'code') return [];
   const names = symbolsIn(head.mask.text);
@@ -81,7 +80,7 @@ const COUNTING = /^(?:all|both|everything|each|every|three|two|four|five)$/;
 function countingClaim(claim: readonly Term[]): boolean {
   if (!claim.some((t) => COUNTING.test(t.normal)) || claim.some((t) => t.mask)) return false;
   const rest = claim.filter((t) => !COUNTING.test(t.normal) && !t.tags.has('Value') && !/^(?:with|of)$/.test(t.normal));
-  return PRESENT.test(stateWord(rest.map((t) => t.normal)) ?? '');
+  return wordIs('present', stateWord(rest.map((t) => t.normal)) ?? '');
 }
 
 /**
@@ -110,7 +109,7 @@ export function countedListTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const named = codeOf(items.flat());
   if (named.length) targets.push({ kind: 'exists', names: named, files });
-  for (const item of items.filter((i) => i.length && !i.some((t) => t.mask || EXPORTED_WORD.test(t.normal)))) {
+  for (const item of items.filter((i) => i.length && !i.some((t) => t.mask || wordIs('exported-word', t.normal)))) {
     // "reset(), remaining and DEFAULT_BURST": a one-word item among code names is a name, whatever the tagger read.
     const words = item.length === 1 && named.length ? [item[0]!.normal] : describingWords(item);
     if (words.length) targets.push({ kind: 'exists', names: [], files, refers: { to: 'described', words, functions: meansFunctions(item) } });

@@ -3,8 +3,8 @@
 // after the object says what is to be done to it; a partner who accepts commits to that. Code that
 // "needs to stay as it is please" is asked to be left alone the same way.
 import { AS_BEFORE, codeOf, fileMasks, functionName, moduleAfter, type Target } from './commitment-code.ts';
-import { EXPORT } from './commitment-verbs.ts';
-import { LEAVE, parameterList } from './commitment-boundaries.ts';
+import { verbIs } from './commitment-verb-words.ts';
+import { parameterList } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
 
 const NEED = /^(?:need|want|require)$/;
@@ -19,8 +19,9 @@ export function neededTargets(sentence: Sentence): Target[] {
     // "the `flush_every` parameter of `__init__`": the code after "of" owns what is needed, it is not itself the object.
     const names = codeOf(object.filter((_, i) => !/^(?:of|in|on|to|from)$/.test(object[i - 1]?.normal ?? '')));
     if (names.length === 0 || object.some((t) => t.tags.has('Verb'))) continue;
-    if (LEAVE.test(done.lemma)) targets.push({ kind: 'untouched_symbol', names, files });
-    else if (EXPORT.test(done.lemma)) targets.push({ kind: 'exported', names, files, module: moduleAfter(sentence.terms.slice(done.index + 1)) ?? files[0] });
+    if (verbIs('leave', done.lemma)) targets.push({ kind: 'untouched_symbol', names, files });
+    else if (verbIs('export', done.lemma))
+      targets.push({ kind: 'exported', names, files, module: moduleAfter(sentence.terms.slice(done.index + 1)) ?? files[0] });
   }
   return [...targets, ...keptAsAsked(sentence)];
 }

@@ -2,7 +2,7 @@
 // touching `route()`", "just editing `parse()`", "nothing outside that function changed". Every
 // other existing function of the files it is in is then left alone (commitment-untouched.ts).
 import { fileMasks, functionName, type Target } from './commitment-code.ts';
-import { TOUCH } from './commitment-boundaries.ts';
+import { verbIs } from './commitment-verb-words.ts';
 import type { Sentence, Term } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
 
@@ -33,7 +33,7 @@ export function onlyChangedTargets(sentence: Sentence): Target[] {
   const only: string[] = [];
   for (const verb of sentence.verbs) {
     const stance = stanceOf(sentence, verb);
-    if (verb.negative || !TOUCH.test(verb.lemma) || !commits(stance)) continue;
+    if (verb.negative || !verbIs('touch', verb.lemma) || !commits(stance)) continue;
     // "only touching `route()`", "touching only `route()`".
     const limited = terms.slice(verb.start, verb.index + 2).some((t) => ONLY.test(t.normal));
     const object = terms.slice(verb.index + 1).findIndex((t) => t.text !== '' && !ONLY.test(t.normal));

@@ -4,14 +4,13 @@
 // happens to the code the clauses before it named last; a place after it names the module.
 import { codeOf, fileMasks, moduleAfter, type Target } from './commitment-code.ts';
 import type { Sentence } from './language.ts';
-
-const EXPORT_PARTICIPLE = /^(?:exported|re-exported|reexported|exposed)$/;
+import { wordIs } from './commitment-word-classes.ts';
 
 export function exportParticipleTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
   const targets: Target[] = [];
   for (const [i, participle] of terms.entries()) {
-    if (!EXPORT_PARTICIPLE.test(participle.normal) || participle.clause === 0) continue;
+    if (!wordIs('export-participle', participle.normal) || participle.clause === 0) continue;
     // The participle opens its clause, after adverbs only ("also re-exported"); "is exported" or "not exported" is read elsewhere.
     const lead = terms.slice(0, i).filter((t) => t.clause === participle.clause);
     if (lead.some((t) => !t.tags.has('Adverb') || /^(?:not|never)$/.test(t.normal))) continue;

@@ -20,6 +20,7 @@ import { positionIn } from './commitment-place-words.ts';
 import { namesParameterList, partnerWork } from './commitment-references.ts';
 import { parameterList } from './commitment-boundaries.ts';
 import type { Sentence } from './language.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 /** "No edits to `X`", "without touching `X`", "not touching `X`": the sender leaves X alone. */
 export function untouchedPhrases(sentence: Sentence): Target[] {
@@ -52,21 +53,6 @@ export function untouchedPhrases(sentence: Sentence): Target[] {
   return targets;
 }
 
-/** Nouns that name a kind of definition: "a `tick()` method", "a new helper `parseIso()`". */
-export const DEFINITION_NOUN =
-  /^(?:helper|helpers|function|functions|func|fn|method|methods|class|struct|type|interface|enum|trait|field|fields|attribute|attr|property|constant|variable|parameter|param|argument|arg|kwarg|keyword|option|flag|setting|decorator|wrapper|constructor)$/;
-
-const PARAMETER_KIND = /^(?:parameter|param|argument|arg|kwarg|keyword|option|flag)$/;
-
-const MEMBER_KIND = /^(?:field|fields|attribute|attr|property|method|methods)$/;
-
-/** Determiners that introduce something not there before: one does not say "a `parse()`" of existing code. */
-const INTRODUCING = /^(?:a|an|new|another)$/;
-
-/** Words inside such a noun phrase that say only what the new code is like. */
-const PHRASE_WORD =
-  /^(?:new|exported|public|private|optional|trailing|small|tiny|separate|dedicated|single|multi-line|module-level|top-level|static|internal|extra|additional)$/;
-
 /**
  * New code introduced by an indefinite noun phrase in the sender's own plan or report: "a new `tick()`
  * method in batcher.py", "a `select_columns()` helper", "a `delimiter` parameter on `read_rows()`"
@@ -78,7 +64,7 @@ export function newCodeTargets(sentence: Sentence): Target[] {
   const targets: Target[] = [];
   const terms = sentence.terms.filter((t) => t.text !== '');
   terms.forEach((t, i) => {
-    if (!INTRODUCING.test(t.normal) || (i > 0 && INTRODUCING.test(terms[i - 1]!.normal))) return;
+    if (!wordIs('introducing', t.normal) || (i > 0 && wordIs('introducing', terms[i - 1]!.normal))) return;
     if (/^(?:like|as|of|than|your|their)$/.test(terms[i - 1]?.normal ?? '')) return;
     // The phrase: describing words and at most one kind noun, then the code (or the code, then its kind noun).
     // "`remaining` — a read-only property on `RateLimiter`": the name in apposition, before the phrase's dash or colon.
@@ -88,9 +74,9 @@ export function newCodeTargets(sentence: Sentence): Target[] {
     let kind: string | undefined;
     while (j < terms.length && j <= i + 4 && !terms[j]!.mask) {
       const w = terms[j]!.normal;
-      if (DEFINITION_NOUN.test(w) && !kind) kind = w;
+      if (wordIs('definition-noun', w) && !kind) kind = w;
       else if (kind && nameBefore) break;
-      else if (!(PHRASE_WORD.test(w) || (terms[j]!.tags.has('Adjective') && !terms[j]!.tags.has('Verb')))) return;
+      else if (!(wordIs('phrase-word', w) || (terms[j]!.tags.has('Adjective') && !terms[j]!.tags.has('Verb')))) return;
       j++;
     }
     const namedBefore = kind !== undefined && nameBefore && !terms[j]?.mask;
@@ -102,8 +88,8 @@ export function newCodeTargets(sentence: Sentence): Target[] {
     if (code?.mask?.kind !== 'code' || (code.clause !== t.clause && !apposition && !namedBefore)) return;
     const next = namedBefore ? undefined : terms[j + 1];
     // "a `with_retries()` builder method": a describing noun may come before the kind noun.
-    const describedKind = next && !next.mask && next.tags.has('Noun') && DEFINITION_NOUN.test(terms[j + 2]?.normal ?? '') ? 2 : 0;
-    if (!kind && next && (DEFINITION_NOUN.test(next.normal) || describedKind)) {
+    const describedKind = next && !next.mask && next.tags.has('Noun') && wordIs('definition-noun', terms[j + 2]?.normal ?? '') ? 2 : 0;
+    if (!kind && next && (wordIs('definition-noun', next.normal) || describedKind)) {
       kind = terms[j + 1 + (describedKind && 1)]!.normal;
       j += describedKind || 1;
     } else if (
@@ -124,26 +110,14 @@ export function newCodeTargets(sentence: Sentence): Target[] {
     const ownerTerm = at && /^(?:on|to|for|of|in|into|inside)$/.test(at.normal) ? terms.slice(j + 2, j + 4).find((x) => x.mask) : undefined;
     const owner = ownerTerm?.mask?.kind === 'code' ? symbolsIn(ownerTerm.mask.text)[0] : undefined;
     // "a public method" of a class is visible from the class, not exported from the module.
-    const exported = terms.slice(i, j).some((x) => x.normal === 'exported' || (x.normal === 'public' && !(kind && MEMBER_KIND.test(kind))));
+    const exported = terms.slice(i, j).some((x) => x.normal === 'exported' || (x.normal === 'public' && !(kind && wordIs('member-kind', kind))));
     if (exported) targets.push({ kind: 'exported', names, files, module: files[0] });
-    else if (owner && kind && PARAMETER_KIND.test(kind)) targets.push({ kind: 'exists', names, files, scope: lastName(owner) });
-    else if (owner && kind && MEMBER_KIND.test(kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${lastName(n)}`), files });
+    else if (owner && kind && wordIs('parameter-kind', kind)) targets.push({ kind: 'exists', names, files, scope: lastName(owner) });
+    else if (owner && kind && wordIs('member-kind', kind)) targets.push({ kind: 'exists', names: names.map((n) => `${owner}.${lastName(n)}`), files });
     else targets.push({ kind: 'exists', names, files });
   });
   return targets;
 }
-
-/** Words that call, apply or run code: "calling it from `parse_line()`", "`handle()` runs `use()`", "wiring it into `f()`". */
-const CALLING =
-  /^(?:call|calls|calling|called|invoke|invokes|invoking|invoked|apply|applies|applying|applied|wire|wires|wiring|wired|hook|hooks|hooking|hooked|plug|plugs|plugging|plugged)$/;
-
-/** The passive of those: "`X` is called from `f()`", "`X()` is wired into `f()`", "hooked up in `__init__`". */
-const CALLED = /^(?:called|invoked|wired|hooked|plugged)$/;
-
-const FROM_PLACE = /^(?:from|in|inside|within|into)$/;
-
-/** A place verb a guard's claim uses: "the guard `if l.disabled` sits in `Allow()`". */
-const SITS = /^(?:sits|sit|is|lives|live|goes|go|runs|run|happens|happen|comes|come|stays)$/;
 
 /**
  * Where the sender says a call sits, whatever the clause's verb: "calling it from `parse_line()`",
@@ -155,7 +129,7 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
   const files = fileMasks(sentence);
   const targets: Target[] = [];
   terms.forEach((t, i) => {
-    if (!CALLING.test(t.normal)) return;
+    if (!wordIs('calling', t.normal)) return;
     // "called in `request()` after `await this.send(req)` returns": where in the function, from this clause.
     const at = positionIn(terms.slice(i + 1).filter((x) => x.clause === t.clause));
     const push = (names: string[], scope: string | undefined) => {
@@ -166,14 +140,14 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
     const clauseFrom = (at: number) => terms.slice(at).filter((x) => x.clause === t.clause);
     // "In `submit()` it gets called right after `self._validate(payload)`": "it" is the code the sender named last.
     const clause = terms.filter((x) => x.clause === t.clause);
-    const placeAt = clause.findIndex((x, j) => j > 0 && FROM_PLACE.test(clause[j - 1]!.normal) && functionName(x) !== undefined);
+    const placeAt = clause.findIndex((x, j) => j > 0 && wordIs('from-place', clause[j - 1]!.normal) && functionName(x) !== undefined);
     const pronounSubject = /^(?:gets|get|is|be)$/.test(terms[i - 1]?.normal ?? '') && /^(?:it|this)$/.test(terms[i - 2]?.normal ?? '');
     if (t.normal === 'called' && pronounSubject && placeAt >= 0 && at.position) {
       targets.push({ kind: 'placement', names: [], files, scope: functionName(clause[placeAt]), ...at, refers: { to: 'previous' } });
       return;
     }
     const placeWord = next?.normal === 'up' ? i + 2 : i + 1;
-    if (CALLED.test(t.normal) && FROM_PLACE.test(terms[placeWord]?.normal ?? '')) {
+    if (wordIs('called', t.normal) && wordIs('from-place', terms[placeWord]?.normal ?? '')) {
       // Passive: the code named last before "called" is what is called.
       const before = terms
         .slice(0, i)
@@ -193,7 +167,7 @@ export function callPlacementTargets(sentence: Sentence): Target[] {
         : object && /^(?:it|them|both|this)$/.test(object.normal)
           ? codeOf(terms.slice(0, i)).slice(-1)
           : [];
-    const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && FROM_PLACE.test(x.normal));
+    const from = terms.findIndex((x, j) => j > objectAt && j <= objectAt + 3 && wordIs('from-place', x.normal));
     if (from >= 0) return push(names, placeFunction(clauseFrom(from)));
     // Code subject: "`Y()` (now) calls `X`", "My `Y()` function will call your `X()`".
     const subject = terms
@@ -235,8 +209,8 @@ export function guardPlacementTargets(sentence: Sentence): Target[] {
   // "The guard sits … in `Allow()`", "the closed check in `acquire()` comes right after …".
   const rest = terms.slice(at + 1 + shown.length).filter((t) => t.clause === terms[at]!.clause);
   const verbAt = rest.findIndex((t) => t.tags.has('Verb'));
-  if (!words.length || verbAt < 0 || !SITS.test(rest[verbAt]!.normal)) return [];
-  const scopeAt = rest.findIndex((t, i) => i > 0 && FROM_PLACE.test(rest[i - 1]!.normal) && functionName(t) !== undefined);
+  if (!words.length || verbAt < 0 || !wordIs('sits', rest[verbAt]!.normal)) return [];
+  const scopeAt = rest.findIndex((t, i) => i > 0 && wordIs('from-place', rest[i - 1]!.normal) && functionName(t) !== undefined);
   if (scopeAt < 0) return [];
   return [{ kind: 'placement', names: [], guard: words, files: fileMasks(sentence), scope: functionName(rest[scopeAt]), ...positionIn(rest.slice(verbAt)) }];
 }
@@ -303,7 +277,7 @@ export function definitionOrderTargets(sentence: Sentence, targets: readonly Tar
     if (!name) return;
     for (let j = i + 1; j < Math.min(terms.length, i + 10); j++) {
       const x = terms[j]!;
-      if (x.mask?.kind === 'code' || (x.tags.has('Verb') && !SITS.test(x.normal) && !/^(?:lands?|will|be)$/.test(x.normal))) return;
+      if (x.mask?.kind === 'code' || (x.tags.has('Verb') && !wordIs('sits', x.normal) && !/^(?:lands?|will|be)$/.test(x.normal))) return;
       const position = DEFINITION_ORDER[x.normal];
       if (!position) continue;
       const anchorTerm = terms.slice(j + 1, j + 3).find((y) => y.mask);

@@ -5,8 +5,7 @@
 import { codeOf, LOCATION, type Target } from './commitment-code.ts';
 import { describingWords } from './commitment-references.ts';
 import type { Term } from './language.ts';
-
-export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/;
+import { wordIs } from './commitment-word-classes.ts';
 
 /**
  * "the start of", "at the top", "up top", "its beginning": a word for a part names the function's first
@@ -14,19 +13,11 @@ export const FIRST_WORD = /^(?:first|top|start|beginning|first-thing|earliest)$/
  */
 function firstPart(terms: readonly Term[], i: number): boolean {
   const t = terms[i]!;
-  if (!FIRST_WORD.test(t.normal)) return false;
+  if (!wordIs('first-word', t.normal)) return false;
   if (!/^(?:start|beginning|top)$/.test(t.normal)) return true;
   const before = terms[i - 1]?.normal ?? '';
   return before !== 'on' && (/^(?:the|its|at|up|very)$/.test(before) || terms[i + 1]?.normal === 'of');
 }
-
-/** Verbs of starting, before "with": "begins with", "starts with", "opens with". */
-const BEGIN_VERB = /^(?:begin|begins|began|start|starts|started|open|opens|opened)$/;
-
-/** What nothing comes before: "before anything else", "ahead of everything". */
-const EVERYTHING = /^(?:anything|everything|all)$/;
-
-const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;
 
 /**
  * Where in its function code is said to sit: first, or before or after an anchor named by code or by
@@ -35,10 +26,10 @@ const LOOP_WORD = /^(?:loop|loops|iteration|iterations|pass)$/;
 export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'anchor' | 'anchorWords' | 'anchorCall' | 'loop'> {
   // "inside the `for` loop", "on every iteration", "each pass through the loop": first then means first in the loop.
   const loop = terms.some(
-    (t, i) => LOOP_WORD.test(t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:in|inside|within|each|every|per)$/.test(x.normal)),
+    (t, i) => wordIs('loop-word', t.normal) && terms.slice(Math.max(0, i - 3), i).some((x) => /^(?:in|inside|within|each|every|per)$/.test(x.normal)),
   );
   if (loop) {
-    const { position, ...rest } = positionIn(terms.filter((t) => !LOOP_WORD.test(t.normal) && !FIRST_WORD.test(t.normal)));
+    const { position, ...rest } = positionIn(terms.filter((t) => !wordIs('loop-word', t.normal) && !wordIs('first-word', t.normal)));
     return { loop, ...(position && { position, ...rest }) };
   }
   // "`get()` begins with the bypass check": what a function starts with is its first statement.
@@ -46,7 +37,7 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
   const first = terms.some(
     (t, i) =>
       firstPart(terms, i) ||
-      (BEGIN_VERB.test(t.normal) && terms[i + 1]?.normal === 'with') ||
+      (wordIs('begin-verb', t.normal) && terms[i + 1]?.normal === 'with') ||
       (t.normal === 'opening' && /^(?:statement|line)$/.test(terms[i + 1]?.normal ?? '')) ||
       (t.normal === 'front' && terms[i - 1]?.normal === 'up'),
   );
@@ -54,7 +45,7 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
   const relative = terms.findIndex((t, i) => /^(?:before|after|once)$/.test(t.normal) || (t.normal === 'ahead' && terms[i + 1]?.normal === 'of'));
   // "before anything else": before every statement, so first ("before anything is written" is before the write).
   const everything = relative >= 0 && /^(?:before|ahead)$/.test(terms[relative]!.normal) ? relative + (terms[relative]!.normal === 'ahead' ? 2 : 1) : -1;
-  if (everything >= 0 && EVERYTHING.test(terms[everything]?.normal ?? '') && !terms[everything + 1]?.tags.has('Verb')) return { position: 'first' };
+  if (everything >= 0 && wordIs('everything', terms[everything]?.normal ?? '') && !terms[everything + 1]?.tags.has('Verb')) return { position: 'first' };
   if (relative >= 0) {
     // "once the lock is held": after it.
     const position = /^(?:before|ahead)$/.test(terms[relative]!.normal) ? 'before' : 'after';
@@ -76,7 +67,7 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
       verb?.tags.has('Verb') &&
       !subject.tags.has('Pronoun') &&
       !subject.tags.has('Determiner') &&
-      !SUBJECT_PRONOUN.test(subject.normal);
+      !wordIs('subject-pronoun', subject.normal);
     const nouns = describingWords(terms.slice(relative + 1, end < 0 ? undefined : end).filter((t) => t.tags.has('Noun')));
     // "before hold, done": a lone word that ends the clause names the anchor, whatever the tagger read.
     const lone =
@@ -86,7 +77,7 @@ export function positionIn(terms: readonly Term[]): Pick<Target, 'position' | 'a
       (relative + 2 === terms.length || /[,;.]/.test(subject.post)) &&
       /^[a-z][\w-]*$/.test(subject.normal) &&
       !/^(?:all|that|this|which|then|now|everything|anything)$/.test(subject.normal);
-    if (!nouns.length && (bareSubject || lone) && !SUBJECT_PRONOUN.test(subject.normal) && subject.normal.length >= 3) nouns.push(subject.normal);
+    if (!nouns.length && (bareSubject || lone) && !wordIs('subject-pronoun', subject.normal) && subject.normal.length >= 3) nouns.push(subject.normal);
     // "after we acquire the lock": the object says more than the verb; "before it writes anything": only the verb does.
     const verbs = anchor || nouns.length ? [] : [...clauseVerbWords(terms.slice(relative + 1)), ...gerundWords(terms[relative + 1])];
     const anchorWords = anchor ? [] : nouns.length ? nouns : verbs;
@@ -104,9 +95,6 @@ function gerundWords(term: Term | undefined): string[] {
   return stem.length >= 3 ? [stem] : [];
 }
 
-/** A subject pronoun opening a clause: "before it writes", "after we flush", "once they return". */
-const SUBJECT_PRONOUN = /^(?:it|we|i|you|they|he|she|this|that)$/;
-
 /**
  * "before it writes anything to `out`": a clause after "before" or "after" whose subject is a pronoun
  * names the anchor by its verb; its stem finds the call (`w.out.Write(…)`).
@@ -114,7 +102,7 @@ const SUBJECT_PRONOUN = /^(?:it|we|i|you|they|he|she|this|that)$/;
 function clauseVerbWords(clause: readonly Term[]): string[] {
   // "before it races with `Close()`": a clause that names a function is about that function, not a call its verb names.
   const own = clause.filter((t) => t.clause === clause[0]?.clause);
-  if (!SUBJECT_PRONOUN.test(clause[0]?.normal ?? '') || own.some((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))) return [];
+  if (!wordIs('subject-pronoun', clause[0]?.normal ?? '') || own.some((t) => t.mask?.kind === 'code' && /\)$/.test(t.mask.text.trim()))) return [];
   const verb = clause.slice(1, 4).find((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && !t.tags.has('Modal'));
   const stem = verb?.normal.replace(/(?:ing|ed|es|s)$/, '');
   return stem && stem.length >= 3 ? [stem] : [];

@@ -5,11 +5,13 @@
 // sender's patch, so any construct ("a try/finally", "the refill", "a counter") is checked alike; only a
 // call the sentence names as one ("the `_check_renewable` call goes before …") is looked for by name.
 import { CONSTRUCTOR, functionName, GUARD_CODE, GUARD_NOUN, fileMasks, isField, lastName, placeFunction, symbolsIn, type Target } from './commitment-code.ts';
-import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
+import { positionIn } from './commitment-place-words.ts';
 import { describingWords } from './commitment-references.ts';
 import type { Sentence, Term } from './language.ts';
-import { CREATE, headLemma } from './commitment-verbs.ts';
+import { headLemma } from './commitment-verbs.ts';
+import { verbIs } from './commitment-verb-words.ts';
 import { commits, isConditional, stanceOf } from './stance.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 /** Words before a function that make it a place: "in `f()`", "wired into `f()`". */
 const PLACE_BEFORE = /^(?:in|inside|within|into)$/;
@@ -126,7 +128,7 @@ export function placedCodeTargets(sentence: Sentence, named?: string): Target[] 
   // "I'm adding a retry loop inside `request()`", "I'll call it from `main()`": the sender's own code put or run there.
   // The verb is the last one before the place: "I'll add `SetEnabled()`, and a guard in `Allow()`".
   const verb = sentence.verbs.filter((v) => v.index < sentence.terms.indexOf(terms[at]!)).at(-1);
-  const puts = at === placeAt && verb !== undefined && ownVerbs.includes(verb) && CREATE.test(headLemma(sentence, verb));
+  const puts = at === placeAt && verb !== undefined && ownVerbs.includes(verb) && verbIs('create', headLemma(sentence, verb));
   return placedIn(sentence, terms, placeName(terms[at])!, at, subject ? 'subject' : puts || isCaller(terms, at) ? 'own' : 'place');
 }
 
@@ -220,7 +222,7 @@ export function guardFrameTargets(sentence: Sentence, named?: string): Target[] 
   if (at < 0) return [];
   const where = positionIn(terms.slice(at + 1));
   if (!where.position && !where.loop) return [];
-  const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !FIRST_WORD.test(w));
+  const words = describingWords(terms.slice(Math.max(0, at - 2), at)).filter((w) => !CONSTRUCTOR.test(w) && !wordIs('first-word', w));
   const possessive = terms.find((t, i) => /['’]s$/.test(t.text) && functionPart(terms[i + 1]?.normal ?? '') && nameOf(t) !== undefined);
   const topic = terms[0]!.post.includes(':') && !LABEL.test(terms[0]!.normal) ? nameOf(terms[0]) : undefined;
   const scope = placeFunction(terms.slice(at + 1)) ?? nameOf(possessive) ?? topic ?? named;

@@ -7,7 +7,7 @@ import { GUARDED } from './commitment-guards.ts';
 import type { Sentence } from './language.ts';
 import { isConditional, reportedDoneAt } from './stance.ts';
 import { saysLeftAlone } from './commitment-boundaries.ts';
-import { EXPORTED_WORD } from './commitment-verbs.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 /**
  * A report that restates a placement the sender promised before, in words: "metric recording is in
@@ -89,7 +89,7 @@ export function restatedCommitments(sentence: Sentence, agent: string, earlier: 
   const terms = sentence.terms.filter((t) => t.text !== '');
   const left = saysLeftAlone(sentence);
   if (!left && terms.some((t) => UNFINISHED.test(t.normal))) return [];
-  const reported = { done: reportedDoneAt(sentence) >= 0, left, exported: terms.some((t) => EXPORTED_WORD.test(t.normal)) };
+  const reported = { done: reportedDoneAt(sentence) >= 0, left, exported: terms.some((t) => wordIs('exported-word', t.normal)) };
   // "MAX_DELAY_MS added" reports the constant, not its export: an export is restated in words that say so.
   const says = (c: Commitment) => (c.target.kind === 'untouched_symbol' ? reported.left : c.target.kind === 'exported' ? reported.exported : reported.done);
   const named = new Set(

@@ -24,18 +24,12 @@ import {
   importedFrom,
   moduleAfter,
 } from './commitment-code.ts';
-import { FIRST_WORD, positionIn } from './commitment-place-words.ts';
-import { DEFINITION_NOUN } from './commitment-phrases.ts';
+import { positionIn } from './commitment-place-words.ts';
 import { describingWords, meansFunctions, namesParameterList, PARAMETER_NOUN, partnerWork, type Reference } from './commitment-references.ts';
-import { EXPORTED_WORD } from './commitment-verbs.ts';
 import { leftToPartner, parameterList } from './commitment-boundaries.ts';
 import type { Sentence, Term } from './language.ts';
 import { acceptsByPronoun } from './stance.ts';
-
-/** What a state word says about code: "`X` is untouched", "`X` stays as it is", "`X` is exported", "`X` is done". */
-const UNCHANGED = /^(?:untouched|unchanged|intact|same|alone)$/;
-
-export const PRESENT = /^(?:done|in|landed|added|implemented|there|ready|merged|live|finished|complete|completed|defined|available|pushed|shipped|committed)$/;
+import { wordIs } from './commitment-word-classes.ts';
 
 /** The word that says what state the subject is in, after be/have and adverbs: "landed" in "has now landed". */
 export function stateWord(words: readonly string[]): string | undefined {
@@ -84,7 +78,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
       .flatMap((t) => namesIn(t.mask!.text))
       .filter((w) => w.length >= 3 && w !== 'self');
     if (words.length) targets.push({ kind: 'placement', names: [], guard: words, files, scope: checker, ...positionIn(after) });
-  } else if (guardAt > 0 && guardIsSubject && (after.some((t) => FIRST_WORD.test(t.normal)) || positionIn(after).anchor)) {
+  } else if (guardAt > 0 && guardIsSubject && (after.some((t) => wordIs('first-word', t.normal)) || positionIn(after).anchor)) {
     // "Bypass check is the first statement in `get()`", "the bypass check is the first thing `get()` does",
     // "the `max_bytes` check runs before the call to `self._write(chunk)`" (in the function named before).
     const at = positionIn(after);
@@ -162,7 +156,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
       leftToPartner(terms.slice(firstWord));
     const ranges = subject.filter((t) => t.mask?.kind === 'lines');
     // "lines 24–28 untouched": a line range as the subject.
-    if (ranges.length && (given || (subject.length === 1 && terms.slice(firstWord, firstWord + 3).some((t) => UNCHANGED.test(t.normal))))) {
+    if (ranges.length && (given || (subject.length === 1 && terms.slice(firstWord, firstWord + 3).some((t) => wordIs('unchanged', t.normal))))) {
       for (const t of ranges) {
         const range = untouchedRange(t.mask!, files);
         if (range) targets.push(range);
@@ -178,7 +172,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     if (names.length === 0 || (!continued && namesParameterList(terms))) continue;
     previous = names;
     // "`config=` support landed", "the `tick()` method is in": the noun the code names is part of the subject.
-    const head = !continued && (DEFINITION_NOUN.test(terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
+    const head = !continued && (wordIs('definition-noun', terms[firstWord]!.normal) || /^(?:support|handling)$/.test(terms[firstWord]!.normal)) ? 1 : 0;
     // "`retries` field and builder are in": a plain noun joined to the subject is part of it.
     const joined =
       head && /^(?:and|&)$/.test(terms[firstWord + 1]?.normal ?? '') && terms[firstWord + 2]?.tags.has('Noun') && !terms[firstWord + 2]!.mask ? 2 : 0;
@@ -187,7 +181,7 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     if (words.some((w) => /^(?:not|n't|never|no)$/.test(w)) && !words.some((w) => /^(?:change|changes|changed|edit|edits|touch)$/.test(w))) continue;
     const said = rest.map((t) => t.text).join(' ');
     // "`freeze()` in the same file": "same" before a noun picks a thing; it says nothing of the code's state.
-    const unchanged = rest.some((t, i) => UNCHANGED.test(t.normal) && !(t.normal === 'same' && rest[i + 1]?.tags.has('Noun')));
+    const unchanged = rest.some((t, i) => wordIs('unchanged', t.normal) && !(t.normal === 'same' && rest[i + 1]?.tags.has('Noun')));
     // "`Add()` clamps to `MinTTL` (new exported const)": a state word after other code describes that code.
     const otherCode = rest.findIndex((t) => t.mask?.kind === 'code');
     const own = otherCode < 0 ? words : words.slice(0, otherCode);
@@ -196,13 +190,13 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
     } else if (partners) {
       continue;
     } else if (
-      own.some((w) => EXPORTED_WORD.test(w)) ||
+      own.some((w) => wordIs('exported-word', w)) ||
       (words.includes('available') && rest.some((t, i) => t.mask && /^(?:from|via)$/.test(rest[i - 1]?.normal ?? '')))
     ) {
       // "`X` is exported", "`X` is importable from `pkg`", "`X` is available from src/index.ts".
       targets.push({ kind: 'exported', names, files, module: moduleAfter(rest) ?? files[0] });
     } else if (
-      PRESENT.test(stateWord(words) ?? '') &&
+      wordIs('present', stateWord(words) ?? '') &&
       (/^(?:is|are|was|were|'s|has|have)$/.test(words[0] ?? '') ||
         /^(?:done|landed|added|implemented|finished|merged|complete|completed|pushed|shipped|committed)$/.test(stateWord(words)!) ||
         // "keys() in.": a verbless note whose state is all its predicate.
@@ -219,8 +213,6 @@ export function codeSubjectTargets(sentence: Sentence): Target[] {
   return targets;
 }
 
-const CHANGE_WORD = /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered|reordered|dropped)$/;
-
 /** "The current parameters stay as they are", "signature otherwise unchanged", "none of its existing arguments gets renamed". */
 export function parameterListTargets(sentence: Sentence): Target[] {
   const terms = sentence.terms.filter((t) => t.text !== '');
@@ -230,15 +222,13 @@ export function parameterListTargets(sentence: Sentence): Target[] {
   const after = terms.slice(at + 1, at + 8);
   const words = after.map((t) => t.normal);
   const unchanged =
-    words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+    words.some((w) => wordIs('unchanged', w) || w === 'unchange') ||
     AS_BEFORE.test(span(after)) ||
-    ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => CHANGE_WORD.test(w)));
+    ([...before, ...after].some((t) => /^(?:no|none|not|n't|never|nothing)$/.test(t.normal)) && words.some((w) => wordIs('change-word', w)));
   // "`render()`'s arguments": the owner before the noun.
   const owner = terms.slice(Math.max(0, at - 3), at).find((t) => t.mask?.kind === 'code' && /'s$/.test(t.text));
   return unchanged ? [parameterList(fileMasks(sentence), placeFunction(after) ?? functionName(owner), sentence)] : [];
 }
-
-const STATE_VERB = /^(?:is|are|was|were|'s|has|have|stays?|stayed|remains?|remained|goes|go|went|lands?|landed|looks?)$/;
 
 /** The code that opens the clause before `clause` (its subject): "`uniqueSlug` done" before ", it's exported". */
 function clauseSubjectCode(sentence: Sentence, clause: number): string[] {
@@ -291,14 +281,14 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
     const negated = terms.some((t) => /^(?:no|not|n't|never|none|nothing)$/.test(t.normal));
     const unchanged =
       (negated && words.some((w) => /^(?:change|changes|changed|touched|edited|modified|removed|renamed|altered)$/.test(w))) ||
-      words.some((w) => UNCHANGED.test(w) || w === 'unchange') ||
+      words.some((w) => wordIs('unchanged', w) || w === 'unchange') ||
       AS_BEFORE.test(span(rest));
     if (unchanged) {
       const refers = namesParameterList(subject) ? undefined : partnerWork(subject);
       if (refers) targets.push({ kind: 'untouched_lines', names: [], files, refers });
       continue;
     }
-    if (negated || !(STATE_VERB.test(words[0] ?? '') || /^(?:be|get)$/.test(words[0] ?? '')) || subject.some((t) => /^(?:your|their)$/.test(t.normal)))
+    if (negated || !(wordIs('state-verb', words[0] ?? '') || /^(?:be|get)$/.test(words[0] ?? '')) || subject.some((t) => /^(?:your|their)$/.test(t.normal)))
       continue;
     const described = describingWords(subject);
     // "Closed check is in": a guard's words name what it tests, not code it adds (restatedPlacements reads the guard).
@@ -312,9 +302,9 @@ export function referringSubjectTargets(sentence: Sentence): Target[] {
         : { to: 'described', words: described, functions: meansFunctions(subject) };
     const state = stateWord(words) ?? '';
     const code = { names: subjectBefore, files, ...(refers && { refers }) };
-    if (words.some((w) => EXPORTED_WORD.test(w) && w !== 'public'))
+    if (words.some((w) => wordIs('exported-word', w) && w !== 'public'))
       targets.push({ kind: 'exported', ...code, module: moduleAfter(rest) ?? importedFrom(sentence) ?? files[0] });
-    else if (PRESENT.test(state) || (/^(?:goes|go|went|lands?|landed)$/.test(words[0]!) && /^(?:in|into)$/.test(words[1] ?? '')))
+    else if (wordIs('present', state) || (/^(?:goes|go|went|lands?|landed)$/.test(words[0]!) && /^(?:in|into)$/.test(words[1] ?? '')))
       targets.push({ kind: 'exists', ...code });
   }
   return targets;

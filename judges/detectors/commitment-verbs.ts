@@ -24,23 +24,9 @@ import { positionIn } from './commitment-place-words.ts';
 import { describingWords, meansFunctions, PARAMETER_NOUN, type Reference } from './commitment-references.ts';
 import type { Sentence, Term, VerbPhrase } from './language.ts';
 import { commits, stanceOf } from './stance.ts';
-import { boundaryTarget, LEAVE, TOUCH } from './commitment-boundaries.ts';
-
-export const CREATE =
-  /^(?:add|insert|create|implement|define|introduce|append|write|put|declare|register|place|build|include|wire|hook|extend|provide|push|ship|land|finish|complete)$/;
-
-export const EXPORT = /^(?:export|re-export|reexport|expose|publish)$/;
-
-/** Verbs that turn code into something: "I'll make `X` public", "converting the loop into an exported `render()`". */
-const MAKE = /^(?:make|turn|convert|mark|change)$/;
-
-/** Words that say a symbol is visible from its module. */
-export const EXPORTED_WORD = /^(?:exports?|exported|re-exported|reexported|exposed|importable|public|pub)$/;
-
-const CALL = /^(?:call|invoke|apply|run)$/;
-
-/** Verbs whose object is what a guard tests. */
-const GUARD_VERB = /^(?:check|test|validate|verify|guard|assert)$/;
+import { boundaryTarget } from './commitment-boundaries.ts';
+import { verbIs } from './commitment-verb-words.ts';
+import { wordIs } from './commitment-word-classes.ts';
 
 interface Region {
   /** Terms of the verb's object, up to where its location begins. */
@@ -49,12 +35,6 @@ interface Region {
   place: Term[];
 }
 
-/** Words for what is written about code, not code itself: "tests for `parse_date`", "a docstring on `load()`". */
-const ABOUT_CODE = /^(?:tests?|coverage|docs?|documentation|docstrings?|comments?|examples?|benchmarks?|hints?|changelog|readme)$/;
-
-/** Lists of what code uses, which hold no definitions either. */
-const USED_LIST = /^(?:imports?|requirements|dependencies|deps)$/;
-
 /**
  * "`Optional` to the imports", "`pytest.mark.slow` to the long tests": the place the code goes to
  * holds no definitions (in lower case: `Doc` is a type).
@@ -62,7 +42,7 @@ const USED_LIST = /^(?:imports?|requirements|dependencies|deps)$/;
 function addedToNoDefinitions(place: readonly Term[]): boolean {
   if (!/^(?:to|into)$/.test(place[0]?.normal ?? '')) return false;
   const noun = place.slice(1).find((t) => t.mask || !(t.tags.has('Determiner') || t.tags.has('Adjective') || t.tags.has('Possessive')));
-  return noun !== undefined && !noun.mask && (ABOUT_CODE.test(noun.text) || USED_LIST.test(noun.text));
+  return noun !== undefined && !noun.mask && (wordIs('about-code', noun.text) || wordIs('used-list', noun.text));
 }
 
 /**
@@ -71,7 +51,7 @@ function addedToNoDefinitions(place: readonly Term[]): boolean {
  * and a `reset()` method" still make `reset()` (a new noun phrase, after "and").
  */
 function withoutAboutCode(object: readonly Term[]): readonly Term[] {
-  const at = object.findIndex((t) => !t.mask && (ABOUT_CODE.test(t.normal) || t.normal === 'around'));
+  const at = object.findIndex((t) => !t.mask && (wordIs('about-code', t.normal) || t.normal === 'around'));
   if (at < 0) return object;
   const next = object.findIndex(
     (t, i) =>
@@ -123,7 +103,7 @@ export function headLemma(sentence: Sentence, verb: VerbPhrase): string {
   const next = sentence.terms.slice(verb.index + 1).find((t) => t.text !== '' && !t.tags.has('Adverb') && !/^(?:not|never)$/.test(t.normal));
   const head = /^(?:have|has)$/.test(verb.lemma) ? (/ed$/.test(next?.normal ?? '') ? next!.normal : '') : (sentence.terms[verb.index]?.normal ?? '');
   const roots = [head.replace(/ed$/, ''), head.replace(/d$/, ''), head.replace(/([a-z])\1ed$/, '$1'), head.replace(/ied$/, 'y')];
-  return roots.find((r) => [CREATE, EXPORT, TOUCH, MAKE, CALL, LEAVE].some((pattern) => pattern.test(r))) ?? verb.lemma;
+  return roots.find((r) => (['create', 'export', 'touch', 'make', 'call', 'leave'] as const).some((kind) => verbIs(kind, r))) ?? verb.lemma;
 }
 
 export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefined {
@@ -140,14 +120,14 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "Adding a public method to `Renderer`" exports nothing: "public" makes an export only as what code is made; "not exported" neither.
   const exportWord = (t: Term, i: number) =>
     t.mask?.text === '__all__' ||
-    (EXPORTED_WORD.test(t.normal) && (t.normal !== 'public' || MAKE.test(lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
+    (wordIs('exported-word', t.normal) && (t.normal !== 'public' || verbIs('make', lemma)) && !/^(?:not|never)$/.test(all[i - 1]?.normal ?? ''));
   // "I'll add `export { RateLimiter } from './limiter'` to index.ts": the statement names what is exported, the place where.
   const module = moduleAfter(place) ?? files[0];
-  const stated = CREATE.test(lemma)
+  const stated = verbIs('create', lemma)
     ? object.map((t) => (t.mask?.kind === 'code' ? exportStatementNames(t.mask.text, module) : undefined)).find(Boolean)
     : undefined;
   if (stated?.length) return { kind: 'exported', names: stated, files, module };
-  if (EXPORT.test(lemma) || ((CREATE.test(lemma) || MAKE.test(lemma)) && all.some(exportWord))) {
+  if (verbIs('export', lemma) || ((verbIs('create', lemma) || verbIs('make', lemma)) && all.some(exportWord))) {
     // "… `register_filter()` and `unregister_filter()`, and I'll export both functions": the names said before.
     const referred = objectNames.length === 0 && object.some((t) => /^(?:both|them|these|those|all|it|functions|classes|helpers|methods)$/.test(t.normal));
     // "importable from `mdtoc`; I'll add it …": code after "from" is the module, not what is exported.
@@ -164,7 +144,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   const at = positionIn(all);
   const position = at.position;
   // "adding a `disabled` bypass": code that skips the rest of the function is a guard too.
-  if (CREATE.test(lemma) && object.some((t) => GUARD_NOUN.test(t.normal) || t.normal === 'bypass') && (where || position)) {
+  if (verbIs('create', lemma) && object.some((t) => GUARD_NOUN.test(t.normal) || t.normal === 'bypass') && (where || position)) {
     // "an auth guard to `handle()`: `if (!req.user) return deny(res);`": the condition shown says what it tests.
     const shown = apposed.find((t) => GUARD_CODE.test(t.mask!.text));
     if (shown) return { kind: 'placement', names: [], guard: conditionNames(shown.mask!.text), files, scope: where, ...at };
@@ -180,7 +160,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   }
   // "check `s.closed` right after we acquire the lock", "validate `opts.timeout` in the constructor": a guard on what the code names.
   const tested = object.filter((t) => t.mask?.kind === 'code').flatMap((t) => namesIn(t.mask!.text).slice(-1));
-  if (GUARD_VERB.test(lemma) && tested.length && (where || position || at.loop)) {
+  if (verbIs('guard', lemma) && tested.length && (where || position || at.loop)) {
     // "In `Drain()` I will test `ctx.Err()` …": the place may lead the clause.
     const leading = sentence.terms.slice(0, verb.start).filter((t) => t.clause === verb.clause && t.text !== '');
     return { kind: 'placement', names: [], guard: tested, files, scope: where ?? placeFunction(leading), ...at };
@@ -188,7 +168,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   const callNoun = object.some((t) => /^(?:call|calls|invocation)$/.test(t.normal)) || apposed.some((t) => /\w\(.+\)$/.test(t.mask!.text));
   // "call it `debounce`": a pronoun and then code are two objects; the verb names the code, it calls nothing.
   const naming = /^(?:it|them|this)$/.test(object[0]?.normal ?? '') && object[1]?.mask?.kind === 'code';
-  if ((CALL.test(lemma) || (CREATE.test(lemma) && callNoun)) && !naming && objectNames.length && (where || position)) {
+  if ((verbIs('call', lemma) || (verbIs('create', lemma) && callNoun)) && !naming && objectNames.length && (where || position)) {
     return { kind: 'placement', names: objectNames.map(lastName), files, scope: where, ...at };
   }
   // "give `Pool` a `close()` method", "give `allow()` a `cost` arg": the first object receives the second, as after "to".
@@ -198,7 +178,7 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
   // "I added three helpers, including `foo()`": the code the object includes is made too.
   const included = place[0]?.normal === 'including' ? codeOf(place.slice(1).filter((t) => t.clause === place[1]?.clause)) : [];
   const made = recipient ? codeOf(object.slice(1)) : notMade ? [] : [...(apposed.length ? objectNames : codeOf(withoutAboutCode(object))), ...included];
-  if ((CREATE.test(lemma) || recipient) && made.length) {
+  if ((verbIs('create', lemma) || recipient) && made.length) {
     const parameter = [...object, ...place].some((t) => PARAMETER_NOUN.test(t.normal));
     // "I'll write `assertMetricName(name)` in the same file; it runs in the constructor": a place in another clause is not where the code goes.
     const into =
@@ -212,10 +192,10 @@ export function targetOf(sentence: Sentence, verb: VerbPhrase): Target | undefin
     return { kind: 'exists', names, files, ...(scope && { scope }) };
   }
   // "I've got `Put()`; I'll add it above Get": a pronoun for code the sender took on earlier in the sentence.
-  const taken = CREATE.test(lemma) && !objectNames.length ? ownCodeBefore(sentence, verb, object) : [];
+  const taken = verbIs('create', lemma) && !objectNames.length ? ownCodeBefore(sentence, verb, object) : [];
   if (taken.length) return { kind: 'exists', names: taken, files };
   // "Added the registry functions": code named before, by its description.
-  const described = CREATE.test(lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
+  const described = verbIs('create', lemma) && !objectNames.length ? describedBefore(sentence, verb, object) : undefined;
   return described ? { kind: 'exists', names: [], files, refers: described } : undefined;
 }
 
@@ -269,19 +249,17 @@ export function passiveTarget(sentence: Sentence, verb: VerbPhrase): Target | un
   const files = fileMasks(sentence);
   const after = sentence.terms.slice(verb.index + 1).filter((t) => t.text !== '');
   // "The registry functions were added": the subject describes code named before.
-  const refers = names.length === 0 && (EXPORT.test(verb.lemma) || CREATE.test(verb.lemma)) ? describedBefore(sentence, verb, []) : undefined;
+  const refers = names.length === 0 && (verbIs('export', verb.lemma) || verbIs('create', verb.lemma)) ? describedBefore(sentence, verb, []) : undefined;
   if (names.length === 0 && !refers) return undefined;
-  if (EXPORT.test(verb.lemma)) {
+  if (verbIs('export', verb.lemma)) {
     return { kind: 'exported', names, files, module: moduleAfter(after) ?? importedFrom(sentence) ?? files[0], ...(refers && { refers }) };
   }
-  return CREATE.test(verb.lemma) ? { kind: 'exists', names, files, ...(refers && { refers }) } : undefined;
+  return verbIs('create', verb.lemma) ? { kind: 'exists', names, files, ...(refers && { refers }) } : undefined;
 }
 
 /** A verb in a subordinate clause ("as you named it", "so your CLI can call them") tells, it does not ask. */
 export function subordinate(sentence: Sentence, verb: VerbPhrase): boolean {
-  return sentence.terms
-    .slice(0, verb.start)
-    .some((t) => t.clause === verb.clause && /^(?:as|since|because|so|when|while|once|that|which|like|where|until|whenever|unless)$/.test(t.normal));
+  return sentence.terms.slice(0, verb.start).some((t) => t.clause === verb.clause && wordIs('subordinator', t.normal));
 }
 
 /** The sender says what it does, is doing or did ("I'm doing `--select`: …", "Taking src/parse.ts: …"). */

@@ -6,6 +6,9 @@ import { loadGrammarsFor } from '../code/patch-code.ts';
 import { extractCommitments, type Commitment } from './commitment-extract.ts';
 import { codeSeen, DOUBT_RULES, readingDoubt } from './commitment-doubts.ts';
 import { READING_RULES } from './commitment-reading-rules.ts';
+import { FRAME_RULES } from './commitment-frames.ts';
+import { REPLY_RULES } from './commitment-reply-rules.ts';
+import { VERB_WORDS } from './commitment-verb-words.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
 import { DUPLICATE_RULES, nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan, PLAN_RULES } from './first-turn-plan.ts';
@@ -22,6 +25,9 @@ export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { i
   QUESTION_RULES,
   DUPLICATE_RULES,
   READING_RULES,
+  FRAME_RULES,
+  VERB_WORDS,
+  REPLY_RULES,
   DOUBT_RULES,
 ];
 

@@ -1,7 +1,9 @@
 // Rules as data (after spaCy's Matcher): a detector's rules are entries of one table, each with an
 // id, a kind, a matcher, the texts it must fire on and those it must not, and why it exists; one
 // engine applies them. The first rule of the asked kinds that matches decides. Calibration wraps a
-// run in `traceRules` to count each rule's hits per message and score them against the gold.
+// run in `traceRules` to count each rule's hits and score them against the gold: per message, or
+// per target where a rule doubts or takes back one commitment's target.
+import type { Target } from './commitment-code.ts';
 import { messageSentences, type Sentence } from './language.ts';
 
 export interface Rule<In, Kind extends string = string, Example = string> {
@@ -31,7 +33,12 @@ export interface RuleHit {
   says: 'label' | 'not-label';
   /** The message the rule decided on. */
   messageId: number;
+  /** The commitment target the rule decided on, where it decided on one target rather than the message. */
+  target?: Target;
 }
+
+/** What a decision is about, to count its hit: a message, or one commitment target of a message. */
+export type HitAt = number | { messageId: number; target: Target };
 
 let trace: RuleHit[] | undefined;
 
@@ -48,17 +55,21 @@ export function traceRules<T>(fn: () => T): { result: T; hits: RuleHit[] } {
 }
 
 /**
- * The first rule of `kinds` (in table order) that matches `input`. `messageId`: the message the
- * decision is about, to count the hit (left out where a detector only counts, not labels).
+ * The first rule of `kinds` (in table order) that matches `input`. `at`: the message (or the
+ * commitment target) the decision is about, to count the hit (left out where a detector only
+ * counts, not labels).
  */
 export function firstMatch<In, Kind extends string, Example>(
   table: RuleTable<In, Kind, Example>,
   kinds: readonly Kind[],
   input: In,
-  messageId?: number,
+  at?: HitAt,
 ): Rule<In, Kind, Example> | undefined {
   const rule = table.rules.find((r) => kinds.includes(r.kind) && r.matches(input));
-  if (rule && trace && messageId !== undefined) trace.push({ label: table.label, rule: rule.id, says: table.kinds[rule.kind], messageId });
+  if (rule && trace && at !== undefined) {
+    const about = typeof at === 'number' ? { messageId: at } : at;
+    trace.push({ label: table.label, rule: rule.id, says: table.kinds[rule.kind], ...about });
+  }
   return rule;
 }
 

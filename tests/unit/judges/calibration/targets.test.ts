@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CalibrationCase } from '../../../../judges/calibration/cases.ts';
-import { brokenTargetItems } from '../../../../judges/calibration/targets.ts';
+import { brokenTargetItems, isBrokenGoldTarget } from '../../../../judges/calibration/targets.ts';
 import type { BrokenPromise } from '../../../../judges/detectors/commitments.ts';
 import type { Target } from '../../../../judges/detectors/commitment-extract.ts';
 
@@ -79,5 +79,22 @@ describe('broken_checkable_commitment scored per target', () => {
       gold: { ...theCase.gold, commitments: [{ message: 1, kind: 'placement', target: 'pkg/base.py:Processor.__init__', kept: false }] },
     } as CalibrationCase;
     expect(brokenTargetItems(placed, [report(1, { kind: 'placement', names: ['fallback'], scope: '__init__' })]).reported).toEqual(['batch#gold0']);
+  });
+});
+
+describe('a doubt or withdrawal scored on the target it is about', () => {
+  const target = (t: Partial<Target>): Target => ({ kind: 'exists', names: [], files: [], ...t });
+
+  it('is wrong about the broken gold target of its message', () => {
+    expect(isBrokenGoldTarget(theCase, 1, target({ names: ['max_batch_size'], scope: '__init__' }))).toBe(true);
+  });
+
+  it('is right about a kept target of a message that has a broken one', () => {
+    expect(isBrokenGoldTarget(theCase, 1, target({ kind: 'untouched_lines', files: ['pkg/base.py'], lines: [12, 14] }))).toBe(false);
+  });
+
+  it('is right about a target the case never names, and about the broken target on another message', () => {
+    expect(isBrokenGoldTarget(theCase, 1, target({ names: ['max_batch_sizes'] }))).toBe(false);
+    expect(isBrokenGoldTarget(theCase, 2, target({ names: ['max_batch_size'] }))).toBe(false);
   });
 });

@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CalibrationCase } from '../../../../judges/calibration/cases.ts';
+import { scoreDetectors } from '../../../../judges/calibration/score.ts';
+import { loadLanguage } from '../../../../judges/detectors/language.ts';
+
+beforeAll(async () => {
+  await loadLanguage();
+});
+
+// One message, two promises: a `drain()` method on `Pool` (broken: the patch adds none) and a check
+// on `closed` placed only "right after we take the lock" (no function named: the detectors doubt it).
+const patch = [
+  '--- a/pool.py',
+  '+++ b/pool.py',
+  '@@ -1,3 +1,5 @@',
+  ' class Pool:',
+  '     def get(self):',
+  '         self._lock.acquire()',
+  '+        item = self._items.pop()',
+  '+        return item',
+  '',
+].join('\n');
+
+const theCase = {
+  id: 'pool',
+  shape: 'hand-built',
+  agents: ['agent1', 'agent2'],
+  messages: [
+    { from: 'agent1', text: "I'll add a `drain()` method to `Pool`, and I'll check `self.closed` right after we take the lock.", act: 'plan' },
+    { from: 'agent2', text: 'OK.', act: 'other' },
+  ],
+  patches: { agent1: patch },
+  gold: {
+    unanswered_question: [],
+    near_duplicate: [],
+    first_turn_plan: true,
+    broken_commitment: [1],
+    commitments: [{ message: 1, kind: 'exists', target: 'pool.py:Pool.drain', kept: false }],
+    line_number_mentions: 0,
+    file_path_mentions: 0,
+    communication: null,
+  },
+  split: 'train',
+  file: 'hand.json',
+} as unknown as CalibrationCase;
+
+describe("calibration's per-rule figures", () => {
+  it('score a doubt on the target it doubted: right when that target is no broken gold target, though its message has one', async () => {
+    const scores = await scoreDetectors([theCase]);
+    const doubts = scores.rules.filter((r) => r.label === 'broken_checkable_commitment' && r.hits > 0);
+    expect(doubts).toEqual([{ label: 'broken_checkable_commitment', rule: 'placement-without-function', hits: 1, right: 1, wrong: 0 }]);
+  });
+
+  it('score a verb class on the gold commitments of the message its clause committed on', async () => {
+    const scores = await scoreDetectors([theCase]);
+    const create = scores.rules.find((r) => r.label === 'commitment' && r.rule === 'create')!;
+    expect(create.hits).toBeGreaterThan(0);
+    expect(create.wrong).toBe(0);
+  });
+});
