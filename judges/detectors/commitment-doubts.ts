@@ -75,28 +75,6 @@ export const DOUBT_RULES: RuleTable<DoubtInput, DoubtKind, DoubtExample> = {
         new RegExp(`\\b(?:like|same as|as with|just as)\\s+(?:the\\s+)?\`?${escape(lastName(f.missing))}(?![\\w$])`, 'i').test(c.quote),
     },
     {
-      id: 'added-elsewhere',
-      kind: 'doubt',
-      why: 'The name is in the code, only not in the file the reading took from the message: the reading may have put it in the wrong file.',
-      examples: [
-        {
-          quote: 'Added `slugify` to text.py.',
-          target: { kind: 'exists', names: ['slugify'] },
-          missing: 'slugify',
-          facts: ['`slugify` was added in util.py instead'],
-        },
-      ],
-      nonExamples: [
-        {
-          quote: 'Added `slugify` to text.py.',
-          target: { kind: 'exists', names: ['slugify'] },
-          missing: 'slugify',
-          facts: ["agent1's patch never added `slugify`"],
-        },
-      ],
-      matches: ({ commitment: c, finding: f }) => isSymbolTarget(c.target) && facts(f).some((t) => /^`[^`]+` was added in \S+ instead$/.test(t)),
-    },
-    {
       id: 'defined-outside-hunks',
       kind: 'doubt',
       why: 'The code uses the name where no hunk shows its definition: it may be defined in lines the patches do not show.',
