@@ -7,8 +7,9 @@ beforeAll(async () => {
   await loadLanguage();
 });
 
-// One message, two promises: a `drain()` method on `Pool` (broken: the patch adds none) and a check
-// on `closed` placed only "right after we take the lock" (no function named: the detectors doubt it).
+// One message, two promises the detectors doubt: a `drain()` method on `Pool` (broken: the patch adds
+// none; read from free wording) and a check on `closed` placed only "right after we take the lock"
+// (no function named; the gold lists no such promise).
 const patch = [
   '--- a/pool.py',
   '+++ b/pool.py',
@@ -45,10 +46,13 @@ const theCase = {
 } as unknown as CalibrationCase;
 
 describe("calibration's per-rule figures", () => {
-  it('score a doubt on the target it doubted: right when that target is no broken gold target, though its message has one', async () => {
+  it('score each doubt on the target it doubted: right where that target is no broken gold target, wrong where it is, in one message', async () => {
     const scores = await scoreDetectors([theCase]);
     const doubts = scores.rules.filter((r) => r.label === 'broken_checkable_commitment' && r.hits > 0);
-    expect(doubts).toEqual([{ label: 'broken_checkable_commitment', rule: 'placement-without-function', hits: 1, right: 1, wrong: 0 }]);
+    expect(doubts).toEqual([
+      { label: 'broken_checkable_commitment', rule: 'placement-without-function', hits: 1, right: 1, wrong: 0 },
+      { label: 'broken_checkable_commitment', rule: 'target-in-free-wording', hits: 1, right: 0, wrong: 1 },
+    ]);
   });
 
   it('score a verb class on the gold commitments of the message its clause committed on', async () => {
