@@ -54,13 +54,19 @@ function inCase(t: Target, text: string): boolean {
 
 /**
  * Reported and gold items of broken_checkable_commitment, per target: a gold item per broken gold
- * commitment, a reported item matching one takes its key (several reports of one target count
+ * commitment (one per message, kind and target), a reported item matching one takes its key (several reports of one target count
  * once), any other reported target is an item of its own (a false positive).
  */
 export function brokenTargetItems(c: CalibrationCase, broken: readonly BrokenPromise[]): { reported: string[]; gold: string[] } {
-  const golds = (c.gold.commitments ?? []).flatMap((x, i) =>
-    !x.kept && x.withdrawn === undefined ? [{ key: `${c.id}#gold${i}`, message: x.message, target: goldTarget(x.target) }] : [],
-  );
+  // One item per message, kind and target: an accepted request the gold also lists as the kind it reduces to is one item.
+  const seen = new Set<string>();
+  const golds = (c.gold.commitments ?? []).flatMap((x, i) => {
+    const kind = x.kind === 'accepted_request' ? (x.as ?? x.kind) : x.kind;
+    const id = `${x.message}\u0000${kind}\u0000${x.target.trim()}`;
+    if (x.kept || x.withdrawn !== undefined || seen.has(id)) return [];
+    seen.add(id);
+    return [{ key: `${c.id}#gold${i}`, message: x.message, kind, target: goldTarget(x.target) }];
+  });
   const text = [
     ...c.messages.map((m) => m.text),
     ...Object.values(c.patches ?? {}),
@@ -69,7 +75,9 @@ export function brokenTargetItems(c: CalibrationCase, broken: readonly BrokenPro
   ].join('\n');
   const reported = broken.map((b, i) => {
     const t = b.commitment.target;
-    const hit = inCase(t, text) ? golds.find((g) => g.message === b.commitment.messageId && matches(t, g.target)) : undefined;
+    // Of the message's broken targets it matches, one of its own kind where there is one (`X` both missing and not exported).
+    const hits = inCase(t, text) ? golds.filter((g) => g.message === b.commitment.messageId && matches(t, g.target)) : [];
+    const hit = hits.find((g) => g.kind === t.kind) ?? hits[0];
     return hit?.key ?? `${c.id}#reported${i}`;
   });
   return { reported, gold: golds.map((g) => g.key) };

@@ -19,11 +19,11 @@ export interface Piece {
   context?: string;
 }
 
-/** Syntax errors in a tree: error and missing nodes. */
+/** Syntax errors in a tree: error and missing nodes, and at least one where the tree says it has an error none of them shows. */
 function errorCount(node: Node): number {
   let count = node.type === 'ERROR' || node.isMissing ? 1 : 0;
   if (node.hasError) for (const child of node.children) if (child) count += errorCount(child);
-  return count;
+  return Math.max(count, node.hasError ? 1 : 0);
 }
 
 /** An opener of an unnamed function inside a class-like container, per language family (the piece may start inside a method). */
@@ -75,6 +75,25 @@ function withoutLeadingClosers(piece: Piece, source: string): string | undefined
 }
 
 /**
+ * A hunk that starts inside a block of the function its context line opens (`return ErrOpen`, `}`, then the
+ * rest of the body) closes braces it never opened, and the function would end at the first of them: read
+ * after the context line and as many opened blocks (`{`) as it closes beyond the function's own, its
+ * statements stand at the depth they have in the file.
+ */
+function innerBlocks(piece: Piece, source: string, context: string): Reading | undefined {
+  if (piece.language === 'python') return undefined;
+  let depth = 0;
+  let least = 0;
+  for (const ch of source) {
+    if (ch === '{') depth++;
+    else if (ch === '}') least = Math.min(least, --depth);
+  }
+  const opened = (context.match(/\{/g)?.length ?? 0) - (context.match(/\}/g)?.length ?? 0);
+  const extra = -least - opened;
+  return extra > 0 ? { prefix: [context, ...Array.from({ length: extra }, () => '{')], inContext: true } : undefined;
+}
+
+/**
  * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
  * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
  * closing braces of its container end nothing. Read after its context line (the line that opens the
@@ -93,12 +112,14 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
     const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
     if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
   }
+  const inner = readings.length > 1 ? innerBlocks(piece, source, context) : undefined;
   const opened = withoutLeadingClosers(piece, source);
   // The piece's readings besides the plain one, then the piece without its leading closers in each reading (a class's
   // methods after its constructor's end need the class around them).
   const candidates = [
     ...[...readings.slice(1), ...closedReadings(piece, readings, source)].map((reading) => ({ reading, text: source })),
     ...(opened === undefined ? [] : [...readings, ...closedReadings(piece, readings, opened)].map((reading) => ({ reading, text: opened }))),
+    ...(inner ? [inner, ...closedReadings(piece, [inner], source)].map((reading) => ({ reading, text: source })) : []),
   ];
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);

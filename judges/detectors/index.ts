@@ -14,7 +14,7 @@ import { countMentions } from './mentions.ts';
 import { QUESTION_RULES, questionsIn, questionsWithoutReply } from './questions.ts';
 
 /** Bump when a detector changes what it finds: stored results carry it. */
-export const DETECTORS_VERSION = 'detectors-21';
+export const DETECTORS_VERSION = 'detectors-22';
 
 /** The rule tables of the detectors that read with rules as data (rules.ts), for calibration's per-rule figures. */
 export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { id: string }[] }[] = [
