@@ -19,12 +19,13 @@ const opening = (text: string) => text.slice(0, 200);
 /**
  * The placed code's guard or call, from the gold's `code`: a guard (`if self._closed`), a call
  * (`cfg.validate()?`, `this.metrics.record`, an optional call `this.trace?.(`), or a flag its check
- * tests (`_bypassing`, with a `detail` that says check, or a message that calls it "the `max_bytes` check").
+ * tests (`_bypassing`, with a `detail` that says check, or a message that says "the `max_bytes` check" or "check `_closed`").
  */
 function placedCode(code: string, detail: string, message: string): Pick<Entry, 'names' | 'guard'> {
   if (GUARD_CODE.test(code)) return { names: [], guard: conditionNames(code).map(lastName) };
   const bare = /^[A-Za-z_$][\w$]*$/.test(code.trim()) ? code.trim() : undefined;
-  if (bare && (/\bcheck/.test(detail) || new RegExp(`\`?\\b${bare}\\b\`? check`).test(message))) return { names: [], guard: [bare] };
+  const checked = bare && new RegExp(`\`?\\b${bare}\\b\`? check|\\bcheck(?:s|ing)? (?:on )?\`?${bare}\\b`).test(message);
+  if (bare && (/\bcheck/.test(detail) || checked)) return { names: [], guard: [bare] };
   const call = /([A-Za-z_$][\w$.]*?)\s*(?:\?\.)?\(/.exec(code)?.[1] ?? /^[A-Za-z_$][\w$.]*$/.exec(code.trim())?.[0];
   return { names: call ? [lastName(call)] : [], guard: [] };
 }
