@@ -43,7 +43,7 @@ const ANCHOR_LEAD = /(?:the|any|each|every|all|a|an|taking\s+the|acquiring\s+the
 /**
  * "first statement of flush()", "up top", "its opening statement", "last thing before the return",
  * "before this.ledger.hold(...)", "after const list = [...]" (the statement that declares `list`), "before
- * the s.data[key] lookup" (the first use of `data`), "after the send" (an anchor in words), "first
+ * the s.data[key] lookup" (the first use of `data`), "after the strings.Cut" (`Cut`), "after the send" (an anchor in words), "first
  * statement after taking the lock" and "under the lock" (after the lock is taken), "inside the for loop",
  * "a try that wraps self.sock.send(...)" and "inside the try" (around).
  */
@@ -57,7 +57,7 @@ function placeOf(detail: string): Pick<Entry, 'position' | 'anchor' | 'anchor_wo
   const relative =
     /\b(before|after|wraps?|around)\s+(?:await\s+)?(?:the\s+call\s+to\s+)?`?([A-Za-z_$][\w$.]*?)(?:\?\.)?\(/.exec(place) ??
     /\b(before|after)\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)/.exec(place) ??
-    /\b(before|after)\s+(?:the\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\[/.exec(place);
+    /\b(before|after)\s+(?:the\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\[))/.exec(place);
   const described = relative
     ? null
     : (new RegExp(`\\b(before|after)\\s+(?:${ANCHOR_LEAD.source})?([A-Za-z_]\\w*)`).exec(place) ?? /\bthe\s+([A-Za-z_]\w*)\s+call\b/.exec(place));

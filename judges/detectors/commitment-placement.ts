@@ -109,8 +109,13 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     inScope.push(...callsIn(files).filter((call) => call.scope.some((s) => sameFunction(s, t.scope!)) && candidates.some((x) => x.scope.at(-1) === call.name)));
   }
   if (inScope.length === 0) {
-    // Shown elsewhere: broken only when every candidate's function is known.
+    // Shown elsewhere: broken only when every candidate's function is known. Code of a hunk that starts inside a
+    // method its context line does not name (`impl Samples {`) may be the rest of the named function, when an
+    // earlier hunk shows that function's start and not its end.
     if (candidates.some((x) => x.scope.length === 0)) return undefined;
+    const known = new Set([...functionsIn(files).map((b) => b.name), ...definitionsIn(files).flatMap((d) => (d.kind === 'function' ? [d.name] : []))]);
+    const open = functionsIn(files).some((b) => sameFunction(b.name, t.scope!) && !b.endShown);
+    if (open && candidates.some((x) => !known.has(x.scope.at(-1)!))) return undefined;
     const other = candidates[0]!;
     return misplaced(what, source, `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}`, other);
   }

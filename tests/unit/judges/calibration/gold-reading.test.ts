@@ -120,6 +120,7 @@ describe("the gold's reading of commitments", () => {
     expect(where('compile(src)', 'inside the try')).toMatchObject({ names: ['compile'], position: 'around', anchor: null });
     expect(where('this.trace?.(', 'right after const list = [...] (the snapshot)')).toMatchObject({ names: ['trace'], position: 'after', anchor: 'list' });
     expect(where('normalize(key)', 'before the s.data[key] lookup')).toMatchObject({ position: 'before', anchor: 'data' });
+    expect(where('if strings.ContainsAny(name, " ")', 'inside ParseHeader, after the strings.Cut')).toMatchObject({ position: 'after', anchor: 'Cut' });
     expect(where('b.failures = 0', 'last thing before the return')).toMatchObject({ position: 'last', anchor_words: [] });
     expect(where('this.emit("written")', '"after each write completes": emitted before the write')).toMatchObject({
       position: 'after',

@@ -195,6 +195,32 @@ describe('a hunk that starts inside a function', () => {
     await kept(parse(true), { names: ['Errorf'], scope: 'ParseTides', loop: true });
   });
 
+  it('does not place code elsewhere when its hunk may continue the named function an earlier hunk leaves open', async () => {
+    const stats = [
+      'diff --git a/src/stats.rs b/src/stats.rs',
+      '--- a/src/stats.rs',
+      '+++ b/src/stats.rs',
+      '@@ -10,4 +10,5 @@ impl Samples {',
+      '         self.values.push(v);',
+      '+        self.count += 1;',
+      '     }',
+      ' ',
+      '     pub fn mean(&self) -> Option<f64> {',
+      '@@ -16,6 +17,9 @@ impl Samples {',
+      '             return None;',
+      '         }',
+      '         for v in &self.values {',
+      '+            if v.is_nan() {',
+      '+                continue;',
+      '+            }',
+      '             sum += v;',
+      '         }',
+      '         Some(sum / self.values.len() as f64)',
+      '',
+    ].join('\n');
+    await kept(stats, { scope: 'mean', position: 'first', loop: true, guard: ['is_nan'] });
+  });
+
   it('reads the rest of the body after a block the hunk starts in, and finds its last statement', async () => {
     const call = (last: boolean) =>
       diff(
