@@ -34,14 +34,17 @@ const METHOD_OPENER: Partial<Record<'js' | 'rust', { container: RegExp; opener: 
 
 export interface ParsedPiece {
   tree: Tree;
-  /** Lines put before the piece: its context line, then possibly an unnamed method's opener. */
+  /** Lines put before the piece: its context line, then possibly an unnamed method's opener and opened blocks. */
   shift: number;
   inContext: boolean;
+  /** The second line put before the piece opens an unnamed method (the piece starts inside some method). */
+  method?: boolean;
 }
 
 interface Reading {
   prefix: string[];
   inContext: boolean;
+  method?: boolean;
   /** Lines put after the piece: braces that close what it opens and the hunk cut off. */
   suffix?: string[];
 }
@@ -80,7 +83,7 @@ function withoutLeadingClosers(piece: Piece, source: string): string | undefined
  * after the context line and as many opened blocks (`{`) as it closes beyond the function's own, its
  * statements stand at the depth they have in the file.
  */
-function innerBlocks(piece: Piece, source: string, context: string): Reading | undefined {
+function innerBlocks(piece: Piece, source: string, reading: Reading): Reading | undefined {
   if (piece.language === 'python') return undefined;
   let depth = 0;
   let least = 0;
@@ -88,9 +91,10 @@ function innerBlocks(piece: Piece, source: string, context: string): Reading | u
     if (ch === '{') depth++;
     else if (ch === '}') least = Math.min(least, --depth);
   }
-  const opened = (context.match(/\{/g)?.length ?? 0) - (context.match(/\}/g)?.length ?? 0);
+  const prefix = reading.prefix.join('\n');
+  const opened = (prefix.match(/\{/g)?.length ?? 0) - (prefix.match(/\}/g)?.length ?? 0);
   const extra = -least - opened;
-  return extra > 0 ? { prefix: [context, ...Array.from({ length: extra }, () => '{')], inContext: true } : undefined;
+  return extra > 0 ? { ...reading, prefix: [...reading.prefix, ...Array.from({ length: extra }, () => '{')] } : undefined;
 }
 
 /**
@@ -110,16 +114,16 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
   if (piece.language !== 'python' && /\{$/.test(context)) {
     readings.push({ prefix: [context], inContext: true });
     const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
-    if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
+    if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true, method: true });
   }
-  const inner = readings.length > 1 ? innerBlocks(piece, source, context) : undefined;
+  const inner = readings.slice(1).flatMap((r) => innerBlocks(piece, source, r) ?? []);
   const opened = withoutLeadingClosers(piece, source);
   // The piece's readings besides the plain one, then the piece without its leading closers in each reading (a class's
   // methods after its constructor's end need the class around them).
   const candidates = [
     ...[...readings.slice(1), ...closedReadings(piece, readings, source)].map((reading) => ({ reading, text: source })),
     ...(opened === undefined ? [] : [...readings, ...closedReadings(piece, readings, opened)].map((reading) => ({ reading, text: opened }))),
-    ...(inner ? [inner, ...closedReadings(piece, [inner], source)].map((reading) => ({ reading, text: source })) : []),
+    ...[...inner, ...closedReadings(piece, inner, source)].map((reading) => ({ reading, text: source })),
   ];
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);
@@ -128,7 +132,7 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
     const errors = tree ? errorCount(tree.rootNode) : Infinity;
     if (tree && errors < fewest) {
       best.tree.delete();
-      best = { tree, shift: reading.prefix.length, inContext: reading.inContext };
+      best = { tree, shift: reading.prefix.length, inContext: reading.inContext, method: reading.method };
       fewest = errors;
     } else tree?.delete();
   }

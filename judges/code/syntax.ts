@@ -222,7 +222,7 @@ export function outline(piece: Piece): Outline | undefined {
     let inner = scope;
     let innerBodies = bodies;
     const name = kind ? nameOf(node) : undefined;
-    if (kind && inContext && node.startPosition.row === 1 && parsed.shift === 2) {
+    if (kind && inContext && node.startPosition.row === 1 && parsed.method) {
       // The unnamed method put around the piece's start: not a definition of the file.
       collectFacts(node, piece, [...outer, ...scope], bodies, result, lineOf);
       for (const child of node.namedChildren) if (child) visit(child, scope, [...bodies, { body: null }]);

@@ -221,6 +221,34 @@ describe('a hunk that starts inside a function', () => {
     await kept(stats, { scope: 'mean', position: 'first', loop: true, guard: ['is_nan'] });
   });
 
+  it('finds a method of an impl after the end of the method the hunk starts deep inside', async () => {
+    const meter = diff(
+      'src/meter.rs',
+      24,
+      24,
+      [
+        '                 out.push(r.sensor.as_str());',
+        '             }',
+        '         }',
+        '+        out.retain(|s| !s.trim().is_empty());',
+        '         out',
+        '     }',
+        ' ',
+        '     pub fn mean(&self) -> Option<f64> {',
+        '-        if self.readings.is_empty() {',
+        '+        if self.readings.iter().all(|r| r.sensor.trim().is_empty()) {',
+        '             return None;',
+        '         }',
+      ],
+      'impl Meter {',
+    );
+    const labels = await checkPromise(promiseTask(meter), { kind: 'untouched_symbol', names: ['mean'], files: [] });
+    expect(labels[0]!.evidence.slice(1)).toEqual([
+      expect.objectContaining({ note: "agent1's patch removes a line inside `mean` (src/meter.rs:31)" }),
+      expect.objectContaining({ kind: 'quote', text: 'if self.readings.is_empty() {' }),
+    ]);
+  });
+
   it('reads the rest of the body after a block the hunk starts in, and finds its last statement', async () => {
     const call = (last: boolean) =>
       diff(
