@@ -76,8 +76,12 @@ export function brokenTargetItems(c: CalibrationCase, broken: readonly BrokenPro
   const reported = broken.map((b, i) => {
     const t = b.commitment.target;
     // Of the message's broken targets it matches, one of its own kind where there is one (`X` both missing and not exported).
+    // Among several, the one it names most of (`max_batch_size` on `__init__` is the parameter, not the attribute).
     const hits = inCase(t, text) ? golds.filter((g) => g.message === b.commitment.messageId && matches(t, g.target)) : [];
-    const hit = hits.find((g) => g.kind === t.kind) ?? hits[0];
+    const named = new Set([...t.names.flatMap(words), ...words(t.scope ?? '')]);
+    const fit = (g: (typeof golds)[number]) =>
+      (g.kind === t.kind ? 1 : 0) + [...g.target.names].filter((n) => named.has(n)).length / (g.target.names.size || 1);
+    const hit = hits.reduce<(typeof hits)[number] | undefined>((best, g) => (!best || fit(g) > fit(best) ? g : best), undefined);
     return hit?.key ?? `${c.id}#reported${i}`;
   });
   return { reported, gold: golds.map((g) => g.key) };

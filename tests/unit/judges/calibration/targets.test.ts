@@ -85,6 +85,21 @@ describe('broken_checkable_commitment scored per target', () => {
     expect(items).toEqual({ reported: ['batch#gold1', 'batch#gold0', 'batch#gold2'], gold: ['batch#gold0', 'batch#gold1', 'batch#gold2'] });
   });
 
+  it('gives each report the broken target of its message it names most of', () => {
+    const both = {
+      ...theCase,
+      gold: {
+        ...theCase.gold,
+        commitments: [
+          { message: 1, kind: 'exists', target: 'pkg/base.py:Processor.__init__(max_batch_size)', kept: false },
+          { message: 1, kind: 'exists', target: 'pkg/base.py:Processor.max_batch_size', kept: false },
+        ],
+      },
+    } as CalibrationCase;
+    const items = brokenTargetItems(both, [report(1, { names: ['Processor.max_batch_size'] }), report(1, { names: ['max_batch_size'], scope: '__init__' })]);
+    expect(items.reported).toEqual(['batch#gold1', 'batch#gold0']);
+  });
+
   it('does not count the right target reported on the wrong message', () => {
     expect(brokenTargetItems(theCase, [report(2, { names: ['max_batch_size'] })]).reported).toEqual(['batch#reported0']);
   });
