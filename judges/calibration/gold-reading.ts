@@ -3,9 +3,9 @@
 // author did would answer. Scored like any answer, it measures the code checks alone, so that
 // `judge --calibrate` tells a miss of the reading from a miss of the checks.
 // Targets follow cases/README.md ("Commitment kinds and targets"): `path:selector`, `Func(param)`,
-// `N-M`. A placement's place is free text (`detail`): read here for the first or last statement, the
-// function's loop, the code or word after "before" or "after", the lock it sits under and the try that
-// wraps it, so placements are approximate.
+// `N-M`. A placement's place is free text (`detail`, else the message's own words): read here for the
+// first or last statement, the function's loop, the code or word after "before" or "after", the lock it
+// sits under and the try that wraps it, so placements are approximate.
 import { conditionNames, GUARD_CODE, lastName } from '../detectors/commitment-code.ts';
 import type { CommitmentsAnswer } from '../llm/commitments.ts';
 import type { CalibrationCase } from './cases.ts';
@@ -37,8 +37,8 @@ function placedCode(code: string, detail: string, message: string): Pick<Entry, 
  */
 const statedPlace = (detail: string) => /^\s*"([^"]+)"/.exec(detail)?.[1] ?? detail.split(';')[0]!;
 
-/** Words before a described anchor that do not name it: "after each write", "before any ingredient". */
-const ANCHOR_LEAD = /(?:the|any|each|every|all|a|an|taking\s+the|acquiring\s+the|holding\s+the)\s+/;
+/** Words before a described anchor that do not name it: "after each write", "before any ingredient", "before it reads the store". */
+const ANCHOR_LEAD = /(?:(?:it|we|they)\s+[a-z]+s?\s+)?(?:(?:the|any|each|every|all|a|an|taking\s+the|acquiring\s+the|holding\s+the)\s+)?/;
 
 /**
  * "first statement of flush()", "up top", "its opening statement", "last thing before the return",
@@ -60,7 +60,7 @@ function placeOf(detail: string): Pick<Entry, 'position' | 'anchor' | 'anchor_wo
     /\b(before|after)\s+(?:the\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\[))/.exec(place);
   const described = relative
     ? null
-    : (new RegExp(`\\b(before|after)\\s+(?:${ANCHOR_LEAD.source})?([A-Za-z_]\\w*)`).exec(place) ?? /\bthe\s+([A-Za-z_]\w*)\s+call\b/.exec(place));
+    : (new RegExp(`\\b(before|after)\\s+${ANCHOR_LEAD.source}([A-Za-z_]\\w*)`).exec(place) ?? /\bthe\s+([A-Za-z_]\w*)\s+call\b/.exec(place));
   const around = /\bwrap|\baround\b|\b(?:in|inside|within)\s+(?:the\s+|a\s+)?try\b|\bby\s+the\s+try\b/.test(place);
   const first = /\bfirst\b|\bup (?:top|front)\b|\bbefore anything\b|\bopening statement\b|\bline one\b|\b(?:very|the) top\b|\bopens with\b/.test(place);
   const firstAfter = first && /\bfirst\b[^,;]*\bafter\b/.test(place);
@@ -113,7 +113,7 @@ function entryOf(c: CalibrationCase, g: GoldCommitment, kind: Entry['kind']): En
     case 'exported':
       return { ...entry, names: [symbol], module: path || null };
     case 'placement':
-      return { ...entry, scope: symbol || null, ...placedCode(g.code ?? '', g.detail ?? '', message.text), ...placeOf(g.detail ?? '') };
+      return { ...entry, scope: symbol || null, ...placedCode(g.code ?? '', g.detail ?? '', message.text), ...placeOf(g.detail ?? message.text) };
     default:
       // `Batcher.__init__(flush_every)`: the parameter of that function; untouched, the function's existing parameters.
       if (parameter !== undefined)

@@ -122,6 +122,13 @@ describe("the gold's reading of commitments", () => {
     expect(where('normalize(key)', 'before the s.data[key] lookup')).toMatchObject({ position: 'before', anchor: 'data' });
     expect(where('if strings.ContainsAny(name, " ")', 'inside ParseHeader, after the strings.Cut')).toMatchObject({ position: 'after', anchor: 'Cut' });
     expect(where('b.failures = 0', 'last thing before the return')).toMatchObject({ position: 'last', anchor_words: [] });
+    expect(where('if (this.bypass)', '`get()` now checks `this.bypass` before it reads the store.')).toMatchObject({
+      position: 'before',
+      anchor_words: ['store'],
+    });
+    // Without a detail, the message's own words: "Can `flush()` check `_closed` first, before `self._write(chunk)`?"
+    const undetailed = goldCase([{ message: 2, kind: 'placement', target: 'batcher.py:Batcher.flush', code: 'if self._closed', kept: false }]);
+    expect(goldReading(undetailed).commitments[0]).toMatchObject({ guard: ['_closed'], position: 'first' });
     expect(where('this.emit("written")', '"after each write completes": emitted before the write')).toMatchObject({
       position: 'after',
       anchor_words: ['write'],
