@@ -55,14 +55,24 @@ function inCase(t: Target, text: string): boolean {
 interface BrokenGold {
   key: string;
   message: number;
+  /** The kind it is checked as (an accepted request: the kind it reduces to). */
+  kind: string;
   target: GoldTarget;
 }
 
-/** The case's broken gold commitments (not kept, not withdrawn), each with its key. */
+/**
+ * The case's broken gold commitments (not kept, not withdrawn), each with its key: one per message,
+ * kind and target (an accepted request the gold also lists as the kind it reduces to is one item).
+ */
 function brokenGolds(c: CalibrationCase): BrokenGold[] {
-  return (c.gold.commitments ?? []).flatMap((x, i) =>
-    !x.kept && x.withdrawn === undefined ? [{ key: `${c.id}#gold${i}`, message: x.message, target: goldTarget(x.target) }] : [],
-  );
+  const seen = new Set<string>();
+  return (c.gold.commitments ?? []).flatMap((x, i) => {
+    const kind = x.kind === 'accepted_request' ? (x.as ?? x.kind) : x.kind;
+    const id = `${x.message}\u0000${kind}\u0000${x.target.trim()}`;
+    if (x.kept || x.withdrawn !== undefined || seen.has(id)) return [];
+    seen.add(id);
+    return [{ key: `${c.id}#gold${i}`, message: x.message, kind, target: goldTarget(x.target) }];
+  });
 }
 
 /** Everything the case names: its messages, patches, merge and the gold's own targets. */
@@ -72,9 +82,19 @@ function caseText(c: CalibrationCase): string {
   );
 }
 
-/** The broken gold commitment a reported target of message `messageId` is, if any. */
+/**
+ * The broken gold commitment a reported target of message `messageId` is, if any. Of the message's
+ * broken targets it matches, one of its own kind where there is one (`X` both missing and not
+ * exported), and among several the one it names most of (`max_batch_size` on `__init__` is the
+ * parameter, not the attribute).
+ */
 function goldFor(golds: readonly BrokenGold[], text: string, messageId: number, t: Target): BrokenGold | undefined {
-  return inCase(t, text) ? golds.find((g) => g.message === messageId && matches(t, g.target)) : undefined;
+  if (!inCase(t, text)) return undefined;
+  const named = new Set([...t.names.flatMap(words), ...words(t.scope ?? '')]);
+  const fit = (g: BrokenGold) => (g.kind === t.kind ? 1 : 0) + [...g.target.names].filter((n) => named.has(n)).length / (g.target.names.size || 1);
+  return golds
+    .filter((g) => g.message === messageId && matches(t, g.target))
+    .reduce<BrokenGold | undefined>((best, g) => (!best || fit(g) > fit(best) ? g : best), undefined);
 }
 
 /**

@@ -19,11 +19,11 @@ export interface Piece {
   context?: string;
 }
 
-/** Syntax errors in a tree: error and missing nodes. */
+/** Syntax errors in a tree: error and missing nodes, and at least one where the tree says it has an error none of them shows. */
 function errorCount(node: Node): number {
   let count = node.type === 'ERROR' || node.isMissing ? 1 : 0;
   if (node.hasError) for (const child of node.children) if (child) count += errorCount(child);
-  return count;
+  return Math.max(count, node.hasError ? 1 : 0);
 }
 
 /** An opener of an unnamed function inside a class-like container, per language family (the piece may start inside a method). */
@@ -34,14 +34,17 @@ const METHOD_OPENER: Partial<Record<'js' | 'rust', { container: RegExp; opener: 
 
 export interface ParsedPiece {
   tree: Tree;
-  /** Lines put before the piece: its context line, then possibly an unnamed method's opener. */
+  /** Lines put before the piece: its context line, then possibly an unnamed method's opener and opened blocks. */
   shift: number;
   inContext: boolean;
+  /** The second line put before the piece opens an unnamed method (the piece starts inside some method). */
+  method?: boolean;
 }
 
 interface Reading {
   prefix: string[];
   inContext: boolean;
+  method?: boolean;
   /** Lines put after the piece: braces that close what it opens and the hunk cut off. */
   suffix?: string[];
 }
@@ -75,6 +78,26 @@ function withoutLeadingClosers(piece: Piece, source: string): string | undefined
 }
 
 /**
+ * A hunk that starts inside a block of the function its context line opens (`return ErrOpen`, `}`, then the
+ * rest of the body) closes braces it never opened, and the function would end at the first of them: read
+ * after the context line and as many opened blocks (`{`) as it closes beyond the function's own, its
+ * statements stand at the depth they have in the file.
+ */
+function innerBlocks(piece: Piece, source: string, reading: Reading): Reading | undefined {
+  if (piece.language === 'python') return undefined;
+  let depth = 0;
+  let least = 0;
+  for (const ch of source) {
+    if (ch === '{') depth++;
+    else if (ch === '}') least = Math.min(least, --depth);
+  }
+  const prefix = reading.prefix.join('\n');
+  const opened = (prefix.match(/\{/g)?.length ?? 0) - (prefix.match(/\}/g)?.length ?? 0);
+  const extra = -least - opened;
+  return extra > 0 ? { ...reading, prefix: [...reading.prefix, ...Array.from({ length: extra }, () => '{')] } : undefined;
+}
+
+/**
  * A piece cut out of a brace language's struct, class, impl or function body ("idle []*Conn" lines
  * of a Go struct, methods of a TypeScript class) parses as something else at the top level, and the
  * closing braces of its container end nothing. Read after its context line (the line that opens the
@@ -91,14 +114,16 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
   if (piece.language !== 'python' && /\{$/.test(context)) {
     readings.push({ prefix: [context], inContext: true });
     const method = METHOD_OPENER[family(piece.language) as 'js' | 'rust'];
-    if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true });
+    if (method?.container.test(context)) readings.push({ prefix: [context, method.opener], inContext: true, method: true });
   }
+  const inner = readings.slice(1).flatMap((r) => innerBlocks(piece, source, r) ?? []);
   const opened = withoutLeadingClosers(piece, source);
   // The piece's readings besides the plain one, then the piece without its leading closers in each reading (a class's
   // methods after its constructor's end need the class around them).
   const candidates = [
     ...[...readings.slice(1), ...closedReadings(piece, readings, source)].map((reading) => ({ reading, text: source })),
     ...(opened === undefined ? [] : [...readings, ...closedReadings(piece, readings, opened)].map((reading) => ({ reading, text: opened }))),
+    ...[...inner, ...closedReadings(piece, inner, source)].map((reading) => ({ reading, text: source })),
   ];
   let best: ParsedPiece = { tree: plain, shift: 0, inContext: false };
   let fewest = errorCount(plain.rootNode);
@@ -107,7 +132,7 @@ export function parsePiece(parser: Parser, piece: Piece, source: string): Parsed
     const errors = tree ? errorCount(tree.rootNode) : Infinity;
     if (tree && errors < fewest) {
       best.tree.delete();
-      best = { tree, shift: reading.prefix.length, inContext: reading.inContext };
+      best = { tree, shift: reading.prefix.length, inContext: reading.inContext, method: reading.method };
       fewest = errors;
     } else tree?.delete();
   }

@@ -19,8 +19,8 @@ export interface FunctionBody extends Span {
   endShown: boolean;
   /** Statements directly in the body, in order (comments and a docstring aside). */
   statements: Span[];
-  /** Loops and `try`/`with` blocks anywhere in the body. */
-  blocks: (Span & { kind: 'loop' | 'try' })[];
+  /** Loops and `try`/`with` blocks anywhere in the body; a `try`'s or `with`'s own body (not its handlers) as `inner`. */
+  blocks: (Span & { kind: 'loop' | 'try'; inner?: Span })[];
 }
 
 const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement', 'for_expression', 'while_expression', 'loop_expression']);
@@ -47,14 +47,31 @@ function statementInBody(node: Node, body: Node): Node | undefined {
   return current?.parent?.id === body.id ? current : undefined;
 }
 
-/** Whether a node is in its function's first statement (a docstring aside); undefined where the body is not shown. */
-export function firstInFunction(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
-  const body = bodies.at(-1)?.body;
+/**
+ * A function body a node sits in. `shownFrom`: the piece starts inside the function (its context line opens
+ * it), and rows before this one were put there to parse it, so its first statements are not shown;
+ * `endShown`: its closing brace is the piece's own.
+ */
+export interface OpenBody {
+  body: Node | null;
+  shownFrom?: number;
+  endShown?: boolean;
+}
+
+/**
+ * Whether a node is in its function's first statement (a docstring aside); undefined where the body is not
+ * shown. Where its start is not shown, a statement after another one of the body is not first, and the first
+ * one shown may be.
+ */
+export function firstInFunction(node: Node, bodies: readonly OpenBody[]): boolean | undefined {
+  const open = bodies.at(-1);
+  const body = open?.body;
   if (!body) return undefined;
   const holder = statementHolder(body);
   const statements = holder.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment');
-  const first = statements[0] && isDocstring(statements[0]) ? statements[1] : statements[0];
   const statement = statementInBody(node, holder);
+  if (open.shownFrom !== undefined) return statement && statements.findIndex((s) => s.id === statement.id) > 0 ? false : undefined;
+  const first = statements[0] && isDocstring(statements[0]) ? statements[1] : statements[0];
   return statement !== undefined && first !== undefined && statement.id === first.id;
 }
 
@@ -62,7 +79,7 @@ export function firstInFunction(node: Node, bodies: readonly { body: Node | null
  * Whether a node is in the first statement of the innermost loop around it ("first thing each
  * iteration"); undefined outside a loop, or where the body is not shown.
  */
-export function firstInLoop(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
+export function firstInLoop(node: Node, bodies: readonly OpenBody[]): boolean | undefined {
   const body = bodies.at(-1)?.body;
   if (!body) return undefined;
   for (let n = node.parent; n && n.id !== body.id; n = n.parent) {
@@ -77,12 +94,21 @@ export function firstInLoop(node: Node, bodies: readonly { body: Node | null }[]
   return undefined;
 }
 
-/** Whether a node sits in a loop of its function's body; undefined where the body is not shown. */
-export function inLoop(node: Node, bodies: readonly { body: Node | null }[]): boolean | undefined {
-  const body = bodies.at(-1)?.body;
+/**
+ * Whether a node sits in a loop of its function's body; undefined where the body is not shown. Where its
+ * start is not shown, a node outside the loops shown is in none only when the body's closing brace is
+ * shown (which fixes the depth of what the piece shows) and no block the piece starts in encloses it.
+ */
+export function inLoop(node: Node, bodies: readonly OpenBody[]): boolean | undefined {
+  const open = bodies.at(-1);
+  const body = open?.body;
   if (!body) return undefined;
-  for (let n = node.parent; n && n.id !== body.id; n = n.parent) if (isLoop(n)) return true;
-  return false;
+  const holder = statementHolder(body);
+  for (let n = node.parent; n && n.id !== body.id; n = n.parent) {
+    if (isLoop(n)) return true;
+    if (open.shownFrom !== undefined && n.id !== holder.id && n.startPosition.row < open.shownFrom) return undefined;
+  }
+  return open.shownFrom === undefined || open.endShown === true ? false : undefined;
 }
 
 /** The body's statements and blocks; undefined for a function without a body (a signature). */
@@ -101,7 +127,10 @@ export function functionBody(
   const blocks: FunctionBody['blocks'] = [];
   const visit = (n: Node) => {
     if (isLoop(n)) blocks.push({ kind: 'loop', ...span(n) });
-    else if (TRIES.has(n.type)) blocks.push({ kind: 'try', ...span(n) });
+    else if (TRIES.has(n.type)) {
+      const inner = n.childForFieldName('body');
+      blocks.push({ kind: 'try', ...span(n), ...(inner && { inner: span(inner) }) });
+    }
     for (const child of n.namedChildren) if (child && !/function|lambda|closure|arrow/.test(child.type)) visit(child);
   };
   visit(body);

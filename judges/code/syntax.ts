@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { family, parserOf } from '../../resolver/grammars.ts';
 import { parsePiece, type Piece } from './pieces.ts';
 import { collectExports, isExported, type ExportFacts } from './exports.ts';
-import { firstInFunction, firstInLoop, functionBody, inLoop, type FunctionBody } from './statements.ts';
+import { firstInFunction, firstInLoop, functionBody, inLoop, type FunctionBody, type OpenBody } from './statements.ts';
 
 export type DefinitionKind = 'function' | 'class' | 'variable' | 'field' | 'parameter';
 
@@ -213,7 +213,7 @@ export function outline(piece: Piece): Outline | undefined {
     if (body) result.functions.push({ ...body, endShown: endShown(node) });
   };
 
-  const visit = (node: Node, scope: string[], bodies: { body: Node | null }[]) => {
+  const visit = (node: Node, scope: string[], bodies: OpenBody[]) => {
     const kind = kinds[node.type];
     // A hunk that starts in `New()` and goes on to `func (l *Limiter) Allow()`: the enclosing function has ended.
     // In Go every function is declared at the top level, so one after `type Limiter struct {` is outside it too.
@@ -222,7 +222,7 @@ export function outline(piece: Piece): Outline | undefined {
     let inner = scope;
     let innerBodies = bodies;
     const name = kind ? nameOf(node) : undefined;
-    if (kind && inContext && node.startPosition.row === 1 && parsed.shift === 2) {
+    if (kind && inContext && node.startPosition.row === 1 && parsed.method) {
       // The unnamed method put around the piece's start: not a definition of the file.
       collectFacts(node, piece, [...outer, ...scope], bodies, result, lineOf);
       for (const child of node.namedChildren) if (child) visit(child, scope, [...bodies, { body: null }]);
@@ -235,7 +235,7 @@ export function outline(piece: Piece): Outline | undefined {
       // Read inside its context line, the piece names its enclosing definition itself.
       outer = [];
       collectFacts(node, piece, [name], bodies, result, lineOf);
-      const body = kind === 'function' ? [...bodies, { body: null }] : bodies;
+      const body = kind === 'function' ? [...bodies, { body: node.childForFieldName('body'), shownFrom: shift, endShown: closedInPiece(node) }] : bodies;
       for (const child of node.namedChildren) if (child) visit(child, [name], body);
       return;
     }
@@ -278,7 +278,7 @@ export function outline(piece: Piece): Outline | undefined {
   return result;
 }
 
-function collectFacts(node: Node, piece: Piece, scope: string[], bodies: { body: Node | null }[], result: Outline, lineOf: (n: Node) => number): void {
+function collectFacts(node: Node, piece: Piece, scope: string[], bodies: OpenBody[], result: Outline, lineOf: (n: Node) => number): void {
   if (collectExports(node, piece, result)) return;
   const type = node.type;
   if (CALLS.has(type)) {

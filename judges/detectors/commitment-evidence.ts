@@ -42,16 +42,21 @@ export interface Finding {
   evidence: Evidence[];
 }
 
+/** A line without its comment and one-line docstring: words there (`"""At most `max_batch_size`."""`) are not code. */
+const codePart = (line: string) => line.replace(/""".*?"""|'''.*?'''/g, '').replace(/(?:^|\s)(?:#|\/\/).*$/, '');
+
 /**
- * Whether a line the code shows (added or context) names `name`: it may be defined outside the hunks.
- * For a promised member (`Pool.close`), an added attribute use (`pool.close()`) shows no definition:
+ * Whether a line the code shows (added or context) names `name` in its code: it may be defined outside the
+ * hunks. For a promised member (`Pool.close`), an added attribute use (`pool.close()`) shows no definition:
  * the partner may have written the call on the promise's word.
  */
 export function shownLinesNaming(files: readonly FileCode[], name: string, member = false): boolean {
   const word = (before: string) => new RegExp(`(?<![\\w$${before}])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
   const shown = word('');
   const added = member ? word('.') : shown;
-  return files.some((f) => f.hunks.some(({ hunk }) => hunk.new.lines.some((l, i) => (hunk.new.changed.has(hunk.new.start + i) ? added : shown).test(l))));
+  return files.some((f) =>
+    f.hunks.some(({ hunk }) => hunk.new.lines.some((l, i) => (hunk.new.changed.has(hunk.new.start + i) ? added : shown).test(codePart(l)))),
+  );
 }
 
 export function codeQuote(source: 'merged' | 'patch', at: { path: string; text: string }, agent?: string): Evidence {

@@ -4,7 +4,7 @@ import { addedLinesNaming, callsIn, definitionsIn, functionsIn, guardsIn, inFile
 import { lastName, sameFunction } from './commitment-code.ts';
 import { codeQuote, describeTarget, ownPatchNote, type CodeUnderCheck, type Finding } from './commitment-evidence.ts';
 import type { Commitment, Target } from './commitment-extract.ts';
-import { atEnd, checkPlacedCode } from './commitment-position.ts';
+import { atEnd, checkPlacedCode, headerLines, namesWord, within } from './commitment-position.ts';
 
 /** A new definition said to sit before or after another: broken when both are shown in one place in the other order. */
 function checkDefinitionOrder(c: Commitment, code: CodeUnderCheck): Finding | undefined {
@@ -109,10 +109,24 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
     inScope.push(...callsIn(files).filter((call) => call.scope.some((s) => sameFunction(s, t.scope!)) && candidates.some((x) => x.scope.at(-1) === call.name)));
   }
   if (inScope.length === 0) {
-    // Shown elsewhere: broken only when every candidate's function is known.
+    // Shown elsewhere: broken only when every candidate's function is known. Code of a hunk that starts inside a
+    // method its context line does not name (`impl Samples {`) may be the rest of the named function, when an
+    // earlier hunk shows that function's start and not its end.
     if (candidates.some((x) => x.scope.length === 0)) return undefined;
+    const known = new Set([...functionsIn(files).map((b) => b.name), ...definitionsIn(files).flatMap((d) => (d.kind === 'function' ? [d.name] : []))]);
+    const open = functionsIn(files).some((b) => sameFunction(b.name, t.scope!) && !b.endShown);
+    if (open && candidates.some((x) => !known.has(x.scope.at(-1)!))) return undefined;
     const other = candidates[0]!;
     return misplaced(what, source, `${what} is in \`${other.scope.at(-1)}()\` (${other.path}:${other.line}), not ${place}`, other);
+  }
+  if (t.position === 'around' && !t.anchor && !t.anchorWords?.length) {
+    // "the `compile(src)` call goes inside the try": the call sits in the body of a try of its function. Only a
+    // function whose start is shown shows every try that could enclose it.
+    const x = inScope[0]!;
+    const body = functionsIn(files).find((b) => b.path === x.path && b.startShown && within(x.line, b) && sameFunction(b.name, x.scope.at(-1) ?? ''));
+    if (body && !inScope.some((y) => body.blocks.some((b) => b.kind === 'try' && within(y.line, b.inner ?? b)))) {
+      return misplaced(what, source, `${what} is in \`${body.name}()\` (${x.path}:${x.line}) but in no try there`, x);
+    }
   }
   if (t.loop && inScope.every((x) => x.loop === false)) {
     const x = inScope[0]!;
@@ -131,16 +145,24 @@ export function checkPlacement(c: Commitment, code: CodeUnderCheck): Finding | u
   }
   if ((t.anchor || t.anchorWords?.length) && (t.position === 'before' || t.position === 'after')) {
     const x = inScope[0]!;
-    const sameScope = (a: { path: string; scope: string[]; line: number }) => a.path === x.path && a.scope.join('.') === x.scope.join('.') && a.line !== x.line;
+    const headers = headerLines(files);
+    const sameScope = (a: { path: string; scope: string[]; line: number }) =>
+      a.path === x.path && a.scope.join('.') === x.scope.join('.') && a.line !== x.line && !headers.has(`${a.path}:${a.line}`);
     // An anchor named in words ("after taking the lock", "before the handler") is the first call in the function
     // that contains one of them, else the first name (`with self._lock:`): `const handler = …` is not the call.
     const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
-    const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
+    const named = (text: string) => words.some((w) => namesWord(text, w));
     const calledBy = (name: string) => words.some((w) => name.toLowerCase().startsWith(w));
     const byLine = (p: { line: number }, q: { line: number }) => p.line - q.line;
     const namedCalls = callsIn(files).filter((a) => named(a.callee) && sameScope(a));
+    // A named anchor no call has ("before the `s.data[key]` lookup") is the first use of the name.
+    const anchorCalls = t.anchor ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a)) : [];
     const anchors = t.anchor
-      ? callsIn(files).filter((a) => a.name === lastName(t.anchor!) && sameScope(a))
+      ? anchorCalls.length
+        ? anchorCalls
+        : usagesIn(files)
+            .filter((u) => u.name === lastName(t.anchor!) && sameScope(u))
+            .sort(byLine)
       : t.anchorCall
         ? callsIn(files).filter((a) => calledBy(a.name) && sameScope(a))
         : namedCalls.length

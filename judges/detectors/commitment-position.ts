@@ -17,7 +17,7 @@ interface Placed {
 
 const fileOf = (files: readonly FileCode[], path: string) => files.find((f) => f.path === path)!;
 
-const within = (line: number, span: Span) => line >= span.line && line <= span.endLine;
+export const within = (line: number, span: Span) => line >= span.line && line <= span.endLine;
 
 /** The named function's bodies in the files. */
 const bodiesOf = (files: readonly FileCode[], scope: string) => functionsIn(files).filter((b) => sameFunction(b.name, scope));
@@ -44,10 +44,34 @@ function addedCopies(files: readonly FileCode[], own: readonly Placed[]): Placed
     .filter((l) => texts.has(l.text));
 }
 
+/**
+ * Whether code (`this._validate`, `s.data`) names an anchor's word: contains it, or one of its words shares
+ * the word's stem ("validation" names `_validate`, "persisting" names `Persist`).
+ */
+export function namesWord(code: string, word: string): boolean {
+  if (code.toLowerCase().includes(word)) return true;
+  const parts = code
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return parts.some((p) => {
+    let n = 0;
+    while (n < p.length && n < word.length && p[n] === word[n]) n++;
+    return n >= 5 && n >= Math.min(p.length, word.length) - 3;
+  });
+}
+
+/** The lines that open the functions the files show: a name in a signature (`-> Option<Reading>`) is no anchor in the body. */
+export function headerLines(files: readonly FileCode[]): Set<string> {
+  return new Set(functionsIn(files).map((b) => `${b.path}:${b.line}`));
+}
+
 /** Lines of the function where the anchor is: calls of the named code, or calls and names containing the anchor's words. */
 function anchorLines(files: readonly FileCode[], c: Commitment, scope: string, path: string): number[] {
   const t = c.target;
-  const inScope = (x: { path: string; scope: string[] }) => x.path === path && x.scope.some((s) => sameFunction(s, scope));
+  const headers = headerLines(files);
+  const inScope = (x: { path: string; scope: string[]; line: number }) =>
+    x.path === path && x.scope.some((s) => sameFunction(s, scope)) && !headers.has(`${x.path}:${x.line}`);
   if (t.anchor) {
     // "after the `running` increment": a name the code uses where no call has it.
     const calls = callsIn(files).filter((a) => inScope(a) && a.name === lastName(t.anchor!));
@@ -55,7 +79,7 @@ function anchorLines(files: readonly FileCode[], c: Commitment, scope: string, p
   }
   const words = (t.anchorWords ?? []).map((w) => w.toLowerCase());
   if (words.length === 0) return [];
-  const named = (text: string) => words.some((w) => text.toLowerCase().includes(w));
+  const named = (text: string) => words.some((w) => namesWord(text, w));
   return [...callsIn(files).filter((a) => inScope(a) && named(a.callee)), ...usagesIn(files).filter((u) => inScope(u) && named(u.name))].map((a) => a.line);
 }
 
@@ -89,7 +113,10 @@ function misplacement(c: Commitment, name: string, placed: readonly Placed[], bo
   if (t.position === 'before' && Math.min(...others) > Math.max(...anchors)) return `comes after the anchor (line ${Math.max(...anchors)})`;
   if (t.position === 'after' && Math.max(...others) < Math.min(...anchors)) return `comes before the anchor (line ${Math.min(...anchors)})`;
   if (t.position === 'around' && body) {
-    const wrapped = anchors.some((a) => lines.includes(a) || body.blocks.some((b) => b.kind === 'try' && within(a, b) && lines.some((l) => within(l, b))));
+    // A try (or `with`) the sender placed wraps the anchor when the anchor is in its body, not in a handler or after it;
+    // without one, a wrapping call is on the anchor's own line.
+    const tries = body.blocks.filter((b) => b.kind === 'try' && lines.some((l) => within(l, b)));
+    const wrapped = tries.length ? anchors.some((a) => tries.some((b) => within(a, b.inner ?? b))) : anchors.some((a) => lines.includes(a));
     return wrapped ? undefined : `does not wrap the anchor (line ${anchors[0]})`;
   }
   return undefined;

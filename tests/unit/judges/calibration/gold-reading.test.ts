@@ -87,6 +87,59 @@ describe("the gold's reading of commitments", () => {
     expect(goldReading(inWords).commitments[0]).toMatchObject({ guard: ['_closed'], position: 'after', anchor: null, anchor_words: ['lock'] });
   });
 
+  it('reads the place a detail states: quoted words, or words before what the patch did; a lock, a try, a loop, a name', () => {
+    const place = (code: string, detail: string, message: number) =>
+      goldReading(goldCase([{ message, kind: 'placement', target: 'pool.py:Pool.acquire', code, detail, kept: false }])).commitments[0]!;
+    const where = (code: string, detail: string, message = 3) => {
+      const { names, guard, position, anchor, anchor_words, loop } = place(code, detail, message) as Extract<ReturnType<typeof place>, { kind: 'placement' }>;
+      return { names, guard, position, anchor, anchor_words, loop };
+    };
+    expect(where('if self._closed', 'first statement after taking the lock; the patch puts it before `with self._lock:`')).toEqual({
+      names: [],
+      guard: ['_closed'],
+      position: 'after',
+      anchor: null,
+      anchor_words: ['lock'],
+      loop: false,
+    });
+    expect(where('if s.closed', 'under the lock')).toMatchObject({ position: 'after', anchor_words: ['lock'] });
+    expect(where('if hive_id not in self.hives:', '"its opening statement": second, after the record is built')).toMatchObject({
+      position: 'first',
+      anchor_words: [],
+    });
+    expect(where('z.mu.Lock()', 'the first statement of Remove; the patch locks only inside the loop')).toMatchObject({
+      names: ['Lock'],
+      position: 'first',
+      loop: false,
+    });
+    expect(where('except ConnectionError', 'a try that wraps self.sock.send(payload); the patch wraps encode')).toMatchObject({
+      names: [],
+      position: 'around',
+      anchor: 'send',
+    });
+    expect(where('compile(src)', 'inside the try')).toMatchObject({ names: ['compile'], position: 'around', anchor: null });
+    expect(where('this.trace?.(', 'right after const list = [...] (the snapshot)')).toMatchObject({ names: ['trace'], position: 'after', anchor: 'list' });
+    expect(where('normalize(key)', 'before the s.data[key] lookup')).toMatchObject({ position: 'before', anchor: 'data' });
+    expect(where('if strings.ContainsAny(name, " ")', 'inside ParseHeader, after the strings.Cut')).toMatchObject({ position: 'after', anchor: 'Cut' });
+    expect(where('b.failures = 0', 'last thing before the return')).toMatchObject({ position: 'last', anchor_words: [] });
+    expect(where('if (this.bypass)', '`get()` now checks `this.bypass` before it reads the store.')).toMatchObject({
+      position: 'before',
+      anchor_words: ['store'],
+    });
+    // Without a detail, the message's own words: "Can `flush()` check `_closed` first, before `self._write(chunk)`?"
+    const undetailed = goldCase([{ message: 2, kind: 'placement', target: 'batcher.py:Batcher.flush', code: 'if self._closed', kept: false }]);
+    expect(goldReading(undetailed).commitments[0]).toMatchObject({ guard: ['_closed'], position: 'first' });
+    expect(where('this.emit("written")', '"after each write completes": emitted before the write')).toMatchObject({
+      position: 'after',
+      anchor_words: ['write'],
+    });
+    expect(where('fmt.Errorf("bad hour', "in Drain's loop")).toMatchObject({ loop: true });
+    expect(where('if over == nil', 'right before the overlay loop')).toMatchObject({ position: 'before', anchor_words: ['overlay'], loop: false });
+    // A bare name is a call, unless its message says a check tests it ("Can `flush()` check `_closed` first").
+    expect(where('_closed', 'before the call to self._write(chunk)')).toMatchObject({ names: ['_closed'], guard: [], position: 'before', anchor: '_write' });
+    expect(where('_closed', 'before the call to self._write(chunk)', 2)).toMatchObject({ names: [], guard: ['_closed'] });
+  });
+
   it('gives answers the commitments judge takes whole: quotes from their messages, targets it can read', () => {
     const c = goldCase([
       { message: 1, kind: 'exists', target: 'batching/batcher.py:Batcher.__init__(flush_every)', kept: true },

@@ -63,6 +63,43 @@ describe('broken_checkable_commitment scored per target', () => {
     expect(items).toEqual({ reported: ['batch#reported0'], gold: ['batch#gold0'] });
   });
 
+  it('counts a symbol both missing and not exported as two found targets, and one target listed twice once', () => {
+    const twice = {
+      ...theCase,
+      gold: {
+        ...theCase.gold,
+        commitments: [
+          { message: 1, kind: 'exists', target: 'pkg/base.py:ParseSize', kept: false },
+          { message: 1, kind: 'exported', target: 'pkg/base.py:ParseSize', kept: false },
+          { message: 1, kind: 'accepted_request', as: 'untouched_symbol', request: 2, target: 'pkg/base.py:parse', kept: false },
+          { message: 1, kind: 'untouched_symbol', target: 'pkg/base.py:parse', kept: false },
+        ],
+      },
+      messages: [{ ...theCase.messages[0]!, text: 'I will add `ParseSize`, exported, and leave `parse` alone.' }, theCase.messages[1]!],
+    } as CalibrationCase;
+    const items = brokenTargetItems(twice, [
+      report(1, { kind: 'exported', names: ['ParseSize'] }),
+      report(1, { kind: 'exists', names: ['ParseSize'] }),
+      report(1, { kind: 'untouched_symbol', names: ['parse'] }),
+    ]);
+    expect(items).toEqual({ reported: ['batch#gold1', 'batch#gold0', 'batch#gold2'], gold: ['batch#gold0', 'batch#gold1', 'batch#gold2'] });
+  });
+
+  it('gives each report the broken target of its message it names most of', () => {
+    const both = {
+      ...theCase,
+      gold: {
+        ...theCase.gold,
+        commitments: [
+          { message: 1, kind: 'exists', target: 'pkg/base.py:Processor.__init__(max_batch_size)', kept: false },
+          { message: 1, kind: 'exists', target: 'pkg/base.py:Processor.max_batch_size', kept: false },
+        ],
+      },
+    } as CalibrationCase;
+    const items = brokenTargetItems(both, [report(1, { names: ['Processor.max_batch_size'] }), report(1, { names: ['max_batch_size'], scope: '__init__' })]);
+    expect(items.reported).toEqual(['batch#gold1', 'batch#gold0']);
+  });
+
   it('does not count the right target reported on the wrong message', () => {
     expect(brokenTargetItems(theCase, [report(2, { names: ['max_batch_size'] })]).reported).toEqual(['batch#reported0']);
   });

@@ -61,6 +61,13 @@ describe('commitments: a promised member that the code only calls', () => {
     const shownBefore = diff('dbpool/app.py', 3, 3, ['     pool.close()', '+    log("stopped")']);
     expect(await judge(input(messages, { agent1: shownBefore }, shownBefore))).toEqual([]);
   });
+
+  it('does not take a name in a docstring or comment for code that may define it', async () => {
+    const messages = conversation(['agent1', "I'll add a `close()` method to `Pool`."]);
+    const documented = diff('dbpool/app.py', 3, 3, ['     pool.release(conn)', '+    # pool.close happens at exit', '+    """Then `close` drains it."""']);
+    const labels = await judge(input(messages, { agent1: documented }, documented));
+    expect(labels.map((l) => l.evidence[1])).toEqual([expect.objectContaining({ note: 'no line added in the merged code contains `Pool.close`' })]);
+  });
 });
 
 /** A new module src/<file>.ts defining `name`, and src/index.ts gaining `line`: an export of it (kept) or not (broken). */
