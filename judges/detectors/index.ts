@@ -9,6 +9,7 @@ import { READING_RULES } from './commitment-reading-rules.ts';
 import { FRAME_RULES } from './commitment-frames.ts';
 import { REPLY_RULES } from './commitment-reply-rules.ts';
 import { VERB_WORDS } from './commitment-verb-words.ts';
+import { WORD_CLASSES } from './commitment-word-classes.ts';
 import { brokenCommitmentLabels, brokenPromises, type BrokenPromise } from './commitments.ts';
 import { DUPLICATE_RULES, nearDuplicates } from './duplicates.ts';
 import { firstTurnPlan, PLAN_RULES } from './first-turn-plan.ts';
@@ -20,16 +21,10 @@ import { QUESTION_RULES, questionsIn, questionsWithoutReply } from './questions.
 export const DETECTORS_VERSION = 'detectors-22';
 
 /** The rule tables of the detectors that read with rules as data (rules.ts), for calibration's per-rule figures. */
-export const DETECTOR_RULE_TABLES: readonly { label: string; rules: readonly { id: string }[] }[] = [
-  PLAN_RULES,
-  QUESTION_RULES,
-  DUPLICATE_RULES,
-  READING_RULES,
-  FRAME_RULES,
-  VERB_WORDS,
-  REPLY_RULES,
-  DOUBT_RULES,
-];
+export const DETECTOR_RULE_TABLES = [PLAN_RULES, QUESTION_RULES, DUPLICATE_RULES, READING_RULES, FRAME_RULES, VERB_WORDS, REPLY_RULES, DOUBT_RULES] as const;
+
+/** Every rule table, the word classes of the structural readers too (they decide nothing alone, so calibration does not count them). */
+export const RULE_TABLES = [...DETECTOR_RULE_TABLES, WORD_CLASSES] as const;
 
 export interface DetectorMetrics {
   messages: number;

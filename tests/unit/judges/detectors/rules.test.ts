@@ -1,13 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DOUBT_RULES } from '../../../../judges/detectors/commitment-doubts.ts';
-import { READING_RULES } from '../../../../judges/detectors/commitment-reading-rules.ts';
-import { FRAME_RULES } from '../../../../judges/detectors/commitment-frames.ts';
-import { REPLY_RULES } from '../../../../judges/detectors/commitment-reply-rules.ts';
-import { VERB_WORDS } from '../../../../judges/detectors/commitment-verb-words.ts';
-import { WORD_CLASSES } from '../../../../judges/detectors/commitment-word-classes.ts';
-import { DUPLICATE_RULES } from '../../../../judges/detectors/duplicates.ts';
-import { PLAN_RULES } from '../../../../judges/detectors/first-turn-plan.ts';
-import { QUESTION_RULES } from '../../../../judges/detectors/questions.ts';
+import { RULE_TABLES } from '../../../../judges/detectors/index.ts';
 import { loadLanguage } from '../../../../judges/detectors/language.ts';
 import { firesOn, type RuleTable } from '../../../../judges/detectors/rules.ts';
 
@@ -15,17 +7,7 @@ beforeAll(async () => {
   await loadLanguage();
 });
 
-const tables: RuleTable<never, string, unknown>[] = [
-  PLAN_RULES,
-  QUESTION_RULES,
-  DUPLICATE_RULES,
-  READING_RULES,
-  FRAME_RULES,
-  VERB_WORDS,
-  WORD_CLASSES,
-  REPLY_RULES,
-  DOUBT_RULES,
-] as unknown as RuleTable<never, string, unknown>[];
+const tables = RULE_TABLES as unknown as RuleTable<never, string, unknown>[];
 const rules = tables.flatMap((table) => table.rules.map((rule) => ({ table, rule, name: `${table.label}: ${rule.id}` })));
 
 describe('detector rule tables', () => {
