@@ -39,7 +39,7 @@ nothing else final summary recap set side end there's`.split(/\s+/),
 
 /** Words that make a sentence a resend note rather than content ("In case my last message didn't arrive"). */
 const META =
-  /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same|scroll|scrolled|past|top|resurfacing|surfacing|sank)$/;
+  /^(?:re|posting|posted|sending|resend|resending|re-sending|resent|repost|reposting|re-post|re-posting|reposted|buried|lost|drowned|got|it|case|repeat|repeating|again|missed|miss|case|reminder|remind|reminding|earlier|previous|previously|last|message|messages|msg|above|said|saying|mentioned|mention|before|once|told|arrive|arrived|didn't|did|not|see|saw|sure|make|making|get|got|in|my|the|a|you|your|it|i|as|just|this|that|here|is|again|ping|pinging|following|follow|up|bump|bumping|copy|same|scroll|scrolled|past)$/;
 
 const CODE_TOKEN =
   /`[^`\n]+`|[A-Za-z0-9]*_[\w$]*[A-Za-z0-9][\w$]*|(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]{1,5}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\w+\(\)|\d+(?:\s*[-–—]\s*\d+)?/g;
