@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CalibrationCase } from '../../../../judges/calibration/cases.ts';
 import { scoreDetectors } from '../../../../judges/calibration/score.ts';
 import { loadLanguage } from '../../../../judges/detectors/language.ts';
+import { handCase } from '../../../helpers/calibration-case.ts';
 
 beforeAll(async () => {
   await loadLanguage();
@@ -22,28 +22,19 @@ const patch = [
   '',
 ].join('\n');
 
-const theCase = {
+const theCase = handCase({
   id: 'pool',
-  shape: 'hand-built',
-  agents: ['agent1', 'agent2'],
   messages: [
     { from: 'agent1', text: "I'll add a `drain()` method to `Pool`, and I'll check `self.closed` right after we take the lock.", act: 'plan' },
     { from: 'agent2', text: 'OK.', act: 'other' },
   ],
   patches: { agent1: patch },
   gold: {
-    unanswered_question: [],
-    near_duplicate: [],
     first_turn_plan: true,
     broken_commitment: [1],
     commitments: [{ message: 1, kind: 'exists', target: 'pool.py:Pool.drain', kept: false }],
-    line_number_mentions: 0,
-    file_path_mentions: 0,
-    communication: null,
   },
-  split: 'train',
-  file: 'hand.json',
-} as unknown as CalibrationCase;
+});
 
 describe("calibration's per-rule figures", () => {
   it('score each doubt on the target it doubted: right where that target is no broken gold target, wrong where it is, in one message', async () => {

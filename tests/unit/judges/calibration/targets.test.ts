@@ -3,21 +3,18 @@ import type { CalibrationCase } from '../../../../judges/calibration/cases.ts';
 import { brokenTargetItems, isBrokenGoldTarget } from '../../../../judges/calibration/targets.ts';
 import type { BrokenPromise } from '../../../../judges/detectors/commitments.ts';
 import type { Target } from '../../../../judges/detectors/commitment-extract.ts';
+import { handCase } from '../../../helpers/calibration-case.ts';
 
 // One conversation: agent1 promises `max_batch_size` on `Processor.__init__` (broken) and to leave
 // lines 10-20 of base.py alone (kept); the patch adds only `fallback`.
-const theCase = {
+const theCase = handCase({
   id: 'batch',
-  shape: 'hand-built',
-  agents: ['agent1', 'agent2'],
   messages: [
     { from: 'agent1', text: "I'll add `max_batch_size` to `Processor.__init__` and won't touch base.py lines 10-20.", act: 'plan' },
     { from: 'agent2', text: 'OK, I add `fallback` to `Processor.__init__`.', act: 'plan' },
   ],
   patches: { agent1: '--- a/pkg/base.py\n+++ b/pkg/base.py\n@@ -1,1 +1,1 @@\n-def __init__(self):\n+def __init__(self, fallback=None):\n' },
   gold: {
-    unanswered_question: [],
-    near_duplicate: [],
     first_turn_plan: true,
     broken_commitment: [1],
     commitments: [
@@ -26,11 +23,9 @@ const theCase = {
     ],
     line_number_mentions: 1,
     file_path_mentions: 1,
-    communication: null,
   },
   split: 'test',
-  file: 'hand.json',
-} as unknown as CalibrationCase;
+});
 
 const report = (messageId: number, target: Partial<Target>): BrokenPromise => ({
   commitment: { messageId, agent: 'agent1', quote: '', kind: 'promise', target: { kind: 'exists', names: [], files: [], ...target } },
